@@ -1,0 +1,172 @@
+"""Shared configuration machinery: parameter tables, run configs, validation, hashing.
+
+A game declares its rule parameters as ``Param`` rows (default, allowed values, source,
+rule ID). A run's ``RunConfig`` is built from defaults, an optional TOML file and
+``key=value`` overrides, validated, frozen and hashed. Every bad value raises
+``ConfigError`` with a one-line message the CLI prints as is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A bad configuration value; its message is one line meant for the user."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One configurable rule parameter.
+
+    kind: ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or ``set`` (a list
+    whose items are drawn from ``choices``). ``lo``/``hi`` bound ints and floats.
+    source: where the default comes from (``seed``, ``seed-weak``, ``found``, ``assumed``).
+    """
+
+    name: str
+    default: Any
+    kind: str
+    source: str
+    rule: str
+    doc: str = ""
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple = ()
+
+    def allowed(self) -> str:
+        """Human-readable allowed values."""
+        if self.kind in ("choice",):
+            return " | ".join(str(c) for c in self.choices)
+        if self.kind == "set":
+            return "subset of {" + ", ".join(str(c) for c in self.choices) + "}"
+        if self.kind == "bool":
+            return "true | false"
+        lo = "-inf" if self.lo is None else _num(self.lo)
+        hi = "inf" if self.hi is None else _num(self.hi)
+        return f"{self.kind} in [{lo}, {hi}]"
+
+    def coerce(self, value: Any) -> Any:
+        """Convert ``value`` (possibly a CLI string) to this parameter's type, or raise."""
+        bad = ConfigError(f"bad value {value!r} for '{self.name}': expected {self.allowed()}")
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+                return value.lower() in ("true", "1", "yes")
+            raise bad
+        if self.kind == "int":
+            try:
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError
+                v = int(value)
+            except (TypeError, ValueError):
+                raise bad from None
+            return self._bounded(v, bad)
+        if self.kind == "float":
+            try:
+                v = float(value)
+            except (TypeError, ValueError):
+                raise bad from None
+            return self._bounded(v, bad)
+        if self.kind == "choice":
+            choices = {str(c): c for c in self.choices}
+            if str(value) not in choices:
+                raise bad
+            return choices[str(value)]
+        if self.kind == "set":
+            items = value.split(",") if isinstance(value, str) else list(value)
+            items = [str(i).strip() for i in items if str(i).strip()]
+            choices = {str(c): c for c in self.choices}
+            for item in items:
+                if item not in choices:
+                    raise ConfigError(f"bad item {item!r} in '{self.name}': expected {self.allowed()}")
+            return tuple(sorted({choices[i] for i in items}, key=list(self.choices).index))
+        raise AssertionError(self.kind)
+
+    def _bounded(self, v, bad):
+        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+            raise bad
+        return v
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A scripted policy: a name, its id in the kernel, and named parameters with defaults."""
+
+    name: str
+    policy: int
+    params: dict[str, float]
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines a run's results (except the game count)."""
+
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    params: dict[str, Any] = field(default_factory=dict)
+    bot_params: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "params": {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()},
+            "bot_params": self.bot_params,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunConfig":
+        return cls(
+            game=d["game"],
+            players=int(d["players"]),
+            bots=tuple(d["bots"]),
+            seed=int(d["seed"]),
+            params={k: tuple(v) if isinstance(v, list) else v for k, v in d["params"].items()},
+            bot_params={k: dict(v) for k, v in d.get("bot_params", {}).items()},
+        )
+
+    def digest(self) -> str:
+        """A stable hash of the config (seed included)."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def bot_param(self, bot: str, name: str, defaults: dict[str, float]) -> float:
+        return self.bot_params.get(bot, {}).get(name, defaults[name])
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Read a TOML config file; any failure is a one-line ConfigError."""
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {path}") from None
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"cannot read config file {path}: {str(e).splitlines()[0]}") from None
+
+
+def parse_overrides(items: list[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"bad --set {item!r}: expected key=value")
+        out[key.strip()] = value.strip()
+    return out

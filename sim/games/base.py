@@ -1,0 +1,201 @@
+"""The game plug-in contract. The runner, store, CLI and report know games only through it.
+
+A game package ``sim/games/<name>/`` exposes ``GAME``, an instance of a ``Game`` subclass
+that fills in the class attributes and the four engine hooks (``run_batch``, ``replay``,
+``scenario``, ``report_sections``). Config building and validation are shared here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from sim.config import BotSpec, ConfigError, Param, RunConfig
+
+ENGINES = ("fast", "reference")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A result table a game writes.
+
+    kind: ``game`` (one row per game, key column ``game``), ``seat`` (one row per seat per
+    game, keys ``game``, ``seat``) or ``sum`` (an aggregate: rows keyed by ``keys`` whose
+    other columns are sums; batches are combined by summing, so totals do not depend on
+    batch size).
+    """
+
+    kind: str
+    doc: str
+    keys: tuple[str, ...] = ()
+
+
+@dataclass
+class Section:
+    """One block of a report: a heading, prose, tables and matplotlib figures."""
+
+    title: str
+    text: str = ""
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    figures: list[tuple[str, Any]] = field(default_factory=list)
+
+
+@njit(cache=True)
+def seat_bot(table_bots, game_index, seat):
+    """Bot of ``seat`` in game ``game_index``: the table's bot list rotated by the game index.
+
+    Seat s plays ``table_bots[(s + i) % n]``, so over any n consecutive games every bot
+    sits in every seat once and seat effects separate from bot effects.
+    """
+    n = table_bots.shape[0]
+    return table_bots[(seat + game_index) % n]
+
+
+def seat_bots(cfg: RunConfig, game_index: int) -> list[str]:
+    """Python twin of ``seat_bot`` for reference engines: bot name per seat."""
+    n = len(cfg.bots)
+    return [cfg.bots[(s + game_index) % n] for s in range(n)]
+
+
+class Game:
+    """Base class of a game plug-in."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    spec: ClassVar[str]  # spec file name in the rules folder
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    params: ClassVar[tuple[Param, ...]]
+    bots: ClassVar[dict[str, BotSpec]]
+    default_bots: ClassVar[tuple[str, ...]]
+    tables: ClassVar[dict[str, Table]]
+    unit: ClassVar[str] = "games"  # what `bench` counts
+    # Every game's tables have at least: games(game, <length_column>, winner),
+    # seats(game, seat, bot, win). ``win`` is true for a sole or shared winner.
+    length_column: ClassVar[str] = "turns"
+
+    # ---- configuration (shared) -------------------------------------------------------
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise ConfigError(f"unknown parameter '{name}' for {self.name} (see: cardlab rules {self.name})")
+
+    def make_config(
+        self,
+        players: int | None = None,
+        bots: list[str] | tuple[str, ...] | None = None,
+        seed: int = 0,
+        overrides: dict[str, Any] | None = None,
+        file: dict[str, Any] | None = None,
+    ) -> RunConfig:
+        """Defaults, then the TOML dict ``file``, then explicit arguments and overrides."""
+        file = dict(file or {})
+        unknown = set(file) - {"players", "bots", "seed", "params", "bot_params"}
+        if unknown:
+            raise ConfigError(f"unknown config section(s): {', '.join(sorted(unknown))}")
+        players = players if players is not None else file.get("players", self.default_players)
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ConfigError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, got {players}"
+            )
+        if seed is None:
+            seed = file.get("seed", 0)
+        if not isinstance(seed, int) or seed < 0 or seed >= 2**63:
+            raise ConfigError(f"seed must be an integer in [0, 2**63), got {seed}")
+        names = list(bots) if bots else list(file.get("bots", []))
+        if not names:
+            names = [self.default_bots[i % len(self.default_bots)] for i in range(players)]
+        elif len(names) == 1:
+            names = names * players
+        if len(names) != players:
+            raise ConfigError(f"--bots lists {len(names)} bots for {players} players")
+        for b in names:
+            if b not in self.bots:
+                raise ConfigError(f"unknown bot '{b}' for {self.name}; known: {', '.join(self.bots)}")
+
+        values = {p.name: p.default for p in self.params}
+        bot_params: dict[str, dict[str, float]] = {}
+        raw: dict[str, Any] = dict(file.get("params", {}))
+        for bot, kv in file.get("bot_params", {}).items():
+            for k, v in dict(kv).items():
+                raw[f"bot.{bot}.{k}"] = v
+        raw.update(overrides or {})
+        for key, value in raw.items():
+            if key.startswith("bot."):
+                parts = key.split(".")
+                if len(parts) != 3 or parts[1] not in self.bots:
+                    raise ConfigError(f"unknown bot parameter '{key}' (form: bot.<bot>.<param>)")
+                spec = self.bots[parts[1]]
+                if parts[2] not in spec.params:
+                    raise ConfigError(
+                        f"unknown parameter '{parts[2]}' of bot '{parts[1]}'; known: {', '.join(spec.params) or 'none'}"
+                    )
+                try:
+                    v = float(value)
+                except (TypeError, ValueError):
+                    raise ConfigError(f"bad value {value!r} for '{key}': expected a number") from None
+                bot_params.setdefault(parts[1], {})[parts[2]] = v
+                continue
+            values[key] = self.param(key).coerce(value)
+        cfg = RunConfig(self.name, players, tuple(names), int(seed), values, bot_params)
+        self.check(cfg)
+        return cfg
+
+    def check(self, cfg: RunConfig) -> None:
+        """Cross-parameter checks; raise ConfigError. Override per game."""
+
+    def bot_matrix(self, cfg: RunConfig) -> tuple[np.ndarray, np.ndarray]:
+        """Per table position: policy ids (int64[n]) and parameter rows (float64[n, k]).
+
+        Parameter columns follow the union of all bots' parameter names in declaration
+        order (``bot_param_names``); a bot without a parameter gets 0 there.
+        """
+        names = self.bot_param_names()
+        policy = np.array([self.bots[b].policy for b in cfg.bots], dtype=np.int64)
+        mat = np.zeros((len(cfg.bots), max(1, len(names))), dtype=np.float64)
+        for i, b in enumerate(cfg.bots):
+            spec = self.bots[b]
+            for j, n in enumerate(names):
+                if n in spec.params:
+                    mat[i, j] = cfg.bot_param(b, n, spec.params)
+        return policy, mat
+
+    def bot_param_names(self) -> list[str]:
+        out: list[str] = []
+        for spec in self.bots.values():
+            for n in spec.params:
+                if n not in out:
+                    out.append(n)
+        return out
+
+    # ---- engine hooks (per game) ------------------------------------------------------
+    def run_batch(self, cfg: RunConfig, start: int, count: int, engine: str = "fast") -> dict[str, pd.DataFrame]:
+        """Play games ``start .. start+count-1``; return one DataFrame per table in ``tables``."""
+        raise NotImplementedError
+
+    def replay(self, cfg: RunConfig, index: int) -> tuple[list[str], dict[str, pd.DataFrame]]:
+        """Play game ``index`` in the reference engine: play-by-play lines and its result tables."""
+        raise NotImplementedError
+
+    def scenario(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """Run an explicit-state scenario (docs/scenarios.md) and return the resulting state."""
+        raise NotImplementedError
+
+    def report_sections(self, run) -> list[Section]:
+        """Game-specific report sections from a loaded run (``analysis.load.Run``)."""
+        return []
+
+    def bench_config(self) -> RunConfig:
+        """The configuration ``cardlab bench`` times (defaults unless a game says otherwise)."""
+        return self.make_config(players=self.default_players)
+
+    def warmup(self) -> None:
+        """Compile the fast engine (a tiny batch)."""
+        cfg = self.make_config()
+        self.run_batch(cfg, 0, 2, "fast")

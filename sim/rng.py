@@ -1,0 +1,108 @@
+"""The one random number generator, shared by every engine.
+
+Counter-based SplitMix64: a generator's whole state is one uint64 counter held in a
+length-1 ``np.uint64`` array; each draw adds the golden-ratio increment and mixes the
+counter. Game ``i`` of a run starts from ``game_state(run_seed, i)``, so any game can be
+replayed alone and results never depend on worker count or batch size.
+
+Every function is ``@njit``: numba kernels call them natively and the reference engines call
+the same compiled functions from Python, so both consume identical streams.
+
+Random-consumption protocol (both engines MUST follow it):
+
+- ``randbelow(s, n)``: one draw, ``next_u64 % n`` (bias below 2**-50 for the n used here).
+- ``uniform(s)``: one draw, the top 53 bits as a float in [0, 1).
+- ``shuffle(s, a, n)``: Fisher-Yates over ``a[0:n]``: for ``i = n-1 .. 1``,
+  ``j = randbelow(s, i + 1)``, swap ``a[i], a[j]`` (exactly ``n - 1`` draws).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True)
+def mix64(z):
+    """SplitMix64 finaliser: a bijective avalanche of a uint64."""
+    z = np.uint64(z)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def derive(run_seed, game_index):
+    """Starting counter of game ``game_index`` of the run seeded ``run_seed``."""
+    a = mix64(np.uint64(run_seed) + GOLDEN)
+    return mix64(a ^ mix64(np.uint64(game_index) * GOLDEN + np.uint64(1)))
+
+
+@njit(cache=True)
+def game_state(run_seed, game_index):
+    """A fresh generator (length-1 uint64 array) for one game."""
+    s = np.empty(1, dtype=np.uint64)
+    s[0] = derive(run_seed, game_index)
+    return s
+
+
+@njit(cache=True)
+def next_u64(s):
+    """Advance the counter and return the next 64 random bits."""
+    s[0] = s[0] + GOLDEN
+    return mix64(s[0])
+
+
+@njit(cache=True)
+def randbelow(s, n):
+    """A uniform integer in [0, n); n >= 1. Always consumes exactly one draw."""
+    return np.int64(next_u64(s) % np.uint64(n))
+
+
+@njit(cache=True)
+def uniform(s):
+    """A uniform float in [0, 1). Always consumes exactly one draw."""
+    return np.float64(next_u64(s) >> _S11) * _INV53
+
+
+@njit(cache=True)
+def shuffle(s, a, n):
+    """Fisher-Yates shuffle of ``a[0:n]`` in place (n - 1 draws)."""
+    for i in range(n - 1, 0, -1):
+        j = randbelow(s, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+class Rng:
+    """Python-side handle on one game's generator, for reference engines.
+
+    Calls the same compiled functions as the kernels, so the streams are identical.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, run_seed: int, game_index: int):
+        self.state = game_state(np.uint64(run_seed), np.uint64(game_index))
+
+    def randbelow(self, n: int) -> int:
+        return int(randbelow(self.state, n))
+
+    def uniform(self) -> float:
+        return float(uniform(self.state))
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle a Python list in place with the same protocol as ``shuffle``."""
+        for i in range(len(items) - 1, 0, -1):
+            j = int(randbelow(self.state, i + 1))
+            items[i], items[j] = items[j], items[i]
