@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 
 from sim.config import ConfigError
 
@@ -14,12 +15,25 @@ MODULES = {
 }
 
 
+def _modules() -> dict[str, str]:
+    """Built-in games plus extra plug-ins from ``CARDLAB_GAMES="id=module,id2=module2"``."""
+    mods = dict(MODULES)
+    for item in os.environ.get("CARDLAB_GAMES", "").split(","):
+        name, sep, mod = item.partition("=")
+        if sep and name.strip() and mod.strip():
+            mods[name.strip()] = mod.strip()
+    return mods
+
+
 def available() -> list[str]:
     """Game ids whose package is present."""
     out = []
-    for name, mod in MODULES.items():
-        if importlib.util.find_spec(mod) is not None:
-            out.append(name)
+    for name, mod in _modules().items():
+        try:
+            if importlib.util.find_spec(mod) is not None:
+                out.append(name)
+        except ModuleNotFoundError:
+            pass
     return out
 
 
@@ -27,4 +41,4 @@ def get_game(name: str):
     """The ``GAME`` object of a game id, or a one-line ConfigError."""
     if name not in available():
         raise ConfigError(f"unknown game '{name}'; known: {', '.join(available()) or 'none'}")
-    return importlib.import_module(MODULES[name]).GAME
+    return importlib.import_module(_modules()[name]).GAME

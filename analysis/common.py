@@ -1,0 +1,79 @@
+"""Report sections every game gets: run facts, win rate by seat and by bot, game length."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis import charts
+from analysis.load import Run
+from analysis.stats import rate_table
+from sim.games.base import Section
+
+
+def run_facts(run: Run) -> Section:
+    m = run.meta
+    cfg = run.config
+    game = run.game
+    changed = {k: v for k, v in cfg.params.items() if game.param(k).default != v}
+    facts = pd.DataFrame(
+        [
+            ("game", f"{game.title} ({cfg.game})"),
+            ("games played", f"{run.games_done:,} of {m['games']:,}"),
+            ("players", cfg.players),
+            ("bots (table order, rotated by game)", ", ".join(cfg.bots)),
+            ("seed", cfg.seed),
+            ("engine", m["engine"]),
+            ("config hash", m["config_hash"]),
+            ("code version", m["code_version"]),
+            ("parameters changed from defaults", ", ".join(f"{k}={v}" for k, v in changed.items()) or "none"),
+            ("bot parameters set", ", ".join(f"{b}.{k}={v}" for b, kv in cfg.bot_params.items() for k, v in kv.items()) or "defaults"),
+        ],
+        columns=["fact", "value"],
+    )
+    facts["value"] = facts["value"].astype(str)
+    return Section("Run facts", tables=[("Run facts", facts)])
+
+
+def win_rates(run: Run) -> Section:
+    seats = run.table("seats", ["game", "seat", "bot", "win"])
+    n = run.config.players
+    by_seat = rate_table(seats, "seat", "win")
+    by_bot = rate_table(seats, "bot", "win")
+    text = (
+        f"Share of games won by each seat (turn order from seat 0) and by each bot, with 95% Wilson "
+        f"intervals. Shared wins count as wins for every sharer. An even table would give about "
+        f"1/{n} = {1 / n:.3f}."
+    )
+    return Section(
+        "Win rate by seat and by bot",
+        text=text,
+        tables=[("Win rate by seat", by_seat), ("Win rate by bot", by_bot)],
+        figures=[
+            ("Win rate by seat", charts.rate_bars(by_seat, "seat", "Win rate by seat (95% Wilson)", ref=1 / n)),
+            ("Win rate by bot", charts.rate_bars(by_bot, "bot", "Win rate by bot (95% Wilson)", ref=1 / n)),
+        ],
+    )
+
+
+def game_length(run: Run) -> Section:
+    col = run.game.length_column
+    length = run.table("games", [col])[col]
+    q = length.quantile([0.05, 0.25, 0.5, 0.75, 0.95])
+    summary = pd.DataFrame(
+        {
+            "measure": [f"mean {col}", "std", "p5", "p25", "median", "p75", "p95", "max"],
+            "value": [length.mean(), length.std(), *q.to_numpy(), length.max()],
+        }
+    )
+    summary["value"] = summary["value"].map(lambda v: f"{v:.2f}" if not float(v).is_integer() else f"{int(v)}")
+    return Section(
+        "Game length",
+        text=f"Distribution of game length, measured in {col}.",
+        tables=[("Game length", summary)],
+        figures=[("Game length distribution", charts.histogram(length, f"Game length ({col})", col))],
+    )
+
+
+def sections(run: Run) -> list[Section]:
+    return [run_facts(run), win_rates(run), game_length(run)]
+

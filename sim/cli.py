@@ -1,0 +1,262 @@
+"""The ``cardlab`` command line: simulate, report, verify, replay, scenario, rules, bench.
+
+Every expected failure (bad game, bot, parameter, file) ends with one line on stderr,
+``error: ...``, and exit status 2; results already written are never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from typer.exceptions import TyperException
+
+from sim.config import ConfigError, parse_overrides, read_toml
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Monte Carlo balance and analytics toolkit for tabletop card games.",
+)
+
+
+class Fail(Exception):
+    """A one-line failure with an exit status (2: bad input, 1: a check failed)."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+def _config(game, players, bots, seed, sets, config_file):
+    file = read_toml(config_file) if config_file else None
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else None
+    return game.make_config(players=players, bots=names, seed=seed, overrides=parse_overrides(sets or []), file=file)
+
+
+def _game(name: str):
+    from sim.games import get_game
+
+    return get_game(name)
+
+
+GAME_ARG = typer.Argument(..., help="Game id: virus-dogs, faking-sick or daifugo.")
+PLAYERS = typer.Option(None, "--players", "-p", help="Number of players (game default if omitted).")
+BOTS = typer.Option(None, "--bots", "-b", help="Comma-separated bot per table position, e.g. cautious,random.")
+SEED = typer.Option(None, "--seed", "-s", help="Run seed (0 if omitted and not in --config).")
+SETS = typer.Option(None, "--set", help="Rule or bot parameter override key=value (bot.<bot>.<param>=v); repeatable.")
+CONFIG = typer.Option(None, "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>].")
+
+
+@app.command()
+def simulate(
+    game: str = GAME_ARG,
+    games: int = typer.Option(10_000, "--games", "-n", help="Number of games."),
+    players: Optional[int] = PLAYERS,
+    seed: Optional[int] = SEED,
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    out: Path = typer.Option(..., "--out", "-o", help="Run directory (created; rerun to resume)."),
+    bots: Optional[str] = BOTS,
+    sets: Optional[List[str]] = SETS,
+    config: Optional[Path] = CONFIG,
+    engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Play GAMES games and write Parquet batches and run.json into OUT."""
+    from sim import runner
+
+    g = _game(game)
+    cfg = _config(g, players, bots, seed, sets, config)
+    try:
+        summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet)
+    except KeyboardInterrupt:
+        raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
+    played = summary.played_batches
+    typer.echo(
+        f"{cfg.game}: {games:,} games in {summary.batches} batches -> {out} "
+        f"({played} batches played now, {summary.batches - played} kept; {summary.seconds:.1f} s)"
+    )
+
+
+@app.command()
+def report(
+    runs: List[Path] = typer.Argument(..., help="One or more run directories."),
+    out: Path = typer.Option(..., "--out", "-o", help="Directory for report.html and report.pdf."),
+):
+    """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories."""
+    from reports.build import build
+
+    html, pdf = build(runs, out)
+    typer.echo(f"wrote {html} and {pdf}")
+
+
+@app.command()
+def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
+    """List a game's rule parameters (default, allowed values, source, rule) and bots."""
+    g = _game(game)
+    rows = [
+        {"name": p.name, "default": p.default, "allowed": p.allowed(), "source": p.source, "rule": p.rule, "doc": p.doc}
+        for p in g.params
+    ]
+    bots = [{"bot": b.name, "params": b.params, "doc": b.doc} for b in g.bots.values()]
+    if as_json:
+        typer.echo(json.dumps({"game": g.name, "params": rows, "bots": bots}, default=list, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(width=160)
+    t = Table(title=f"{g.title} ({g.name}) parameters, {g.min_players}-{g.max_players} players")
+    for col in ("name", "default", "allowed", "source", "rule", "doc"):
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        d = r["default"]
+        t.add_row(r["name"], ",".join(map(str, d)) if isinstance(d, tuple) else str(d).lower() if isinstance(d, bool) else str(d),
+                  r["allowed"], r["source"], r["rule"], r["doc"])
+    con.print(t)
+    b = Table(title="bots (override with --set bot.<bot>.<param>=value)")
+    for col in ("bot", "parameters", "doc"):
+        b.add_column(col, overflow="fold")
+    for r in bots:
+        b.add_row(r["bot"], ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-", r["doc"])
+    con.print(b)
+
+
+@app.command()
+def verify(
+    game: str = GAME_ARG,
+    games: int = typer.Option(2_000, "--games", "-n"),
+    players: Optional[int] = PLAYERS,
+    seed: Optional[int] = SEED,
+    bots: Optional[str] = BOTS,
+    sets: Optional[List[str]] = SETS,
+    config: Optional[Path] = CONFIG,
+    batch: int = typer.Option(500, "--batch-size"),
+):
+    """Play the same games in both engines and compare every result row."""
+    from sim.verify import compare_engines
+
+    g = _game(game)
+    cfg = _config(g, players, bots, seed, sets, config)
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    problem = compare_engines(g, cfg, games, batch)
+    if problem:
+        raise Fail(f"engines differ: {problem}", 1)
+    typer.echo(f"{game}: fast and reference engines agree on all {games:,} games (seed {cfg.seed}, bots {','.join(cfg.bots)})")
+
+
+@app.command()
+def replay(
+    run: Path = typer.Argument(..., help="Run directory."),
+    game_index: int = typer.Option(..., "--game", "-g", help="Game index in the run."),
+):
+    """Replay one game of a run in the reference engine, print it, and check the stored rows."""
+    from sim.verify import replay_and_check
+
+    lines, problem = replay_and_check(run, game_index)
+    for line in lines:
+        typer.echo(line)
+    if problem:
+        raise Fail(f"replay differs from the stored results: {problem}", 1)
+    typer.echo(f"replay of game {game_index} matches the stored results")
+
+
+@app.command()
+def scenario(file: Path = typer.Argument(..., help="Scenario JSON file (docs/scenarios.md); - for stdin.")):
+    """Run an explicit-state scenario in the reference engine and print the resulting state as JSON."""
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text()
+    except OSError as e:
+        raise ConfigError(f"cannot read scenario file {file}: {e.strerror}") from None
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"scenario file {file} is not valid JSON: {e}") from None
+    if not isinstance(spec, dict) or "game" not in spec:
+        raise ConfigError("scenario JSON must be an object with a 'game' field")
+    result = _game(str(spec["game"])).scenario(spec)
+    typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+@app.command()
+def bench(
+    game: str = typer.Argument("all", help="Game id, or 'all'."),
+    games: int = typer.Option(200_000, "--games", "-n", help="Games (or rounds) for the fast engine."),
+    reference_games: int = typer.Option(300, "--reference-games", help="Games for the reference engine."),
+    as_json: bool = typer.Option(False, "--json", help="Also print the figures as one JSON object on the last line."),
+):
+    """Print fast-engine speed (one worker), reference speed, their ratio and compile time."""
+    from sim.games import available
+
+    names = available() if game == "all" else [game]
+    results = []
+    for name in names:
+        g = _game(name)
+        cfg = g.bench_config()
+        t = time.perf_counter()
+        g.run_batch(cfg, 0, 2, "fast")
+        compile_s = time.perf_counter() - t
+        g.run_batch(cfg, 0, min(games, 2000), "fast")  # warm caches
+        t = time.perf_counter()
+        g.run_batch(cfg, 0, games, "fast")
+        fast = games / (time.perf_counter() - t)
+        t = time.perf_counter()
+        g.run_batch(cfg, 0, reference_games, "reference")
+        ref = reference_games / (time.perf_counter() - t)
+        r = {"game": name, "unit": g.unit, "players": cfg.players, "bots": list(cfg.bots),
+             "fast_games_per_s": round(fast, 1), "reference_games_per_s": round(ref, 2),
+             "ratio": round(fast / ref, 1), "compile_s": round(compile_s, 2)}
+        results.append(r)
+        typer.echo(
+            f"{name}: fast {fast:,.0f} {g.unit}/s (1 worker, {games:,} {g.unit}), reference {ref:,.1f} {g.unit}/s, "
+            f"ratio {fast / ref:,.0f}x, first call (compile or cache load) {compile_s:.2f} s"
+        )
+    if as_json:
+        typer.echo(json.dumps(results[0] if len(results) == 1 else {"games": results}))
+
+
+@app.command("games")
+def list_games():
+    """List the games this installation simulates."""
+    from sim.games import available
+
+    for name in available():
+        g = _game(name)
+        typer.echo(f"{name}: {g.title}, {g.min_players}-{g.max_players} players, tables {', '.join(g.tables)}")
+
+
+def main() -> None:
+    """Console entry point: one-line errors, non-zero exit codes."""
+    if len(sys.argv) == 1:
+        sys.argv.append("--help")
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        _die("aborted", 130)
+    except TyperException as e:
+        _die(e.format_message().replace("\n", " "), 2)
+    except (ConfigError, Fail) as e:
+        _die(str(e), getattr(e, "code", 2))
+    except KeyboardInterrupt:
+        _die("interrupted", 130)
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _die(message: str, code: int) -> None:
+    sys.stderr.write(f"error: {message}\n")
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

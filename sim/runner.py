@@ -1,0 +1,136 @@
+"""Run many games in batches, across worker processes or a Dask cluster, with resume.
+
+Game ``i`` is seeded from ``(seed, i)`` alone, so batches can run anywhere and in any
+order: results are the same for any worker count or batch size. Each finished batch is
+written by the process that played it (the coordinator never holds game data), and the
+manifest is updated as batches land. Rerunning the same command resumes: finished
+batches are kept and the missing ones are played.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
+
+from sim.config import ConfigError, RunConfig
+from sim.games import get_game
+from sim.games.base import ENGINES
+from sim.store import RunDir, RunFacts
+
+DEFAULT_BATCH = {"fast": 20_000, "reference": 200}
+
+
+@dataclass
+class RunSummary:
+    path: Path
+    games: int
+    batches: int
+    played_batches: int
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("nan")
+
+
+def plan(cfg: RunConfig, games: int, batch_size: int | None, engine: str) -> RunFacts:
+    """Check the run's shape and return its facts."""
+    if engine not in ENGINES:
+        raise ConfigError(f"unknown engine '{engine}'; known: {', '.join(ENGINES)}")
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    batch_size = batch_size or DEFAULT_BATCH[engine]
+    if batch_size < 1:
+        raise ConfigError(f"--batch-size must be at least 1, got {batch_size}")
+    game = get_game(cfg.game)
+    return RunFacts(cfg, games, min(batch_size, games), engine, tuple(game.tables))
+
+
+def play_batch(cfg_dict: dict, facts_dict: dict, k: int, out: str) -> tuple[int, int]:
+    """Worker task: play batch ``k`` and write its files. Returns (k, games played)."""
+    cfg = RunConfig.from_dict(cfg_dict)
+    facts = RunFacts(cfg, facts_dict["games"], facts_dict["batch_size"], facts_dict["engine"], tuple(facts_dict["tables"]))
+    start, count = facts.batch_range(k)
+    tables = get_game(cfg.game).run_batch(cfg, start, count, facts.engine)
+    RunDir(out).write_batch(facts, k, tables)
+    return k, count
+
+
+class _Rate(ProgressColumn):
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
+
+
+def run(
+    cfg: RunConfig,
+    games: int,
+    out: str | Path,
+    workers: int = 1,
+    batch_size: int | None = None,
+    engine: str = "fast",
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> RunSummary:
+    """Play ``games`` games of ``cfg`` into run directory ``out`` (resuming if present)."""
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    facts = plan(cfg, games, batch_size, engine)
+    rd = RunDir(out)
+    done = set(rd.open(facts))
+    todo = [k for k in range(facts.n_batches()) if k not in done]
+    facts_dict = {"games": facts.games, "batch_size": facts.batch_size, "engine": facts.engine, "tables": list(facts.tables)}
+    args = (cfg.to_dict(), facts_dict, str(out))
+    t0 = time.perf_counter()
+    already = sum(facts.batch_range(k)[1] for k in done)
+    columns = [TextColumn(f"{cfg.game}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+               _Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
+    with Progress(*columns, disable=not progress, transient=False) as bar:
+        task = bar.add_task("games", total=games, completed=already)
+        for k, count in _execute(todo, args, workers, scheduler):
+            bar.advance(task, count)
+            rd.record(facts)
+    rd.record(facts)
+    return RunSummary(Path(out), games, facts.n_batches(), len(todo), time.perf_counter() - t0)
+
+
+def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
+    """Yield (batch, games) as batches finish: inline, in local processes, or on Dask."""
+    if not todo:
+        return
+    if scheduler:
+        yield from _execute_dask(todo, args, scheduler)
+        return
+    if workers == 1:
+        for k in todo:
+            yield play_batch(args[0], args[1], k, args[2])
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        pending = {pool.submit(play_batch, args[0], args[1], k, args[2]) for k in todo}
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    yield f.result()
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
+
+
+def _execute_dask(todo: list[int], args: tuple, scheduler: str):
+    """Batches as tasks on an existing Dask distributed cluster (shared filesystem for ``out``)."""
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise ConfigError("--scheduler needs dask.distributed: pip install 'cardlab[dask]'") from None
+    with Client(scheduler) as client:
+        futures = [client.submit(play_batch, args[0], args[1], k, args[2], pure=False) for k in todo]
+        for f in as_completed(futures):
+            yield f.result()
