@@ -1,0 +1,119 @@
+"""The command line end to end (subprocesses): outputs, one-line errors, exit codes."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cardlab(*args, stdin=None):
+    env = dict(os.environ, CARDLAB_GAMES="toy=tests.toy_game", PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, input=stdin, timeout=300)
+
+
+def one_line_error(res, code=2):
+    assert res.returncode == code, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert "Traceback" not in res.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "run"
+    res = cardlab("simulate", "toy", "--games", 300, "--seed", 4, "--out", out, "--batch-size", 100, "-q")
+    assert res.returncode == 0, res.stderr
+    assert "300 games in 3 batches" in res.stdout
+    return out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["simulate", "chess", "--out", "{tmp}/a"], "unknown game 'chess'"),
+        (["simulate", "toy", "--bots", "plain,shark,plain", "--out", "{tmp}/a"], "unknown bot 'shark'"),
+        (["simulate", "toy", "--set", "colour=red", "--out", "{tmp}/a"], "unknown parameter 'colour'"),
+        (["simulate", "toy", "--set", "lucky_bonus=-2", "--out", "{tmp}/a"], "bad value '-2'"),
+        (["simulate", "toy", "--players", "9", "--out", "{tmp}/a"], "2 to 5 players"),
+        (["simulate", "toy", "--games", "0", "--out", "{tmp}/a"], "at least 1"),
+        (["simulate", "toy", "--games", "many", "--out", "{tmp}/a"], "--games"),
+        (["simulate", "toy", "--config", "{tmp}/missing.toml", "--out", "{tmp}/a"], "config file not found"),
+        (["simulate", "toy", "--config", "{tmp}/bad.toml", "--out", "{tmp}/a"], "cannot read config file"),
+        (["report", "{tmp}/nothing", "--out", "{tmp}/r"], "not a run directory"),
+        (["scenario", "{tmp}/missing.json"], "cannot read scenario file"),
+        (["scenario", "{tmp}/bad.toml"], "not valid JSON"),
+        (["rules", "chess"], "unknown game"),
+        (["bench", "chess"], "unknown game"),
+        (["nonsense"], "No such command"),
+    ],
+)
+def test_bad_input_gives_one_line_error(tmp_path, args, message):
+    (tmp_path / "bad.toml").write_text("players = = 1")
+    res = cardlab(*[a.format(tmp=tmp_path) for a in args])
+    assert message in one_line_error(res)
+    assert not (tmp_path / "a").exists()
+
+
+def test_existing_run_with_other_config_is_refused_and_untouched(run_dir):
+    before = {p: p.stat().st_mtime_ns for p in run_dir.rglob("*")}
+    res = cardlab("simulate", "toy", "--games", 300, "--seed", 5, "--out", run_dir, "--batch-size", 100, "-q")
+    assert "holds a run with another config_hash" in one_line_error(res)
+    assert before == {p: p.stat().st_mtime_ns for p in run_dir.rglob("*")}
+
+
+def test_rerun_same_command_keeps_batches(run_dir):
+    res = cardlab("simulate", "toy", "--games", 300, "--seed", 4, "--out", run_dir, "--batch-size", 100, "-q")
+    assert res.returncode == 0 and "0 batches played now, 3 kept" in res.stdout
+
+
+def test_replay_prints_and_checks(run_dir):
+    res = cardlab("replay", run_dir, "--game", 123)
+    assert res.returncode == 0, res.stderr
+    assert "seat 0" in res.stdout and "replay of game 123 matches the stored results" in res.stdout
+    assert "--game must be in" in one_line_error(cardlab("replay", run_dir, "--game", 300))
+
+
+def test_report_writes_html_and_pdf(run_dir, tmp_path):
+    res = cardlab("report", run_dir, "--out", tmp_path / "rep")
+    assert res.returncode == 0, res.stderr
+    html = (tmp_path / "rep" / "report.html").read_text()
+    for heading in ("Run facts", "Win rate by seat and by bot", "Game length", "Card values"):
+        assert heading in html
+    assert "data:image/png;base64," in html and 'src="http' not in html
+    assert (tmp_path / "rep" / "report.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_rules_lists_parameters():
+    res = cardlab("rules", "toy", "--json")
+    doc = json.loads(res.stdout)
+    assert [p["name"] for p in doc["params"]] == ["lucky_bonus", "mode"]
+    assert doc["params"][0]["source"] == "assumed" and doc["params"][0]["allowed"] == "int in [0, 5]"
+
+
+def test_verify_and_bench_json():
+    res = cardlab("verify", "toy", "--games", 300)
+    assert res.returncode == 0 and "agree on all 300 games" in res.stdout
+    res = cardlab("bench", "toy", "--games", 2000, "--reference-games", 50, "--json")
+    doc = json.loads(res.stdout.strip().splitlines()[-1])
+    assert set(doc) >= {"fast_games_per_s", "reference_games_per_s", "ratio", "compile_s"}
+    assert doc["fast_games_per_s"] > 0
+
+
+def test_verify_reports_a_mismatch(toy):
+    from sim.verify import compare_engines
+
+    cfg = toy.make_config(seed=0)
+    assert compare_engines(toy, cfg, 20, 10) is None
+    toy.broken_reference = True
+    try:
+        problem = compare_engines(toy, cfg, 20, 10)
+    finally:
+        toy.broken_reference = False
+    assert problem.startswith("table 'games': game 7, column 'turns':")
