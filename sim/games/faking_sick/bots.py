@@ -1,0 +1,91 @@
+"""Faking-sick bots: specs and the reference-side policies (kernel twins in ``kernel.py``).
+
+Decision points (spec "Decisions a player makes"): D1 turn action, D2 turn under attack,
+after-draw play (``play_after_draw``), D3 call, D4 push. Every option list is ordered
+canonically: plays/counters by type code ascending, then the fallback (DRAW, ACCEPT, END).
+
+Policies
+- ``random`` (0): a uniform option (``randbelow(len(options))``); calls when
+  ``uniform() < call_prob``; pushes ``m`` cards one at a time, each ``randbelow(hand)``
+  over the remaining hand in type order.
+- ``honest`` (1): never plays its own banned types knowingly: plays the honest legal type it
+  holds most of (ties: lowest code), else the fallback. No random draw.
+- ``bluffer`` (2): if a bluff is available, bluffs with probability
+  ``bluff_max * bluff_k / (bluff_k + h)`` where ``h`` = honest playable cards in hand (one
+  ``uniform()``), so the bluff rate grows as honest options run out; the bluff type is
+  the banned type held most. Otherwise plays as ``honest``.
+- ``caller`` is policy 2 with an aggressive call threshold and moderate bluffing.
+
+Call model (policies 1 and 2, no random draw): the estimated probability that the played
+type ``t`` is banned for the challenged player ``P`` uses what the caller has seen:
+0 if P is going out on it (``banned_last_card = illegal``) or a failed call proved ``t``
+not banned since P's last replacement; otherwise, with ``r`` = unseen pool cards of ``t``
+(pool minus the caller's own banned ``t`` minus revealed ``t``) over all unseen pool
+cards, ``p = 1 - (1 - r) ** k`` for P's ``k`` filled banned slots. The caller calls when
+``p > 0`` and ``p > call_threshold - call_urgency*[P's hand <= 2]
+- call_win_bonus*[own hand <= push_count]``.
+Push (policies 1 and 2): own banned types first (slot order), then the type held most.
+"""
+
+from __future__ import annotations
+
+from sim.config import BotSpec
+
+from .rules import NT
+
+RANDOM, HONEST, BLUFFER = 0, 1, 2
+
+_CALL = {"call_threshold": 0.5, "call_urgency": 0.2, "call_win_bonus": 0.25}
+
+BOTS: dict[str, BotSpec] = {
+    "random": BotSpec("random", RANDOM, {"call_prob": 0.1}, "uniform legal option; calls with call_prob"),
+    "honest": BotSpec("honest", HONEST, dict(_CALL), "never bluffs; sheds its most-held honest type; model caller"),
+    "bluffer": BotSpec(
+        "bluffer", BLUFFER, {**_CALL, "bluff_max": 0.9, "bluff_k": 2.0},
+        "bluffs more as honest options run out; model caller",
+    ),
+    "caller": BotSpec(
+        "caller", BLUFFER,
+        {"call_threshold": 0.3, "call_urgency": 0.15, "call_win_bonus": 0.2, "bluff_max": 0.5, "bluff_k": 1.0},
+        "aggressive model caller; bluffs moderately",
+    ),
+}
+DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
+
+
+def argmax_type(counts, allowed) -> int:
+    """Type held most among ``allowed`` (ties: lowest code), or -1."""
+    best, best_n = -1, 0
+    for t in range(NT):
+        if allowed[t] and counts[t] > best_n:
+            best, best_n = t, counts[t]
+    return best
+
+
+def ban_probability(pool, own_banned, revealed, p_slots: int, cleared: bool, going_out_safe: bool) -> float:
+    """The call model's estimate that the played type is banned for the challenged player.
+
+    ``pool``/``own_banned``/``revealed`` are (count of the played type, total) pairs.
+    """
+    if going_out_safe or cleared:
+        return 0.0
+    unseen_t = max(0, pool[0] - own_banned[0] - revealed[0])
+    unseen_all = max(1, pool[1] - own_banned[1] - revealed[1])
+    r = min(1.0, unseen_t / unseen_all)
+    miss = 1.0
+    for _ in range(p_slots):
+        miss *= 1.0 - r
+    return 1.0 - miss
+
+
+def call_threshold(params: dict, p_hand: int, own_hand: int, push_count: int) -> float:
+    th = params["call_threshold"]
+    if p_hand <= 2:
+        th -= params["call_urgency"]
+    if own_hand <= push_count:
+        th -= params["call_win_bonus"]
+    return th
+
+
+def bluff_probability(params: dict, honest_cards: int) -> float:
+    return params["bluff_max"] * params["bluff_k"] / (params["bluff_k"] + honest_cards)

@@ -1,0 +1,101 @@
+"""Faking-sick result tables: column layout of the result arrays and DataFrame building.
+
+Both engines fill the same arrays (``new_arrays``) and ``frames`` turns them into the
+DataFrames, so column order and dtypes cannot differ between engines.
+
+- ``games[g, :]``: ``GAME_FIELDS`` (winner, turns, win_method 0 none / 1 play_out /
+  2 push_out, turn_cap 0/1, then ``GAME_STATS`` counts).
+- ``seats[g, s, :]``: ``SEAT_FIELDS`` (final_hand then ``SEAT_STATS``).
+- ``calls[t, d, c, :]``: judged calls on played type ``t`` by caller seat ``c`` at clockwise
+  distance ``d`` from the challenged player (1 = the challenged player's next player):
+  (calls, successes).
+- ``plays[t, s, :]``: ``PLAY_SUMS`` per played type and seat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.games.base import Table
+
+from .rules import NT
+
+GAME_STATS = (
+    "plays", "bluffs", "bluffs_caught", "call_requests", "calls_made", "calls_succeeded",
+    "calls_failed", "cards_pushed", "reveals", "duplicate_reveals", "viruses_skipped",
+    "reshuffles", "draws", "penalty_draws", "cards_drawn", "attacks_played",
+    "attacks_countered", "attacks_accepted", "headache_bans", "virus_blocked", "void_go_outs",
+)
+SEAT_STATS = (
+    "plays", "bluffs", "bluffs_caught", "call_requests", "calls_made", "calls_correct",
+    "times_called", "cards_pushed", "cards_received", "cards_drawn", "draws", "attacks_suffered",
+)
+PLAY_SUMS = ("plays", "bluffs", "called", "bluffs_caught")
+GAME_FIELDS = ("winner", "turns", "win_method", "turn_cap") + GAME_STATS
+SEAT_FIELDS = ("final_hand",) + SEAT_STATS
+NG, NS, NP = len(GAME_FIELDS), len(SEAT_FIELDS), len(PLAY_SUMS)
+
+# array indices used by the kernel
+G = {name: i for i, name in enumerate(GAME_FIELDS)}
+S = {name: i for i, name in enumerate(SEAT_FIELDS)}
+OUTCOME_LOST, OUTCOME_WON, OUTCOME_CAP = 0, 1, 2
+WIN_METHODS = ("none", "play_out", "push_out")
+
+TABLES = {
+    "games": Table("game", "one row per game: winner, length, calls, bluffs, reveals, pushes, turn cap"),
+    "seats": Table("seat", "one row per seat per game: bot, outcome, bluffs, calls made and correct"),
+    "calls": Table("sum", "judged calls and successes by played card type (code), clockwise distance "
+                   "from the challenged player to the caller, and caller seat", ("card", "distance", "caller_seat")),
+    "plays": Table("sum", "plays, bluffs, called plays and caught bluffs by card type (code) and seat",
+                   ("card", "seat")),
+}
+
+
+def new_arrays(count: int, n: int) -> dict[str, np.ndarray]:
+    return {
+        "games": np.zeros((count, NG), dtype=np.int64),
+        "seats": np.zeros((count, n, NS), dtype=np.int64),
+        "calls": np.zeros((NT, n, n, 2), dtype=np.int64),
+        "plays": np.zeros((NT, n, NP), dtype=np.int64),
+    }
+
+
+def frames(arr: dict[str, np.ndarray], start: int, bot_names: list[list[str]]) -> dict[str, pd.DataFrame]:
+    """DataFrames of every table from filled arrays; ``bot_names[g][s]`` is the seat's bot."""
+    games_a, seats_a = arr["games"], arr["seats"]
+    count, n = seats_a.shape[0], seats_a.shape[1]
+    game_ids = np.arange(start, start + count, dtype=np.int64)
+    g = {"game": game_ids}
+    for i, name in enumerate(GAME_FIELDS):
+        g[name] = games_a[:, i].copy()
+    games = pd.DataFrame(g)
+    games["turn_cap"] = games["turn_cap"].astype(bool)
+    games.insert(2, "n_winners", (games["winner"] >= 0).astype(np.int64))
+
+    winner = np.repeat(games_a[:, G["winner"]], n)
+    seat_ids = np.tile(np.arange(n, dtype=np.int64), count)
+    win = winner == seat_ids
+    cap = np.repeat(games_a[:, G["turn_cap"]], n) == 1
+    outcome = np.where(win, OUTCOME_WON, np.where(cap, OUTCOME_CAP, OUTCOME_LOST)).astype(np.int64)
+    s = {
+        "game": np.repeat(game_ids, n),
+        "seat": seat_ids,
+        "bot": [b for row in bot_names for b in row],
+        "win": win,
+        "outcome": outcome,
+    }
+    flat = seats_a.reshape(count * n, NS)
+    for i, name in enumerate(SEAT_FIELDS):
+        s[name] = flat[:, i].copy()
+    seats = pd.DataFrame(s)
+
+    calls_a = arr["calls"]
+    rows = [(t, d, c, calls_a[t, d, c, 0], calls_a[t, d, c, 1])
+            for t in range(NT) for d in range(1, n) for c in range(n)]
+    calls = pd.DataFrame(rows, columns=["card", "distance", "caller_seat", "calls", "successes"]).astype(np.int64)
+
+    plays_a = arr["plays"]
+    rows = [(t, st, *plays_a[t, st]) for t in range(NT) for st in range(n)]
+    plays = pd.DataFrame(rows, columns=["card", "seat", *PLAY_SUMS]).astype(np.int64)
+    return {"games": games, "seats": seats, "calls": calls, "plays": plays}
