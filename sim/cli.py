@@ -224,6 +224,71 @@ def bench(
         typer.echo(json.dumps(results[0] if len(results) == 1 else {"games": results}))
 
 
+@app.command()
+def compare(
+    a: Path = typer.Argument(..., help="Run directory A."),
+    b: Path = typer.Argument(..., help="Run directory B (same game)."),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the table as CSV."),
+):
+    """Compare two runs of one game: win rates, per-game flags and length, with p-values."""
+    from analysis.compare import compare as compare_runs
+    from analysis.load import Run
+
+    table = compare_runs(Run(a), Run(b))
+    _print_table(table, f"A = {a}   B = {b}   (diff with 95% interval; two-proportion z / Welch t p-values)")
+    if csv:
+        table.to_csv(csv, index=False)
+
+
+@app.command()
+def sweep(
+    game: str = GAME_ARG,
+    param: str = typer.Option(..., "--param", help="Rule parameter to vary."),
+    values: str = typer.Option(..., "--values", help="Comma-separated values, e.g. 4,6,8."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Games per value."),
+    out: Path = typer.Option(..., "--out", "-o", help="Directory; one run directory per value inside."),
+    players: Optional[int] = PLAYERS,
+    seed: Optional[int] = SEED,
+    bots: Optional[str] = BOTS,
+    sets: Optional[List[str]] = SETS,
+    config: Optional[Path] = CONFIG,
+    workers: int = typer.Option(1, "--workers", "-w"),
+):
+    """Run one simulation per value of a parameter and tabulate how the metrics move."""
+    import pandas as pd
+
+    from analysis.compare import summary
+    from analysis.load import Run
+    from sim import runner
+
+    g = _game(game)
+    g.param(param)
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not items:
+        raise ConfigError("--values needs at least one value")
+    cfgs = [_config(g, players, bots, seed, [*(sets or []), f"{param}={v}"], config) for v in items]
+    rows = []
+    for v, cfg in zip(items, cfgs):
+        d = out / f"{param}={v}"
+        runner.run(cfg, games, d, workers, progress=False)
+        rows.append({param: v, **summary(Run(d))})
+    table = pd.DataFrame(rows)
+    table.to_csv(out / "sweep.csv", index=False)
+    _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}")
+
+
+def _print_table(df, title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=title)
+    for c in df.columns:
+        t.add_column(str(c))
+    for row in df.itertuples(index=False):
+        t.add_row(*[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row])
+    Console(width=200).print(t)
+
+
 @app.command("games")
 def list_games():
     """List the games this installation simulates."""

@@ -117,3 +117,31 @@ def test_verify_reports_a_mismatch(toy):
     finally:
         toy.broken_reference = False
     assert problem.startswith("table 'games': game 7, column 'turns':")
+
+
+def test_sweep_and_compare(tmp_path):
+    res = cardlab("sweep", "toy", "--param", "lucky_bonus", "--values", "0,3", "--games", 3000, "--out", tmp_path,
+                  "--players", 2, "--bots", "plain,lucky")
+    assert res.returncode == 0, res.stderr
+    import pandas as pd
+
+    table = pd.read_csv(tmp_path / "sweep.csv")
+    assert list(table["lucky_bonus"]) == [0, 3] and list(table["games"]) == [3000, 3000]
+    res = cardlab("compare", tmp_path / "lucky_bonus=0", tmp_path / "lucky_bonus=3", "--csv", tmp_path / "c.csv")
+    assert res.returncode == 0, res.stderr
+    c = pd.read_csv(tmp_path / "c.csv").set_index("metric")
+    # the same seeds: seat results are unchanged only for the plain bot's draws; the lucky bot gains
+    assert c.at["win rate, bot lucky", "A-B"] < -0.1 and c.at["win rate, bot lucky", "p"] < 1e-6
+    assert c.at["mean turns", "A-B"] == 0
+    assert "no run.json" in one_line_error(cardlab("compare", tmp_path, tmp_path / "lucky_bonus=3"))
+
+
+def test_python_api_in_memory_equals_runner(tmp_path):
+    import pandas as pd
+
+    import sim
+
+    mem = sim.run("toy", games=250, seed=8, batch_size=60)
+    disk = sim.run("toy", games=250, seed=8, out=tmp_path / "r", batch_size=100)
+    for name in mem:
+        pd.testing.assert_frame_equal(mem[name], disk[name])
