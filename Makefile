@@ -1,29 +1,34 @@
+# cardlab: `make demo` and `make test` set everything up from a fresh clone.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_DIR ?= demo
-DEMO_GAMES_VD ?= 1000000
-DEMO_GAMES_FS ?= 200000
-DEMO_GAMES_DF ?= 100000
+WORKERS ?= 2
+SEED ?= 1
+# games per demo run; override on the command line, e.g. `make demo VD_GAMES=10000`
+VD_GAMES ?= 1000000
+FS_GAMES ?= 200000
+DF_GAMES ?= 100000
 
 .PHONY: venv demo test bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 venv: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cardlab simulate virus-dogs --games $(DEMO_GAMES_VD) --seed 1 --out $(DEMO_DIR)/virus-dogs
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs --out $(DEMO_DIR)/report
-	@echo "report: $(DEMO_DIR)/report/report.html and $(DEMO_DIR)/report/report.pdf"
+	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/virus-dogs
+	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/faking-sick
+	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo --out $(DEMO_DIR)/report
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -x
+	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/cardlab bench all
