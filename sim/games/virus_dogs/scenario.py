@@ -1,0 +1,221 @@
+"""Explicit-state scenarios for Virus Dogs in the reference engine (docs/scenarios/virus-dogs.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.config import ConfigError
+from sim.games.virus_dogs.bots import BOTS, BotAgent
+from sim.games.virus_dogs.reference import Engine
+from sim.games.virus_dogs.rules import CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
+from sim.rng import Rng
+
+STATE_KEYS = {"deck", "reserve", "discard", "players", "current", "phase", "turn", "doctors_played",
+              "cards_played", "known_top", "first"}
+PLAYER_KEYS = {"hand", "open", "treatment", "live", "suspicion"}
+DECISION_FIELDS = {
+    "declare": (), "play": ("card", "target"), "mode": ("mode", "count"), "end": (),
+    "draw_another": ("value",), "virus": ("response",), "mask_take": ("take",),
+    "market_take": ("index",), "cough": ("response",), "cough_virus": ("response",),
+    "give": ("card",), "refuse_exchange": ("value",), "hq_target": ("player",),
+}
+
+
+class Waiting(Exception):
+    def __init__(self, seat: int, kind: str, legal: list[dict]):
+        self.seat, self.kind, self.legal = seat, kind, legal
+
+
+class Illegal(Exception):
+    def __init__(self, index: int, decision: dict, reason: str):
+        self.index, self.decision, self.reason = index, decision, reason
+
+
+def _norm(d: dict) -> dict:
+    out = {k: v for k, v in d.items() if k != "by"}
+    if "take" in out:
+        out["take"] = sorted(out["take"])
+    return out
+
+
+class ScriptedAgent:
+    """Takes decisions from the scenario list in order, then falls back to bots (or waits)."""
+
+    def __init__(self, decisions: list[dict], fallback: list | None):
+        self.decisions = decisions
+        self.pos = 0
+        self.fallback = fallback
+
+    def _next_matches(self, seat: int, option: dict) -> bool:
+        if self.pos >= len(self.decisions):
+            return False
+        d = self.decisions[self.pos]
+        return _norm(d) == option and d.get("by", seat) == seat
+
+    def forced(self, eng, seat, kind, option) -> None:
+        if self._next_matches(seat, option):
+            self.pos += 1
+
+    def decide(self, eng, seat, kind, legal, ctx) -> int:
+        if self.pos >= len(self.decisions):
+            if self.fallback is None:
+                raise Waiting(seat, kind, legal)
+            return self.fallback[seat].decide(eng, seat, kind, legal, ctx)
+        d = self.decisions[self.pos]
+        if d.get("by", seat) != seat:
+            raise Illegal(self.pos, d, f"P{seat} decides now ({kind}), not P{d['by']}")
+        nd = _norm(d)
+        for i, o in enumerate(legal):
+            if o == nd:
+                self.pos += 1
+                return i
+        raise Illegal(self.pos, d, f"not legal for P{seat} now ({kind})")
+
+
+def _cards(value, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where} must be a list of card codes")
+    out = []
+    for c in value:
+        if c not in CODE_OF:
+            raise ConfigError(f"unknown card code {c!r} in {where}; known: {', '.join(CODES)}")
+        out.append(CODE_OF[c])
+    return out
+
+
+def _int(value, where: str, lo: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise ConfigError(f"{where} must be an integer >= {lo}, got {value!r}")
+    return value
+
+
+def _check_decision(i: int, d) -> None:
+    if not isinstance(d, dict) or d.get("type") not in DECISION_FIELDS:
+        raise ConfigError(f"decision {i}: unknown or missing type in {d!r}")
+    allowed = set(DECISION_FIELDS[d["type"]]) | {"type", "by"}
+    extra = set(d) - allowed
+    if extra:
+        raise ConfigError(f"decision {i}: unknown field(s) {', '.join(sorted(extra))} for type {d['type']}")
+    if "card" in d and d["card"] not in CODE_OF:
+        raise ConfigError(f"decision {i}: unknown card code {d['card']!r}")
+
+
+def load_state(eng: Engine, state: dict, n: int) -> str:
+    """Fill ``eng`` from a scenario state; returns the phase to start in."""
+    extra = set(state) - STATE_KEYS
+    if extra:
+        raise ConfigError(f"unknown state field(s): {', '.join(sorted(extra))}")
+    eng.deck = list(reversed(_cards(state.get("deck", []), "state.deck")))
+    for c in _cards(state.get("discard", []), "state.discard"):
+        if c == V:
+            raise ConfigError("state.discard cannot hold viruses (they never go to the discard)")
+        eng.discard[c] += 1
+    players = state.get("players", [])
+    if not isinstance(players, list) or len(players) > n:
+        raise ConfigError(f"state.players must be a list of at most {n} players")
+    for s, pd_ in enumerate(players):
+        if not isinstance(pd_, dict) or set(pd_) - PLAYER_KEYS:
+            raise ConfigError(f"state.players[{s}] must be an object with fields {', '.join(sorted(PLAYER_KEYS))}")
+        p = eng.players[s]
+        for c in _cards(pd_.get("hand", []), f"state.players[{s}].hand"):
+            p.hand[c] += 1
+        p.open = _int(pd_.get("open", 0), f"state.players[{s}].open")
+        p.treatment = _int(pd_.get("treatment", 0), f"state.players[{s}].treatment")
+        p.suspicion = _int(pd_.get("suspicion", 0), f"state.players[{s}].suspicion")
+        p.live = bool(pd_.get("live", True))
+        if not p.live and (p.hand_size() or p.open):
+            raise ConfigError(f"state.players[{s}] is not live but holds cards")
+    elsewhere = eng.deck.count(V) + sum(p.hand[V] + p.open for p in eng.players)
+    eng.reserve = _int(state.get("reserve", max(0, eng.r.n_virus_total - elsewhere)), "state.reserve")
+    eng.current = _int(state.get("current", 0), "state.current")
+    eng.first = _int(state.get("first", 0), "state.first")
+    eng.turn = _int(state.get("turn", 0), "state.turn")
+    eng.docs_this_turn = _int(state.get("doctors_played", 0), "state.doctors_played")
+    eng.cards_this_turn = _int(state.get("cards_played", 0), "state.cards_played")
+    eng.known_top = _int(state.get("known_top", 0), "state.known_top")
+    if eng.current >= n or not eng.players[eng.current].live:
+        raise ConfigError(f"state.current must be a live seat below {n}")
+    phase = state.get("phase", "A")
+    if phase not in ("A", "C", "hq"):
+        raise ConfigError(f"state.phase must be A, C or hq, got {phase!r}")
+    if len([p for p in eng.players if p.live]) < 2:
+        raise ConfigError("a scenario needs at least 2 live players")
+    return phase
+
+
+def dump_state(eng: Engine) -> dict:
+    return {
+        "deck": [CODES[c] for c in reversed(eng.deck)],
+        "reserve": eng.reserve,
+        "discard": [CODES[c] for c in range(N_TYPES) for _ in range(eng.discard[c])],
+        "players": [
+            {"hand": [CODES[c] for c in range(N_TYPES) for _ in range(p.hand[c])], "open": p.open,
+             "treatment": p.treatment, "live": p.live, "suspicion": p.suspicion}
+            for p in eng.players
+        ],
+        "current": eng.current,
+        "phase": eng.phase,
+        "turn": eng.turn,
+        "doctors_played": eng.docs_this_turn,
+        "cards_played": eng.cards_this_turn,
+        "known_top": eng.known_top,
+        "pending": eng.pending,
+        "first": eng.first,
+    }
+
+
+def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(spec, dict):
+        raise ConfigError("a scenario must be a JSON object")
+    if spec.get("game", game.name) != game.name:
+        raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {game.name}")
+    n = spec.get("players", 2)
+    cfg = game.make_config(players=n, overrides=spec.get("params", {}) or {}, seed=int(spec.get("seed", 0)))
+    decisions = spec.get("decisions", [])
+    if not isinstance(decisions, list):
+        raise ConfigError("decisions must be a list")
+    for i, d in enumerate(decisions):
+        _check_decision(i, d)
+    rng = Rng(cfg.seed, 0)
+    fallback = None
+    if spec.get("bots"):
+        names = spec["bots"] if isinstance(spec["bots"], list) else [spec["bots"]]
+        names = names * n if len(names) == 1 else names
+        for b in names:
+            if b not in BOTS:
+                raise ConfigError(f"unknown bot '{b}'; known: {', '.join(BOTS)}")
+        if len(names) != n:
+            raise ConfigError(f"bots lists {len(names)} bots for {n} players")
+        fallback = [BotAgent(b, {**BOTS[b].params, **cfg.bot_params.get(b, {})}, rng) for b in names]
+    agent = ScriptedAgent(decisions, fallback)
+    log: list[str] = []
+    eng = Engine(Rules(cfg.params), n, rng, [agent] * n, log)
+    start = load_state(eng, spec.get("state", {}) or {}, n)
+    eng.check_every_step = True
+    limit = spec.get("turns")
+    if limit is not None:
+        limit = _int(limit, "turns", 1)
+    out = {"game": game.name, "illegal": None, "waiting": None, "finished": False, "result": None}
+    try:
+        eng.play(start, limit)
+        eng.check_invariants()
+    except Waiting as w:
+        out["waiting"] = {"player": w.seat, "decision": w.kind, "legal": w.legal}
+    except Illegal as e:
+        out["illegal"] = {"index": e.index, "decision": e.decision, "reason": e.reason}
+    out["state"] = dump_state(eng)
+    out["events"] = log
+    if eng.finished:
+        out["finished"] = True
+        seats = eng.s
+        out["result"] = {
+            "outcome": OUTCOMES[eng.outcome],
+            "winners": eng.winners,
+            "winner": eng.winners[0] if eng.winners else -1,
+            "eliminations": [
+                {"player": s, "cause": CAUSES[row[2]], "instigator": row[4]}
+                for s, row in enumerate(seats) if row[1]
+            ],
+        }
+    out["decisions_used"] = agent.pos
+    return out

@@ -1,0 +1,123 @@
+"""Result tables of virus-dogs (Metrics M-1..M-3) and their construction from integer matrices.
+
+Both engines fill the same raw layout: an int64 matrix with one row per game (``GAME_COLS``),
+one with one row per seat per game (``SEAT_COLS``) and the per-turn sum matrix
+(``DENSITY_COLS``, row = turn index). ``build`` turns them into DataFrames, so the two
+engines produce identical frames whenever their raw numbers agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.games.base import Table
+
+GAME_COLS = (
+    "winner", "n_winners", "outcome", "turns", "rounds", "first_player",
+    "draw_events", "drawn_normal", "drawn_mask", "drawn_market", "drawn_cough",
+    "bats", "bat_viruses_added", "cures", "ambulance_cured", "antiseptics",
+    "elim_declare_on_draw", "elim_voluntary_declare", "elim_control", "elim_quarantine",
+    "elim_cough", "elim_hard_quarantine", "first_elim_turn",
+    "hq", "hq_live_start", "hq_hidden_start", "hq_steps", "hq_eliminations", "hq_stalemate",
+    "turn_cap", "peak_density_bp",
+)
+GAME_BOOL = ("hq", "hq_stalemate", "turn_cap")
+SEAT_COLS = (
+    "win", "eliminated", "elim_cause", "elim_turn", "elim_instigator",
+    "played_tp", "played_ctl", "played_qrn", "played_doc", "played_ant", "played_amb",
+    "played_msk", "played_bm", "played_shf", "played_cgh", "played_exc",
+    "tp_skip", "tp_cough", "tp_exchange",
+    "viruses_drawn", "viruses_hidden", "viruses_declared", "voluntary_declares",
+    "mask_taken", "mask_take_none", "viruses_planted", "exchange_refusals", "cures",
+    "viruses_exposed", "kills", "hand_end", "hidden_end", "open_end", "tp_held_end",
+)
+SEAT_BOOL = ("win", "eliminated")
+DENSITY_COLS = (
+    "games", "deck_size", "deck_size_sq", "viruses_in_deck", "viruses_in_deck_sq",
+    "viruses_hidden", "viruses_hidden_sq", "viruses_open", "viruses_open_sq",
+    "density_games", "density_bp", "density_bp_sq",
+)
+NG, NS, ND = len(GAME_COLS), len(SEAT_COLS), len(DENSITY_COLS)
+GI = {c: i for i, c in enumerate(GAME_COLS)}
+SI = {c: i for i, c in enumerate(SEAT_COLS)}
+DI = {c: i for i, c in enumerate(DENSITY_COLS)}
+
+# Column indices as plain module constants (numba reads them as compile-time constants).
+G_WINNER, G_NWIN, G_OUTCOME, G_TURNS, G_ROUNDS, G_FIRST = (GI[c] for c in GAME_COLS[:6])
+G_DRAWS, G_DR_NORMAL, G_DR_MASK, G_DR_MARKET, G_DR_COUGH = (GI[c] for c in GAME_COLS[6:11])
+G_BATS, G_BAT_ADDED, G_CURES, G_AMB_CURED, G_ANTISEPTICS = (GI[c] for c in GAME_COLS[11:16])
+G_ELIM0 = GI["elim_declare_on_draw"]  # + cause code
+G_FIRST_ELIM = GI["first_elim_turn"]
+G_HQ, G_HQ_LIVE, G_HQ_HIDDEN, G_HQ_STEPS, G_HQ_ELIMS, G_HQ_STALE = (GI[c] for c in GAME_COLS[23:29])
+G_TURN_CAP, G_PEAK = GI["turn_cap"], GI["peak_density_bp"]
+
+S_WIN, S_ELIM, S_CAUSE, S_ELIM_TURN, S_INSTIGATOR = range(5)
+S_PLAYED0 = SI["played_tp"]  # + (card code - TP) for TP..EXC
+S_TP_SKIP, S_TP_COUGH, S_TP_EXCHANGE = SI["tp_skip"], SI["tp_cough"], SI["tp_exchange"]
+S_V_DRAWN, S_V_HIDDEN, S_V_DECLARED, S_VOLUNTARY = (SI[c] for c in SEAT_COLS[19:23])
+S_MASK_TAKEN, S_MASK_NONE, S_PLANTED, S_REFUSALS, S_CURES = (SI[c] for c in SEAT_COLS[23:28])
+S_EXPOSED, S_KILLS, S_HAND_END, S_HIDDEN_END, S_OPEN_END, S_TP_END = (SI[c] for c in SEAT_COLS[28:34])
+
+D_GAMES, D_DECK, D_DECK_SQ, D_VDECK, D_VDECK_SQ, D_HID, D_HID_SQ, D_OPEN, D_OPEN_SQ, D_DGAMES, D_BP, D_BP_SQ = range(ND)
+
+TABLES = {
+    "games": Table("game", "one row per game: outcome, length, draws by kind, eliminations by cause, hard quarantine"),
+    "seats": Table("seat", "one row per seat per game: bot, result, elimination, cards played by type, virus handling"),
+    "density": Table("sum", "sums per turn index, recorded at every turn end: deck size, viruses in deck/hidden/open"
+                     " (with squares) and virus density in basis points", ("turn",)),
+}
+
+
+def new_game_row() -> list[int]:
+    row = [0] * NG
+    row[G_WINNER] = -1
+    row[G_FIRST_ELIM] = -1
+    return row
+
+
+def new_seat_row() -> list[int]:
+    row = [0] * NS
+    row[S_CAUSE] = -1
+    row[S_ELIM_TURN] = -1
+    row[S_INSTIGATOR] = -1
+    return row
+
+
+def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened: int) -> None:
+    """Add one turn-end observation to the sum matrix ``acc`` (M-2)."""
+    acc[turn, D_GAMES] += 1
+    acc[turn, D_DECK] += deck_size
+    acc[turn, D_DECK_SQ] += deck_size * deck_size
+    acc[turn, D_VDECK] += vdeck
+    acc[turn, D_VDECK_SQ] += vdeck * vdeck
+    acc[turn, D_HID] += hidden
+    acc[turn, D_HID_SQ] += hidden * hidden
+    acc[turn, D_OPEN] += opened
+    acc[turn, D_OPEN_SQ] += opened * opened
+    if deck_size > 0:
+        bp = vdeck * 10000 // deck_size
+        acc[turn, D_DGAMES] += 1
+        acc[turn, D_BP] += bp
+        acc[turn, D_BP_SQ] += bp * bp
+
+
+def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray) -> dict:
+    """DataFrames for games ``start..start+count-1`` from the raw matrices."""
+    n = cfg.players
+    gdf = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64)})
+    for j, c in enumerate(GAME_COLS):
+        col = games[:, j]
+        gdf[c] = col.astype(bool) if c in GAME_BOOL else col.astype(np.int64)
+    gidx = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
+    sidx = np.tile(np.arange(n, dtype=np.int64), count)
+    names = np.array(cfg.bots, dtype=object)
+    sdf = pd.DataFrame({"game": gidx, "seat": sidx, "bot": names[(sidx + gidx) % n]})
+    for j, c in enumerate(SEAT_COLS):
+        col = seats[:, j]
+        sdf[c] = col.astype(bool) if c in SEAT_BOOL else col.astype(np.int64)
+    rows = np.nonzero(density[:, D_GAMES])[0]
+    ddf = pd.DataFrame({"turn": rows.astype(np.int64)})
+    for j, c in enumerate(DENSITY_COLS):
+        ddf[c] = density[rows, j].astype(np.int64)
+    return {"games": gdf, "seats": sdf, "density": ddf}
