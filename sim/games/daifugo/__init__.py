@@ -1,0 +1,5 @@
+"""Daifugō with rule cards: core game, law/precept machinery, play-shaping cards 07/09/14/15/19/21."""
+
+from .game import GAME
+
+__all__ = ["GAME"]

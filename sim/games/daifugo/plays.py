@@ -1,0 +1,157 @@
+"""Combinations (spec §3.1) for the reference engine: what a play is, how plays compare.
+
+A ``Play`` is a set of cards with a representation: each card's *represented* card id
+(natural cards represent themselves, a wild joker a designated rank and suit, a Joker
+single the sentinel 52). Canonical representation (spec §6 D17): one play per distinct
+card set and represented rank; wild jokers in a set take the locked suits missing from the
+natural cards first, then the lowest missing suits; jokers in stairs fill the gaps in
+ascending order.
+
+Canonical order of plays (both engines list legal plays in this order): sets and singles
+by (count, rank, card mask), then stairs by (length, low rank, suit), then the Joker single.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from .rules import JOKER, pretty, RANK_NAMES, SUIT_SYMBOLS
+
+SET, STAIRS, JOKER_SINGLE = 0, 1, 2
+KIND_NAMES = ("set", "stairs", "joker")
+
+
+@dataclass(frozen=True)
+class Play:
+    kind: int
+    cards: tuple[int, ...]  # ascending card ids
+    reps: tuple[int, ...]  # represented card per entry of ``cards`` (52 = the Joker)
+    count: int
+    low: int  # lowest represented rank (-1 for the Joker single)
+    high: int
+    suits: int  # bitmask of represented suits
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << c for c in self.cards)
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for c in self.cards if c >= JOKER)
+
+    def key(self) -> tuple:
+        """Sort key of the canonical order."""
+        if self.kind == SET:
+            return (0, self.count, self.low, 0, self.mask)
+        if self.kind == STAIRS:
+            return (1, self.count, self.low, _first_suit(self.suits), self.mask)
+        return (2, 1, 0, 0, self.mask)
+
+    def ranks(self, wild_counts: bool = True) -> list[int]:
+        """Represented ranks (wild jokers included unless ``wild_counts`` is false)."""
+        return [r // 4 for c, r in zip(self.cards, self.reps) if r < JOKER and (c < JOKER or wild_counts)]
+
+    def text(self) -> str:
+        parts = []
+        for c, r in zip(self.cards, self.reps):
+            if c < JOKER:
+                parts.append(pretty(c))
+            elif r == JOKER:
+                parts.append("Jk")
+            else:
+                parts.append(f"Jk={SUIT_SYMBOLS[r % 4]}{RANK_NAMES[r // 4]}")
+        return "[" + " ".join(parts) + "]"
+
+
+def _first_suit(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def strength(rank: int, reversed_: bool) -> int:
+    """§3.2: strength of a represented rank; reversed under revolution XOR J-back."""
+    return 12 - rank if reversed_ else rank
+
+
+def value(x: Play, reversed_: bool) -> int:
+    """§3.3: the number compared when beating: Joker single 13; stairs use the end that is weakest."""
+    if x.kind == JOKER_SINGLE:
+        return 13
+    if x.kind == STAIRS and reversed_:
+        return strength(x.high, True)
+    return strength(x.low, reversed_)
+
+
+def beats(x: Play, t: Play, reversed_: bool) -> bool:
+    """§3.3 rules 1-2: same type and count, strictly stronger; the Joker single beats any single."""
+    if t.kind == JOKER_SINGLE:
+        return False
+    if x.kind == JOKER_SINGLE:
+        return t.kind == SET and t.count == 1
+    if x.kind != t.kind or x.count != t.count:
+        return False
+    return value(x, reversed_) > value(t, reversed_)
+
+
+def one_step(x: Play, t: Play, reversed_: bool) -> bool:
+    """DEC-42: x is exactly one rank step stronger than t (stairs: adjacent runs)."""
+    if x.kind != t.kind or x.kind == JOKER_SINGLE:
+        return False
+    if x.kind == STAIRS:
+        return x.high == t.low - 1 if reversed_ else x.low == t.high + 1
+    return value(x, reversed_) == value(t, reversed_) + 1
+
+
+def designate(natural_suits: list[int], n_jokers: int, lock: int) -> list[int]:
+    """Suits of wild jokers in a set: missing locked suits first, then the lowest missing."""
+    need = [s for s in range(4) if lock >> s & 1 and s not in natural_suits]
+    rest = [s for s in range(4) if s not in natural_suits and s not in need]
+    return (need + rest)[:n_jokers]
+
+
+def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool) -> list[Play]:
+    """All sets/singles of the given sizes (§3.1), jokers wild, 2-4 cards or 1."""
+    jokers = sorted(c for c in hand if c >= JOKER)
+    out = []
+    for k in counts:
+        for r in range(13):
+            held = [s for s in range(4) if 4 * r + s in hand]
+            for j in range(0, min(len(jokers), k) + 1):
+                n = k - j
+                if n == 0 and k == 1 and not lone_joker_wild:
+                    continue
+                if n > len(held):
+                    continue
+                for nat in combinations(held, n):
+                    js = designate(list(nat), j, lock)
+                    if len(js) < j:
+                        continue
+                    pairs = [(4 * r + s, 4 * r + s) for s in nat] + list(zip(jokers[:j], (4 * r + s for s in js)))
+                    pairs.sort()
+                    out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
+                                    sum(1 << (x % 4) for _, x in pairs)))
+    return out
+
+
+def stairs_of(hand: set[int], length: int | None) -> list[Play]:
+    """§3.1/§4.21: same-suit runs of 3+ consecutive represented ranks, no wrap-around, jokers fill gaps."""
+    jokers = sorted(c for c in hand if c >= JOKER)
+    out = []
+    lengths = range(3, 14) if length is None else [length]
+    for L in lengths:
+        for low in range(0, 14 - L):
+            for s in range(4):
+                window = [4 * r + s for r in range(low, low + L)]
+                held = [c for c in window if c in hand]
+                missing = [c for c in window if c not in hand]
+                if not held or len(missing) > len(jokers):
+                    continue
+                pairs = sorted([(c, c) for c in held] + list(zip(jokers, missing)))
+                out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
+                                low + L - 1, 1 << s))
+    return out
+
+
+def joker_single(hand: set[int]) -> list[Play]:
+    jokers = sorted(c for c in hand if c >= JOKER)
+    return [Play(JOKER_SINGLE, (jokers[0],), (JOKER,), 1, -1, -1, 0)] if jokers else []

@@ -1,0 +1,647 @@
+"""Reference engine: a readable, decision-driven implementation of the spec.
+
+One method per rule, citing spec sections and DEC-… ids. Every player decision goes
+through ``agent.decide(engine, player, kind, options)``; bots (``bots.py``) and scripted
+decision lists (scenarios) are interchangeable. A decision with a single option is applied
+without asking.
+
+Decision kinds and their options:
+  ``draft``      revealed rule card ids (D1)       ``give``  tied strongest cards (D2)
+  ``king_give``  the king's hand, ascending (D3)   ``trim``  int: most cards that may go (D6)
+  ``start``      seats 0..N-1 (D7)                 ``play``  [None (= pass)] + legal plays (D8/D9)
+  ``revolt``     [False, True] (card 07 when ``three_card_revolution_optional``)
+
+Rule cards: ``applies(c, p)`` is the §4.0 predicate ``A(c, p)``; cards outside
+``IMPLEMENTED_CARDS`` are drawn, held and scored but ``applies`` is false for them, so
+their steps of the §4.26 order are no-ops until they are implemented.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import rules as R
+from .plays import JOKER_SINGLE, SET, STAIRS, Play, beats, joker_single, one_step, sets_of, stairs_of, strength
+from .rules import JOKER, IMPLEMENTED_CARDS
+
+
+class StopRun(Exception):
+    """Raised by scripted agents: decisions exhausted (``waiting``) or an illegal decision."""
+
+    def __init__(self, kind: str, info: dict):
+        super().__init__(kind)
+        self.kind = kind
+        self.info = info
+
+
+@dataclass
+class RoundStats:
+    """Per-round counters (the ``rounds`` table)."""
+
+    round: int = 0
+    law: int = 0
+    king: int = -1
+    start_player: int = -1
+    capital_falls: int = 0
+    revolutions: int = 0
+    jbacks: int = 0
+    eight_cuts: int = 0
+    suit_locks: int = 0
+    number_locks: int = 0
+    geki: int = 0
+    forbidden: int = 0
+    tricks: int = 0
+    plays: int = 0
+    passes: int = 0
+    trimmed: int = 0
+    guard_hit: bool = False
+    ranking: list = field(default_factory=list)
+    points: list = field(default_factory=list)
+    bonus: list = field(default_factory=list)
+
+
+class Engine:
+    """Game state plus the rules; ``run()`` plays from the current phase to the end."""
+
+    PHASES = ("deal", "draft", "exchange", "king_give", "post_exchange", "trim", "start", "play", "score", "over")
+
+    def __init__(self, cfg, rng, agent, log: list | None = None):
+        self.cfg = cfg
+        self.pv = R.param_vector(cfg)
+        self.rng = rng
+        self.agent = agent
+        self.log = log
+        self.n = cfg.players
+        self.rounds = self.pv[R.P_ROUNDS]
+        self.madness = bool(self.pv[R.P_MADNESS])
+        # game state
+        self.rule_deck: list[int] = R.rule_deck(cfg)
+        self.laws: list[int] = []
+        self.owner = [-1] * (R.N_RULE_CARDS + 1)
+        self.precept_round = [0] * (R.N_RULE_CARDS + 1)
+        self.scores = [0] * self.n
+        self.rank_pts = [0] * self.n
+        self.bonus_pts = [0] * self.n
+        self.vp_pts = [0] * self.n
+        self.prev_ranking: list[int] | None = None
+        self.round_no = 0
+        self.start_player = -1
+        self.phase = "deal"
+        self.history: list[RoundStats] = []
+        self.revs_by_seat = [0] * self.n
+        self.ff_by_seat = [0] * self.n
+        self.total_plays = 0
+        self._clear_round()
+
+    # ------------------------------------------------------------------ helpers
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+    def _clear_round(self) -> None:
+        self.hands: list[set[int]] = [set() for _ in range(self.n)]
+        self.discard: set[int] = set()
+        self.undealt: set[int] = set()
+        self.removed: set[int] = set()
+        self.field: set[int] = set()
+        self.top: Play | None = None
+        self.top_owner = -1
+        self.rev = False
+        self.jback = False
+        self.suit_lock = 0
+        self.num_lock = False
+        self.geki_counted = False
+        self.passed: set[int] = set()
+        self.active = [True] * self.n
+        self.top_list: list[int] = []
+        self.bottom_list: list[int] = []
+        self.turn = -1
+        self.revealed: list[int] = []
+        self.draft_left: list[int] = []
+        self.exchange_left: list[int] = []
+        self.king_give_left: list[int] = []
+        self.trim_left: list[int] = []
+        self.stats = RoundStats(bonus=[0] * self.n)
+
+    @property
+    def king(self) -> int:
+        """§2.1: 1st of the previous round (none in round 1)."""
+        return self.prev_ranking[0] if self.prev_ranking else -1
+
+    @property
+    def reversed(self) -> bool:
+        """§3.2 / DEC-25: effective reversal R = rev XOR jback."""
+        return self.rev != self.jback
+
+    def applies(self, c: int, p: int) -> bool:
+        """§4.0 A(c, p): c is a law, or a precept owned by p (implemented cards only)."""
+        return c in IMPLEMENTED_CARDS and (c in self.laws or self.owner[c] == p)
+
+    def precept_holder(self, c: int, p: int) -> bool:
+        """Precept-only privileges (§4.0): p holds c as a precept."""
+        return c in IMPLEMENTED_CARDS and self.owner[c] == p and c not in self.laws
+
+    def next_active(self, seat: int) -> int:
+        """Next seat clockwise after ``seat`` whose player still holds cards (-1 if none)."""
+        for i in range(1, self.n + 1):
+            q = (seat + i) % self.n
+            if self.active[q]:
+                return q
+        return -1
+
+    def n_active(self) -> int:
+        return sum(self.active)
+
+    def ask(self, p: int, kind: str, options):
+        if isinstance(options, list) and len(options) == 1:
+            return options[0]
+        return self.agent.decide(self, p, kind, options)
+
+    def card_total(self) -> int:
+        return R.BASE_DECK
+
+    def check_invariants(self) -> None:
+        """Card conservation (every card in exactly one zone: hands, field, discard, undealt,
+        removed) and placements (each player placed at most once; active = not placed)."""
+        zones = [*self.hands, self.field, self.discard, self.undealt, self.removed]
+        seen: set[int] = set()
+        total = 0
+        for z in zones:
+            total += len(z)
+            seen |= z
+        assert total == self.card_total() == len(seen), f"card conservation broken: {total} cards"
+        placed = self.top_list + self.bottom_list
+        assert len(set(placed)) == len(placed), "a player placed twice"
+        if self.phase == "play":
+            for q in range(self.n):
+                assert self.active[q] == (q not in placed), f"P{q} active flag disagrees with placements"
+                assert self.active[q] == bool(self.hands[q]) or not self.active[q], "active player without cards"
+
+    # ------------------------------------------------------------------ game flow
+    def run(self) -> None:
+        """Play from the current phase to the end of the game (§2.3 phases, §2.15).
+
+        Every phase keeps its pending work in the state (``draft_left``, ``exchange_left``,
+        ``king_give_left``, ``trim_left``), so a run can stop at any decision and resume."""
+        while self.phase != "over":
+            getattr(self, "phase_" + self.phase)()
+        self.finish_game()
+
+    def start_game(self) -> None:
+        """§2.2: the rule deck is shuffled once at the start of the game."""
+        self.rng.shuffle(self.rule_deck)
+
+    def phase_deal(self) -> None:
+        """§2.3 phases 1-2: new round, deal, law; round 1 fixes the start player first (DEC-10)."""
+        self.round_no += 1
+        self._clear_round()
+        self.stats.king = self.king
+        self.stats.round = self.round_no
+        if self.round_no == 1:
+            self.start_player = self.rng.randbelow(self.n)
+        self.deal()
+        self.law_phase()
+        self.phase = "draft"
+        if self.madness:
+            self.revealed = self.rule_deck[:self.n]
+            del self.rule_deck[:self.n]
+            self.draft_left = self.draft_order() if self.revealed else []
+
+    def phase_draft(self) -> None:
+        """§2.6: each player in draft order takes one revealed card as a precept (DEC-3: while any remain)."""
+        while self.draft_left and self.revealed:
+            p = self.draft_left[0]
+            c = self.ask(p, "draft", list(self.revealed))
+            self.revealed.remove(c)
+            self.owner[c] = p
+            self.precept_round[c] = self.round_no
+            self.draft_left.pop(0)
+            self.say(f"P{p} drafts precept {c:02d} {R.CARD_NAMES[c]}")
+        self.revealed, self.draft_left = [], []
+        self.phase = "exchange"
+        self.exchange_left = [(self.king + i) % self.n for i in range(1, self.n)] if self.round_no > 1 else []
+
+    def phase_exchange(self) -> None:
+        """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties, DEC-7).
+        Card 08 (any card) is not implemented."""
+        k = self.king
+        while self.exchange_left:
+            c = self.exchange_left[0]
+            best = max(self.exchange_value(x) for x in self.hands[c])
+            ties = sorted(x for x in self.hands[c] if self.exchange_value(x) == best)
+            x = self.ask(c, "give", ties)
+            self.hands[c].remove(x)
+            self.hands[k].add(x)
+            self.exchange_left.pop(0)
+            self.say(f"P{c} gives {R.pretty(x)} to king P{k}")
+        self.phase = "king_give"
+        self.king_give_left = [(k + i) % self.n for i in range(1, self.n)] if self.round_no > 1 else []
+
+    def phase_king_give(self) -> None:
+        """§2.7 step 2: the king gives one card of choice to each commoner, clockwise."""
+        k = self.king
+        while self.king_give_left:
+            c = self.king_give_left[0]
+            x = self.ask(k, "king_give", sorted(self.hands[k]))
+            self.hands[k].remove(x)
+            self.hands[c].add(x)
+            self.king_give_left.pop(0)
+            self.say(f"king P{k} gives {R.pretty(x)} to P{c}")
+        self.phase = "post_exchange"
+
+    def phase_post_exchange(self) -> None:
+        """§2.8 / DEC-4: card 05, card 12 law, card 12 precept -- not implemented (inert)."""
+        self.phase = "trim"
+        self.trim_left = list(range(self.n))
+
+    def phase_trim(self) -> None:
+        """§2.9 / DEC-9: each player may discard down to ``trim_to`` cards, face up."""
+        while self.trim_left:
+            p = self.trim_left[0]
+            most = max(0, len(self.hands[p]) - self.pv[R.P_TRIM_TO])
+            if most:
+                cards = self.agent.decide(self, p, "trim", most)
+                for x in cards:
+                    self.hands[p].remove(x)
+                    self.discard.add(x)
+                self.stats.trimmed += len(cards)
+                if cards:
+                    self.say(f"P{p} trims {' '.join(R.pretty(x) for x in sorted(cards))}")
+            self.trim_left.pop(0)
+        self.phase = "start"
+
+    def phase_start(self) -> None:
+        """§2.10: round >= 2 the last-placed player names the start player."""
+        if self.round_no > 1:
+            self.start_player = self.ask(self.prev_ranking[-1], "start", list(range(self.n)))
+        self.stats.start_player = self.start_player
+        self.turn = self.start_player
+        self.say(f"round {self.round_no}: start player P{self.start_player}")
+        self.phase = "play"
+
+    def phase_play(self) -> None:
+        self.play_round()
+        self.phase = "score"
+
+    def phase_score(self) -> None:
+        self.score_round()
+        self.phase = "deal" if self.round_no < self.rounds else "over"
+
+    def deal(self) -> None:
+        """§2.4: shuffle the 53 cards, deal 10 (8 with six players) to each; the rest set aside (DEC-1)."""
+        deck = list(range(self.card_total()))
+        self.rng.shuffle(deck)
+        h = self.pv[R.P_HAND]
+        for p in range(self.n):
+            self.hands[p] = set(deck[p * h:(p + 1) * h])
+        self.undealt = set(deck[self.n * h:])
+
+    def law_phase(self) -> None:
+        """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty)."""
+        if self.rule_deck:
+            c = self.rule_deck.pop(0)
+            self.laws.append(c)
+            self.stats.law = c
+            self.say(f"law {c:02d} {R.CARD_NAMES[c]}")
+
+    def draft_order(self) -> list[int]:
+        """§2.6 / DEC-5 / DEC-6: round 1 random first picker clockwise; later last place first."""
+        if self.round_no == 1:
+            first = self.rng.randbelow(self.n)
+            return [(first + i) % self.n for i in range(self.n)]
+        if self.pv[R.P_DRAFT_CW]:
+            last = self.prev_ranking[-1]
+            return [(last + i) % self.n for i in range(self.n)]
+        return list(reversed(self.prev_ranking))
+
+    @staticmethod
+    def exchange_value(c: int) -> int:
+        """§2.7: normal order, Joker strongest (revolution never applies here)."""
+        return 13 if c >= JOKER else c // 4
+
+    # ------------------------------------------------------------------ play phase
+    def play_round(self) -> None:
+        """§2.11-§2.13: turns until at most one player holds cards (or the play-count guard)."""
+        while self.n_active() > 1:
+            if self.stats.plays >= self.pv[R.P_MAX_PLAYS]:
+                self.loop_guard()
+                break
+            self.take_turn(self.turn)
+        self.end_round()
+
+    def legal_plays(self, p: int) -> list[Play]:
+        """§3.3 + locks: every legal play for p now, in the canonical order."""
+        lone = bool(self.pv[R.P_LONE_WILD])
+        hand = self.hands[p]
+        t = self.top
+        if t is None:
+            out = sets_of(hand, (1, 2, 3, 4), 0, lone)
+            if self.may_lead_stairs(p):
+                out += stairs_of(hand, None)
+            out += joker_single(hand)
+            return sorted(out, key=Play.key)
+        if t.kind == JOKER_SINGLE:
+            return []
+        if t.kind == SET:
+            cand = sets_of(hand, (t.count,), self.suit_lock, lone)
+            if t.count == 1:
+                cand += joker_single(hand)
+        else:
+            cand = stairs_of(hand, t.count) if self.may_follow_stairs(p) else []
+        rv = self.reversed
+        out = [x for x in cand if beats(x, t, rv) and self.locks_allow(p, x)]
+        return sorted(out, key=Play.key)
+
+    def may_lead_stairs(self, p: int) -> bool:
+        """§4.21: stairs exist only through card 21 (law: everyone; precept: the holder leads)."""
+        return self.applies(R.C21_STAIRS, p)
+
+    def may_follow_stairs(self, p: int) -> bool:
+        """DEC-47: with the 21 precept, others may follow the holder's stairs (configurable)."""
+        if self.applies(R.C21_STAIRS, p):
+            return True
+        return self.owner[R.C21_STAIRS] >= 0 and bool(self.pv[R.P_21_FOLLOW]) and R.C21_STAIRS in IMPLEMENTED_CARDS
+
+    def locks_allow(self, p: int, x: Play) -> bool:
+        """§4.14 / §4.15: locked suits must be present; number lock needs the next rank.
+        Precept holders ignore their lock (QA-14.3, QA-15.2); the Joker single is exempt
+        from the suit lock (QA-14.2) and, by DEC-43, from the number lock."""
+        if x.kind == JOKER_SINGLE:
+            return not (self.num_lock and not self.pv[R.P_JOKER_NUMLOCK]
+                        and not self.precept_holder(R.C15_NUMBER_LOCK, p))
+        if self.suit_lock and not self.precept_holder(R.C14_SUIT_LOCK, p):
+            if x.suits & self.suit_lock != self.suit_lock:
+                return False
+        if self.num_lock and not self.precept_holder(R.C15_NUMBER_LOCK, p):
+            if not one_step(x, self.top, self.reversed):
+                return False
+        return True
+
+    def why_illegal(self, p: int, x: Play) -> str:
+        """A readable reason why play x is not legal for p now (scenario reports)."""
+        t = self.top
+        if x.kind == STAIRS and t is None and not self.may_lead_stairs(p):
+            return "stairs need card 21 (law, or the holder's precept to lead)"
+        if t is None:
+            return "not a legal lead"
+        if t.kind == JOKER_SINGLE:
+            return "nothing beats a Joker single here"
+        if x.kind == STAIRS and not self.may_follow_stairs(p):
+            return "stairs need card 21"
+        if x.kind != JOKER_SINGLE and (x.kind != t.kind or x.count != t.count):
+            return f"must match the top play's type and count ({t.count} card(s))"
+        if not beats(x, t, self.reversed):
+            return "does not beat the top play"
+        if not self.locks_allow(p, x):
+            if self.num_lock and (x.kind == JOKER_SINGLE or not one_step(x, t, self.reversed)):
+                return "number lock: must be exactly one rank stronger"
+            return "suit lock: must contain " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if self.suit_lock >> s & 1)
+        return "not a legal play"
+
+    def take_turn(self, p: int) -> None:
+        """§2.11.1-2: the leader must play; a follower plays a beating combination or passes."""
+        moves = self.legal_plays(p)
+        options: list = moves if self.top is None else [None, *moves]
+        choice = self.ask(p, "play", options)
+        if choice is None:
+            self.pass_turn(p)
+        else:
+            self.make_play(p, choice)
+
+    def pass_turn(self, p: int) -> None:
+        """§2.11.3 / DEC-11: a pass; with lock-out the player sits out the rest of the trick."""
+        self.passed.add(p)
+        self.stats.passes += 1
+        self.say(f"P{p} passes")
+        self.next_turn(p)
+
+    def next_turn(self, p: int) -> None:
+        """§2.11.4 (a)/(b): next active, not passed player; reaching the owner (or nobody) flows."""
+        if self.n_active() <= 1:
+            return
+        owner = self.top_owner
+        for i in range(1, self.n + 1):
+            q = (p + i) % self.n
+            if self.active[q] and q not in self.passed:
+                if q == owner:
+                    self.flow(owner)
+                else:
+                    self.turn = q
+                return
+        self.flow(self.next_active(owner))  # DEC-12
+
+    def flow(self, leader: int) -> None:
+        """§2.11.5: field to the discard pile; J-back, locks, passes cleared; revolution stays."""
+        self.discard |= self.field
+        self.field = set()
+        self.top = None
+        self.top_owner = -1
+        self.jback = False
+        self.suit_lock = 0
+        self.num_lock = False
+        self.geki_counted = False
+        self.passed = set()
+        self.turn = leader
+        self.say(f"field flows; P{leader} leads" if leader >= 0 else "field flows")
+
+    def revolution_size(self, p: int, x: Play) -> bool:
+        """§3.5: 4-card sets, stairs of 4+, and 3-card sets/stairs where card 07 applies (§4.7)."""
+        if x.kind == JOKER_SINGLE:
+            return False
+        if x.count >= 4:
+            return True
+        return x.count == 3 and self.applies(R.C07_THREE_REV, p)
+
+    def contains_rank(self, x: Play, rank: int) -> bool:
+        """DEC-24: represented rank, wild jokers included when ``wild_triggers_rank_effects``."""
+        return rank in x.ranks(bool(self.pv[R.P_WILD_EFFECTS]))
+
+    def make_play(self, p: int, x: Play) -> None:
+        """§4.26 on-play resolution order S1-S11 (steps of unimplemented cards are no-ops)."""
+        t = self.top
+        r_before, rev_before = self.reversed, self.rev
+        # S1: cards to the field; X is the new top play
+        for c in x.cards:
+            self.hands[p].remove(c)
+        self.field |= set(x.cards)
+        self.top, self.top_owner = x, p
+        self.stats.plays += 1
+        self.total_plays += 1
+        if t is None:
+            self.stats.tricks += 1
+        if not self.pv[R.P_LOCKOUT]:
+            self.passed = set()
+        self.say(f"P{p} plays {x.text()}")
+        revolted = self.step_revolution(p, x)  # S2 (13 claim: not implemented)
+        self.step_jback(p, x)  # S3
+        # S4 pull-back (10), S5 ten discard (03), S6 magician hunt (11), S7 flux (18): not implemented
+        if t is not None:
+            self.step_locks(p, x, t, r_before)  # S8
+        forbidden = False
+        if not self.hands[p]:
+            forbidden = self.step_finish(p, x, r_before, rev_before, revolted)  # S9
+        if self.n_active() <= 1:
+            return
+        if self.applies(R.C09_EIGHT_CUT, p) and self.contains_rank(x, R.R8):  # S10
+            self.stats.eight_cuts += 1
+            self.say("eight cut")
+            self.flow(p if self.active[p] else self.next_active(p))
+            return
+        if forbidden and self.pv[R.P_FF_FLOWS]:  # DEC-15 variant
+            self.flow(self.next_active(p))
+            return
+        self.next_turn(p)  # S11 (dobon window: not implemented)
+
+    def step_revolution(self, p: int, x: Play) -> bool:
+        """S2 / §3.5 / §4.7: toggle ``rev`` for a revolution-size play (DEC-35 optional 3-card)."""
+        if not self.revolution_size(p, x):
+            return False
+        if x.count == 3 and self.pv[R.P_07_OPTIONAL] and not self.ask(p, "revolt", [False, True]):
+            return False
+        self.rev = not self.rev
+        self.stats.revolutions += 1
+        self.revs_by_seat[p] += 1
+        self.say("revolution" if self.rev else "counter-revolution")
+        return True
+
+    def step_jback(self, p: int, x: Play) -> None:
+        """S3 / §4.19: a play containing a J sets J-back for the trick (DEC-46: no toggle back)."""
+        if self.applies(R.C19_JBACK, p) and self.contains_rank(x, R.RJ):
+            self.jback = (not self.jback) if self.pv[R.P_JBACK_TOGGLE] else True
+            self.stats.jbacks += 1
+            self.say("J-back")
+
+    def step_locks(self, p: int, x: Play, t: Play, r_before: bool) -> None:
+        """S8 / §4.14 / §4.15: locks from two consecutive plays, made by a player they apply to."""
+        if x.kind == JOKER_SINGLE or t.kind == JOKER_SINGLE:
+            return
+        if self.applies(R.C14_SUIT_LOCK, p):
+            shared = x.suits & t.suits
+            if shared and (self.suit_lock == 0 or self.pv[R.P_LOCK_TIGHTEN]):
+                if self.suit_lock == 0:
+                    self.stats.suit_locks += 1
+                    self.say("suit lock " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if shared >> s & 1))
+                self.suit_lock |= shared
+        if self.applies(R.C15_NUMBER_LOCK, p) and not self.num_lock and one_step(x, t, r_before):
+            self.num_lock = True
+            self.stats.number_locks += 1
+            self.say("number lock")
+        if self.suit_lock and self.num_lock and not self.geki_counted:
+            self.geki_counted = True
+            self.stats.geki += 1
+
+    def is_forbidden(self, p: int, x: Play, r_before: bool, rev_before: bool, revolted: bool) -> bool:
+        """§3.7 / DEC-27: joker; currently strongest rank; a rank effect applying to p; (DEC-26)."""
+        if x.jokers:
+            return True
+        strongest = 0 if (r_before if self.pv[R.P_STRONG_EFF] else rev_before) else 12
+        if strongest in x.ranks():
+            return True
+        if self.pv[R.P_FF_09] and self.applies(R.C09_EIGHT_CUT, p) and self.contains_rank(x, R.R8):
+            return True
+        if self.pv[R.P_FF_19] and self.applies(R.C19_JBACK, p) and self.contains_rank(x, R.RJ):
+            return True
+        return bool(self.pv[R.P_REV_FF]) and revolted
+
+    def step_finish(self, p: int, x: Play, r_before: bool, rev_before: bool, revolted: bool) -> bool:
+        """S9 / §2.12: going out; a forbidden finish goes to the bottom (DEC-14). Returns forbidden."""
+        self.active[p] = False
+        if self.is_forbidden(p, x, r_before, rev_before, revolted):  # card 04 not implemented
+            self.place_bottom(p)
+            self.stats.forbidden += 1
+            self.ff_by_seat[p] += 1
+            self.say(f"P{p} forbidden finish -> bottom")
+            return True
+        self.place_top(p)
+        self.say(f"P{p} goes out, place {len(self.top_list)}")
+        return False
+
+    def place_bottom(self, p: int) -> None:
+        """DEC-14: latest lowest (default) or earliest lowest."""
+        if self.pv[R.P_EARLIEST_LOWEST]:
+            self.bottom_list.insert(0, p)
+        else:
+            self.bottom_list.append(p)
+
+    def place_top(self, p: int) -> None:
+        self.top_list.append(p)
+        if len(self.top_list) == 1:
+            self.capital_fall(p)
+
+    def capital_fall(self, first: int) -> None:
+        """§3.8: in round >= 2 a new 1st other than the king sends the king to the very bottom;
+        his hand goes face up to the discard pile (DEC-16); +bonus to everyone else."""
+        k = self.king
+        if self.round_no < 2 or k < 0 or first == k:
+            return
+        if self.active[k]:
+            self.active[k] = False
+            (self.discard if self.pv[R.P_EXIT_DISCARD] else self.removed).update(self.hands[k])
+            self.hands[k] = set()
+            self.passed.discard(k)
+        elif k in self.bottom_list and self.pv[R.P_CF_PLACED]:  # DEC-28
+            self.bottom_list.remove(k)
+        else:
+            return
+        self.bottom_list.append(k)
+        self.stats.capital_falls += 1
+        for q in range(self.n):
+            if q != k:
+                self.bonus_pts[q] += self.pv[R.P_CF_BONUS]
+                self.stats.bonus[q] += self.pv[R.P_CF_BONUS]
+        self.say(f"capital fall: king P{k} to last place")
+
+    def loop_guard(self) -> None:
+        """DEC-18: the play-count guard ranks the remaining players in a random order."""
+        order = [q for q in range(self.n) if self.active[q]]
+        self.rng.shuffle(order)
+        self.stats.guard_hit = True
+        self.say(f"play-count guard: remaining players ranked {order}")
+        for q in order:
+            if self.active[q]:
+                self.active[q] = False
+                self.place_top(q)
+
+    def end_round(self) -> None:
+        """§2.13: the last player holding cards takes the one open position."""
+        for q in range(self.n):
+            if self.active[q]:
+                self.active[q] = False
+                self.place_top(q)
+        self.discard |= self.field
+        self.field = set()
+
+    def score_round(self) -> None:
+        """§2.14: rank points, capital-fall bonus (already added), precept VP every round (DEC-20 variant)."""
+        ranking = self.top_list + self.bottom_list
+        self.stats.ranking = ranking
+        pts = [0] * self.n
+        for pos, q in enumerate(ranking):
+            pts[q] = self.pv[R.P_RANK_POINTS + pos]
+        for q in range(self.n):
+            self.rank_pts[q] += pts[q]
+        if self.madness and self.pv[R.P_VP_EVERY_ROUND]:
+            self.add_precept_vp()
+        self.stats.points = pts
+        self.history.append(self.stats)
+        self.prev_ranking = ranking
+        self.say("round ranking: " + " ".join(f"P{q}" for q in ranking))
+
+    def add_precept_vp(self) -> None:
+        """§1.5: each player adds the VP of every precept they hold."""
+        for c in range(1, R.N_RULE_CARDS + 1):
+            if self.owner[c] >= 0:
+                self.vp_pts[self.owner[c]] += self.pv[R.P_VP + c]
+
+    def finish_game(self) -> None:
+        """§2.15 / DEC-20 / DEC-21: final points and winners."""
+        if self.madness and not self.pv[R.P_VP_EVERY_ROUND]:
+            self.add_precept_vp()
+        self.scores = [self.rank_pts[q] + self.bonus_pts[q] + self.vp_pts[q] for q in range(self.n)]
+        best = max(self.scores)
+        winners = [q for q in range(self.n) if self.scores[q] == best]
+        if len(winners) > 1 and self.pv[R.P_TIE_LAST] and self.prev_ranking:
+            winners = [min(winners, key=self.prev_ranking.index)]
+        self.winners = winners
+        self.phase = "over"
+        self.say(f"final points {self.scores}; winner(s) {winners}")

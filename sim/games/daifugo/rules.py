@@ -1,0 +1,221 @@
+"""Daifugō with rule cards: parameters (spec §5) and the card layout shared by both engines.
+
+Spec: rules/daifugo-rule-cards.md. Every assumed number or open decision is a ``Param``
+row citing its DEC-… id; ``cardlab rules daifugo`` lists them.
+
+Card layout (spec §9): ``id = 4*r + s`` with rank index r (3→0 … K→10, A→11, 2→12) and
+suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53 only after card 05, not implemented yet).
+A hand is a bitmask over these ids.
+
+Rule cards are numbered 1..25. All 25 can be drawn, held and scored; the play effects of
+``IMPLEMENTED_CARDS`` are in the engines, the other cards are inert (no effect) until a
+later issue plugs them into the hooks of the on-play resolution order (§4.26).
+"""
+
+from __future__ import annotations
+
+from sim.config import Param
+
+N_RANKS = 13
+N_SUITS = 4
+JOKER = 52  # first joker id; the second (card 05) would be 53
+BASE_DECK = 53
+RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+SUIT_NAMES = ("S", "H", "D", "C")
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+R8, R10, RJ, RQ, RK, R2 = 5, 7, 8, 9, 10, 12
+
+# rule cards (spec §1.4)
+CARD_NAMES = {
+    1: "Recycle", 2: "Fusion Revolution", 3: "Ten Discard", 4: "Taboo Breaking", 5: "Trickster",
+    6: "Slip-Through", 7: "Three-Card Revolution", 8: "Metamorphosis", 9: "Eight Cut",
+    10: "Pull-Back", 11: "Magician Hunt", 12: "Collusion", 13: "Armed Force", 14: "Suit Lock",
+    15: "Number Lock", 16: "Sameness", 17: "Magician Exile", 18: "Flux", 19: "J-Back",
+    20: "Descent from Heaven", 21: "Stairs", 22: "Three Return", 23: "Wisdom of Three",
+    24: "Loophole", 25: "Purification Words",
+}
+N_RULE_CARDS = 25
+C07_THREE_REV, C09_EIGHT_CUT, C14_SUIT_LOCK, C15_NUMBER_LOCK, C19_JBACK, C21_STAIRS = 7, 9, 14, 15, 19, 21
+IMPLEMENTED_CARDS = (7, 9, 14, 15, 19, 21)
+CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
+
+MODES = ("normal", "madness")
+MAX_PLAYERS = 6
+
+
+def _inert(card: int) -> str:
+    return f" (card {card:02d}: effect not implemented yet, the value is kept for it)"
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("mode", "normal", "choice", "seed", "§2.2", "normal: laws only; madness: laws and precepts, precept VP",
+          choices=MODES),
+    Param("rounds", 5, "int", "seed", "§2.2", "rounds per game in normal mode", lo=1, hi=25),
+    Param("madness_rounds", 3, "int", "seed", "§2.2", "rounds per game in madness mode", lo=1, hi=25),
+    Param("rule_deck", CARD_IDS, "set", "seed", "§1.1",
+          "rule cards in the rule deck (ids 01-25; cards outside 07,09,14,15,19,21 are drawn and held but inert)",
+          choices=CARD_IDS),
+    Param("hand_size", 10, "int", "seed", "§2.4", "cards dealt per player (3-5 players)", lo=1, hi=13),
+    Param("hand_size_six", 8, "int", "seed", "§2.4", "cards dealt per player with 6 players", lo=1, hi=8),
+    Param("trim_to", 7, "int", "seed", "§2.9", "trim phase: players may discard down to this many cards", lo=0, hi=13),
+    Param("trim_mode", "any", "choice", "assumed", "DEC-9", "any: discard any number down to trim_to; "
+          "all_or_nothing: exactly down to trim_to or nothing", choices=("any", "all_or_nothing")),
+    Param("rank_points_1", 3, "int", "seed", "DEC-19", "points for 1st place", lo=-100, hi=100),
+    Param("rank_points_2", 2, "int", "seed", "DEC-19", "points for 2nd place", lo=-100, hi=100),
+    Param("rank_points_3", 1, "int", "seed", "DEC-19", "points for 3rd place (also when 3rd is last)", lo=-100, hi=100),
+    Param("rank_points_4", 0, "int", "seed", "DEC-19", "points for 4th place", lo=-100, hi=100),
+    Param("rank_points_5", 0, "int", "seed", "DEC-19", "points for 5th place", lo=-100, hi=100),
+    Param("rank_points_6", 0, "int", "seed", "DEC-19", "points for 6th place", lo=-100, hi=100),
+    Param("capital_fall_bonus", 1, "int", "seed", "§3.8", "points to every other player per capital fall",
+          lo=-100, hi=100),
+    Param("precept_vp_timing", "game_end", "choice", "assumed", "DEC-20",
+          "when precept VP are added", choices=("game_end", "every_round")),
+    *(Param(f"precept_vp_{c:02d}", 1, "int", "assumed", "§1.5",
+            f"VP of card {c:02d} ({CARD_NAMES[c]}) held as a precept (printed values unknown)", lo=-100, hi=100)
+      for c in range(1, N_RULE_CARDS + 1)),
+    Param("tiebreak", "share", "choice", "assumed", "DEC-21",
+          "tied final scores: share the win, or better rank in the last round wins",
+          choices=("share", "last_round_rank")),
+    Param("draft_order", "by_rank", "choice", "seed-weak", "DEC-5",
+          "precept draft order from round 2: by_rank (last place first, ascending rank) or "
+          "clockwise_from_last", choices=("by_rank", "clockwise_from_last")),
+    Param("pass_locks_out", True, "bool", "found", "DEC-11", "a player who passed may not play again in the trick"),
+    Param("bottom_order", "latest_lowest", "choice", "seed-weak", "DEC-14",
+          "order among bottom placements", choices=("latest_lowest", "earliest_lowest")),
+    Param("forbidden_finish_flows", False, "bool", "assumed", "DEC-15", "a forbidden finish flows the field"),
+    Param("exited_hand_to_discard", True, "bool", "assumed", "DEC-16",
+          "a fallen king's remaining hand goes face up to the discard pile (else removed from the round)"),
+    Param("max_plays_per_round", 1000, "int", "assumed", "DEC-18",
+          "play-count guard: a round reaching this many plays ranks the remaining players randomly",
+          lo=1, hi=100000),
+    Param("lone_joker_wild", True, "bool", "seed-weak", "DEC-23", "a lone joker may be played as a wild single"),
+    Param("wild_triggers_rank_effects", True, "bool", "assumed", "DEC-24",
+          "wild jokers count as their represented rank for effects and forbidden finish"),
+    Param("revolution_finish_forbidden", False, "bool", "assumed", "DEC-26", "finishing with a revolution is forbidden"),
+    Param("forbidden_effect_cards", ("03", "09", "10", "11", "19", "22", "23"), "set", "found", "DEC-27",
+          "rank-effect cards whose trigger makes a finish forbidden", choices=("03", "09", "10", "11", "19", "22", "23")),
+    Param("strongest_uses_effective_order", True, "bool", "found", "DEC-27",
+          "the forbidden 'strongest rank' follows revolution XOR J-back (else revolution only)"),
+    Param("capital_fall_if_king_already_placed", True, "bool", "assumed", "DEC-28",
+          "capital fall (and bonus) also when the king was already placed at the bottom"),
+    Param("three_card_revolution_optional", False, "bool", "assumed", "DEC-35",
+          "card 07: the 3-card revolution is the player's choice (else automatic)"),
+    Param("suit_lock_tightens", False, "bool", "assumed", "DEC-41",
+          "card 14: a later shared suit adds to the locked suits"),
+    Param("joker_single_ignores_number_lock", True, "bool", "assumed", "DEC-43",
+          "card 15: a Joker single is exempt from the number lock"),
+    Param("jback_toggles", False, "bool", "assumed", "DEC-46", "card 19: a second J in the trick toggles J-back off"),
+    Param("precept21_followers_may_play_stairs", True, "bool", "assumed", "DEC-47",
+          "card 21 precept: others may follow the holder's stairs"),
+    # decisions of the cards not implemented yet: listed so configs stay stable
+    Param("discard_public", True, "bool", "assumed", "DEC-2", "the discard pile is face up" + _inert(1)),
+    Param("post_exchange_order", "05,12law,12precept", "choice", "assumed", "DEC-4",
+          "order of post-exchange effects" + _inert(12), choices=("05,12law,12precept",)),
+    Param("collusion_round1", True, "bool", "assumed", "DEC-8", "card 12 acts in round 1" + _inert(12)),
+    Param("dobon_flows", True, "bool", "assumed", "DEC-13", "a dobon flows the field" + _inert(25)),
+    Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "fusion is bound by locks" + _inert(2)),
+    Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32", "the 10 discard is mandatory" + _inert(3)),
+    Param("trickster_precept_timing", "after_exchange", "choice", "assumed", "DEC-33",
+          "when the 05 precept joker arrives" + _inert(5), choices=("after_exchange", "on_draft")),
+    Param("pullback_count", "kings", "choice", "assumed", "DEC-36",
+          "cards taken by pull-back" + _inert(10), choices=("kings", "cards_played")),
+    Param("armed_force_resolution", "trick_end", "choice", "assumed", "DEC-39",
+          "when an armed-force claim is confirmed" + _inert(13), choices=("trick_end", "immediate", "round_end")),
+    Param("exile_mode", "no_revolution", "choice", "assumed", "DEC-44",
+          "card 17 effect on joker revolutions" + _inert(17), choices=("no_revolution", "illegal")),
+    Param("flux_mode", "swap_with_next", "choice", "assumed", "DEC-45",
+          "card 18 exchange partner" + _inert(18), choices=("swap_with_next", "rotate_all")),
+    Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn" + _inert(24), lo=0, hi=10),
+    Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51", "dobon may target stairs" + _inert(25)),
+)
+
+# Integer parameter vector shared by both engines (index constants below).
+P_MADNESS, P_ROUNDS, P_HAND, P_TRIM_TO, P_TRIM_ALL, P_VP_EVERY_ROUND, P_TIE_LAST = range(7)
+P_DRAFT_CW, P_LOCKOUT, P_EARLIEST_LOWEST, P_FF_FLOWS, P_EXIT_DISCARD, P_MAX_PLAYS = range(7, 13)
+P_LONE_WILD, P_WILD_EFFECTS, P_REV_FF, P_FF_09, P_FF_19, P_STRONG_EFF, P_CF_PLACED = range(13, 20)
+P_07_OPTIONAL, P_LOCK_TIGHTEN, P_JOKER_NUMLOCK, P_JBACK_TOGGLE, P_21_FOLLOW, P_CF_BONUS = range(20, 26)
+P_RANK_POINTS = 26  # 6 entries
+P_VP = 32  # 26 entries, index = card id (0 unused)
+N_PARAMS = 58
+
+
+def param_vector(cfg) -> list[int]:
+    """The configuration as the integer vector both engines read (layout: P_* constants)."""
+    p = cfg.params
+    madness = p["mode"] == "madness"
+    v = [0] * N_PARAMS
+    v[P_MADNESS] = int(madness)
+    v[P_ROUNDS] = p["madness_rounds"] if madness else p["rounds"]
+    v[P_HAND] = p["hand_size_six"] if cfg.players == 6 else p["hand_size"]
+    v[P_TRIM_TO] = p["trim_to"]
+    v[P_TRIM_ALL] = int(p["trim_mode"] == "all_or_nothing")
+    v[P_VP_EVERY_ROUND] = int(p["precept_vp_timing"] == "every_round")
+    v[P_TIE_LAST] = int(p["tiebreak"] == "last_round_rank")
+    v[P_DRAFT_CW] = int(p["draft_order"] == "clockwise_from_last")
+    v[P_LOCKOUT] = int(p["pass_locks_out"])
+    v[P_EARLIEST_LOWEST] = int(p["bottom_order"] == "earliest_lowest")
+    v[P_FF_FLOWS] = int(p["forbidden_finish_flows"])
+    v[P_EXIT_DISCARD] = int(p["exited_hand_to_discard"])
+    v[P_MAX_PLAYS] = p["max_plays_per_round"]
+    v[P_LONE_WILD] = int(p["lone_joker_wild"])
+    v[P_WILD_EFFECTS] = int(p["wild_triggers_rank_effects"])
+    v[P_REV_FF] = int(p["revolution_finish_forbidden"])
+    v[P_FF_09] = int("09" in p["forbidden_effect_cards"])
+    v[P_FF_19] = int("19" in p["forbidden_effect_cards"])
+    v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
+    v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
+    v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])
+    v[P_LOCK_TIGHTEN] = int(p["suit_lock_tightens"])
+    v[P_JOKER_NUMLOCK] = int(p["joker_single_ignores_number_lock"])
+    v[P_JBACK_TOGGLE] = int(p["jback_toggles"])
+    v[P_21_FOLLOW] = int(p["precept21_followers_may_play_stairs"])
+    v[P_CF_BONUS] = p["capital_fall_bonus"]
+    for i in range(6):
+        v[P_RANK_POINTS + i] = p[f"rank_points_{i + 1}"]
+    for c in range(1, N_RULE_CARDS + 1):
+        v[P_VP + c] = p[f"precept_vp_{c:02d}"]
+    return v
+
+
+def rule_deck(cfg) -> list[int]:
+    """Rule card ids in the deck before the shuffle, ascending."""
+    return sorted(int(c) for c in cfg.params["rule_deck"])
+
+
+def n_rounds(cfg) -> int:
+    return cfg.params["madness_rounds"] if cfg.params["mode"] == "madness" else cfg.params["rounds"]
+
+
+# ---- card codes ---------------------------------------------------------------------
+def card_code(c: int) -> str:
+    """'S10', 'HQ', 'Jk' (52), 'Jk2' (53)."""
+    if c >= JOKER:
+        return "Jk" if c == JOKER else "Jk2"
+    return SUIT_NAMES[c % 4] + RANK_NAMES[c // 4]
+
+
+_CODES = {card_code(c): c for c in range(54)}
+_SYM = dict(zip(SUIT_SYMBOLS, SUIT_NAMES))
+
+
+def parse_card(code) -> int:
+    """Card id of a code ('S10', '♠10', 'h9', 'Jk'); raises ValueError."""
+    s = str(code).strip()
+    if s and s[0] in _SYM:
+        s = _SYM[s[0]] + s[1:]
+    s = s.upper()
+    if s in ("JK", "JOKER", "JK1"):
+        return JOKER
+    if s == "JK2":
+        return JOKER + 1
+    if s.endswith("T"):
+        s = s[:-1] + "10"
+    if len(s) >= 2 and s[0] in SUIT_NAMES and s[1:] in RANK_NAMES:
+        return SUIT_NAMES.index(s[0]) + 4 * RANK_NAMES.index(s[1:])
+    raise ValueError(f"unknown card code {code!r}")
+
+
+def pretty(c: int) -> str:
+    if c >= JOKER:
+        return "Jk"
+    return SUIT_SYMBOLS[c % 4] + RANK_NAMES[c // 4]

@@ -1,0 +1,315 @@
+"""Explicit-state scenarios in the reference engine (format: docs/scenarios/daifugo.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.config import ConfigError
+from sim.rng import Rng
+
+from . import rules as R
+from .bots import BOTS, BotAgent
+from .plays import JOKER_SINGLE, SET, STAIRS, Play
+from .reference import Engine, RoundStats, StopRun
+
+
+def _card(code) -> int:
+    try:
+        return R.parse_card(code)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+
+
+def _cards(codes, what: str) -> list[int]:
+    if not isinstance(codes, (list, tuple)):
+        raise ConfigError(f"'{what}' must be a list of card codes")
+    return [_card(c) for c in codes]
+
+
+def _seat(v, n: int, what: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
+        raise ConfigError(f"'{what}' must be a seat 0..{n - 1}, got {v!r}")
+    return v
+
+
+def _rule_card(v, what: str) -> int:
+    try:
+        c = int(v)
+    except (TypeError, ValueError):
+        raise ConfigError(f"'{what}': unknown rule card {v!r}") from None
+    if not 1 <= c <= R.N_RULE_CARDS:
+        raise ConfigError(f"'{what}': unknown rule card {v!r} (ids 1-25)")
+    return c
+
+
+def build_play(cards: list[int], reps: list[int] | None) -> Play:
+    """A play from cards and the represented card of each joker (``as``); kind is inferred."""
+    cards = sorted(cards)
+    jokers = [c for c in cards if c >= R.JOKER]
+    if len(cards) == 1 and jokers and not reps:
+        return Play(JOKER_SINGLE, tuple(cards), (R.JOKER,), 1, -1, -1, 0)
+    if reps is None:
+        reps = []
+    if len(reps) == len(cards):
+        pairs = list(zip(cards, reps))
+    elif len(reps) == len(jokers):
+        it = iter(reps)
+        pairs = [(c, next(it) if c >= R.JOKER else c) for c in cards]
+    else:
+        raise ConfigError("'as' must give the represented card of every joker")
+    for c, r in pairs:
+        if c < R.JOKER and c != r:
+            raise ConfigError(f"'as' may only designate jokers, not {R.card_code(c)}")
+        if r >= R.JOKER:
+            raise ConfigError("a joker in a combination must represent a card")
+    pairs.sort()
+    rp = [r for _, r in pairs]
+    ranks = sorted(r // 4 for r in rp)
+    suits = sum(1 << (r % 4) for r in rp)
+    if len(set(ranks)) == 1 and len(rp) <= 4 and len(set(rp)) == len(rp):
+        return Play(SET, tuple(c for c, _ in pairs), tuple(rp), len(rp), ranks[0], ranks[0], suits)
+    if len(rp) >= 3 and bin(suits).count("1") == 1 and ranks == list(range(ranks[0], ranks[0] + len(rp))):
+        return Play(STAIRS, tuple(c for c, _ in pairs), tuple(rp), len(rp), ranks[0], ranks[-1], suits)
+    raise ConfigError("cards do not form a single, set or stairs: " + " ".join(R.card_code(c) for c in cards))
+
+
+def play_json(x: Play) -> dict:
+    d = {"play": [R.card_code(c) for c in x.cards]}
+    if x.jokers and x.kind != JOKER_SINGLE:
+        d["as"] = [R.card_code(r) for c, r in zip(x.cards, x.reps) if c >= R.JOKER]
+    return d
+
+
+class ScriptAgent:
+    """Takes decisions from the list; then bots (if given) or stops with ``waiting``."""
+
+    def __init__(self, decisions: list, bots: BotAgent | None, events: list):
+        self.decisions = list(decisions)
+        self.index = 0
+        self.bots = bots
+        self.events = events
+
+    def decide(self, eng, p, kind, options):
+        if self.index >= len(self.decisions):
+            if self.bots is not None:
+                return self.bots.decide(eng, p, kind, options)
+            raise StopRun("waiting", {"player": p, "decision": kind, "legal": legal_json(kind, options)})
+        d = self.decisions[self.index]
+        if not isinstance(d, dict):
+            raise ConfigError(f"decision {self.index} must be an object")
+        try:
+            choice = match(eng, p, kind, options, d)
+        except _Illegal as e:
+            raise StopRun("illegal", {"index": self.index, "decision": d, "reason": str(e)}) from None
+        self.index += 1
+        return choice
+
+
+class _Illegal(Exception):
+    pass
+
+
+def legal_json(kind: str, options) -> list:
+    if kind == "play":
+        return [{"pass": True} if o is None else play_json(o) for o in options]
+    if kind == "trim":
+        return [{"trim": f"0..{options} cards"}]
+    if kind in ("give", "king_give"):
+        return [{kind: R.card_code(c)} for c in options]
+    return [{kind: o} for o in options]
+
+
+def match(eng, p, kind, options, d):
+    """The option a scripted decision names, or _Illegal with the reason."""
+    if "player" in d and d["player"] != p:
+        raise _Illegal(f"P{p} decides now ({kind}), not P{d['player']}")
+    if kind == "play":
+        if d.get("pass"):
+            if options and options[0] is None:
+                return None
+            raise _Illegal("the leader cannot pass")
+        if "play" not in d:
+            raise _Illegal(f"expected a play or pass for P{p}")
+        cards = _cards(d["play"], "play")
+        missing = [c for c in cards if c not in eng.hands[p]]
+        if missing:
+            raise _Illegal("not in hand: " + " ".join(R.card_code(c) for c in missing))
+        reps = [_card(c) for c in d["as"]] if "as" in d else None
+        want = build_play(cards, reps)
+        moves = [o for o in options if o is not None]
+        if "as" not in d:
+            same = [o for o in moves if o.mask == want.mask]
+            joker = [o for o in same if o.kind == JOKER_SINGLE]
+            if joker and want.kind == JOKER_SINGLE:
+                return joker[0]
+            same = [o for o in same if o.kind == want.kind and o.low == want.low]
+            if same:
+                return same[0]
+        else:
+            for o in moves:
+                if o.mask == want.mask and o.kind == want.kind and sorted(o.reps) == sorted(want.reps):
+                    return o
+        raise _Illegal(eng.why_illegal(p, want))
+    if kind == "trim":
+        if "trim" not in d:
+            raise _Illegal(f"expected a trim for P{p}")
+        cards = _cards(d["trim"], "trim")
+        if len(set(cards)) != len(cards) or any(c not in eng.hands[p] for c in cards):
+            raise _Illegal("trimmed cards must be distinct cards in hand")
+        if len(cards) > options or (eng.pv[R.P_TRIM_ALL] and len(cards) not in (0, options)):
+            raise _Illegal(f"may trim {'0 or ' if eng.pv[R.P_TRIM_ALL] else 'at most '}{options} cards")
+        return cards
+    if kind not in d:
+        raise _Illegal(f"expected a '{kind}' decision for P{p}")
+    v = d[kind]
+    if kind in ("give", "king_give"):
+        v = _card(v)
+    elif kind == "draft":
+        v = _rule_card(v, "draft")
+    if v not in options:
+        raise _Illegal(f"{kind} {d[kind]!r} is not allowed; options: {legal_json(kind, options)}")
+    return options[options.index(v)]
+
+
+# ---------------------------------------------------------------- state <-> engine
+def load_state(eng: Engine, st: dict) -> None:
+    n = eng.n
+    known = {"round", "phase", "hands", "laws", "precepts", "rule_deck", "revealed", "draft_left", "exchange_left",
+             "king_give_left", "trim_left", "prev_ranking", "rank_points", "bonus_points", "precept_points",
+             "top", "field", "rev", "jback", "suit_lock", "num_lock", "passed", "turn", "top_list", "bottom_list",
+             "discard", "removed", "undealt", "start_player"}
+    unknown = set(st) - known
+    if unknown:
+        raise ConfigError(f"unknown state field(s): {', '.join(sorted(unknown))}")
+    eng._clear_round()
+    eng.round_no = int(st.get("round", 1))
+    if not 1 <= eng.round_no <= eng.rounds:
+        raise ConfigError(f"'round' must be 1..{eng.rounds}")
+    eng.phase = st.get("phase", "play")
+    if eng.phase not in Engine.PHASES or eng.phase == "over":
+        raise ConfigError(f"unknown phase {eng.phase!r}")
+    hands = st.get("hands")
+    if not isinstance(hands, list) or len(hands) != n:
+        raise ConfigError(f"'hands' must list {n} hands")
+    eng.hands = [set(_cards(h, "hands")) for h in hands]
+    eng.laws = [_rule_card(c, "laws") for c in st.get("laws", [])]
+    for c, p in dict(st.get("precepts", {})).items():
+        eng.owner[_rule_card(c, "precepts")] = _seat(p, n, "precepts")
+    eng.rule_deck = [_rule_card(c, "rule_deck") for c in st.get("rule_deck", [])]
+    eng.revealed = [_rule_card(c, "revealed") for c in st.get("revealed", [])]
+    prev = st.get("prev_ranking")
+    if prev is not None:
+        if sorted(prev) != list(range(n)):
+            raise ConfigError("'prev_ranking' must order all seats")
+        eng.prev_ranking = list(prev)
+    elif eng.round_no > 1:
+        raise ConfigError("round >= 2 needs 'prev_ranking' (the king is its first seat)")
+    for name, attr in (("rank_points", "rank_pts"), ("bonus_points", "bonus_pts"), ("precept_points", "vp_pts")):
+        setattr(eng, attr, list(st.get(name, [0] * n)))
+    eng.stats = RoundStats(bonus=[0] * n, king=eng.king, round=eng.round_no)
+    default_left = {
+        "draft_left": [] if not eng.revealed else (list(reversed(eng.prev_ranking)) if eng.prev_ranking else list(range(n))),
+        "exchange_left": [(eng.king + i) % n for i in range(1, n)] if eng.round_no > 1 else [],
+        "king_give_left": [(eng.king + i) % n for i in range(1, n)] if eng.round_no > 1 else [],
+        "trim_left": list(range(n)),
+    }
+    for name, dflt in default_left.items():
+        setattr(eng, name, [_seat(q, n, name) for q in st.get(name, dflt)])
+    eng.start_player = st.get("start_player", 0)
+    if "top" in st and st["top"] is not None:
+        t = st["top"]
+        eng.top = build_play(_cards(t.get("cards", []), "top.cards"),
+                             [_card(c) for c in t["as"]] if "as" in t else None)
+        eng.top_owner = _seat(t.get("owner"), n, "top.owner")
+        eng.field = set(eng.top.cards) | set(_cards(st.get("field", []), "field"))
+    eng.rev = bool(st.get("rev", False))
+    eng.jback = bool(st.get("jback", False))
+    eng.suit_lock = sum(1 << R.SUIT_NAMES.index(str(s).upper()[0]) for s in st.get("suit_lock", []))
+    eng.num_lock = bool(st.get("num_lock", False))
+    eng.passed = {_seat(q, n, "passed") for q in st.get("passed", [])}
+    eng.top_list = [_seat(q, n, "top_list") for q in st.get("top_list", [])]
+    eng.bottom_list = [_seat(q, n, "bottom_list") for q in st.get("bottom_list", [])]
+    placed = set(eng.top_list) | set(eng.bottom_list)
+    eng.active = [q not in placed and (bool(eng.hands[q]) or eng.phase != "play") for q in range(n)]
+    eng.discard = set(_cards(st.get("discard", []), "discard"))
+    eng.removed = set(_cards(st.get("removed", []), "removed"))
+    used = set().union(*eng.hands, eng.field, eng.discard, eng.removed)
+    count = sum(len(h) for h in eng.hands) + len(eng.field) + len(eng.discard) + len(eng.removed)
+    if count != len(used):
+        raise ConfigError("a card appears in more than one place")
+    eng.undealt = set(range(eng.card_total())) - used
+    if not used <= set(range(eng.card_total())):
+        raise ConfigError("the second joker (Jk2) is not in this game (card 05 is not implemented)")
+    eng.turn = _seat(st.get("turn", eng.start_player), n, "turn")
+    if eng.phase == "play" and not eng.active[eng.turn] and eng.n_active() > 1:
+        raise ConfigError(f"P{eng.turn} is to act but holds no cards")
+
+
+def dump_state(eng: Engine) -> dict:
+    codes = lambda cs: [R.card_code(c) for c in sorted(cs)]  # noqa: E731
+    st = {
+        "round": eng.round_no, "phase": eng.phase,
+        "hands": [codes(h) for h in eng.hands],
+        "laws": list(eng.laws),
+        "precepts": {f"{c:02d}": eng.owner[c] for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] >= 0},
+        "rule_deck": list(eng.rule_deck), "revealed": list(eng.revealed),
+        "draft_left": list(eng.draft_left), "exchange_left": list(eng.exchange_left),
+        "king_give_left": list(eng.king_give_left), "trim_left": list(eng.trim_left),
+        "prev_ranking": list(eng.prev_ranking) if eng.prev_ranking else None,
+        "rank_points": list(eng.rank_pts), "bonus_points": list(eng.bonus_pts), "precept_points": list(eng.vp_pts),
+        "top": None if eng.top is None else {**_top_json(eng.top), "owner": eng.top_owner},
+        "field": codes(eng.field),
+        "rev": eng.rev, "jback": eng.jback,
+        "suit_lock": [R.SUIT_NAMES[s] for s in range(4) if eng.suit_lock >> s & 1],
+        "num_lock": eng.num_lock, "passed": sorted(eng.passed), "turn": eng.turn,
+        "top_list": list(eng.top_list), "bottom_list": list(eng.bottom_list),
+        "discard": codes(eng.discard), "removed": codes(eng.removed), "undealt": codes(eng.undealt),
+        "start_player": eng.start_player,
+    }
+    if st["prev_ranking"] is None:
+        del st["prev_ranking"]
+    return st
+
+
+def _top_json(x: Play) -> dict:
+    d = play_json(x)
+    return {"cards": d["play"], **({"as": d["as"]} if "as" in d else {})}
+
+
+def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(spec, dict):
+        raise ConfigError("a scenario must be a JSON object")
+    unknown = set(spec) - {"game", "players", "params", "seed", "state", "decisions", "bots"}
+    if unknown:
+        raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(unknown))}")
+    if spec.get("game", game.name) != game.name:
+        raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {game.name}")
+    players = spec.get("players", 4)
+    cfg = game.make_config(players=players, seed=int(spec.get("seed", 0)), overrides=spec.get("params", {}))
+    bots = spec.get("bots")
+    agent_bots = None
+    if bots is not None:
+        if len(bots) != players or any(b not in BOTS for b in bots):
+            raise ConfigError(f"'bots' must name {players} bots from: {', '.join(BOTS)}")
+        agent_bots = BotAgent(bots, [{k: cfg.bot_param(b, k, BOTS[b].params) for k in BOTS[b].params} for b in bots])
+    events: list[str] = []
+    decisions = spec.get("decisions", [])
+    if not isinstance(decisions, list):
+        raise ConfigError("'decisions' must be a list")
+    agent = ScriptAgent(decisions, agent_bots, events)
+    eng = Engine(cfg, Rng(cfg.seed, 0), agent, events)
+    load_state(eng, spec.get("state", {}))
+    out = {"game": game.name, "events": events, "illegal": None, "waiting": None, "finished": False, "result": None}
+    try:
+        eng.run()
+        out["finished"] = True
+        out["result"] = {"scores": eng.scores, "winners": eng.winners, "winner": min(eng.winners),
+                         "n_winners": len(eng.winners), "rank_points": eng.rank_pts,
+                         "bonus_points": eng.bonus_pts, "precept_points": eng.vp_pts}
+    except StopRun as stop:
+        out[stop.kind] = stop.info
+    out["state"] = dump_state(eng)
+    out["rounds"] = [{"round": h.round, "ranking": h.ranking, "points": h.points,
+                      "bonus": h.bonus, "revolutions": h.revolutions, "forbidden": h.forbidden,
+                      "capital_falls": h.capital_falls} for h in eng.history]
+    return out

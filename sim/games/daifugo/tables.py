@@ -1,0 +1,89 @@
+"""Result tables: both engines fill the same integer arrays; DataFrames are built only here.
+
+games   one row per game: mode, players, laws in order (``law_1`` … card id, 0 = none),
+        ``laws_mask`` (bit c-1 for law c), precept owners ``owner_01`` … ``owner_25``
+        (-1 = none), winner (lowest winning seat), ``n_winners`` (ties), top points, margin,
+        totals of revolutions, forbidden finishes, capital falls, play-count guard hits.
+rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
+        player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
+        suit/number locks and both together (激縛), forbidden finishes, tricks, plays, passes,
+        cards trimmed, guard hit, and the finishing position of every seat (``pos_s0`` …, 1 =
+        first, 0 = no such seat).
+seats   one row per seat: bot, final points split by source, win, win share (1/k for k
+        tied winners), rounds won, forbidden finishes, revolutions made, precepts held
+        (``precepts_mask`` bit c-1, count) and the position in every round (``pos_r1`` …).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .rules import MAX_PLAYERS, N_RULE_CARDS
+
+GAME_COLS = ["plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin",
+             "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept"]
+ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revolutions", "jbacks",
+              "eight_cuts", "suit_locks", "number_locks", "geki", "forbidden", "tricks", "plays", "passes",
+              "trimmed", "guard_hit"]
+SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
+             "revolutions", "precepts_mask", "n_precepts"]
+G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
+BOOL_COLS = {"win", "king_kept", "guard_hit"}
+
+
+def game_width(rounds: int) -> int:
+    return G_FIXED + rounds + N_RULE_CARDS
+
+
+def round_width() -> int:
+    return R_FIXED + MAX_PLAYERS
+
+
+def seat_width(rounds: int) -> int:
+    return S_FIXED + rounds
+
+
+def alloc(count: int, players: int, rounds: int):
+    """Preallocated result arrays of a batch: games, rounds, seats."""
+    return (np.zeros((count, game_width(rounds)), np.int64),
+            np.zeros((count, rounds, round_width()), np.int64),
+            np.zeros((count, players, seat_width(rounds)), np.int64))
+
+
+def frames(start: int, mode: int, players: int, rounds: int, bots_by_game, g, r, s) -> dict[str, pd.DataFrame]:
+    """DataFrames from the result arrays; ``bots_by_game[i][seat]`` is the bot name."""
+    count = g.shape[0]
+    games = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64)})
+    games["mode"] = np.full(count, mode, np.int8)
+    games["players"] = np.full(count, players, np.int8)
+    for j, name in enumerate(GAME_COLS):
+        games[name] = g[:, j]
+    for k in range(rounds):
+        games[f"law_{k + 1}"] = g[:, G_FIXED + k].astype(np.int8)
+    for c in range(1, N_RULE_CARDS + 1):
+        games[f"owner_{c:02d}"] = g[:, G_FIXED + rounds + c - 1].astype(np.int8)
+
+    rr = pd.DataFrame({
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), rounds),
+        "round": np.tile(np.arange(1, rounds + 1, dtype=np.int64), count),
+    })
+    flat = r.reshape(count * rounds, -1)
+    for j, name in enumerate(ROUND_COLS):
+        rr[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
+    for q in range(players):
+        rr[f"pos_s{q}"] = flat[:, R_FIXED + q].astype(np.int8)
+
+    ss = pd.DataFrame({
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), players),
+        "seat": np.tile(np.arange(players, dtype=np.int64), count),
+        "bot": [b for row in bots_by_game for b in row],
+    })
+    flat = s.reshape(count * players, -1)
+    for j, name in enumerate(SEAT_COLS):
+        ss[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
+    nw = np.repeat(g[:, GAME_COLS.index("n_winners")], players)
+    ss["win_share"] = np.where(ss["win"].to_numpy(), 1.0 / np.maximum(nw, 1), 0.0)
+    for k in range(rounds):
+        ss[f"pos_r{k + 1}"] = flat[:, S_FIXED + k].astype(np.int8)
+    return {"games": games, "rounds": rr, "seats": ss}
