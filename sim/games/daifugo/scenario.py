@@ -65,7 +65,9 @@ def build_play(cards: list[int], reps: list[int] | None) -> Play:
     pairs.sort()
     rp = [r for _, r in pairs]
     ranks = sorted(r // 4 for r in rp)
-    suits = sum(1 << (r % 4) for r in rp)
+    suits = 0
+    for r in rp:
+        suits |= 1 << (r % 4)
     if len(set(ranks)) == 1 and len(rp) <= 4 and len(set(rp)) == len(rp):
         return Play(SET, tuple(c for c, _ in pairs), tuple(rp), len(rp), ranks[0], ranks[0], suits)
     if len(rp) >= 3 and bin(suits).count("1") == 1 and ranks == list(range(ranks[0], ranks[0] + len(rp))):
@@ -208,7 +210,7 @@ def load_state(eng: Engine, st: dict) -> None:
         setattr(eng, attr, list(st.get(name, [0] * n)))
     eng.stats = RoundStats(bonus=[0] * n, king=eng.king, round=eng.round_no)
     default_left = {
-        "draft_left": [] if not eng.revealed else (list(reversed(eng.prev_ranking)) if eng.prev_ranking else list(range(n))),
+        "draft_left": [] if not eng.revealed else (eng.draft_order() if eng.prev_ranking else list(range(n))),
         "exchange_left": [(eng.king + i) % n for i in range(1, n)] if eng.round_no > 1 else [],
         "king_give_left": [(eng.king + i) % n for i in range(1, n)] if eng.round_no > 1 else [],
         "trim_left": list(range(n)),
