@@ -1,0 +1,947 @@
+"""Fast engine: the same game as ``reference.py`` over integer arrays, compiled with numba.
+
+State of one game lives in one int64 vector ``S`` (offsets below); hands, field, discard
+pile, undealt and removed cards are 54-bit masks (card id = 4*rank + suit, jokers 52/53).
+Legal plays are generated into the preallocated move table ``MV`` in the canonical order
+of ``plays.py`` (sets by count, rank, card mask; stairs by length, low rank, suit; then
+the Joker single), so bots that pick by index agree with the reference engine.
+
+Random-consumption protocol (both engines, per game, generator ``game_state(seed, i)``):
+  1. shuffle the rule deck (card ids ascending) once.
+  2. each round: round 1 only, ``randbelow(N)`` = start player (DEC-10); shuffle the 53
+     card ids 0..52 ascending, player p takes positions p*H .. p*H+H-1; the law is the next
+     rule card; madness: the next N cards are revealed and, in round 1 if any were
+     revealed, ``randbelow(N)`` = first picker (DEC-6).
+  3. bot decisions in game order; only the ``random`` bot draws: one ``randbelow(n)`` per
+     decision with n >= 2 options (decisions with one option are applied without asking);
+     trim: ``randbelow(most+1)`` (all-or-nothing: ``randbelow(2)``) for the count, then one
+     ``randbelow(len)`` per card over the remaining hand in ascending id order.
+  4. play-count guard: shuffle the remaining active seats (ascending) = their ranking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.base import seat_bot
+from sim.rng import game_state, randbelow, shuffle
+
+from . import rules as R
+from . import tables as T
+from .bots import DRAFT_PREF, GREEDY, RANDOM
+
+# ---- layout of S --------------------------------------------------------------------
+TK, TC, TL, TH, TS, TO, TM, TN, TJ = range(9)  # top play: kind, count, low, high, suits, owner, mask, ranks
+REV, JB, SL, NL, GK, PASSED, FIELD, DISC, UNDEALT, REMOVED = range(9, 19)
+TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, NPLAYERS, DECK_PTR, DECK_LEN, NREV = range(19, 31)
+H0, A0, TOP0, BOT0 = 40, 46, 52, 58
+OWN0 = 64
+RP0, BP0, VP0, REVS0, FF0, PREV0 = 90, 96, 102, 108, 114, 120
+RS0 = 126  # round stats, tables.ROUND_COLS order
+RB0 = RS0 + T.R_FIXED  # round bonus per seat
+DECK0 = RB0 + 6
+REVEAL0 = DECK0 + 25
+S_SIZE = REVEAL0 + 6
+(ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
+ ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD) = range(T.R_FIXED)
+
+# move table columns
+MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = range(9)
+MAX_MOVES = 1024
+NONE = -1
+SETK, STAIRS, JOKERK = 0, 1, 2
+JOKER_BITS = np.int64(3) << np.int64(52)
+IMPL = np.int64(0)
+for _c in R.IMPLEMENTED_CARDS:
+    IMPL |= np.int64(1) << np.int64(_c)
+PREF = np.array(DRAFT_PREF, dtype=np.int64)
+P = R  # parameter indices
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def strength(r, rv):
+    return 12 - r if rv else r
+
+
+@njit(cache=True, inline="always")
+def reversed_(S):
+    return S[REV] != S[JB]
+
+
+@njit(cache=True, inline="always")
+def applies(S, c, p):
+    """§4.0 A(c, p) for implemented cards."""
+    if not (IMPL >> c) & 1:
+        return False
+    return ((S[LAWS] >> c) & 1) == 1 or S[OWN0 + c] == p
+
+
+@njit(cache=True, inline="always")
+def holder(S, c, p):
+    return ((IMPL >> c) & 1) == 1 and S[OWN0 + c] == p and ((S[LAWS] >> c) & 1) == 0
+
+
+@njit(cache=True, inline="always")
+def n_active(S, n):
+    k = 0
+    for q in range(n):
+        k += S[A0 + q]
+    return k
+
+
+@njit(cache=True)
+def next_active(S, n, seat):
+    for i in range(1, n + 1):
+        q = (seat + i) % n
+        if S[A0 + q]:
+            return q
+    return -1
+
+
+@njit(cache=True, inline="always")
+def mvalue(kind, low, high, rv):
+    if kind == JOKERK:
+        return 13
+    if kind == STAIRS and rv:
+        return 12 - high
+    return strength(low, rv)
+
+
+@njit(cache=True, inline="always")
+def one_step(kind, low, high, tkind, tlow, thigh, rv):
+    if kind != tkind or kind == JOKERK:
+        return False
+    if kind == STAIRS:
+        return high == tlow - 1 if rv else low == thigh + 1
+    return mvalue(kind, low, high, rv) == mvalue(tkind, tlow, thigh, rv) + 1
+
+
+@njit(cache=True, inline="always")
+def contains_rank(nr, jr, rank, wild):
+    return ((nr >> rank) & 1) == 1 or (wild and ((jr >> rank) & 1) == 1)
+
+
+# ---- move generation ----------------------------------------------------------------
+@njit(cache=True)
+def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
+    MV[k, MK] = kind
+    MV[k, MC] = count
+    MV[k, ML] = low
+    MV[k, MH] = high
+    MV[k, MSU] = suits
+    MV[k, MMASK] = mask
+    MV[k, MNR] = nr
+    MV[k, MJR] = jr
+    MV[k, MJK] = nj
+    return k + 1
+
+
+@njit(cache=True)
+def locks_allow(S, pv, p, kind, low, high, suits):
+    """§4.14 / §4.15 with precept-holder exemptions; Joker single exempt (QA-14.2, DEC-43)."""
+    if kind == JOKERK:
+        return not (S[NL] and not pv[P.P_JOKER_NUMLOCK] and not holder(S, 15, p))
+    if S[SL] and not holder(S, 14, p):
+        if (suits & S[SL]) != S[SL]:
+            return False
+    if S[NL] and not holder(S, 15, p):
+        if not one_step(kind, low, high, S[TK], S[TL], S[TH], reversed_(S)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
+    """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
+    jmask = hand & JOKER_BITS
+    nj_hand = popcount(jmask)
+    j1 = jmask & (-jmask)  # lowest joker bit
+    rv = reversed_(S)
+    for r in range(13):
+        held = (hand >> (4 * r)) & 15
+        for j in range(0, min(nj_hand, count) + 1):
+            n = count - j
+            if n == 0 and count == 1 and not pv[P.P_LONE_WILD]:
+                continue
+            if n > popcount(held):
+                continue
+            if follow and strength(r, rv) <= mvalue(S[TK], S[TL], S[TH], rv):
+                continue
+            jbits = np.int64(0)
+            if j == 1:
+                jbits = j1
+            elif j == 2:
+                jbits = jmask
+            for sm in range(16):
+                if (sm & ~held) != 0 or popcount(sm) != n:
+                    continue
+                need = lock & ~sm & 15
+                rest = ~sm & ~lock & 15
+                des = 0
+                left = j
+                for s in range(4):
+                    if left > 0 and (need >> s) & 1:
+                        des |= 1 << s
+                        left -= 1
+                for s in range(4):
+                    if left > 0 and (rest >> s) & 1:
+                        des |= 1 << s
+                        left -= 1
+                if left > 0:
+                    continue
+                suits = sm | des
+                if follow and not locks_allow(S, pv, p, SETK, r, r, suits):
+                    continue
+                mask = (np.int64(sm) << np.int64(4 * r)) | jbits
+                k = _add(MV, k, SETK, count, r, r, suits, mask, (1 << r) if n > 0 else 0,
+                         (1 << r) if j > 0 else 0, j)
+    return k
+
+
+@njit(cache=True)
+def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
+    jmask = hand & JOKER_BITS
+    nj_hand = popcount(jmask)
+    rv = reversed_(S)
+    for L in range(lo_len, hi_len + 1):
+        for low in range(0, 14 - L):
+            for s in range(4):
+                held = 0
+                nr = 0
+                jr = 0
+                mask = np.int64(0)
+                for r in range(low, low + L):
+                    if (hand >> (4 * r + s)) & 1:
+                        held += 1
+                        nr |= 1 << r
+                        mask |= np.int64(1) << np.int64(4 * r + s)
+                    else:
+                        jr |= 1 << r
+                miss = L - held
+                if held == 0 or miss > nj_hand:
+                    continue
+                if miss == 1:
+                    mask |= jmask & (-jmask)
+                elif miss == 2:
+                    mask |= jmask
+                high = low + L - 1
+                if follow:
+                    if mvalue(STAIRS, low, high, rv) <= mvalue(S[TK], S[TL], S[TH], rv):
+                        continue
+                    if not locks_allow(S, pv, p, STAIRS, low, high, 1 << s):
+                        continue
+                k = _add(MV, k, STAIRS, L, low, high, 1 << s, mask, nr, jr, miss)
+    return k
+
+
+@njit(cache=True)
+def may_follow_stairs(S, pv, p):
+    if applies(S, 21, p):
+        return True
+    return S[OWN0 + 21] >= 0 and pv[P.P_21_FOLLOW] == 1
+
+
+@njit(cache=True)
+def legal_plays(S, pv, MV, p):
+    """All legal plays of p in canonical order; returns their number."""
+    hand = S[H0 + p]
+    k = 0
+    if S[TK] == NONE:
+        for count in range(1, 5):
+            k = gen_sets(S, pv, MV, k, p, hand, count, 0, False)
+        if applies(S, 21, p):
+            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False)
+        if hand & JOKER_BITS:
+            jm = hand & JOKER_BITS
+            k = _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+        return k
+    if S[TK] == JOKERK:
+        return 0
+    if S[TK] == SETK:
+        k = gen_sets(S, pv, MV, k, p, hand, S[TC], S[SL], True)
+        if S[TC] == 1 and (hand & JOKER_BITS) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
+            jm = hand & JOKER_BITS
+            k = _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+        return k
+    if may_follow_stairs(S, pv, p):
+        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True)
+    return k
+
+
+# ---- rule helpers -------------------------------------------------------------------
+@njit(cache=True)
+def revolution_size(S, p, kind, count):
+    if kind == JOKERK:
+        return False
+    if count >= 4:
+        return True
+    return count == 3 and applies(S, 7, p)
+
+
+@njit(cache=True)
+def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
+    """§3.7 / DEC-27."""
+    if MV[m, MJK] > 0:
+        return True
+    strong_rev = r_before if pv[P.P_STRONG_EFF] else rev_before
+    strongest = 0 if strong_rev else 12
+    if contains_rank(MV[m, MNR], MV[m, MJR], strongest, True):
+        return True
+    wild = pv[P.P_WILD_EFFECTS] == 1
+    if pv[P.P_FF_09] and applies(S, 9, p) and contains_rank(MV[m, MNR], MV[m, MJR], 5, wild):
+        return True
+    if pv[P.P_FF_19] and applies(S, 19, p) and contains_rank(MV[m, MNR], MV[m, MJR], 8, wild):
+        return True
+    return pv[P.P_REV_FF] == 1 and revolted
+
+
+@njit(cache=True)
+def flow(S, leader):
+    S[DISC] |= S[FIELD]
+    S[FIELD] = 0
+    S[TK] = NONE
+    S[TO] = -1
+    S[JB] = 0
+    S[SL] = 0
+    S[NL] = 0
+    S[GK] = 0
+    S[PASSED] = 0
+    S[TURN] = leader
+
+
+@njit(cache=True)
+def next_turn(S, n, p):
+    if n_active(S, n) <= 1:
+        return
+    owner = S[TO]
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if S[A0 + q] and not (S[PASSED] >> q) & 1:
+            if q == owner:
+                flow(S, owner)
+            else:
+                S[TURN] = q
+            return
+    flow(S, next_active(S, n, owner))
+
+
+@njit(cache=True)
+def capital_fall(S, pv, n, first):
+    k = S[KING]
+    if S[ROUND] < 2 or k < 0 or first == k:
+        return
+    if S[A0 + k]:
+        S[A0 + k] = 0
+        if pv[P.P_EXIT_DISCARD]:
+            S[DISC] |= S[H0 + k]
+        else:
+            S[REMOVED] |= S[H0 + k]
+        S[H0 + k] = 0
+        S[PASSED] &= ~(np.int64(1) << np.int64(k))
+    else:
+        pos = -1
+        for i in range(S[NBOT]):
+            if S[BOT0 + i] == k:
+                pos = i
+        if pos < 0 or not pv[P.P_CF_PLACED]:
+            return
+        for i in range(pos, S[NBOT] - 1):
+            S[BOT0 + i] = S[BOT0 + i + 1]
+        S[NBOT] -= 1
+    S[BOT0 + S[NBOT]] = k
+    S[NBOT] += 1
+    S[RS0 + ST_CF] += 1
+    for q in range(n):
+        if q != k:
+            S[BP0 + q] += pv[P.P_CF_BONUS]
+            S[RB0 + q] += pv[P.P_CF_BONUS]
+
+
+@njit(cache=True)
+def place_top(S, pv, n, p):
+    S[TOP0 + S[NTOP]] = p
+    S[NTOP] += 1
+    if S[NTOP] == 1:
+        capital_fall(S, pv, n, p)
+
+
+@njit(cache=True)
+def place_bottom(S, pv, p):
+    if pv[P.P_EARLIEST_LOWEST]:
+        for i in range(S[NBOT], 0, -1):
+            S[BOT0 + i] = S[BOT0 + i - 1]
+        S[BOT0] = p
+    else:
+        S[BOT0 + S[NBOT]] = p
+    S[NBOT] += 1
+
+
+# ---- bots ---------------------------------------------------------------------------
+@njit(cache=True)
+def weak_hand(S, hand, rv, revolt_below):
+    tot = 0
+    cnt = 0
+    for r in range(13):
+        c = popcount((hand >> (4 * r)) & 15)
+        tot += c * strength(r, rv)
+        cnt += c
+    return cnt > 0 and float(tot) < revolt_below * float(cnt)
+
+
+@njit(cache=True)
+def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
+    hand = S[H0 + p]
+    size = popcount(hand)
+    rv = reversed_(S)
+    rev = S[REV] == 1
+    for m in range(nm):
+        if MV[m, MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[m, MK], MV[m, MC])):
+            return m
+    if weak_hand(S, hand, rv, prm[0]):
+        for m in range(nm):
+            if revolution_size(S, p, MV[m, MK], MV[m, MC]):
+                return m
+    strongest = 0 if rv else 12
+    ffmask = (hand & JOKER_BITS) | (np.int64(15) << np.int64(4 * strongest))
+    if applies(S, 9, p):
+        ffmask |= np.int64(15) << np.int64(20)
+    if applies(S, 19, p):
+        ffmask |= np.int64(15) << np.int64(32)
+    boss_check = (not can_pass) and size <= prm[2]
+    seen = hand | S[DISC] | S[FIELD]
+    jk_unseen = 1 - popcount(seen & JOKER_BITS)
+    min_opp = 0
+    first = True
+    for q in range(n):
+        if q != p and S[A0 + q]:
+            c = popcount(S[H0 + q])
+            if first or c < min_opp:
+                min_opp = c
+                first = False
+    best = -1
+    best_cost = 1 << 30
+    for m in range(nm):
+        kind = MV[m, MK]
+        count = MV[m, MC]
+        mask = MV[m, MMASK]
+        cost = mvalue(kind, MV[m, ML], MV[m, MH], rv) * 16 + (15 - count) + 200 * MV[m, MJK]
+        if (mask >> (4 * strongest)) & 15:
+            cost += 100
+        if kind == SETK and count - MV[m, MJK] < popcount((hand >> (4 * MV[m, ML])) & 15):
+            cost += 8
+        rest = hand & ~mask
+        if rest:
+            if (rest & ~ffmask) == 0:
+                cost += 60
+            if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[m, ML], MV[m, MH], rv):
+                cost -= 300
+        elif is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, kind, count)):
+            cost += 1000
+        if cost < best_cost:
+            best = m
+            best_cost = cost
+    if can_pass and (best_cost >= 1000 or (best_cost >= 100 and float(min_opp) > prm[1])):
+        return -1
+    return best
+
+
+@njit(cache=True)
+def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
+    if kind == JOKERK:
+        return True
+    if kind != SETK:
+        return False
+    if count == 1 and jk_unseen > 0:
+        return False
+    v = mvalue(kind, low, high, rv)
+    for r in range(13):
+        if strength(r, rv) > v and 4 - popcount((seen >> (4 * r)) & 15) + jk_unseen >= count:
+            return False
+    return True
+
+
+@njit(cache=True)
+def choose_play(S, pv, n, MV, nm, p, can_pass, pol, prm, rng):
+    """Index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
+    nopt = nm + (1 if can_pass else 0)
+    if nopt == 1:
+        return 0 if nm == 1 else -1
+    if pol == RANDOM:
+        i = randbelow(rng, nopt)
+        return i - 1 if can_pass else i
+    if nm == 0:
+        return -1
+    if pol == GREEDY:
+        rv = reversed_(S)
+        best = 0
+        bc = 1 << 30
+        for m in range(nm):
+            c = MV[m, MJK] * 1000 + mvalue(MV[m, MK], MV[m, ML], MV[m, MH], rv) * 16 + (15 - MV[m, MC])
+            if c < bc:
+                bc = c
+                best = m
+        return best
+    return strategist_play(S, pv, n, MV, nm, p, can_pass, prm)
+
+
+@njit(cache=True)
+def nth_card(mask, idx):
+    """The idx-th card (ascending ids) of a mask."""
+    for c in range(54):
+        if (mask >> c) & 1:
+            if idx == 0:
+                return c
+            idx -= 1
+    return -1
+
+
+@njit(cache=True)
+def unpaired_order_pick(hand, exclude):
+    """Strategist's weakest card: unpaired naturals, then paired, then jokers (ascending)."""
+    for stage in range(3):
+        for c in range(54):
+            if not (hand >> c) & 1 or (exclude >> c) & 1:
+                continue
+            if c >= 52:
+                if stage == 2:
+                    return c
+                continue
+            paired = popcount((hand >> (4 * (c // 4))) & 15) >= 2
+            if (stage == 0 and not paired) or (stage == 1 and paired):
+                return c
+    return -1
+
+
+@njit(cache=True)
+def draft_fit(hand, c):
+    if c == 9:
+        return 3 * popcount((hand >> 20) & 15)
+    if c == 19:
+        return 3 * popcount((hand >> 32) & 15)
+    if c == 7:
+        k = 0
+        for r in range(13):
+            if popcount((hand >> (4 * r)) & 15) >= 3:
+                k += 1
+        return 4 * k
+    if c == 21:
+        k = 0
+        for s in range(4):
+            for r in range(11):
+                if (hand >> (4 * r + s)) & 1 and (hand >> (4 * r + 4 + s)) & 1 and (hand >> (4 * r + 8 + s)) & 1:
+                    k += 1
+        return 4 * k
+    return 0
+
+
+# ---- game ---------------------------------------------------------------------------
+@njit(cache=True)
+def make_play(S, pv, n, MV, m, p, pol, prm, rng):
+    """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
+    tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
+    r_before = reversed_(S)
+    rev_before = S[REV] == 1
+    kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
+    S[H0 + p] &= ~mask
+    S[FIELD] |= mask
+    S[TK], S[TC], S[TL], S[TH], S[TS], S[TO], S[TM], S[TN], S[TJ] = kind, count, low, high, suits, p, mask, MV[m, MNR], MV[m, MJR]
+    S[RS0 + ST_PLAYS] += 1
+    S[TOTAL] += 1
+    if tk == NONE:
+        S[RS0 + ST_TRICKS] += 1
+    if not pv[P.P_LOCKOUT]:
+        S[PASSED] = 0
+    # S2 revolution
+    revolted = False
+    if revolution_size(S, p, kind, count):
+        go = True
+        if count == 3 and pv[P.P_07_OPTIONAL]:
+            if pol == RANDOM:
+                go = randbelow(rng, 2) == 1
+            elif pol == GREEDY:
+                go = True
+            else:
+                go = weak_hand(S, S[H0 + p], reversed_(S), prm[0])
+        if go:
+            S[REV] = 1 - S[REV]
+            S[RS0 + ST_REVS] += 1
+            S[REVS0 + p] += 1
+            revolted = True
+    wild = pv[P.P_WILD_EFFECTS] == 1
+    nr, jr = MV[m, MNR], MV[m, MJR]
+    # S3 J-back
+    if applies(S, 19, p) and contains_rank(nr, jr, 8, wild):
+        S[JB] = (1 - S[JB]) if pv[P.P_JBACK_TOGGLE] else 1
+        S[RS0 + ST_JB] += 1
+    # S8 locks
+    if tk != NONE and kind != JOKERK and tk != JOKERK:
+        if applies(S, 14, p):
+            shared = suits & ts
+            if shared and (S[SL] == 0 or pv[P.P_LOCK_TIGHTEN]):
+                if S[SL] == 0:
+                    S[RS0 + ST_SL] += 1
+                S[SL] |= shared
+        if applies(S, 15, p) and not S[NL] and one_step(kind, low, high, tk, tl, th, r_before):
+            S[NL] = 1
+            S[RS0 + ST_NL] += 1
+        if S[SL] and S[NL] and not S[GK]:
+            S[GK] = 1
+            S[RS0 + ST_GEKI] += 1
+    # S9 finish
+    forbidden = False
+    if S[H0 + p] == 0:
+        S[A0 + p] = 0
+        if is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
+            place_bottom(S, pv, p)
+            S[RS0 + ST_FF] += 1
+            S[FF0 + p] += 1
+            forbidden = True
+        else:
+            place_top(S, pv, n, p)
+    if n_active(S, n) <= 1:
+        return
+    # S10 eight cut
+    if applies(S, 9, p) and contains_rank(nr, jr, 5, wild):
+        S[RS0 + ST_EIGHT] += 1
+        flow(S, p if S[A0 + p] else next_active(S, n, p))
+        return
+    if forbidden and pv[P.P_FF_FLOWS]:
+        flow(S, next_active(S, n, p))
+        return
+    next_turn(S, n, p)
+
+
+@njit(cache=True)
+def play_round(S, pv, n, MV, pols, prms, rng, seatpos):
+    while n_active(S, n) > 1:
+        if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
+            order = np.empty(n, np.int64)
+            k = 0
+            for q in range(n):
+                if S[A0 + q]:
+                    order[k] = q
+                    k += 1
+            shuffle(rng, order, k)
+            S[RS0 + ST_GUARD] = 1
+            for i in range(k):
+                q = order[i]
+                if S[A0 + q]:
+                    S[A0 + q] = 0
+                    place_top(S, pv, n, q)
+            break
+        p = S[TURN]
+        nm = legal_plays(S, pv, MV, p)
+        can_pass = S[TK] != NONE
+        pos = seatpos[p]
+        ch = choose_play(S, pv, n, MV, nm, p, can_pass, pols[pos], prms[pos], rng)
+        if ch < 0:
+            S[PASSED] |= np.int64(1) << np.int64(p)
+            S[RS0 + ST_PASSES] += 1
+            next_turn(S, n, p)
+        else:
+            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos], rng)
+    for q in range(n):
+        if S[A0 + q]:
+            S[A0 + q] = 0
+            place_top(S, pv, n, q)
+    S[DISC] |= S[FIELD]
+    S[FIELD] = 0
+
+
+@njit(cache=True)
+def setup_round(S, pv, n, pols, prms, rng, seatpos, deck):
+    """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
+    S[ROUND] += 1
+    rnd = S[ROUND]
+    for i in range(9):
+        S[i] = 0
+    S[TK] = NONE
+    S[TO] = -1
+    for i in range(REV, REMOVED + 1):
+        S[i] = 0
+    S[NTOP] = 0
+    S[NBOT] = 0
+    for q in range(n):
+        S[A0 + q] = 1
+        S[RB0 + q] = 0
+    for i in range(T.R_FIXED):
+        S[RS0 + i] = 0
+    S[KING] = S[PREV0] if rnd > 1 else -1
+    S[RS0 + ST_KING] = S[KING]
+    if rnd == 1:
+        S[START] = randbelow(rng, n)
+    # deal
+    for i in range(53):
+        deck[i] = i
+    shuffle(rng, deck, 53)
+    h = pv[P.P_HAND]
+    for q in range(n):
+        m = np.int64(0)
+        for i in range(q * h, q * h + h):
+            m |= np.int64(1) << np.int64(deck[i])
+        S[H0 + q] = m
+    und = np.int64(0)
+    for i in range(n * h, 53):
+        und |= np.int64(1) << np.int64(deck[i])
+    S[UNDEALT] = und
+    # law
+    if S[DECK_PTR] < S[DECK_LEN]:
+        c = S[DECK0 + S[DECK_PTR]]
+        S[DECK_PTR] += 1
+        S[LAWS] |= np.int64(1) << np.int64(c)
+        S[RS0 + ST_LAW] = c
+    # precept draft
+    if pv[P.P_MADNESS]:
+        nrev = 0
+        while nrev < n and S[DECK_PTR] < S[DECK_LEN]:
+            S[REVEAL0 + nrev] = S[DECK0 + S[DECK_PTR]]
+            S[DECK_PTR] += 1
+            nrev += 1
+        if nrev > 0:
+            order = np.empty(n, np.int64)
+            if rnd == 1:
+                first = randbelow(rng, n)
+                for i in range(n):
+                    order[i] = (first + i) % n
+            elif pv[P.P_DRAFT_CW]:
+                for i in range(n):
+                    order[i] = (S[PREV0 + n - 1] + i) % n
+            else:
+                for i in range(n):
+                    order[i] = S[PREV0 + n - 1 - i]
+            for i in range(n):
+                if nrev == 0:
+                    break
+                q = order[i]
+                pos = seatpos[q]
+                pick = 0
+                if nrev > 1:
+                    if pols[pos] == RANDOM:
+                        pick = randbelow(rng, nrev)
+                    elif pols[pos] != GREEDY:
+                        bs = -(1 << 30)
+                        for j in range(nrev):
+                            c = S[REVEAL0 + j]
+                            sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[H0 + q], c)
+                            if sc > bs:
+                                bs = sc
+                                pick = j
+                c = S[REVEAL0 + pick]
+                for j in range(pick, nrev - 1):
+                    S[REVEAL0 + j] = S[REVEAL0 + j + 1]
+                nrev -= 1
+                S[OWN0 + c] = q
+    # exchange (§2.7)
+    if rnd > 1:
+        k = S[KING]
+        for i in range(1, n):
+            c = (k + i) % n
+            hand = S[H0 + c]
+            if hand & JOKER_BITS:
+                ties = hand & JOKER_BITS
+            else:
+                ties = np.int64(0)
+                for r in range(12, -1, -1):
+                    t = (hand >> (4 * r)) & 15
+                    if t:
+                        ties = t << np.int64(4 * r)
+                        break
+            nt = popcount(ties)
+            idx = 0
+            pos = seatpos[c]
+            if nt > 1 and pols[pos] == RANDOM:
+                idx = randbelow(rng, nt)
+            x = nth_card(ties, idx)
+            S[H0 + c] &= ~(np.int64(1) << np.int64(x))
+            S[H0 + k] |= np.int64(1) << np.int64(x)
+        kpos = seatpos[k]
+        for i in range(1, n):
+            c = (k + i) % n
+            hand = S[H0 + k]
+            if pols[kpos] == RANDOM:
+                x = nth_card(hand, randbelow(rng, popcount(hand)))
+            elif pols[kpos] == GREEDY:
+                x = nth_card(hand, 0)
+            else:
+                x = unpaired_order_pick(hand, 0)
+            S[H0 + k] &= ~(np.int64(1) << np.int64(x))
+            S[H0 + c] |= np.int64(1) << np.int64(x)
+    # trim (§2.9)
+    for q in range(n):
+        hand = S[H0 + q]
+        most = popcount(hand) - pv[P.P_TRIM_TO]
+        if most <= 0:
+            continue
+        pos = seatpos[q]
+        out = np.int64(0)
+        if pols[pos] == RANDOM:
+            if pv[P.P_TRIM_ALL]:
+                kk = most * randbelow(rng, 2)
+            else:
+                kk = randbelow(rng, most + 1)
+            rest = hand
+            for j in range(kk):
+                x = nth_card(rest, randbelow(rng, popcount(rest)))
+                rest &= ~(np.int64(1) << np.int64(x))
+                out |= np.int64(1) << np.int64(x)
+        elif pols[pos] == GREEDY:
+            for j in range(most):
+                x = nth_card(hand & ~out, 0)
+                out |= np.int64(1) << np.int64(x)
+        else:
+            for j in range(most):
+                x = unpaired_order_pick(hand, out)
+                out |= np.int64(1) << np.int64(x)
+        S[H0 + q] &= ~out
+        S[DISC] |= out
+        S[RS0 + ST_TRIM] += popcount(out)
+    # start player (§2.10)
+    if rnd > 1:
+        last = S[PREV0 + n - 1]
+        pos = seatpos[last]
+        S[START] = randbelow(rng, n) if pols[pos] == RANDOM else last
+    S[RS0 + ST_START] = S[START]
+    S[TURN] = S[START]
+
+
+@njit(cache=True)
+def score_round(S, pv, n, r_out, s_out):
+    rnd = S[ROUND]
+    for i in range(S[NBOT]):
+        S[TOP0 + S[NTOP] + i] = S[BOT0 + i]
+    for pos in range(n):
+        q = S[TOP0 + pos]
+        S[RP0 + q] += pv[P.P_RANK_POINTS + pos]
+        r_out[rnd - 1, T.R_FIXED + q] = pos + 1
+        s_out[q, T.S_FIXED + rnd - 1] = pos + 1
+    if pv[P.P_MADNESS] and pv[P.P_VP_EVERY_ROUND]:
+        add_vp(S, pv)
+    S[RS0 + ST_KEPT] = 1 if (S[KING] >= 0 and S[TOP0] == S[KING]) else 0
+    for i in range(T.R_FIXED):
+        r_out[rnd - 1, i] = S[RS0 + i]
+    for pos in range(n):
+        S[PREV0 + pos] = S[TOP0 + pos]
+
+
+@njit(cache=True)
+def add_vp(S, pv):
+    for c in range(1, 26):
+        if S[OWN0 + c] >= 0:
+            S[VP0 + S[OWN0 + c]] += pv[P.P_VP + c]
+
+
+@njit(cache=True)
+def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g_out, r_out, s_out):
+    for i in range(S_SIZE):
+        S[i] = 0
+    for c in range(26):
+        S[OWN0 + c] = -1
+    nd = rdeck.shape[0]
+    for i in range(nd):
+        S[DECK0 + i] = rdeck[i]
+    shuffle(rng, S[DECK0:DECK0 + nd], nd)
+    S[DECK_LEN] = nd
+    rounds = pv[P.P_ROUNDS]
+    firsts = np.zeros(6, np.int64)
+    kept = 0
+    for rnd in range(rounds):
+        setup_round(S, pv, n, pols, prms, rng, seatpos, deck)
+        play_round(S, pv, n, MV, pols, prms, rng, seatpos)
+        score_round(S, pv, n, r_out, s_out)
+        firsts[S[TOP0]] += 1
+        kept += S[RS0 + ST_KEPT]
+        g_out[T.G_FIXED + rnd] = S[RS0 + ST_LAW]
+    if pv[P.P_MADNESS] and not pv[P.P_VP_EVERY_ROUND]:
+        add_vp(S, pv)
+    best = -(1 << 40)
+    second = -(1 << 40)
+    scores = np.zeros(6, np.int64)
+    for q in range(n):
+        scores[q] = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
+        if scores[q] > best:
+            second = best
+            best = scores[q]
+        elif scores[q] > second:
+            second = scores[q]
+    nw = 0
+    win = np.zeros(6, np.int64)
+    for q in range(n):
+        if scores[q] == best:
+            win[q] = 1
+            nw += 1
+    if nw > 1 and pv[P.P_TIE_LAST]:
+        for pos in range(n):
+            q = S[PREV0 + pos]
+            if win[q]:
+                for x in range(n):
+                    win[x] = 0
+                win[q] = 1
+                nw = 1
+                break
+    if nw > 1:
+        second = best
+    winner = -1
+    for q in range(n):
+        if win[q]:
+            winner = q
+            break
+    tot_rev = 0
+    tot_ff = 0
+    tot_cf = 0
+    tot_guard = 0
+    for k in range(rounds):
+        tot_rev += r_out[k, 5]
+        tot_ff += r_out[k, 11]
+        tot_cf += r_out[k, 4]
+        tot_guard += r_out[k, 16]
+    lm = np.int64(0)
+    for c in range(1, 26):
+        if (S[LAWS] >> c) & 1:
+            lm |= np.int64(1) << np.int64(c - 1)
+    vals = (S[TOTAL], rounds, lm, winner, nw, best, best - second, tot_rev, tot_ff, tot_cf, tot_guard, kept)
+    for j in range(T.G_FIXED):
+        g_out[j] = vals[j]
+    for c in range(1, 26):
+        g_out[T.G_FIXED + rounds + c - 1] = S[OWN0 + c]
+    for q in range(n):
+        pm = np.int64(0)
+        for c in range(1, 26):
+            if S[OWN0 + c] == q:
+                pm |= np.int64(1) << np.int64(c - 1)
+        sv = (scores[q], S[RP0 + q], S[BP0 + q], S[VP0 + q], win[q], firsts[q], S[FF0 + q], S[REVS0 + q],
+              pm, popcount(pm))
+        for j in range(T.S_FIXED):
+            s_out[q, j] = sv[j]
+
+
+@njit(cache=True)
+def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s):
+    S = np.zeros(S_SIZE, np.int64)
+    MV = np.zeros((MAX_MOVES, 9), np.int64)
+    deck = np.zeros(54, np.int64)
+    seatpos = np.zeros(n, np.int64)
+    table = np.arange(n).astype(np.int64)
+    for i in range(count):
+        gi = start + i
+        rng = game_state(np.uint64(seed), np.uint64(gi))
+        for q in range(n):
+            seatpos[q] = seat_bot(table, gi, q)
+        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g[i], r[i], s[i])
+
+
+def run_kernel(game, cfg, start, count, g, r, s) -> None:
+    """Fill the result arrays for games start..start+count-1 with the compiled engine."""
+    pols, prms = game.bot_matrix(cfg)
+    pv = np.array(R.param_vector(cfg), dtype=np.int64)
+    rdeck = np.array(R.rule_deck(cfg), dtype=np.int64)
+    run_games(np.uint64(cfg.seed), start, count, cfg.players, pv, pols, prms, rdeck, g, r, s)
