@@ -1,0 +1,560 @@
+"""Fast faking-sick engine: one numba kernel plays a whole batch over fixed-shape arrays.
+
+Random-consumption protocol (the reference engine follows the same order):
+
+1. Game ``g`` starts from ``derive(run_seed, g)`` (same stream as ``Rng(run_seed, g)``).
+2. Setup (FS-2): the banned pool expanded in type-code order is shuffled
+   (``shuffle``); seat ``s`` gets pool cards ``s*k .. s*k+k-1`` in slot order, the rest is
+   the unused pool. The remaining deck (deck minus pool minus one VIR marker) expanded in
+   type-code order is shuffled; the draw pile's top is the array's LAST element. Seats
+   0..n-1 in turn take ``hand_size`` cards each from the top, then the top card is turned
+   face up.
+3. During play, draws happen only in these places, in game order:
+   - bot decisions: ``random`` takes ``randbelow(#options)`` per turn/attack/after-draw
+     decision, ``uniform()`` per call question and one ``randbelow(hand)`` per pushed card;
+     ``bluffer``/``caller`` take one ``uniform()`` per turn decision that offers a bluff;
+   - call windows ask the eligible players clockwise from the challenged player; with
+     ``call_priority = random`` and 2+ callers, ``randbelow(#callers)`` picks the caller
+     from the callers in that clockwise order;
+   - a reshuffle (FS-10.1): the discard pile below its top, in bottom->top order, is
+     shuffled with ``shuffle`` and becomes the draw pile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.base import seat_bot
+from sim.rng import derive, randbelow, shuffle, uniform
+
+from . import tables as T
+from .bots import BLUFFER, RANDOM
+from .rules import (
+    FEV, HDA, K_BAN_NEXT, K_BPP, K_CTR_PENALTY, K_DECK, K_DEST, K_DRAW, K_EFFECTS, K_FAIL_DRAW,
+    K_FEV_CTR, K_FEV_PEN, K_FIRST, K_FORBID_CALL, K_HAND, K_INIT_APPLY, K_LAST_FORBID, K_MAX_TURNS,
+    K_N, K_PLAY_AFTER, K_PLAY_AGAIN, K_POOL, K_PRIO_RANDOM, K_PUSH, K_RESHUFFLE, K_SNZ_CTR,
+    K_SNZ_PEN, K_VOID, K_VOLUNTARY, NT, SNZ, VIR, DEST_DISCARD, DEST_HAND,
+)
+
+# scalar game state, kept in one int64 array so helpers can update it
+ND, DLO, DHI, BAN, ATK, ATK_T, TURNS, REV_ALL, NST = range(9)
+
+# game/seat stat columns
+G_WINNER, G_TURNS, G_METHOD, G_CAP = (T.G[k] for k in ("winner", "turns", "win_method", "turn_cap"))
+(G_PLAYS, G_BLUFFS, G_CAUGHT, G_REQ, G_MADE, G_SUCC, G_FAIL, G_PUSHED, G_REVEALS, G_DUP, G_SKIP,
+ G_RESHUF, G_DRAWS, G_PEN, G_DRAWN, G_ATK, G_CTRD, G_ACC, G_HDA, G_VBLOCK, G_VOID) = (
+    T.G[k] for k in T.GAME_STATS)
+S_FINAL = T.S["final_hand"]
+(S_PLAYS, S_BLUFFS, S_CAUGHT, S_REQ, S_MADE, S_CORRECT, S_CALLED, S_PUSHED, S_RECV, S_DRAWN,
+ S_DRAWS, S_SUFFER) = (T.S[k] for k in T.SEAT_STATS)
+
+# bot parameter columns (order of Game.bot_param_names)
+BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK = range(6)
+BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k")
+
+CONTINUE, OVER, AGAIN = 0, 1, 2
+
+
+@njit(cache=True)
+def reshuffle(rs, st, drawp, disc, gs, T0):
+    """FS-10.1: the discard pile below its top becomes the shuffled draw pile."""
+    m = st[DHI] - st[DLO] - 1
+    for i in range(m):
+        drawp[i] = disc[st[DLO] + i]
+    shuffle(rs, drawp, m)
+    st[ND] = m
+    top = disc[st[DHI] - 1]
+    st[DLO] = T0
+    st[DHI] = T0 + 1
+    disc[T0] = top
+    gs[G_RESHUF] += 1
+
+
+@njit(cache=True)
+def take_card(rs, st, drawp, disc, gs, pv, T0):
+    """FS-10.1-10.3: the next card of the draw pile, or -1."""
+    if st[ND] == 0:
+        if pv[K_RESHUFFLE] == 0 or st[DHI] - st[DLO] <= 1:
+            return -1
+        reshuffle(rs, st, drawp, disc, gs, T0)
+    st[ND] -= 1
+    return drawp[st[ND]]
+
+
+@njit(cache=True)
+def draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, q, k):
+    """FS-10.2: draw k cards one at a time into q's hand."""
+    got = 0
+    for _ in range(k):
+        c = take_card(rs, st, drawp, disc, gs, pv, T0)
+        if c < 0:
+            break
+        hand[q, c] += 1
+        hs[q] += 1
+        got += 1
+    gs[G_DRAWN] += got
+    ss[q, S_DRAWN] += got
+
+
+@njit(cache=True)
+def draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot):
+    """FS-8.1-8.4: new banned card into ``slot``; viruses go below the discard bottom."""
+    while True:
+        if st[ND] == 0:
+            if pv[K_RESHUFFLE] == 0:
+                return
+            found = False
+            for i in range(st[DLO], st[DHI] - 1):
+                if disc[i] != VIR:
+                    found = True
+                    break
+            if not found:
+                return
+            reshuffle(rs, st, drawp, disc, gs, T0)
+        st[ND] -= 1
+        c = drawp[st[ND]]
+        if c == VIR:
+            st[DLO] -= 1
+            disc[st[DLO]] = VIR
+            gs[G_SKIP] += 1
+            continue
+        slots[p, slot] = c
+        for t in range(NT):
+            cleared[p, t] = 0
+        return
+
+
+@njit(cache=True)
+def push_cards(rs, policy, hand, hs, slots, c, p, m):
+    """D4 / FS-7.2: move m cards from the caller c to p, one at a time."""
+    for _ in range(m):
+        if policy == RANDOM:
+            i = randbelow(rs, hs[c])
+            t = 0
+            while i >= hand[c, t]:
+                i -= hand[c, t]
+                t += 1
+        else:
+            t = -1
+            for j in range(slots.shape[1]):
+                x = slots[c, j]
+                if x >= 0 and hand[c, x] > 0:
+                    t = x
+                    break
+            if t < 0:
+                best_n = 0
+                for x in range(NT):
+                    if hand[c, x] > best_n:
+                        t, best_n = x, hand[c, x]
+        hand[c, t] -= 1
+        hs[c] -= 1
+        hand[p, t] += 1
+        hs[p] += 1
+
+
+@njit(cache=True)
+def resolve_effect(pv, st, gs, n, p, t):
+    """FS-5.2 attacks (reconstructed profile), FS-5.4 HEADACHE ban."""
+    if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
+        st[ATK] = t
+        st[ATK_T] = (p + 1) % n
+        gs[G_ATK] += 1
+    elif t == HDA:
+        st[BAN] = p
+        gs[G_HDA] += 1
+
+
+@njit(cache=True)
+def suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p):
+    pen = pv[K_FEV_PEN] if st[ATK] == FEV else pv[K_SNZ_PEN]
+    st[ATK] = -1
+    st[ATK_T] = -1
+    gs[G_PEN] += 1
+    ss[p, S_SUFFER] += 1
+    draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, pen)
+
+
+@njit(cache=True)
+def reveal(gs, st, slots, revealed, p, t):
+    """FS-7.1: reveal the lowest-index slot holding t (only one of duplicates); returns it."""
+    slot = -1
+    cnt = 0
+    for i in range(slots.shape[1]):
+        if slots[p, i] == t:
+            cnt += 1
+            if slot < 0:
+                slot = i
+    if cnt > 1:
+        gs[G_DUP] += 1
+    gs[G_REVEALS] += 1
+    revealed[t] += 1
+    st[REV_ALL] += 1
+    return slot
+
+
+@njit(cache=True)
+def discard_revealed(st, disc, pv, hand, hs, slots, p, slot):
+    """FS-7.3 step 4: the revealed card goes to revealed_banned_destination."""
+    t = slots[p, slot]
+    slots[p, slot] = -1
+    d = pv[K_DEST]
+    if d == DEST_DISCARD:
+        st[DLO] -= 1
+        disc[st[DLO]] = t
+    elif d == DEST_HAND:
+        hand[p, t] += 1
+        hs[p] += 1
+    # otherwise (removed) the card leaves the game
+
+
+@njit(cache=True)
+def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays):
+    n = pv[K_N]
+    K = pv[K_BPP]
+    total = 0
+    pool_tot = 0
+    for t in range(NT):
+        total += pv[K_DECK + t]
+        pool_tot += pv[K_POOL + t]
+    T0 = total + 1
+    rs = np.zeros(1, dtype=np.uint64)
+    st = np.zeros(NST, dtype=np.int64)
+    hand = np.zeros((n, NT), dtype=np.int64)
+    hs = np.zeros(n, dtype=np.int64)
+    slots = np.zeros((n, K), dtype=np.int64)
+    cleared = np.zeros((n, NT), dtype=np.int64)
+    revealed = np.zeros(NT, dtype=np.int64)
+    drawp = np.zeros(total + 1, dtype=np.int64)
+    disc = np.zeros(2 * T0 + 2, dtype=np.int64)
+    pooltmp = np.zeros(pool_tot + 1, dtype=np.int64)
+    legal = np.zeros(NT, dtype=np.int64)
+    callers = np.zeros(n, dtype=np.int64)
+    rows = np.arange(n)
+    seat_row = np.zeros(n, dtype=np.int64)
+    all_mask = (1 << NT) - 1
+    for gi in range(count):
+        g = start + gi
+        rs[0] = derive(np.uint64(seed), np.uint64(g))
+        gs = games[gi]
+        ss = seats[gi]
+        for s_ in range(n):
+            seat_row[s_] = seat_bot(rows, g, s_)
+        # ---- setup (FS-2) ----
+        k = 0
+        for t in range(NT):
+            for _ in range(pv[K_POOL + t]):
+                pooltmp[k] = t
+                k += 1
+        shuffle(rs, pooltmp, pool_tot)
+        for s_ in range(n):
+            for j in range(K):
+                slots[s_, j] = pooltmp[s_ * K + j]
+        k = 0
+        for t in range(NT):
+            for _ in range(pv[K_DECK + t] - pv[K_POOL + t] - (1 if t == VIR else 0)):
+                drawp[k] = t
+                k += 1
+        shuffle(rs, drawp, k)
+        st[ND] = k
+        hand[:, :] = 0
+        cleared[:, :] = 0
+        revealed[:] = 0
+        for s_ in range(n):
+            for _ in range(pv[K_HAND]):
+                st[ND] -= 1
+                hand[s_, drawp[st[ND]]] += 1
+            hs[s_] = pv[K_HAND]
+        st[DLO] = T0
+        st[DHI] = T0 + 1
+        st[ND] -= 1
+        disc[T0] = drawp[st[ND]]
+        st[BAN] = -1
+        st[ATK] = -1
+        st[ATK_T] = -1
+        st[TURNS] = 0
+        st[REV_ALL] = 0
+        if pv[K_INIT_APPLY]:
+            resolve_effect(pv, st, gs, n, (pv[K_FIRST] - 1 + n) % n, disc[T0])
+        winner = -1
+        method = 0
+        cap = 0
+        p = pv[K_FIRST]
+        # ---- turns (FS-3) ----
+        while True:
+            if st[TURNS] >= pv[K_MAX_TURNS]:
+                cap = 1
+                break
+            st[TURNS] += 1
+            if st[BAN] == p and pv[K_BAN_NEXT] == 0:
+                st[BAN] = -1
+            row = seat_row[p]
+            pol = policy[row]
+            retry = False
+            after_draw = False
+            code = AGAIN
+            while code == AGAIN:
+                # one pass per decision of this turn (FS-3.3 / FS-3.4; helpers are inlined by
+                # hand here: numba array arguments cost reference counting on every call)
+                code = CONTINUE
+                under_attack = st[ATK] >= 0 and st[ATK_T] == p
+                bm = 0
+                for i in range(K):
+                    if slots[p, i] >= 0:
+                        bm |= 1 << slots[p, i]
+                top = disc[st[DHI] - 1] if st[DHI] > st[DLO] else -1
+                ban = st[BAN]
+                binds = ban >= 0 and (pv[K_BAN_NEXT] == 0 or p == (ban + 1) % n)
+                if under_attack:
+                    mask = pv[K_FEV_CTR] if st[ATK] == FEV else pv[K_SNZ_CTR]
+                else:
+                    mask = all_mask
+                    if not after_draw and binds and hand[p, VIR] > 0 and top != VIR:
+                        gs[G_VBLOCK] += 1
+                # legal plays (FS-4.1, 4.2, 4.4, 4.5): 1 honest, 2 bluff
+                nlegal = 0
+                h = 0
+                any_honest = False
+                any_bluff = False
+                for x in range(NT):
+                    lg = 0
+                    if hand[p, x] > 0 and x != top and (mask >> x) & 1 and not (x == VIR and binds):
+                        b = (bm >> x) & 1
+                        lg = 2 if b else 1
+                        if hs[p] == 1 and ((pv[K_LAST_FORBID] >> x) & 1 or (b and pv[K_VOID] == 0)):
+                            lg = 0
+                    legal[x] = lg
+                    if lg:
+                        nlegal += 1
+                        if lg == 1:
+                            any_honest = True
+                            h += hand[p, x]
+                        else:
+                            any_bluff = True
+                fallback = under_attack or after_draw or pv[K_VOLUNTARY] == 1 or not any_honest
+                # bot decision (bots.py): a type, or -1 for DRAW / ACCEPT / END
+                t = -1
+                if pol == RANDOM:
+                    k = randbelow(rs, nlegal + (1 if fallback else 0))
+                    for x in range(NT):
+                        if legal[x]:
+                            if k == 0:
+                                t = x
+                                break
+                            k -= 1
+                else:
+                    want = 1
+                    if pol == BLUFFER and any_bluff:
+                        pb = bmat[row, BP_BMAX] * bmat[row, BP_BK] / (bmat[row, BP_BK] + h)
+                        if uniform(rs) < pb:
+                            want = 2
+                    best_n = 0
+                    for x in range(NT):
+                        if legal[x] == want and hand[p, x] > best_n:
+                            t, best_n = x, hand[p, x]
+                if t < 0:
+                    if after_draw:
+                        break
+                    if under_attack:
+                        # FS-3.3 ACCEPT
+                        gs[G_ACC] += 1
+                        suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
+                        break
+                    # FS-3.4 DRAW
+                    k = pv[K_DRAW]
+                    if st[ND] >= k:
+                        for _ in range(k):
+                            st[ND] -= 1
+                            hand[p, drawp[st[ND]]] += 1
+                        hs[p] += k
+                        gs[G_DRAWN] += k
+                        ss[p, S_DRAWN] += k
+                    else:
+                        draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, k)
+                    gs[G_DRAWS] += 1
+                    ss[p, S_DRAWS] += 1
+                    if pv[K_PLAY_AFTER] == 0:
+                        break
+                    after_draw = True
+                    code = AGAIN
+                    continue
+                # ---- a play (FS-4.6) and its call window (FS-6) ----
+                bluff = (bm >> t) & 1 == 1
+                hand[p, t] -= 1
+                hs[p] -= 1
+                gs[G_PLAYS] += 1
+                ss[p, S_PLAYS] += 1
+                plays[t, p, 0] += 1
+                if bluff:
+                    gs[G_BLUFFS] += 1
+                    ss[p, S_BLUFFS] += 1
+                    plays[t, p, 1] += 1
+                nc = 0
+                safe = hs[p] == 0 and pv[K_VOID] == 0
+                p_slots = 0
+                for i in range(K):
+                    if slots[p, i] >= 0:
+                        p_slots += 1
+                for d in range(1, n):
+                    q = p + d
+                    if q >= n:
+                        q -= n
+                    if pv[K_FORBID_CALL] and hs[q] < pv[K_PUSH]:
+                        continue
+                    rq = seat_row[q]
+                    # D3 call decision (bots.py call model)
+                    if policy[rq] == RANDOM:
+                        call = uniform(rs) < bmat[rq, BP_CALL_PROB]
+                    elif safe or cleared[p, t]:
+                        call = False
+                    else:
+                        own_t = 0
+                        own_all = 0
+                        for i in range(K):
+                            if slots[q, i] >= 0:
+                                own_all += 1
+                                if slots[q, i] == t:
+                                    own_t += 1
+                        unseen_t = max(0, pv[K_POOL + t] - own_t - revealed[t])
+                        unseen_all = max(1, pool_tot - own_all - st[REV_ALL])
+                        r = min(1.0, unseen_t / unseen_all)
+                        miss = 1.0
+                        for _ in range(p_slots):
+                            miss *= 1.0 - r
+                        pr = 1.0 - miss
+                        th = bmat[rq, BP_TH]
+                        if hs[p] <= 2:
+                            th -= bmat[rq, BP_URG]
+                        if hs[q] <= pv[K_PUSH]:
+                            th -= bmat[rq, BP_WIN]
+                        call = pr > 0.0 and pr > th
+                    if call:
+                        callers[nc] = q
+                        nc += 1
+                gs[G_REQ] += nc
+                for i in range(nc):
+                    ss[callers[i], S_REQ] += 1
+                confirm = True
+                if nc == 0:
+                    if bluff and hs[p] == 0:
+                        # FS-9.4 banned_last_card = void
+                        confirm = False
+                        gs[G_VOID] += 1
+                        gs[G_CAUGHT] += 1
+                        ss[p, S_CAUGHT] += 1
+                        plays[t, p, 3] += 1
+                        hand[p, t] += 1
+                        hs[p] += 1
+                        draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, pv[K_FAIL_DRAW])
+                        slot = reveal(gs, st, slots, revealed, p, t)
+                        discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
+                        draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
+                        if under_attack:
+                            if pv[K_CTR_PENALTY]:
+                                suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
+                            else:
+                                st[ATK] = -1
+                                st[ATK_T] = -1
+                else:
+                    c = callers[0]
+                    if pv[K_PRIO_RANDOM] and nc > 1:
+                        c = callers[randbelow(rs, nc)]
+                    plays[t, p, 2] += 1
+                    ss[p, S_CALLED] += 1
+                    gs[G_MADE] += 1
+                    ss[c, S_MADE] += 1
+                    d = (c - p) % n
+                    calls[t, d, c, 0] += 1
+                    if bluff:
+                        # FS-7.3 success
+                        confirm = False
+                        calls[t, d, c, 1] += 1
+                        gs[G_SUCC] += 1
+                        gs[G_CAUGHT] += 1
+                        ss[c, S_CORRECT] += 1
+                        ss[p, S_CAUGHT] += 1
+                        plays[t, p, 3] += 1
+                        slot = reveal(gs, st, slots, revealed, p, t)
+                        m = min(pv[K_PUSH], hs[c])
+                        if m > 0:
+                            push_cards(rs, policy[seat_row[c]], hand, hs, slots, c, p, m)
+                            gs[G_PUSHED] += m
+                            ss[c, S_PUSHED] += m
+                            ss[p, S_RECV] += m
+                        if hs[c] == 0:
+                            winner = c
+                            method = 2
+                            code = OVER  # FS-7.3 step 2: the played card stays in limbo
+                            break
+                        hand[p, t] += 1
+                        hs[p] += 1
+                        discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
+                        draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
+                        again = pv[K_PLAY_AGAIN] == 1 and not retry
+                        if under_attack and not again:
+                            if pv[K_CTR_PENALTY]:
+                                suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
+                            else:
+                                st[ATK] = -1
+                                st[ATK_T] = -1
+                        if again:
+                            retry = True
+                            after_draw = False
+                            code = AGAIN
+                    else:
+                        # FS-7.4 failure
+                        gs[G_FAIL] += 1
+                        cleared[p, t] = 1
+                        k = pv[K_FAIL_DRAW]
+                        if st[ND] >= k:
+                            for _ in range(k):
+                                st[ND] -= 1
+                                hand[c, drawp[st[ND]]] += 1
+                            hs[c] += k
+                            gs[G_DRAWN] += k
+                            ss[c, S_DRAWN] += k
+                        else:
+                            draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, c, k)
+                if confirm:
+                    # FS-6.5
+                    disc[st[DHI]] = t
+                    st[DHI] += 1
+                    if hs[p] == 0:
+                        winner = p
+                        method = 1
+                        code = OVER
+                        break
+                    if under_attack:
+                        st[ATK] = -1
+                        st[ATK_T] = -1
+                        gs[G_CTRD] += 1
+                    # FS-5.2 / FS-5.4 (as resolve_effect)
+                    if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
+                        st[ATK] = t
+                        st[ATK_T] = (p + 1) % n
+                        gs[G_ATK] += 1
+                    elif t == HDA:
+                        st[BAN] = p
+                        gs[G_HDA] += 1
+            if code == OVER:
+                break
+            # ---- end of turn (FS-3.6) ----
+            if st[BAN] >= 0 and pv[K_BAN_NEXT] == 1 and (st[BAN] + 1) % n == p:
+                st[BAN] = -1
+            p = (p + 1) % n
+        gs[G_WINNER] = winner
+        gs[G_TURNS] = st[TURNS]
+        gs[G_METHOD] = method
+        gs[G_CAP] = cap
+        for s_ in range(n):
+            ss[s_, S_FINAL] = hs[s_]
+
+
+def run_kernel(game, cfg, start: int, count: int, arr: dict) -> None:
+    """Fill the tables.py arrays for games ``start .. start+count-1``."""
+    from .rules import encode
+
+    assert tuple(game.bot_param_names()) == BOT_PARAM_NAMES
+    policy, bmat = game.bot_matrix(cfg)
+    play_batch(encode(cfg), np.uint64(cfg.seed), np.int64(start), np.int64(count), policy, bmat,
+               arr["games"], arr["seats"], arr["calls"], arr["plays"])
