@@ -97,8 +97,7 @@ class Daifugo(Game):
             run_kernel(self, cfg, start, count, g, r, s)
         else:
             raise ConfigError(f"unknown engine '{engine}'")
-        names = [seat_bots(cfg, start + i) for i in range(count)]
-        return T.frames(start, int(cfg.params["mode"] == "madness"), cfg.players, rounds, names, g, r, s)
+        return T.frames(start, int(cfg.params["mode"] == "madness"), cfg.players, rounds, cfg.bots, g, r, s)
 
     def replay(self, cfg, index):
         lines: list[str] = []
@@ -106,8 +105,7 @@ class Daifugo(Game):
         rounds = R.n_rounds(cfg)
         g, r, s = T.alloc(1, cfg.players, rounds)
         fill_arrays(eng, g[0], r[0], s[0])
-        names = [seat_bots(cfg, index)]
-        return lines, T.frames(index, int(cfg.params["mode"] == "madness"), cfg.players, rounds, names, g, r, s)
+        return lines, T.frames(index, int(cfg.params["mode"] == "madness"), cfg.players, rounds, cfg.bots, g, r, s)
 
     def scenario(self, spec):
         from .scenario import run_scenario

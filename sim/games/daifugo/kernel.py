@@ -59,13 +59,40 @@ PREF = np.array(DRAFT_PREF, dtype=np.int64)
 P = R  # parameter indices
 
 
+def _tables():
+    subs = np.zeros((16, 5, 6), np.int64)  # subsets of a suit nibble by size, ascending
+    subn = np.zeros((16, 5), np.int64)
+    for held in range(16):
+        for sm in range(16):
+            if sm & ~held == 0:
+                n = bin(sm).count("1")
+                subs[held, n, subn[held, n]] = sm
+                subn[held, n] += 1
+    des = np.full((16, 16, 3), -1, np.int64)  # wild-joker suits: missing locked suits first, then lowest
+    for sm in range(16):
+        for lock in range(16):
+            order = [x for x in range(4) if lock >> x & 1 and not sm >> x & 1]
+            order += [x for x in range(4) if not sm >> x & 1 and not lock >> x & 1]
+            for j in range(3):
+                if j <= len(order):
+                    des[sm, lock, j] = sum(1 << x for x in order[:j])
+    return subs, subn, des
+
+
+SUBS, SUBN, DES = _tables()
+M1, M2, M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
+
+
 @njit(cache=True, inline="always")
 def popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """SWAR popcount of a non-negative int64."""
+    x = x - ((x >> 1) & M1)
+    x = (x & M2) + ((x >> 2) & M2)
+    x = (x + (x >> 4)) & M4
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
 
 
 @njit(cache=True, inline="always")
@@ -167,42 +194,32 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     nj_hand = popcount(jmask)
     j1 = jmask & (-jmask)  # lowest joker bit
     rv = reversed_(S)
+    topv = mvalue(S[TK], S[TL], S[TH], rv) if follow else -1
+    lone = pv[P.P_LONE_WILD] == 1
     for r in range(13):
         held = (hand >> (4 * r)) & 15
+        if held == 0 and nj_hand == 0:
+            continue
+        if follow and strength(r, rv) <= topv:
+            continue
         for j in range(0, min(nj_hand, count) + 1):
             n = count - j
-            if n == 0 and count == 1 and not pv[P.P_LONE_WILD]:
-                continue
-            if n > popcount(held):
-                continue
-            if follow and strength(r, rv) <= mvalue(S[TK], S[TL], S[TH], rv):
+            if n == 0 and count == 1 and not lone:
                 continue
             jbits = np.int64(0)
             if j == 1:
                 jbits = j1
             elif j == 2:
                 jbits = jmask
-            for sm in range(16):
-                if (sm & ~held) != 0 or popcount(sm) != n:
-                    continue
-                need = lock & ~sm & 15
-                rest = ~sm & ~lock & 15
-                des = 0
-                left = j
-                for s in range(4):
-                    if left > 0 and (need >> s) & 1:
-                        des |= 1 << s
-                        left -= 1
-                for s in range(4):
-                    if left > 0 and (rest >> s) & 1:
-                        des |= 1 << s
-                        left -= 1
-                if left > 0:
+            for t in range(SUBN[held, n]):
+                sm = SUBS[held, n, t]
+                des = DES[sm, lock, j]
+                if des < 0:
                     continue
                 suits = sm | des
                 if follow and not locks_allow(S, pv, p, SETK, r, r, suits):
                     continue
-                mask = (np.int64(sm) << np.int64(4 * r)) | jbits
+                mask = (sm << (4 * r)) | jbits
                 k = _add(MV, k, SETK, count, r, r, suits, mask, (1 << r) if n > 0 else 0,
                          (1 << r) if j > 0 else 0, j)
     return k

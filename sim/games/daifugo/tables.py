@@ -51,8 +51,9 @@ def alloc(count: int, players: int, rounds: int):
             np.zeros((count, players, seat_width(rounds)), np.int64))
 
 
-def frames(start: int, mode: int, players: int, rounds: int, bots_by_game, g, r, s) -> dict[str, pd.DataFrame]:
-    """DataFrames from the result arrays; ``bots_by_game[i][seat]`` is the bot name."""
+def frames(start: int, mode: int, players: int, rounds: int, table_bots, g, r, s) -> dict[str, pd.DataFrame]:
+    """DataFrames from the result arrays; seat q of game i is played by
+    ``table_bots[(q + i) % len(table_bots)]`` (the foundation's seat rotation)."""
     count = g.shape[0]
     games = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64)})
     games["mode"] = np.full(count, mode, np.int8)
@@ -77,8 +78,9 @@ def frames(start: int, mode: int, players: int, rounds: int, bots_by_game, g, r,
     ss = pd.DataFrame({
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), players),
         "seat": np.tile(np.arange(players, dtype=np.int64), count),
-        "bot": [b for row in bots_by_game for b in row],
     })
+    nb = len(table_bots)
+    ss["bot"] = np.array(table_bots, dtype=object)[(ss["seat"].to_numpy() + ss["game"].to_numpy()) % nb]
     flat = s.reshape(count * players, -1)
     for j, name in enumerate(SEAT_COLS):
         ss[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
