@@ -60,6 +60,7 @@ class FakingSick:
         self.revealed_count = [0] * NT
         self.cleared = [[False] * NT for _ in range(players)]
         self.total = [0] * NT
+        self.check = False  # run check_invariants before every decision (tests)
 
     # ---- helpers -------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -233,6 +234,8 @@ class FakingSick:
 
     # ---- asking --------------------------------------------------------------------
     def ask(self, s: int, kind: str, legal: list[dict], **ctx) -> dict:
+        if self.check:
+            self.check_invariants()
         return self.agent.decide(self, s, kind, legal, **ctx)
 
     # ---- the game loop -------------------------------------------------------------
@@ -241,7 +244,8 @@ class FakingSick:
             while True:
                 self.turn(self.to_move)
         except GameOver:
-            pass
+            if self.check:
+                self.check_invariants()
 
     def turn(self, s: int) -> None:
         """FS-3: one turn of player s."""
@@ -352,6 +356,8 @@ class FakingSick:
             if self.p["push_short_hand"] == "forbid_call" and self.hand_size(q) < self.p["push_count"]:
                 continue
             eligible.append(q)
+        if self.check:
+            self.check_invariants()
         callers = self.agent.window(self, s, t, eligible)
         self.stats["call_requests"] += len(callers)
         for q in callers:

@@ -1,0 +1,240 @@
+"""Explicit-state scenarios for faking-sick (format: docs/scenarios/faking-sick.md).
+
+The reference engine runs from the given state (always at the start of ``to_move``'s
+turn); decisions come from the scenario list, then from ``bots`` (one name per seat), and
+otherwise the run stops with ``waiting``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from sim.config import ConfigError
+from sim.rng import Rng
+
+from . import bots as B
+from .reference import FakingSick, GameOver, bot_decide
+from .rules import CODE, FEV, NAME, NT, SNZ, TYPES
+from .tables import WIN_METHODS
+
+STATE_KEYS = {"hands", "banned", "draw", "discard", "unused", "removed", "to_move", "turns", "attack", "ban"}
+ENVELOPE_KEYS = {"game", "players", "params", "seed", "state", "decisions", "bots"}
+
+
+class _Stop(Exception):
+    def __init__(self, kind: str, payload: dict):
+        super().__init__(kind)
+        self.kind, self.payload = kind, payload
+
+
+def card(name: Any, where: str) -> int:
+    if not isinstance(name, str) or name.upper() not in CODE:
+        raise ConfigError(f"unknown card code {name!r} in {where}; known: {', '.join(TYPES)}")
+    return CODE[name.upper()]
+
+
+def cards(items: Any, where: str) -> list[int]:
+    if not isinstance(items, list):
+        raise ConfigError(f"{where} must be a list of card codes")
+    return [card(x, where) for x in items]
+
+
+def seat(value: Any, n: int, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        raise ConfigError(f"{where} must be a seat 0..{n - 1}, got {value!r}")
+    return value
+
+
+def load_state(g: FakingSick, state: dict) -> None:
+    """Fill the engine from a scenario ``state`` (ConfigError on malformed input)."""
+    if not isinstance(state, dict):
+        raise ConfigError("state must be an object")
+    bad = set(state) - STATE_KEYS - {"limbo"}
+    if bad:
+        raise ConfigError(f"unknown state field(s): {', '.join(sorted(bad))}")
+    n = g.n
+    hands = state.get("hands", [[] for _ in range(n)])
+    banned = state.get("banned", [[] for _ in range(n)])
+    if not isinstance(hands, list) or len(hands) != n:
+        raise ConfigError(f"state.hands must list {n} hands")
+    if not isinstance(banned, list) or len(banned) != n:
+        raise ConfigError(f"state.banned must list {n} banned-slot lists")
+    for s in range(n):
+        for t in cards(hands[s], f"state.hands[{s}]"):
+            g.hands[s][t] += 1
+        if not isinstance(banned[s], list):
+            raise ConfigError(f"state.banned[{s}] must be a list")
+        g.slots[s] = [None if x is None else card(x, f"state.banned[{s}]") for x in banned[s]]
+    g.draw_pile = list(reversed(cards(state.get("draw", []), "state.draw")))
+    g.discard = cards(state.get("discard", []), "state.discard")
+    g.unused = cards(state.get("unused", []), "state.unused")
+    g.removed = cards(state.get("removed", []), "state.removed")
+    if state.get("limbo") is not None:
+        raise ConfigError("state.limbo must be null: scenarios start at the beginning of a turn")
+    g.to_move = seat(state.get("to_move", g.p["first_player"]), n, "state.to_move")
+    turns = state.get("turns", 0)
+    if not isinstance(turns, int) or turns < 0:
+        raise ConfigError(f"state.turns must be a non-negative integer, got {turns!r}")
+    g.turns = turns
+    attack = state.get("attack")
+    if attack is not None:
+        if not isinstance(attack, dict) or set(attack) != {"kind", "target"}:
+            raise ConfigError('state.attack must be null or {"kind": "FEV"|"SNZ", "target": seat}')
+        kind = card(attack["kind"], "state.attack.kind")
+        if kind not in (FEV, SNZ):
+            raise ConfigError("state.attack.kind must be FEV or SNZ")
+        g.attack, g.attack_target = kind, seat(attack["target"], n, "state.attack.target")
+    ban = state.get("ban")
+    if ban is not None:
+        if not isinstance(ban, dict) or set(ban) != {"owner"}:
+            raise ConfigError('state.ban must be null or {"owner": seat}')
+        g.ban_owner = seat(ban["owner"], n, "state.ban.owner")
+    g.total = g.zone_counts()
+
+
+def dump_state(g: FakingSick) -> dict:
+    """The complete state in the input schema (plus ``limbo``, the played card being judged)."""
+    names = lambda xs: [TYPES[t] for t in xs]  # noqa: E731
+    return {
+        "hands": [names(t for t in range(NT) for _ in range(g.hands[s][t])) for s in range(g.n)],
+        "banned": [[None if t is None else TYPES[t] for t in g.slots[s]] for s in range(g.n)],
+        "draw": names(reversed(g.draw_pile)),
+        "discard": names(g.discard),
+        "unused": names(g.unused),
+        "removed": names(g.removed),
+        "to_move": g.to_move,
+        "turns": g.turns,
+        "attack": None if g.attack is None else {"kind": TYPES[g.attack], "target": g.attack_target},
+        "ban": None if g.ban_owner is None else {"owner": g.ban_owner},
+        "limbo": None if g.limbo is None else TYPES[g.limbo],
+    }
+
+
+def _same(decision: dict, option: dict) -> bool:
+    if "push" in option:
+        got = decision.get("push")
+        return isinstance(got, list) and Counter(str(x).upper() for x in got) == Counter(option["push"])
+    if "call" in option:
+        return decision.get("call") is option["call"]
+    if decision.get("action") != option["action"]:
+        return False
+    return "card" not in option or str(decision.get("card", "")).upper() == option["card"]
+
+
+def _check_codes(d: dict, index: int) -> None:
+    """Malformed decisions (not merely illegal ones) are ConfigErrors."""
+    if not isinstance(d, dict):
+        raise ConfigError(f"decision {index} must be an object")
+    known = {"player", "action", "card", "call", "calls", "push"}
+    if set(d) - known:
+        raise ConfigError(f"decision {index}: unknown field(s) {', '.join(sorted(set(d) - known))}")
+    if "card" in d:
+        card(d["card"], f"decision {index}")
+    if "push" in d:
+        cards(d["push"], f"decision {index}.push")
+    if "action" in d and d["action"] not in ("play", "draw", "counter", "accept", "end"):
+        raise ConfigError(f"decision {index}: unknown action {d['action']!r}")
+
+
+class ScriptAgent:
+    """Decisions from the scenario list, then bots, else stop with ``waiting``."""
+
+    def __init__(self, decisions: list, bot_names: list[str] | None, cfg):
+        self.decisions = decisions
+        self.i = 0
+        self.bots = None
+        if bot_names:
+            specs = [B.BOTS[b] for b in bot_names]
+            self.bots = [(sp.policy, {k: cfg.bot_param(sp.name, k, sp.params) for k in sp.params}) for sp in specs]
+
+    def _next(self) -> dict | None:
+        return self.decisions[self.i] if self.i < len(self.decisions) else None
+
+    def _illegal(self, d: dict, reason: str):
+        raise _Stop("illegal", {"index": self.i, "decision": d, "reason": reason})
+
+    def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
+        d = self._next()
+        if d is not None and "calls" in d:
+            callers = d["calls"]
+            if not isinstance(callers, list) or any(not isinstance(q, int) or isinstance(q, bool) for q in callers):
+                raise ConfigError(f"decision {self.i}: calls must be a list of seats")
+            for q in callers:
+                if q not in eligible:
+                    self._illegal(d, f"P{q} may not call this play (FS-6.1)")
+            self.i += 1
+            return [q for q in eligible if q in callers]
+        opts = [{"call": False}, {"call": True}]
+        return [q for q in eligible if self.decide(g, q, "call", opts, played=t, target=s)["call"]]
+
+    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
+        d = self._next()
+        if d is None:
+            if self.bots is None:
+                raise _Stop("waiting", {"player": s, "decision": kind, "legal": legal})
+            policy, params = self.bots[s]
+            return bot_decide(g, s, policy, params, kind, legal, **ctx)
+        if "player" in d and d["player"] != s:
+            self._illegal(d, f"the next decision is P{s}'s ({kind}), not P{d['player']}'s")
+        expected = {"call": "call", "push": "push"}.get(kind, "action")
+        if expected not in d:
+            self._illegal(d, f"expected a {kind} decision of P{s}")
+        for option in legal:
+            if _same(d, option):
+                self.i += 1
+                return option
+        self._illegal(d, f"not a legal {kind} decision for P{s}")
+        raise AssertionError  # unreachable
+
+
+def run_scenario(game, spec: dict) -> dict:
+    if not isinstance(spec, dict):
+        raise ConfigError("scenario must be a JSON object")
+    bad = set(spec) - ENVELOPE_KEYS
+    if bad:
+        raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(bad))}")
+    if spec.get("game", NAME) != NAME:
+        raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {NAME}")
+    players = spec.get("players", game.default_players)
+    params = spec.get("params", {}) or {}
+    if not isinstance(params, dict):
+        raise ConfigError("params must be an object")
+    bot_names = spec.get("bots")
+    if bot_names is not None and (not isinstance(bot_names, list) or len(bot_names) != players):
+        raise ConfigError(f"bots must list one bot name per seat ({players})")
+    cfg = game.make_config(players=players, bots=bot_names, overrides=params)
+    seed = spec.get("seed", 0)
+    if not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+    decisions = spec.get("decisions", [])
+    if not isinstance(decisions, list):
+        raise ConfigError("decisions must be a list")
+    for i, d in enumerate(decisions):
+        _check_codes(d, i)
+    agent = ScriptAgent(decisions, bot_names, cfg)
+    log: list[str] = []
+    g = FakingSick(cfg.params, players, Rng(seed, 0), agent, log)
+    load_state(g, spec.get("state", {}))
+    g.check = True
+    out = {"game": NAME, "illegal": None, "waiting": None, "finished": False, "result": None}
+    try:
+        g.play_game()
+    except _Stop as stop:
+        out[stop.kind] = stop.payload
+    out["state"] = dump_state(g)
+    out["events"] = log
+    out["finished"] = g.over
+    if g.over:
+        out["result"] = {
+            "winner": g.winner,
+            "win_method": WIN_METHODS[g.win_method],
+            "end_reason": "turn_cap" if g.turn_cap else "winner",
+            "turns": g.turns,
+            "winner_banned": [] if g.winner < 0 else [TYPES[t] for t in g.banned_types(g.winner)],
+        }
+    out["stats"] = {**g.stats, "seats": g.seat}
+    return out
+
+
+__all__ = ["run_scenario", "GameOver"]
