@@ -109,18 +109,18 @@ def designate(natural_suits: list[int], n_jokers: int, lock: int) -> list[int]:
     return (need + rest)[:n_jokers]
 
 
-def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool) -> list[Play]:
-    """All sets/singles of the given sizes (§3.1), jokers wild, 2-4 cards or 1."""
+def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13)) -> list[Play]:
+    """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1."""
     jokers = sorted(c for c in hand if c >= JOKER)
     out = []
-    for k in counts:
-        for r in range(13):
-            held = [s for s in range(4) if 4 * r + s in hand]
+    for r in ranks:
+        held = [s for s in range(4) if 4 * r + s in hand]
+        if not held and not jokers:
+            continue
+        for k in counts:
             for j in range(0, min(len(jokers), k) + 1):
                 n = k - j
-                if n == 0 and k == 1 and not lone_joker_wild:
-                    continue
-                if n > len(held):
+                if (n == 0 and k == 1 and not lone_joker_wild) or n > len(held):
                     continue
                 for nat in combinations(held, n):
                     js = designate(list(nat), j, lock)
@@ -137,16 +137,20 @@ def stairs_of(hand: set[int], length: int | None) -> list[Play]:
     """§3.1/§4.21: same-suit runs of 3+ consecutive represented ranks, no wrap-around, jokers fill gaps."""
     jokers = sorted(c for c in hand if c >= JOKER)
     out = []
-    lengths = range(3, 14) if length is None else [length]
-    for L in lengths:
-        for low in range(0, 14 - L):
-            for s in range(4):
-                window = [4 * r + s for r in range(low, low + L)]
-                held = [c for c in window if c in hand]
-                missing = [c for c in window if c not in hand]
-                if not held or len(missing) > len(jokers):
+    longest = min(13, len(hand))
+    lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
+    for s in range(4):
+        in_suit = [4 * r + s in hand for r in range(13)]
+        if not any(in_suit):
+            continue
+        for L in lengths:
+            for low in range(0, 14 - L):
+                held = sum(in_suit[low:low + L])
+                if held == 0 or L - held > len(jokers):
                     continue
-                pairs = sorted([(c, c) for c in held] + list(zip(jokers, missing)))
+                window = [4 * r + s for r in range(low, low + L)]
+                missing = [c for c in window if c not in hand]
+                pairs = sorted([(c, c) for c in window if c in hand] + list(zip(jokers, missing)))
                 out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
                                 low + L - 1, 1 << s))
     return out

@@ -342,13 +342,14 @@ class Engine:
             return sorted(out, key=Play.key)
         if t.kind == JOKER_SINGLE:
             return []
+        rv = self.reversed
         if t.kind == SET:
-            cand = sets_of(hand, (t.count,), self.suit_lock, lone)
+            stronger = [r for r in range(13) if strength(r, rv) > strength(t.low, rv)]
+            cand = sets_of(hand, (t.count,), self.suit_lock, lone, stronger)
             if t.count == 1:
                 cand += joker_single(hand)
         else:
             cand = stairs_of(hand, t.count) if self.may_follow_stairs(p) else []
-        rv = self.reversed
         out = [x for x in cand if beats(x, t, rv) and self.locks_allow(p, x)]
         return sorted(out, key=Play.key)
 

@@ -1,0 +1,72 @@
+"""Configuration: defaults, parameter table, bad input (one-line ConfigError)."""
+
+import pytest
+
+from sim.config import ConfigError
+from sim.games.daifugo import GAME
+from sim.games.daifugo.rules import PARAMS, param_vector, N_PARAMS
+
+
+def test_defaults():
+    cfg = GAME.make_config()
+    assert cfg.players == 4 and cfg.params["mode"] == "normal" and cfg.params["rounds"] == 5
+    assert cfg.params["madness_rounds"] == 3 and len(cfg.params["rule_deck"]) == 25
+    assert len(param_vector(cfg)) == N_PARAMS
+
+
+def test_every_param_documented():
+    for p in PARAMS:
+        assert p.rule and p.doc and p.source in ("seed", "seed-weak", "found", "assumed")
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"players": 7},
+    {"players": 2},
+    {"overrides": {"rule_deck": "07,26"}},
+    {"overrides": {"rule_deck": "7x"}},
+    {"overrides": {"rounds": 0}},
+    {"overrides": {"madness_rounds": 0}},
+    {"overrides": {"mode": "crazy"}},
+    {"overrides": {"max_plays_per_round": 0}},
+    {"overrides": {"no_such_rule": 1}},
+    {"players": 6, "overrides": {"hand_size_six": 9}},
+    {"players": 5, "overrides": {"hand_size": 11}},
+])
+def test_bad_input(kwargs):
+    with pytest.raises(ConfigError) as e:
+        GAME.make_config(**kwargs)
+    assert "\n" not in str(e.value)
+
+
+def test_rule_deck_subset_and_empty():
+    cfg = GAME.make_config(overrides={"rule_deck": "21,07"})
+    assert cfg.params["rule_deck"] == ("07", "21")
+    cfg = GAME.make_config(overrides={"rule_deck": ""})
+    t = GAME.run_batch(cfg, 0, 3, "reference")
+    assert (t["games"]["laws_mask"] == 0).all()
+
+
+def test_bench_config():
+    cfg = GAME.bench_config()
+    assert cfg.players == 4 and cfg.params["rounds"] == 1 and cfg.params["rule_deck"] == ()
+    assert GAME.unit == "rounds"
+
+
+def test_scenario_bad_input():
+    with pytest.raises(ConfigError):
+        GAME.scenario({"game": "daifugo", "state": {"hands": [["Z9"], [], [], []]}})
+    with pytest.raises(ConfigError):
+        GAME.scenario({"game": "daifugo", "state": {"hands": [["S9"], ["S9"], [], []]}})
+    with pytest.raises(ConfigError):
+        GAME.scenario({"game": "daifugo", "state": {"hands": [[], [], []]}})
+    with pytest.raises(ConfigError):
+        GAME.scenario({"game": "daifugo", "players": 7, "state": {"hands": [[]] * 7}})
+
+
+def test_replay_matches_batch():
+    cfg = GAME.make_config(seed=9, overrides={"mode": "madness", "rule_deck": "07,09,14,15,19,21"})
+    lines, tables = GAME.replay(cfg, 4)
+    batch = GAME.run_batch(cfg, 4, 1, "fast")
+    for name in GAME.tables:
+        assert tables[name].equals(batch[name])
+    assert any("drafts precept" in x for x in lines)
