@@ -66,3 +66,13 @@ def test_batches_combine():
     keys = list(GAME.tables["calls"].keys)
     summed = pd.concat([a["calls"], b["calls"]]).groupby(keys, as_index=False).sum()
     pd.testing.assert_frame_equal(whole["calls"], summed)
+
+
+def test_bot_column_follows_seat_bots():
+    """The seats table's bot names rotate exactly like sim.games.base.seat_bots."""
+    from sim.games.base import seat_bots
+
+    cfg = GAME.make_config(players=3, bots=["random", "bluffer", "caller"])
+    seats = GAME.run_batch(cfg, 7, 5, "fast")["seats"]
+    expected = [b for i in range(7, 12) for b in seat_bots(cfg, i)]
+    assert seats["bot"].tolist() == expected

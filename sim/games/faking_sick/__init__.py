@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from sim.config import ConfigError, RunConfig
-from sim.games.base import ENGINES, Game, Section, seat_bots
+from sim.games.base import ENGINES, Game, Section
 
 from . import rules
 from .bots import BOTS, DEFAULT_BOTS
@@ -46,8 +46,7 @@ class FakingSick(Game):
 
             for i in range(count):
                 record(run_game(cfg, start + i), arr, i)
-        names = [seat_bots(cfg, start + i) for i in range(count)]
-        return frames(arr, start, names)
+        return frames(arr, start, cfg.bots)
 
     def replay(self, cfg: RunConfig, index: int) -> tuple[list[str], dict[str, pd.DataFrame]]:
         from .reference import record, run_game
@@ -56,7 +55,7 @@ class FakingSick(Game):
         g = run_game(cfg, index, log)
         arr = new_arrays(1, cfg.players)
         record(g, arr, 0)
-        return log, frames(arr, index, [seat_bots(cfg, index)])
+        return log, frames(arr, index, cfg.bots)
 
     def scenario(self, spec: dict[str, Any]) -> dict[str, Any]:
         from .scenario import run_scenario

@@ -304,7 +304,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         bm |= 1 << slots[p, i]
                 top = disc[st[DHI] - 1] if st[DHI] > st[DLO] else -1
                 ban = st[BAN]
-                binds = ban >= 0 and (pv[K_BAN_NEXT] == 0 or p == (ban + 1) % n)
+                binds = ban >= 0 and (pv[K_BAN_NEXT] == 0 or p == (ban + 1 if ban + 1 < n else 0))
                 if under_attack:
                     mask = pv[K_FEV_CTR] if st[ATK] == FEV else pv[K_SNZ_CTR]
                 else:
@@ -356,9 +356,22 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     if after_draw:
                         break
                     if under_attack:
-                        # FS-3.3 ACCEPT
+                        # FS-3.3 ACCEPT (suffer_attack with the common no-reshuffle draw inlined)
                         gs[G_ACC] += 1
-                        suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
+                        k = pv[K_FEV_PEN] if st[ATK] == FEV else pv[K_SNZ_PEN]
+                        if st[ND] < k:
+                            suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
+                            break
+                        st[ATK] = -1
+                        st[ATK_T] = -1
+                        gs[G_PEN] += 1
+                        ss[p, S_SUFFER] += 1
+                        for _ in range(k):
+                            st[ND] -= 1
+                            hand[p, drawp[st[ND]]] += 1
+                        hs[p] += k
+                        gs[G_DRAWN] += k
+                        ss[p, S_DRAWN] += k
                         break
                     # FS-3.4 DRAW
                     k = pv[K_DRAW]
@@ -463,7 +476,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     ss[p, S_CALLED] += 1
                     gs[G_MADE] += 1
                     ss[c, S_MADE] += 1
-                    d = (c - p) % n
+                    d = c - p if c > p else c - p + n
                     calls[t, d, c, 0] += 1
                     if bluff:
                         # FS-7.3 success
@@ -531,7 +544,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     # FS-5.2 / FS-5.4 (as resolve_effect)
                     if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
                         st[ATK] = t
-                        st[ATK_T] = (p + 1) % n
+                        st[ATK_T] = p + 1 if p + 1 < n else 0
                         gs[G_ATK] += 1
                     elif t == HDA:
                         st[BAN] = p
@@ -539,9 +552,10 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
             if code == OVER:
                 break
             # ---- end of turn (FS-3.6) ----
-            if st[BAN] >= 0 and pv[K_BAN_NEXT] == 1 and (st[BAN] + 1) % n == p:
+            ban = st[BAN]
+            if ban >= 0 and pv[K_BAN_NEXT] == 1 and (ban + 1 if ban + 1 < n else 0) == p:
                 st[BAN] = -1
-            p = (p + 1) % n
+            p = p + 1 if p + 1 < n else 0
         gs[G_WINNER] = winner
         gs[G_TURNS] = st[TURNS]
         gs[G_METHOD] = method

@@ -61,34 +61,34 @@ def new_arrays(count: int, n: int) -> dict[str, np.ndarray]:
     }
 
 
-def frames(arr: dict[str, np.ndarray], start: int, bot_names: list[list[str]]) -> dict[str, pd.DataFrame]:
-    """DataFrames of every table from filled arrays; ``bot_names[g][s]`` is the seat's bot."""
+def seat_bot_names(bots: tuple[str, ...], start: int, count: int) -> np.ndarray:
+    """Bot name per (game, seat) row, rotated exactly as ``sim.games.base.seat_bots``."""
+    n = len(bots)
+    games = np.arange(start, start + count, dtype=np.int64)
+    idx = (np.arange(n, dtype=np.int64)[None, :] + games[:, None]) % n
+    return np.asarray(bots, dtype=object)[idx.ravel()]
+
+
+def frames(arr: dict[str, np.ndarray], start: int, bots: tuple[str, ...]) -> dict[str, pd.DataFrame]:
+    """DataFrames of every table from filled arrays (``bots``: the run's table of bots)."""
     games_a, seats_a = arr["games"], arr["seats"]
     count, n = seats_a.shape[0], seats_a.shape[1]
     game_ids = np.arange(start, start + count, dtype=np.int64)
-    g = {"game": game_ids}
-    for i, name in enumerate(GAME_FIELDS):
-        g[name] = games_a[:, i].copy()
-    games = pd.DataFrame(g)
+    games = pd.DataFrame(games_a, columns=list(GAME_FIELDS), copy=False)
+    games.insert(0, "game", game_ids)
+    games.insert(2, "n_winners", (games_a[:, G["winner"]] >= 0).astype(np.int64))
     games["turn_cap"] = games["turn_cap"].astype(bool)
-    games.insert(2, "n_winners", (games["winner"] >= 0).astype(np.int64))
 
     winner = np.repeat(games_a[:, G["winner"]], n)
     seat_ids = np.tile(np.arange(n, dtype=np.int64), count)
     win = winner == seat_ids
     cap = np.repeat(games_a[:, G["turn_cap"]], n) == 1
     outcome = np.where(win, OUTCOME_WON, np.where(cap, OUTCOME_CAP, OUTCOME_LOST)).astype(np.int64)
-    s = {
-        "game": np.repeat(game_ids, n),
-        "seat": seat_ids,
-        "bot": [b for row in bot_names for b in row],
-        "win": win,
-        "outcome": outcome,
-    }
-    flat = seats_a.reshape(count * n, NS)
-    for i, name in enumerate(SEAT_FIELDS):
-        s[name] = flat[:, i].copy()
-    seats = pd.DataFrame(s)
+    seats = pd.DataFrame(seats_a.reshape(count * n, NS), columns=list(SEAT_FIELDS), copy=False)
+    for i, (name, col) in enumerate((("game", np.repeat(game_ids, n)), ("seat", seat_ids),
+                                     ("bot", seat_bot_names(bots, start, count)), ("win", win),
+                                     ("outcome", outcome))):
+        seats.insert(i, name, col)
 
     calls_a = arr["calls"]
     rows = [(t, d, c, calls_a[t, d, c, 0], calls_a[t, d, c, 1])
