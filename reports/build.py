@@ -89,39 +89,88 @@ def render_html(parts: list[tuple[str, list[Section]]]) -> str:
     )
 
 
-def _table_page(title: str, caption: str, df: pd.DataFrame, text: str = "") -> Figure:
-    df = _fmt_table(df).astype(str)
-    rows = min(len(df), 40)
-    fig = Figure(figsize=(8.27, 11.69))
-    fig.text(0.05, 0.96, title, fontsize=14, weight="bold")
-    fig.text(0.05, 0.93, caption + ("" if rows == len(df) else f" (first {rows} of {len(df)} rows)"), fontsize=10)
-    if text:
+PAGE_W, PAGE_H, MARGIN = 8.27, 11.69, 0.5  # A4, inches
+MAX_ROWS = 35
+
+
+class _Pages:
+    """Flow layout for the PDF: blocks stacked top to bottom, a new page when one is full."""
+
+    def __init__(self, pdf: PdfPages):
+        self.pdf = pdf
+        self.fig: Figure | None = None
+        self.y = 0.0  # inches used on the current page
+
+    def _room(self, h: float) -> None:
+        if self.fig is None or self.y + h > PAGE_H - 2 * MARGIN:
+            self.flush()
+            self.fig = Figure(figsize=(PAGE_W, PAGE_H))
+            self.y = 0.0
+
+    def _axes(self, h: float, w: float = PAGE_W - 2 * MARGIN):
+        self._room(h)
+        top = PAGE_H - MARGIN - self.y
+        self.y += h
+        return self.fig.add_axes([MARGIN / PAGE_W, (top - h) / PAGE_H, w / PAGE_W, h / PAGE_H])
+
+    def text(self, text: str, size: float = 9, weight: str = "normal", wrap: int = 105) -> None:
         import textwrap
 
-        fig.text(0.05, 0.90, "\n".join(textwrap.wrap(text, 110)), fontsize=8, va="top")
-    ax = fig.add_axes([0.05, 0.05, 0.9, 0.78])
-    ax.axis("off")
-    if rows:
-        tbl = ax.table(cellText=df.head(rows).to_numpy(), colLabels=list(df.columns), loc="upper center")
+        lines = textwrap.wrap(text, wrap) or [""]
+        ax = self._axes(0.05 + size / 72 * 1.45 * len(lines))
+        ax.axis("off")
+        ax.text(0, 1, "\n".join(lines), va="top", fontsize=size, weight=weight, transform=ax.transAxes)
+
+    def table(self, caption: str, df: pd.DataFrame) -> None:
+        df = _fmt_table(df).astype(str)
+        rows = min(len(df), MAX_ROWS)
+        more = "" if rows == len(df) else f" (first {rows} of {len(df)} rows; all rows in the HTML report)"
+        self.text(caption + more, size=9, weight="bold")
+        if not rows:
+            return
+        ax = self._axes(0.2 * (rows + 1) + 0.15)
+        ax.axis("off")
+        tbl = ax.table(cellText=df.head(rows).to_numpy(), colLabels=list(df.columns), loc="upper left",
+                       bbox=[0, 0.15 / (0.2 * (rows + 1) + 0.15), 1, 1 - 0.15 / (0.2 * (rows + 1) + 0.15)])
         tbl.auto_set_font_size(False)
-        tbl.set_fontsize(7)
-        tbl.scale(1, 1.2)
-    return fig
+        tbl.set_fontsize(6.5)
+
+    def figure(self, caption: str, fig: Figure) -> None:
+        import matplotlib.image as mpimg
+
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=150)
+        buf.seek(0)
+        img = mpimg.imread(buf)
+        w = min(PAGE_W - 2 * MARGIN, 6.4)
+        h = w * img.shape[0] / img.shape[1]
+        ax = self._axes(h + 0.1, w)
+        ax.imshow(img)
+        ax.axis("off")
+
+    def flush(self) -> None:
+        if self.fig is not None:
+            self.pdf.savefig(self.fig)
+            self.fig = None
 
 
 def render_pdf(parts: list[tuple[str, list[Section]]], path: Path) -> None:
     with PdfPages(path) as pdf:
-        cover = Figure(figsize=(8.27, 11.69))
+        cover = Figure(figsize=(PAGE_W, PAGE_H))
         cover.text(0.5, 0.6, "cardlab balance report", ha="center", fontsize=22, weight="bold")
         cover.text(0.5, 0.55, "\n".join(t for t, _ in parts), ha="center", va="top", fontsize=12)
         cover.text(0.5, 0.1, f"cardlab {code_version()}", ha="center", fontsize=9, color="grey")
         pdf.savefig(cover)
+        pages = _Pages(pdf)
         for title, sections in parts:
+            pages.flush()
+            pages.text(title, size=16, weight="bold", wrap=60)
             for s in sections:
-                for i, (caption, table) in enumerate(s.tables):
-                    pdf.savefig(_table_page(f"{title} — {s.title}", caption, table, s.text if i == 0 else ""))
-                if not s.tables and s.text:
-                    pdf.savefig(_table_page(f"{title} — {s.title}", "", pd.DataFrame(), s.text))
+                pages.text(s.title, size=12, weight="bold", wrap=80)
+                if s.text:
+                    pages.text(s.text)
+                for caption, table in s.tables:
+                    pages.table(caption, table)
                 for caption, fig in s.figures:
-                    fig.suptitle(f"{title} — {caption}", fontsize=9)
-                    pdf.savefig(fig)
+                    pages.figure(caption, fig)
+        pages.flush()

@@ -23,7 +23,7 @@ from sim.games import get_game
 from sim.games.base import ENGINES
 from sim.store import RunDir, RunFacts
 
-DEFAULT_BATCH = {"fast": 20_000, "reference": 200}
+MAX_BATCH = {"fast": 20_000, "reference": 200}
 
 
 @dataclass
@@ -45,7 +45,9 @@ def plan(cfg: RunConfig, games: int, batch_size: int | None, engine: str) -> Run
         raise ConfigError(f"unknown engine '{engine}'; known: {', '.join(ENGINES)}")
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
-    batch_size = batch_size or DEFAULT_BATCH[engine]
+    # default: about 16 batches (so workers share the load), within [500, MAX_BATCH]; it
+    # depends on the game count only, so rerunning the same command resumes the same plan
+    batch_size = batch_size or max(1, min(MAX_BATCH[engine], max(500, -(-games // 16))))
     if batch_size < 1:
         raise ConfigError(f"--batch-size must be at least 1, got {batch_size}")
     game = get_game(cfg.game)
