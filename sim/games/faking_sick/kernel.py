@@ -126,34 +126,6 @@ def draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot):
 
 
 @njit(cache=True)
-def push_cards(rs, policy, hand, hs, slots, c, p, m):
-    """D4 / FS-7.2: move m cards from the caller c to p, one at a time."""
-    for _ in range(m):
-        if policy == RANDOM:
-            i = randbelow(rs, hs[c])
-            t = 0
-            while i >= hand[c, t]:
-                i -= hand[c, t]
-                t += 1
-        else:
-            t = -1
-            for j in range(slots.shape[1]):
-                x = slots[c, j]
-                if x >= 0 and hand[c, x] > 0:
-                    t = x
-                    break
-            if t < 0:
-                best_n = 0
-                for x in range(NT):
-                    if hand[c, x] > best_n:
-                        t, best_n = x, hand[c, x]
-        hand[c, t] -= 1
-        hs[c] -= 1
-        hand[p, t] += 1
-        hs[p] += 1
-
-
-@njit(cache=True)
 def resolve_effect(pv, st, gs, n, p, t):
     """FS-5.2 attacks (reconstructed profile), FS-5.4 HEADACHE ban."""
     if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
@@ -206,6 +178,13 @@ def discard_revealed(st, disc, pv, hand, hs, slots, p, slot):
         hand[p, t] += 1
         hs[p] += 1
     # otherwise (removed) the card leaves the game
+
+
+@njit(cache=True)
+def retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot):
+    """FS-7.3 steps 4-5: the revealed card leaves its slot; a replacement is drawn (FS-8)."""
+    discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
+    draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
 
 
 @njit(cache=True)
@@ -460,8 +439,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         hs[p] += 1
                         draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, pv[K_FAIL_DRAW])
                         slot = reveal(gs, st, slots, revealed, p, t)
-                        discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
-                        draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
+                        retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot)
                         if under_attack:
                             if pv[K_CTR_PENALTY]:
                                 suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
@@ -487,22 +465,79 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         ss[c, S_CORRECT] += 1
                         ss[p, S_CAUGHT] += 1
                         plays[t, p, 3] += 1
-                        slot = reveal(gs, st, slots, revealed, p, t)
+                        # step 1, as reveal()
+                        slot = -1
+                        cnt = 0
+                        for i in range(K):
+                            if slots[p, i] == t:
+                                cnt += 1
+                                if slot < 0:
+                                    slot = i
+                        if cnt > 1:
+                            gs[G_DUP] += 1
+                        gs[G_REVEALS] += 1
+                        revealed[t] += 1
+                        st[REV_ALL] += 1
+                        # step 2: push (D4, bots.py)
                         m = min(pv[K_PUSH], hs[c])
-                        if m > 0:
-                            push_cards(rs, policy[seat_row[c]], hand, hs, slots, c, p, m)
-                            gs[G_PUSHED] += m
-                            ss[c, S_PUSHED] += m
-                            ss[p, S_RECV] += m
+                        cpol = policy[seat_row[c]]
+                        for _ in range(m):
+                            if cpol == RANDOM:
+                                i = randbelow(rs, hs[c])
+                                x = 0
+                                while i >= hand[c, x]:
+                                    i -= hand[c, x]
+                                    x += 1
+                            else:
+                                x = -1
+                                for j in range(K):
+                                    y = slots[c, j]
+                                    if y >= 0 and hand[c, y] > 0:
+                                        x = y
+                                        break
+                                if x < 0:
+                                    best_n = 0
+                                    for y in range(NT):
+                                        if hand[c, y] > best_n:
+                                            x, best_n = y, hand[c, y]
+                            hand[c, x] -= 1
+                            hs[c] -= 1
+                            hand[p, x] += 1
+                            hs[p] += 1
+                        gs[G_PUSHED] += m
+                        ss[c, S_PUSHED] += m
+                        ss[p, S_RECV] += m
                         if hs[c] == 0:
                             winner = c
                             method = 2
                             code = OVER  # FS-7.3 step 2: the played card stays in limbo
                             break
-                        hand[p, t] += 1
+                        hand[p, t] += 1  # step 3
                         hs[p] += 1
-                        discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
-                        draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
+                        # step 4 (as discard_revealed)
+                        x = slots[p, slot]
+                        slots[p, slot] = -1
+                        if pv[K_DEST] == DEST_DISCARD:
+                            st[DLO] -= 1
+                            disc[st[DLO]] = x
+                        elif pv[K_DEST] == DEST_HAND:
+                            hand[p, x] += 1
+                            hs[p] += 1
+                        # step 5 (as draw_replacement; the helper handles an empty draw pile)
+                        while st[ND] > 0:
+                            st[ND] -= 1
+                            y = drawp[st[ND]]
+                            if y == VIR:
+                                st[DLO] -= 1
+                                disc[st[DLO]] = VIR
+                                gs[G_SKIP] += 1
+                                continue
+                            slots[p, slot] = y
+                            for z in range(NT):
+                                cleared[p, z] = 0
+                            break
+                        if slots[p, slot] < 0:
+                            draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
                         again = pv[K_PLAY_AGAIN] == 1 and not retry
                         if under_attack and not again:
                             if pv[K_CTR_PENALTY]:
