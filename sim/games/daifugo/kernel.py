@@ -83,7 +83,7 @@ SUBS, SUBN, DES = _tables()
 M1, M2, M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def popcount(x):
     """SWAR popcount of a non-negative int64."""
     x = x - ((x >> 1) & M1)
@@ -95,17 +95,17 @@ def popcount(x):
     return x & 0x7F
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def strength(r, rv):
     return 12 - r if rv else r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def reversed_(S):
     return S[REV] != S[JB]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def applies(S, c, p):
     """§4.0 A(c, p) for implemented cards."""
     if not (IMPL >> c) & 1:
@@ -113,12 +113,12 @@ def applies(S, c, p):
     return ((S[LAWS] >> c) & 1) == 1 or S[OWN0 + c] == p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def holder(S, c, p):
     return ((IMPL >> c) & 1) == 1 and S[OWN0 + c] == p and ((S[LAWS] >> c) & 1) == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def n_active(S, n):
     k = 0
     for q in range(n):
@@ -126,7 +126,7 @@ def n_active(S, n):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def next_active(S, n, seat):
     for i in range(1, n + 1):
         q = (seat + i) % n
@@ -135,7 +135,7 @@ def next_active(S, n, seat):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def mvalue(kind, low, high, rv):
     if kind == JOKERK:
         return 13
@@ -144,7 +144,7 @@ def mvalue(kind, low, high, rv):
     return strength(low, rv)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def one_step(kind, low, high, tkind, tlow, thigh, rv):
     if kind != tkind or kind == JOKERK:
         return False
@@ -153,13 +153,13 @@ def one_step(kind, low, high, tkind, tlow, thigh, rv):
     return mvalue(kind, low, high, rv) == mvalue(tkind, tlow, thigh, rv) + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def contains_rank(nr, jr, rank, wild):
     return ((nr >> rank) & 1) == 1 or (wild and ((jr >> rank) & 1) == 1)
 
 
 # ---- move generation ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
     MV[k, MK] = kind
     MV[k, MC] = count
@@ -173,7 +173,7 @@ def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
     return k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def locks_allow(S, pv, p, kind, low, high, suits):
     """§4.14 / §4.15 with precept-holder exemptions; Joker single exempt (QA-14.2, DEC-43)."""
     if kind == JOKERK:
@@ -187,7 +187,7 @@ def locks_allow(S, pv, p, kind, low, high, suits):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
     jmask = hand & JOKER_BITS
@@ -196,11 +196,16 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     rv = reversed_(S)
     topv = mvalue(S[TK], S[TL], S[TH], rv) if follow else -1
     lone = pv[P.P_LONE_WILD] == 1
-    for r in range(13):
+    check = follow and (S[SL] != 0 or S[NL] != 0)
+    r_lo, r_hi = 0, 13
+    if follow:  # only ranks stronger than the top play
+        if rv:
+            r_hi = 12 - topv
+        else:
+            r_lo = topv + 1
+    for r in range(r_lo, r_hi):
         held = (hand >> (4 * r)) & 15
-        if held == 0 and nj_hand == 0:
-            continue
-        if follow and strength(r, rv) <= topv:
+        if SUBN[held, 1] + nj_hand < count:
             continue
         for j in range(0, min(nj_hand, count) + 1):
             n = count - j
@@ -217,7 +222,7 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
                 if des < 0:
                     continue
                 suits = sm | des
-                if follow and not locks_allow(S, pv, p, SETK, r, r, suits):
+                if check and not locks_allow(S, pv, p, SETK, r, r, suits):
                     continue
                 mask = (sm << (4 * r)) | jbits
                 k = _add(MV, k, SETK, count, r, r, suits, mask, (1 << r) if n > 0 else 0,
@@ -225,7 +230,7 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
@@ -261,14 +266,14 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def may_follow_stairs(S, pv, p):
     if applies(S, 21, p):
         return True
     return S[OWN0 + 21] >= 0 and pv[P.P_21_FOLLOW] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
     hand = S[H0 + p]
@@ -296,7 +301,7 @@ def legal_plays(S, pv, MV, p):
 
 
 # ---- rule helpers -------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def revolution_size(S, p, kind, count):
     if kind == JOKERK:
         return False
@@ -305,7 +310,7 @@ def revolution_size(S, p, kind, count):
     return count == 3 and applies(S, 7, p)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
     """§3.7 / DEC-27."""
     if MV[m, MJK] > 0:
@@ -322,7 +327,7 @@ def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
     return pv[P.P_REV_FF] == 1 and revolted
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def flow(S, leader):
     S[DISC] |= S[FIELD]
     S[FIELD] = 0
@@ -336,7 +341,7 @@ def flow(S, leader):
     S[TURN] = leader
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def next_turn(S, n, p):
     if n_active(S, n) <= 1:
         return
@@ -352,7 +357,7 @@ def next_turn(S, n, p):
     flow(S, next_active(S, n, owner))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def capital_fall(S, pv, n, first):
     k = S[KING]
     if S[ROUND] < 2 or k < 0 or first == k:
@@ -384,7 +389,7 @@ def capital_fall(S, pv, n, first):
             S[RB0 + q] += pv[P.P_CF_BONUS]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def place_top(S, pv, n, p):
     S[TOP0 + S[NTOP]] = p
     S[NTOP] += 1
@@ -392,7 +397,7 @@ def place_top(S, pv, n, p):
         capital_fall(S, pv, n, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def place_bottom(S, pv, p):
     if pv[P.P_EARLIEST_LOWEST]:
         for i in range(S[NBOT], 0, -1):
@@ -404,7 +409,7 @@ def place_bottom(S, pv, p):
 
 
 # ---- bots ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def weak_hand(S, hand, rv, revolt_below):
     tot = 0
     cnt = 0
@@ -415,7 +420,7 @@ def weak_hand(S, hand, rv, revolt_below):
     return cnt > 0 and float(tot) < revolt_below * float(cnt)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
     hand = S[H0 + p]
     size = popcount(hand)
@@ -472,7 +477,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
     if kind == JOKERK:
         return True
@@ -487,7 +492,7 @@ def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_play(S, pv, n, MV, nm, p, can_pass, pol, prm, rng):
     """Index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
     nopt = nm + (1 if can_pass else 0)
@@ -511,35 +516,42 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, prm, rng):
     return strategist_play(S, pv, n, MV, nm, p, can_pass, prm)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def nth_card(mask, idx):
-    """The idx-th card (ascending ids) of a mask."""
-    for c in range(54):
-        if (mask >> c) & 1:
-            if idx == 0:
-                return c
-            idx -= 1
+    """The idx-th card (ascending ids) of a mask; -1 if there are fewer cards."""
+    for r in range(14):
+        nib = (mask >> (4 * r)) & 15
+        c = popcount(nib)
+        if idx >= c:
+            idx -= c
+            continue
+        for s in range(4):
+            if (nib >> s) & 1:
+                if idx == 0:
+                    return 4 * r + s
+                idx -= 1
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def unpaired_order_pick(hand, exclude):
-    """Strategist's weakest card: unpaired naturals, then paired, then jokers (ascending)."""
-    for stage in range(3):
-        for c in range(54):
-            if not (hand >> c) & 1 or (exclude >> c) & 1:
-                continue
-            if c >= 52:
-                if stage == 2:
-                    return c
-                continue
-            paired = popcount((hand >> (4 * (c // 4))) & 15) >= 2
-            if (stage == 0 and not paired) or (stage == 1 and paired):
-                return c
-    return -1
+    """Strategist's weakest card: unpaired naturals, then paired, then jokers (ascending ids)."""
+    unpaired = np.int64(0)
+    for r in range(13):
+        nib = (hand >> (4 * r)) & 15
+        if nib and popcount(nib) < 2:
+            unpaired |= nib << (4 * r)
+    avail = hand & ~exclude
+    c = nth_card(avail & unpaired, 0)
+    if c >= 0:
+        return c
+    c = nth_card(avail & ~unpaired & ~JOKER_BITS, 0)
+    if c >= 0:
+        return c
+    return nth_card(avail & JOKER_BITS, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draft_fit(hand, c):
     if c == 9:
         return 3 * popcount((hand >> 20) & 15)
@@ -562,7 +574,7 @@ def draft_fit(hand, c):
 
 
 # ---- game ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def make_play(S, pv, n, MV, m, p, pol, prm, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
     tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
@@ -638,7 +650,7 @@ def make_play(S, pv, n, MV, m, p, pol, prm, rng):
     next_turn(S, n, p)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_round(S, pv, n, MV, pols, prms, rng, seatpos):
     while n_active(S, n) > 1:
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
@@ -675,7 +687,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos):
     S[FIELD] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup_round(S, pv, n, pols, prms, rng, seatpos, deck):
     """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
     S[ROUND] += 1
@@ -831,7 +843,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck):
     S[TURN] = S[START]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def score_round(S, pv, n, r_out, s_out):
     rnd = S[ROUND]
     for i in range(S[NBOT]):
@@ -850,14 +862,14 @@ def score_round(S, pv, n, r_out, s_out):
         S[PREV0 + pos] = S[TOP0 + pos]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def add_vp(S, pv):
     for c in range(1, 26):
         if S[OWN0 + c] >= 0:
             S[VP0 + S[OWN0 + c]] += pv[P.P_VP + c]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g_out, r_out, s_out):
     for i in range(S_SIZE):
         S[i] = 0
@@ -941,7 +953,7 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g_out, r_out,
             s_out[q, j] = sv[j]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s):
     S = np.zeros(S_SIZE, np.int64)
     MV = np.zeros((MAX_MOVES, 9), np.int64)

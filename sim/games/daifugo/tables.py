@@ -55,37 +55,34 @@ def frames(start: int, mode: int, players: int, rounds: int, table_bots, g, r, s
     """DataFrames from the result arrays; seat q of game i is played by
     ``table_bots[(q + i) % len(table_bots)]`` (the foundation's seat rotation)."""
     count = g.shape[0]
-    games = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64)})
-    games["mode"] = np.full(count, mode, np.int8)
-    games["players"] = np.full(count, players, np.int8)
+    game_ids = np.arange(start, start + count, dtype=np.int64)
+    cols: dict[str, np.ndarray] = {"game": game_ids, "mode": np.full(count, mode, np.int8),
+                                   "players": np.full(count, players, np.int8)}
     for j, name in enumerate(GAME_COLS):
-        games[name] = g[:, j]
+        cols[name] = g[:, j]
     for k in range(rounds):
-        games[f"law_{k + 1}"] = g[:, G_FIXED + k].astype(np.int8)
+        cols[f"law_{k + 1}"] = g[:, G_FIXED + k].astype(np.int8)
     for c in range(1, N_RULE_CARDS + 1):
-        games[f"owner_{c:02d}"] = g[:, G_FIXED + rounds + c - 1].astype(np.int8)
+        cols[f"owner_{c:02d}"] = g[:, G_FIXED + rounds + c - 1].astype(np.int8)
+    games = pd.DataFrame(cols)
 
-    rr = pd.DataFrame({
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), rounds),
-        "round": np.tile(np.arange(1, rounds + 1, dtype=np.int64), count),
-    })
     flat = r.reshape(count * rounds, -1)
+    cols = {"game": np.repeat(game_ids, rounds), "round": np.tile(np.arange(1, rounds + 1, dtype=np.int64), count)}
     for j, name in enumerate(ROUND_COLS):
-        rr[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
+        cols[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
     for q in range(players):
-        rr[f"pos_s{q}"] = flat[:, R_FIXED + q].astype(np.int8)
+        cols[f"pos_s{q}"] = flat[:, R_FIXED + q].astype(np.int8)
+    rr = pd.DataFrame(cols)
 
-    ss = pd.DataFrame({
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), players),
-        "seat": np.tile(np.arange(players, dtype=np.int64), count),
-    })
-    nb = len(table_bots)
-    ss["bot"] = np.array(table_bots, dtype=object)[(ss["seat"].to_numpy() + ss["game"].to_numpy()) % nb]
     flat = s.reshape(count * players, -1)
+    seat = np.tile(np.arange(players, dtype=np.int64), count)
+    game = np.repeat(game_ids, players)
+    cols = {"game": game, "seat": seat,
+            "bot": np.array(table_bots, dtype=object)[(seat + game) % len(table_bots)]}
     for j, name in enumerate(SEAT_COLS):
-        ss[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
+        cols[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
     nw = np.repeat(g[:, GAME_COLS.index("n_winners")], players)
-    ss["win_share"] = np.where(ss["win"].to_numpy(), 1.0 / np.maximum(nw, 1), 0.0)
+    cols["win_share"] = np.where(cols["win"], 1.0 / np.maximum(nw, 1), 0.0)
     for k in range(rounds):
-        ss[f"pos_r{k + 1}"] = flat[:, S_FIXED + k].astype(np.int8)
-    return {"games": games, "rounds": rr, "seats": ss}
+        cols[f"pos_r{k + 1}"] = flat[:, S_FIXED + k].astype(np.int8)
+    return {"games": games, "rounds": rr, "seats": pd.DataFrame(cols)}
