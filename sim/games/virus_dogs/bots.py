@@ -8,7 +8,8 @@ own hand and public facts (VD-22): every ``O``, ``T`` and hand size, deck and re
 Shared estimates, identical in both engines:
   unknown = viruses in the game - reserve - open viruses of live players - own hidden - pending
   pool    = deck size + hand sizes of the other live players
-  density = unknown / pool (0 when pool is 0): the chance a random unseen card is a virus.
+  density = unknown / pool: the chance a random unseen card is a virus. Thresholds are bot
+  parameters; both engines compare them in parts per million with integer arithmetic.
 
 ``random``: uniform over the legal options, except declarations that would eliminate the
   bot itself (AD-16); one ``randbelow`` per decision with >= 2 candidates.
@@ -37,13 +38,20 @@ BOTS = {
 }
 
 
-def density(eng, seat: int) -> float:
-    """Estimated chance that an unseen card is a virus, from the seat's point of view."""
+def ppm(x: float) -> int:
+    """A bot parameter in parts per million: both engines compare thresholds in integers."""
+    return int(round(x * 1_000_000))
+
+
+def density_at_least(eng, seat: int, threshold_ppm: int) -> bool:
+    """Is the estimated chance that an unseen card is a virus (seat's view) >= threshold?"""
     me = eng.players[seat]
     opened = sum(p.open for p in eng.players if p.live)
     unknown = eng.r.n_virus_total - eng.reserve - opened - me.hand[V] - eng.pending
     pool = len(eng.deck) + sum(p.hand_size() for p in eng.players if p.live and p.seat != seat)
-    return unknown / pool if pool > 0 else 0.0
+    if pool <= 0:
+        return threshold_ppm <= 0
+    return unknown * 1_000_000 >= threshold_ppm * pool
 
 
 def suicidal(eng, seat: int, o: dict) -> bool:
@@ -59,19 +67,19 @@ def find(legal: list[dict], **want) -> int:
     return -1
 
 
-def ctl_target(eng, seat: int, min_sus: float | None) -> int:
+def ctl_target(eng, seat: int, min_sus_ppm: int | None) -> int:
     """DP-9: a live opponent with ``O = thr-1`` and cards (most suspicious first), else (if
-    ``min_sus`` is given) the most suspicious opponent with suspicion >= min_sus; ties to the
+    ``min_sus_ppm`` is given) the most suspicious opponent with suspicion >= it; ties to the
     lowest seat; -1 if none."""
     thr = eng.r.elimination_threshold
     best, best_sus = -1, -1
     for p in eng.players:
         if p.live and p.seat != seat and p.open >= thr - 1 and p.hand_size() >= 1 and p.suspicion > best_sus:
             best, best_sus = p.seat, p.suspicion
-    if best >= 0 or min_sus is None:
+    if best >= 0 or min_sus_ppm is None:
         return best
     for p in eng.players:
-        if p.live and p.seat != seat and p.suspicion >= min_sus and p.suspicion > best_sus:
+        if p.live and p.seat != seat and p.suspicion * 1_000_000 >= min_sus_ppm and p.suspicion > best_sus:
             best, best_sus = p.seat, p.suspicion
     return best
 
@@ -82,7 +90,7 @@ class BotAgent:
     def __init__(self, name: str, params: dict[str, float], rng):
         self.name = name
         self.policy = BOTS[name].policy
-        self.p = params
+        self.p = {k: ppm(v) for k, v in params.items()}
         self.rng = rng
 
     def forced(self, eng, seat, kind, option) -> None:
@@ -127,7 +135,7 @@ class BotAgent:
             for mode in ("mask", "market"):
                 if find(legal, mode=mode) >= 0:
                     return find(legal, mode=mode)
-            if find(legal, mode="skip") >= 0 and (topv or density(eng, seat) >= self.p["skip_density"]):
+            if find(legal, mode="skip") >= 0 and (topv or density_at_least(eng, seat, self.p["skip_density"])):
                 return find(legal, mode="skip")
             return self.draw_mode(eng, legal, eng.r.draw_min)
         # aggressive
@@ -138,7 +146,7 @@ class BotAgent:
         t = ctl_target(eng, seat, self.p["control_suspicion"]) if h[CTL] else -1
         if t >= 0:
             return find(legal, card="CTL", target=t)
-        if h[QRN] and h[V] == 0 and sum(p.suspicion for p in others) >= self.p["quarantine_suspicion"]:
+        if h[QRN] and h[V] == 0 and sum(p.suspicion for p in others) * 1_000_000 >= self.p["quarantine_suspicion"]:
             return find(legal, card="QRN")
         if h[EXC] and h[V] >= 1:
             return find(legal, card="EXC")
@@ -154,7 +162,7 @@ class BotAgent:
             for mode in ("market", "mask", "skip"):
                 if find(legal, mode=mode) >= 0:
                     return find(legal, mode=mode)
-        return self.draw_mode(eng, legal, eng.r.draw_max if self.p["draw_two"] >= 0.5 else eng.r.draw_min)
+        return self.draw_mode(eng, legal, eng.r.draw_max if self.p["draw_two"] >= 500_000 else eng.r.draw_min)
 
     @staticmethod
     def draw_mode(eng, legal, count) -> int:
@@ -164,7 +172,7 @@ class BotAgent:
 
     # ---- DP-3, DP-5 -----------------------------------------------------------------------
     def on_draw_another(self, eng, seat, legal, ctx) -> int:
-        more = self.policy == AGGRESSIVE and self.p["draw_two"] >= 0.5 and eng.known_top == 0
+        more = self.policy == AGGRESSIVE and self.p["draw_two"] >= 500_000 and eng.known_top == 0
         return find(legal, value=more)
 
     # ---- DP-4 ---------------------------------------------------------------------------------
@@ -180,7 +188,7 @@ class BotAgent:
     # ---- DP-6, DP-7 ---------------------------------------------------------------------------
     def on_mask_take(self, eng, seat, legal, ctx) -> int:
         peek = ctx["peek"]
-        if self.policy == AGGRESSIVE and self.rng.uniform() < self.p["bluff"]:
+        if self.policy == AGGRESSIVE and self.rng.uniform() * 1000000.0 < self.p["bluff"]:
             return find(legal, take=[])
         bad = (V, BAT) if self.policy == CAUTIOUS else (V,)
         good = [i for i, c in enumerate(peek) if c not in bad]
@@ -206,7 +214,7 @@ class BotAgent:
         at_risk = me.open + 1 >= eng.r.elimination_threshold and me.hand[ANT] == 0
         refuse = at_risk
         if self.policy == CAUTIOUS:
-            refuse = at_risk or eng.known_top > 0 or density(eng, seat) >= self.p["refuse_density"]
+            refuse = at_risk or eng.known_top > 0 or density_at_least(eng, seat, self.p["refuse_density"])
         return find(legal, response="refuse" if refuse else "accept")
 
     def on_cough_virus(self, eng, seat, legal, ctx) -> int:
@@ -222,7 +230,7 @@ class BotAgent:
         return 0
 
     def on_refuse_exchange(self, eng, seat, legal, ctx) -> int:
-        refuse = self.policy == CAUTIOUS and eng.players[ctx["giver"]].suspicion >= self.p["exchange_suspicion"]
+        refuse = self.policy == CAUTIOUS and eng.players[ctx["giver"]].suspicion * 1_000_000 >= self.p["exchange_suspicion"]
         return find(legal, value=refuse)
 
     def on_hq_target(self, eng, seat, legal, ctx) -> int:

@@ -525,6 +525,15 @@ class Engine:
             self.g[tb.G_FIRST_ELIM] = turn
         self.say(f"  P{p.seat} is eliminated ({CAUSES[cause]}, O={p.open}, hidden {p.hand[V]})")
         p.live = False
+        if p.seat == self.current and not self.in_hq:
+            # Eliminated mid-draw: the draw phase ends (VD-5.5); cards still being taken join the hand.
+            self.return_pending()
+            for card in self.limbo:
+                if card == BAT:
+                    self.discard[BAT] += 1
+                else:
+                    p.hand[card] += 1
+            self.limbo = []
         for _ in range(p.open + p.hand[V]):
             self.put_bottom(V)
         p.open = 0
@@ -710,6 +719,8 @@ class Engine:
             self.g[tb.G_HQ_STEPS] += 1
             if x >= 0 and self.players[x].hand_size() > 0:
                 self.hq_pull(d, self.players[x])
+            else:
+                self.say(f"  P{d} pulls nothing (target {'none' if x < 0 else 'P%d has no cards' % x})")
             self.hq_check()
             if steps >= self.r.hq_max_steps:
                 self.stalemate()

@@ -1,0 +1,1186 @@
+"""Fast Virus Dogs engine: numba kernels over small fixed integer arrays, one call per batch.
+
+The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per batch, reset
+per game). Every function but ``run_games`` is compiled without the numba runtime
+(``_nrt=False``): none allocates, and without it no call pays atomic reference counting,
+which otherwise took half the run time. Regions (offsets below):
+  [0, NST)        scalars: deck size, reserve, pending, known top, viruses in deck, ...
+  O_P             the rule parameters (``rules.param_vector``)
+  O_PL + s*NF     per seat: open viruses O, treatment T, live, suspicion, hand size
+  O_H + s*NT + c  copies of card code c in seat s's hand (hidden viruses: c = V)
+  O_OPT, O_CTX    the options of the pending decision and its context (peeked cards, ...)
+  O_GM, O_SM      this game's result row and seat rows (tables.GAME_COLS / SEAT_COLS)
+  O_DECK          the deck, bottom-first: ``b[S_DSIZE]`` cards, top = b[O_DECK + size - 1]
+  O_BP + s*NB     seat s's bot parameters in parts per million (``bots.ppm``)
+  O_RNG           the game's SplitMix64 counter (bits of the uint64 as int64)
+Options are small integer codes in the canonical order of the reference engine
+(docs/scenarios/virus-dogs.md); a bot returns an index into them.
+
+The generator is ``sim.rng``'s: ``rnext``/``rbelow``/``runiform``/``rshuffle`` below are
+``next_u64``/``randbelow``/``uniform``/``shuffle`` with the counter kept in ``b`` instead of a
+separate uint64 array (so no second array travels through every call); the test suite
+checks that the streams are identical.
+
+Random-consumption protocol (the reference engine follows the same order):
+  1. setup: the deck is built bottom-first in card-code order and shuffled with
+     ``sim.rng.shuffle`` over the whole array; then, only with ``first_player = random``,
+     one ``randbelow(n)`` picks the first seat;
+  2. a bat appends its k viruses on top of the deck, then shuffles the whole deck;
+     SHF shuffles the deck; ``eliminated_hand_destination = shuffle_into_deck`` shuffles
+     after the eliminated player's cards went to the bottom;
+  3. a hard-quarantine pull is one ``randbelow(hand size)``; the card is found by walking
+     the target's hand in card-code order;
+  4. bots: a decision with one legal option is taken without asking (no draw); ``random``
+     draws one ``randbelow(candidates)`` when it has >= 2 candidates (suicidal declarations
+     removed); ``aggressive`` draws one ``uniform`` at every mask decision it is asked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.virus_dogs import tables as tb
+from sim.games.virus_dogs.bots import AGGRESSIVE, CAUTIOUS, RANDOM, ppm
+from sim.games.virus_dogs.rules import (
+    AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY, CGH, CTL,
+    DOC, EXC, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, MSK, N_TYPES, NO_WINNER, P_INDEX,
+    QRN, SHF, TP, TURN_CAP, V, deck_counts, param_vector,
+)
+from sim.rng import _INV53, GOLDEN, derive, mix64
+
+# ---- parameter slots --------------------------------------------------------------------------
+P_NVT = P_INDEX["n_virus_total"]
+P_NVD = P_INDEX["n_virus_in_deck"]
+P_BATADD = P_INDEX["bat_virus_add"]
+P_DMIN = P_INDEX["draw_min"]
+P_DMAX = P_INDEX["draw_max"]
+P_PEEK = P_INDEX["mask_peek"]
+P_LOOK = P_INDEX["black_market_look"]
+P_DPC = P_INDEX["doctors_per_cure"]
+P_DPT = P_INDEX["doctor_per_turn"]
+P_THR = P_INDEX["elimination_threshold"]
+P_FIRST = P_INDEX["first_player"]
+P_UPFRONT = P_INDEX["draw_count_declared_upfront"]
+P_BATCOUNT = P_INDEX["bat_counts_as_draw"]
+P_SKIPSCOPE = P_INDEX["skip_scope"]
+P_PREFIX = P_INDEX["mask_take_mode"]
+P_ANTCOUGH = P_INDEX["antiseptic_on_cough"]
+P_AMBREACT = P_INDEX["ambulance_reactive"]
+P_EXREF = P_INDEX["exchange_refused_card"]
+P_ELIMDEST = P_INDEX["eliminated_hand_destination"]
+P_IMMEDIATE = P_INDEX["deck_exhaustion_check"]
+P_HQCHOICE = P_INDEX["hq_target"]
+P_HQFIRST = P_INDEX["hq_end"]
+P_HQALL = P_INDEX["hq_stalemate"]
+P_HQMAX = P_INDEX["hq_max_steps"]
+P_ALLSHARED = P_INDEX["all_eliminated_outcome"]
+P_MAXTURNS = P_INDEX["max_turns"]
+
+# ---- buffer layout ------------------------------------------------------------------------------
+MAXN = 5
+NT = N_TYPES
+NF = 5
+NS = tb.NS
+F_O, F_T, F_LIVE, F_SUS, F_HS = range(NF)
+(S_DSIZE, S_RES, S_PEND, S_KTOP, S_VDECK, S_NLIVE, S_CUR, S_TURN, S_DOCS, S_CARDS, S_INHQ,
+ S_OVER, S_TEND, S_SHQ, S_FIRST, S_ROUNDS, S_N) = range(17)
+NST = 17
+O_P = 32
+O_PL = O_P + len(P_INDEX)
+O_H = O_PL + MAXN * NF
+O_OPT = O_H + MAXN * NT
+O_CTX = O_OPT + 64
+O_LOS = O_CTX + 32
+O_POL = O_LOS + 8
+O_GM = O_POL + MAXN
+O_SM = O_GM + tb.NG
+NB = 8
+O_BP = O_SM + MAXN * tb.NS
+O_RNG = O_BP + MAXN * NB
+O_DECK = O_RNG + 1
+
+# ---- decision kinds and option codes ----------------------------------------------------------
+K_ACTION, K_MORE, K_VIRUS, K_MASK, K_MARKET, K_COUGH, K_CVIRUS, K_GIVE, K_REFUSE, K_HQT = range(10)
+A_DECLARE = 0
+A_CTL0 = 1  # + target seat
+A_QRN, A_DOC, A_AMB, A_SHF, A_CGH, A_EXC = 6, 7, 8, 9, 10, 11
+A_DRAW = 20  # + declared count (0 = sequential)
+A_MASK, A_MARKET, A_SKIP, A_END = 30, 31, 32, 40
+R_ANT, R_DECLARE, R_HIDE = 0, 1, 2  # virus responses; cough responses: 0 refuse/antiseptic, 1 accept
+
+# ---- bot parameter columns (GAME.bot_param_names order) ---------------------------------------
+BOT_PARAM_NAMES = ("skip_density", "refuse_density", "exchange_suspicion", "draw_two", "bluff",
+                   "control_suspicion", "quarantine_suspicion")
+B_SKIP, B_REFUSE, B_EXSUS, B_DRAW2, B_BLUFF, B_CTLSUS, B_QRNSUS = range(7)
+GIVE_SEQ = np.array([V, 13, EXC, SHF, QRN, CGH, CTL, BM, MSK, AMB, DOC, ANT, TP], dtype=np.int64)
+
+
+# ============================================================================================
+# the shared generator, counter held in b[O_RNG]
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def rnext(b):
+    z = np.uint64(b[O_RNG]) + GOLDEN
+    b[O_RNG] = np.int64(z)
+    return mix64(z)
+
+
+@njit(cache=True, _nrt=False)
+def rbelow(b, n):
+    return np.int64(rnext(b) % np.uint64(n))
+
+
+@njit(cache=True, _nrt=False)
+def runiform(b):
+    return np.float64(rnext(b) >> np.uint64(11)) * _INV53
+
+
+@njit(cache=True, _nrt=False)
+def rshuffle(b, lo, n):
+    """Fisher-Yates over b[lo:lo+n], exactly as ``sim.rng.shuffle``."""
+    for i in range(n - 1, 0, -1):
+        j = rbelow(b, i + 1)
+        t = b[lo + i]
+        b[lo + i] = b[lo + j]
+        b[lo + j] = t
+
+
+# ============================================================================================
+# zone helpers
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def left_of(b, n, s):
+    for k in range(1, n + 1):
+        t = (s + k) % n
+        if b[O_PL + t * NF + F_LIVE]:
+            return t
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def right_of(b, n, s):
+    for k in range(1, n + 1):
+        t = (s - k + n) % n
+        if b[O_PL + t * NF + F_LIVE]:
+            return t
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def take_top(b):
+    b[S_DSIZE] -= 1
+    c = b[O_DECK + b[S_DSIZE]]
+    if b[S_KTOP] > 0:
+        b[S_KTOP] -= 1
+    if c == V:
+        b[S_VDECK] -= 1
+    return c
+
+
+@njit(cache=True, _nrt=False)
+def put_top(b, c):
+    b[O_DECK + b[S_DSIZE]] = c
+    b[S_DSIZE] += 1
+    if c == V:
+        b[S_VDECK] += 1
+
+
+@njit(cache=True, _nrt=False)
+def put_bottom(b, c, k):
+    """``k`` copies of card ``c`` under the deck."""
+    if k <= 0:
+        return
+    size = b[S_DSIZE]
+    for i in range(size - 1, -1, -1):
+        b[O_DECK + i + k] = b[O_DECK + i]
+    for i in range(k):
+        b[O_DECK + i] = c
+    b[S_DSIZE] = size + k
+    if c == V:
+        b[S_VDECK] += k
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_deck(b):
+    rshuffle(b, O_DECK, b[S_DSIZE])
+    b[S_KTOP] = 0
+
+
+@njit(cache=True, _nrt=False)
+def discard(b, s, c):
+    """A card leaves seat s's hand for the discard (counted as played for TP..EXC)."""
+    b[O_H + s * NT + c] -= 1
+    b[O_PL + s * NF + F_HS] -= 1
+    if c >= TP:
+        b[O_SM + s * NS + tb.S_PLAYED0 + c - TP] += 1
+
+
+@njit(cache=True, _nrt=False)
+def bat(b):
+    """VD-8: k reserve viruses on top, shuffle."""
+    k = min(b[O_P + P_BATADD], b[S_RES])
+    b[S_RES] -= k
+    for _ in range(k):
+        put_top(b, V)
+    shuffle_deck(b)
+    b[O_GM + tb.G_BATS] += 1
+    b[O_GM + tb.G_BAT_ADDED] += k
+
+
+@njit(cache=True, _nrt=False)
+def return_pending(b):
+    while b[S_PEND] > 0:
+        b[S_PEND] -= 1
+        put_top(b, V)
+        b[S_KTOP] += 1
+
+
+# ============================================================================================
+# results
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def finish_shared(b, n, outcome, only_min_open):
+    """Every live seat wins (or, with ``only_min_open``, those with the fewest open viruses)."""
+    least = 1 << 30
+    if only_min_open:
+        for s in range(n):
+            if b[O_PL + s * NF + F_LIVE] and b[O_PL + s * NF + F_O] < least:
+                least = b[O_PL + s * NF + F_O]
+    cnt = 0
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE] and (not only_min_open or b[O_PL + s * NF + F_O] == least):
+            if cnt == 0:
+                b[O_GM + tb.G_WINNER] = s
+            cnt += 1
+            b[O_SM + s * NS + tb.S_WIN] = 1
+    b[O_GM + tb.G_NWIN] = cnt
+    b[O_GM + tb.G_OUTCOME] = outcome
+    b[S_OVER] = 1
+
+
+@njit(cache=True, _nrt=False)
+def stalemate(b, n):
+    b[O_GM + tb.G_HQ_STALE] = 1
+    finish_shared(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == 0)
+
+
+# ============================================================================================
+# viruses and elimination (VD-6, VD-18, VD-19)
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def ambulance_effect(b, n):
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE]:
+            o = b[O_PL + s * NF + F_O]
+            put_bottom(b, V, o)
+            b[O_GM + tb.G_AMB_CURED] += o
+            b[O_PL + s * NF + F_O] = 0
+            b[O_PL + s * NF + F_T] = 0
+
+
+@njit(cache=True, _nrt=False)
+def remove_player(b, p, cause, inst):
+    """VD-19.3 for one seat (no game-end check)."""
+    turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
+    b[O_SM + p * NS + tb.S_ELIM] = 1
+    b[O_SM + p * NS + tb.S_CAUSE] = cause
+    b[O_SM + p * NS + tb.S_ELIM_TURN] = turn
+    b[O_SM + p * NS + tb.S_INSTIGATOR] = inst
+    if inst != p:
+        b[O_SM + inst * NS + tb.S_KILLS] += 1
+    b[O_GM + tb.G_ELIM0 + cause] += 1
+    if b[S_INHQ]:
+        b[O_GM + tb.G_HQ_ELIMS] += 1
+    if b[O_GM + tb.G_FIRST_ELIM] < 0:
+        b[O_GM + tb.G_FIRST_ELIM] = turn
+    b[O_PL + p * NF + F_LIVE] = 0
+    b[S_NLIVE] -= 1
+    if p == b[S_CUR] and not b[S_INHQ]:
+        return_pending(b)
+    put_bottom(b, V, b[O_PL + p * NF + F_O] + b[O_H + p * NT + V])
+    b[O_PL + p * NF + F_O] = 0
+    b[O_PL + p * NF + F_T] = 0
+    b[O_H + p * NT + V] = 0
+    dest = b[O_P + P_ELIMDEST]
+    for c in range(N_TYPES):
+        if dest != 0:
+            for _ in range(b[O_H + p * NT + c]):
+                put_bottom(b, c, 1)
+        b[O_H + p * NT + c] = 0
+    b[O_PL + p * NF + F_HS] = 0
+    if dest == 2:
+        shuffle_deck(b)
+
+
+@njit(cache=True, _nrt=False)
+def after_eliminations(b, n, nl):
+    """VD-21 game-end check and VD-4.8 (current player out) after simultaneous eliminations."""
+    if b[S_NLIVE] == 1:
+        finish_shared(b, n, LAST_HQ if b[S_INHQ] else LAST_NORMAL, False)
+        return
+    if b[S_NLIVE] == 0:
+        if b[O_P + P_ALLSHARED] == 1:
+            for i in range(nl):
+                b[O_SM + (b[O_LOS + i]) * NS + tb.S_WIN] = 1
+            b[O_GM + tb.G_WINNER] = b[O_LOS + 0]
+            for i in range(nl):
+                b[O_GM + tb.G_WINNER] = min(b[O_GM + tb.G_WINNER], b[O_LOS + i])
+            b[O_GM + tb.G_NWIN] = nl
+            b[O_GM + tb.G_OUTCOME] = LAST_NORMAL
+        else:
+            b[O_GM + tb.G_WINNER] = -1
+            b[O_GM + tb.G_NWIN] = 0
+            b[O_GM + tb.G_OUTCOME] = NO_WINNER
+        b[S_OVER] = 1
+        return
+    if not b[S_INHQ]:
+        for i in range(nl):
+            if b[O_LOS + i] == b[S_CUR]:
+                b[S_TEND] = 1
+
+
+@njit(cache=True, _nrt=False)
+def reactive_ambulance(b, n, p):
+    """VD-18.4."""
+    if b[O_P + P_AMBREACT] and b[O_H + p * NT + AMB] > 0:
+        discard(b, p, AMB)
+        ambulance_effect(b, n)
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def open_viruses(b, n, p, k, cause, inst):
+    """VD-6.6 / VD-19.1: O += k, then the elimination check."""
+    b[O_PL + p * NF + F_O] += k
+    if b[O_PL + p * NF + F_O] >= b[O_P + P_THR] and not reactive_ambulance(b, n, p):
+        remove_player(b, p, cause, inst)
+        b[O_LOS + 0] = p
+        after_eliminations(b, n, 1)
+
+
+# ============================================================================================
+# bots (twins of bots.BotAgent)
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def find(b, nopt, code):
+    for i in range(nopt):
+        if b[O_OPT + i] == code:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def density_at_least(b, n, seat, ppm):
+    """Estimated virus density (see bots.py) >= ppm / 1e6, in exact integer arithmetic."""
+    opened = 0
+    pool = b[S_DSIZE]
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE]:
+            opened += b[O_PL + s * NF + F_O]
+            if s != seat:
+                pool += b[O_PL + s * NF + F_HS]
+    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[O_H + seat * NT + V] - b[S_PEND]
+    if pool <= 0:
+        return ppm <= 0
+    return unknown * 1000000 >= ppm * pool
+
+
+@njit(cache=True, _nrt=False)
+def ctl_target(b, n, seat, use_min, min_sus_ppm):
+    thr = b[O_P + P_THR]
+    best = -1
+    best_sus = -1
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_O] >= thr - 1 and b[O_PL + s * NF + F_HS] >= 1 and b[O_PL + s * NF + F_SUS] > best_sus:
+            best = s
+            best_sus = b[O_PL + s * NF + F_SUS]
+    if best >= 0 or not use_min:
+        return best
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_SUS] * 1000000 >= min_sus_ppm and b[O_PL + s * NF + F_SUS] > best_sus:
+            best = s
+            best_sus = b[O_PL + s * NF + F_SUS]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def bot_action(b, n, seat, nopt):
+    """DP-1, DP-2, DP-8 (see bots.BotAgent.on_action)."""
+    thr = b[O_P + P_THR]
+    o = b[O_PL + seat * NF + F_O]
+    phase_a = find(b, nopt, A_END) < 0
+    topv = b[S_KTOP] > 0
+    hv = b[O_H + seat * NT + V]
+    pol = b[O_POL + seat]
+    if pol == CAUTIOUS:
+        can_doc = b[O_H + seat * NT + DOC] > 0 and b[S_DOCS] < b[O_P + P_DPT]
+        if hv > 0 and o + 1 < thr and (can_doc or b[O_H + seat * NT + AMB] > 0):
+            return find(b, nopt, A_DECLARE)
+        if b[O_H + seat * NT + AMB] > 0 and o >= 1 and b[O_H + seat * NT + DOC] < b[O_P + P_DPC] - b[O_PL + seat * NF + F_T]:
+            return find(b, nopt, A_AMB)
+        i = find(b, nopt, A_DOC)
+        if i >= 0:
+            return i
+        if b[O_H + seat * NT + CTL] > 0:
+            t = ctl_target(b, n, seat, False, 0)
+            if t >= 0:
+                return find(b, nopt, A_CTL0 + t)
+        if b[O_H + seat * NT + QRN] > 0 and hv == 0:
+            for s in range(n):
+                if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_O] >= thr - 1 and b[O_PL + s * NF + F_SUS] >= 1:
+                    return find(b, nopt, A_QRN)
+        if b[O_H + seat * NT + CGH] > 0 and o >= 1 and topv:
+            return find(b, nopt, A_CGH)
+        if b[O_H + seat * NT + EXC] > 0 and hv >= 1:
+            return find(b, nopt, A_EXC)
+        if phase_a and b[O_H + seat * NT + SHF] > 0 and topv and b[O_H + seat * NT + MSK] == 0 and b[O_H + seat * NT + BM] == 0:
+            return find(b, nopt, A_SHF)
+        if not phase_a:
+            return find(b, nopt, A_END)
+        i = find(b, nopt, A_MASK)
+        if i >= 0:
+            return i
+        i = find(b, nopt, A_MARKET)
+        if i >= 0:
+            return i
+        i = find(b, nopt, A_SKIP)
+        if i >= 0 and (topv or density_at_least(b, n, seat, b[O_BP + seat * NB + B_SKIP])):
+            return i
+        return find(b, nopt, A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0))
+    # aggressive
+    if hv > 0 and o == 0 and o + 1 < thr and b[O_H + seat * NT + CGH] > 0:
+        return find(b, nopt, A_DECLARE)
+    if b[O_H + seat * NT + CGH] > 0 and o >= 1:
+        return find(b, nopt, A_CGH)
+    if b[O_H + seat * NT + CTL] > 0:
+        t = ctl_target(b, n, seat, True, b[O_BP + seat * NB + B_CTLSUS])
+        if t >= 0:
+            return find(b, nopt, A_CTL0 + t)
+    if b[O_H + seat * NT + QRN] > 0 and hv == 0:
+        tot = 0
+        for s in range(n):
+            if b[O_PL + s * NF + F_LIVE] and s != seat:
+                tot += b[O_PL + s * NF + F_SUS]
+        if tot * 1000000 >= b[O_BP + seat * NB + B_QRNSUS]:
+            return find(b, nopt, A_QRN)
+    if b[O_H + seat * NT + EXC] > 0 and hv >= 1:
+        return find(b, nopt, A_EXC)
+    i = find(b, nopt, A_DOC)
+    if i >= 0:
+        return i
+    if b[O_H + seat * NT + AMB] > 0 and o >= 1:
+        return find(b, nopt, A_AMB)
+    if phase_a and b[O_H + seat * NT + SHF] > 0 and topv:
+        return find(b, nopt, A_SHF)
+    if not phase_a:
+        return find(b, nopt, A_END)
+    if topv:
+        for code in (A_MARKET, A_MASK, A_SKIP):
+            i = find(b, nopt, code)
+            if i >= 0:
+                return i
+    cnt = 0
+    if b[O_P + P_UPFRONT]:
+        cnt = b[O_P + P_DMAX] if b[O_BP + seat * NB + B_DRAW2] >= 500000 else b[O_P + P_DMIN]
+    return find(b, nopt, A_DRAW + cnt)
+
+
+@njit(cache=True, _nrt=False)
+def decide(kind, nopt, seat, b):
+    """Index of the chosen option; called only with nopt >= 2."""
+    n = b[S_N]
+    p = b[O_POL + seat]
+    thr = b[O_P + P_THR]
+    o = b[O_PL + seat * NF + F_O]
+    if p == RANDOM:
+        excl = -1
+        if o + 1 >= thr:
+            if kind == K_ACTION and b[O_OPT + 0] == A_DECLARE:
+                excl = 0
+            elif kind == K_VIRUS:
+                excl = find(b, nopt, R_DECLARE)
+        cands = nopt - (1 if excl >= 0 else 0)
+        r = 0
+        if cands > 1:
+            r = rbelow(b, cands)
+        if excl >= 0 and r >= excl:
+            r += 1
+        return r
+    if kind == K_ACTION:
+        return bot_action(b, n, seat, nopt)
+    if kind == K_MORE:
+        more = p == AGGRESSIVE and b[O_BP + seat * NB + B_DRAW2] >= 500000 and b[S_KTOP] == 0
+        return 0 if more else 1
+    if kind == K_VIRUS:
+        safe = o + 1 < thr
+        if b[O_H + seat * NT + ANT] > 0 and (p == CAUTIOUS or not safe):
+            return find(b, nopt, R_ANT)
+        if safe and ((p == CAUTIOUS and (b[O_H + seat * NT + DOC] > 0 or b[O_H + seat * NT + AMB] > 0))
+                     or (p == AGGRESSIVE and b[O_H + seat * NT + CGH] > 0)):
+            return find(b, nopt, R_DECLARE)
+        return find(b, nopt, R_HIDE)
+    if kind == K_MASK:
+        m = b[O_CTX + 7]
+        if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[O_BP + seat * NB + B_BLUFF]:
+            return find(b, nopt, 0)
+        want = 0
+        for i in range(m):
+            c = b[O_CTX + i]
+            good = c != V and (c != BAT or p == AGGRESSIVE)
+            if good:
+                want |= 1 << i
+            elif b[O_P + P_PREFIX]:
+                break
+        return find(b, nopt, want)
+    if kind == K_MARKET:
+        m = b[O_CTX + 7]
+        for i in range(m):
+            c = b[O_CTX + i]
+            if c != V and (c != BAT or p == AGGRESSIVE):
+                return i
+        if p == CAUTIOUS:
+            for i in range(m):
+                if b[O_CTX + i] == BAT:
+                    return i
+        return 0
+    if kind == K_COUGH:
+        refuse = o + 1 >= thr and b[O_H + seat * NT + ANT] == 0
+        if p == CAUTIOUS:
+            refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, n, seat, b[O_BP + seat * NB + B_REFUSE])
+        return 0 if refuse else 1
+    if kind == K_CVIRUS:
+        use = p == CAUTIOUS or o + 1 >= thr
+        return 0 if use else 1
+    if kind == K_GIVE:
+        for j in range(GIVE_SEQ.shape[0]):
+            c = GIVE_SEQ[j]
+            if b[O_H + seat * NT + c] > 0:
+                return find(b, nopt, c)
+        return 0
+    if kind == K_REFUSE:
+        refuse = p == CAUTIOUS and b[O_PL + b[O_CTX + 0] * NF + F_SUS] * 1000000 >= b[O_BP + seat * NB + B_EXSUS]
+        return 0 if refuse else 1
+    # K_HQT: most open viruses, then smallest hand
+    best = 0
+    for i in range(1, nopt):
+        s = b[O_OPT + i]
+        w = b[O_OPT + best]
+        so, wo = b[O_PL + s * NF + F_O], b[O_PL + w * NF + F_O]
+        if so > wo or (so == wo and b[O_PL + s * NF + F_HS] < b[O_PL + w * NF + F_HS]):
+            best = i
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def ask(kind, nopt, seat, b):
+    if nopt == 1:
+        return 0
+    return decide(kind, nopt, seat, b)
+
+
+# ============================================================================================
+# drawing (VD-5..VD-10)
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def private_virus(b, p):
+    """VD-6.1 / VD-7."""
+    n = b[S_N]
+    b[O_SM + p * NS + tb.S_V_DRAWN] += 1
+    nopt = 0
+    if b[O_H + p * NT + ANT] > 0:
+        b[O_OPT + 0] = R_ANT
+        nopt = 1
+    b[O_OPT + nopt] = R_DECLARE
+    b[O_OPT + nopt + 1] = R_HIDE
+    nopt += 2
+    r = b[O_OPT + ask(K_VIRUS, nopt, p, b)]
+    if r == R_ANT:
+        discard(b, p, ANT)
+        b[O_GM + tb.G_ANTISEPTICS] += 1
+        b[S_PEND] += 1
+    elif r == R_DECLARE:
+        b[O_SM + p * NS + tb.S_V_DECLARED] += 1
+        open_viruses(b, n, p, 1, C_DECLARE, p)
+    else:
+        b[O_SM + p * NS + tb.S_V_HIDDEN] += 1
+        b[O_H + p * NT + V] += 1
+        b[O_PL + p * NF + F_HS] += 1
+        b[O_PL + p * NF + F_SUS] += 1
+
+
+@njit(cache=True, _nrt=False)
+def receive_private(b, p, c):
+    if c == BAT:
+        bat(b)
+    elif c == V:
+        private_virus(b, p)
+    else:
+        b[O_H + p * NT + c] += 1
+        b[O_PL + p * NF + F_HS] += 1
+        b[O_PL + p * NF + F_SUS] += 1
+
+
+@njit(cache=True, _nrt=False)
+def normal_draw(b, p, upfront):
+    drawn = 0
+    while b[S_DSIZE] > 0 and drawn < b[O_P + P_DMAX]:
+        if drawn >= b[O_P + P_DMIN]:
+            if b[O_P + P_UPFRONT]:
+                if drawn >= upfront:
+                    break
+            else:
+                b[O_OPT + 0] = 1
+                b[O_OPT + 1] = 0
+                if b[O_OPT + ask(K_MORE, 2, p, b)] == 0:
+                    break
+        c = take_top(b)
+        b[O_GM + tb.G_DRAWS] += 1
+        b[O_GM + tb.G_DR_NORMAL] += 1
+        if c != BAT or b[O_P + P_BATCOUNT]:
+            drawn += 1
+        receive_private(b, p, c)
+        if b[S_OVER] or b[S_TEND]:
+            return
+    return_pending(b)
+
+
+@njit(cache=True, _nrt=False)
+def take_peeked(b, p, m, take, col):
+    """Shared tail of mask and black market: unpicked cards back on top, picked ones resolved."""
+    for i in range(m):
+        b[O_CTX + 8 + i] = b[O_CTX + i]
+    b[S_DSIZE] -= m
+    for i in range(m):
+        if b[O_CTX + 8 + i] == V:
+            b[S_VDECK] -= 1
+    for i in range(m - 1, -1, -1):
+        if not (take >> i) & 1:
+            put_top(b, b[O_CTX + 8 + i])
+    if take:
+        b[S_KTOP] = 0
+    for i in range(m):
+        if (take >> i) & 1:
+            b[O_GM + tb.G_DRAWS] += 1
+            b[O_GM + col] += 1
+            receive_private(b, p, b[O_CTX + 8 + i])
+            if b[S_OVER] or b[S_TEND]:
+                return
+    return_pending(b)
+
+
+@njit(cache=True, _nrt=False)
+def mask(b, p):
+    """VD-9."""
+    discard(b, p, MSK)
+    m = min(b[O_P + P_PEEK], b[S_DSIZE])
+    for i in range(m):
+        b[O_CTX + i] = b[O_DECK + b[S_DSIZE] - 1 - i]
+    b[O_CTX + 7] = m
+    nopt = 0
+    if b[O_P + P_PREFIX]:
+        for k in range(m + 1):
+            b[O_OPT + nopt] = (1 << k) - 1
+            nopt += 1
+    else:
+        for s in range(1 << m):
+            b[O_OPT + nopt] = s
+            nopt += 1
+    take = b[O_OPT + ask(K_MASK, nopt, p, b)]
+    cnt = 0
+    for i in range(m):
+        cnt += (take >> i) & 1
+    b[O_SM + p * NS + tb.S_MASK_TAKEN] += cnt
+    if cnt == 0:
+        b[O_SM + p * NS + tb.S_MASK_NONE] += 1
+    take_peeked(b, p, m, take, tb.G_DR_MASK)
+
+
+@njit(cache=True, _nrt=False)
+def black_market(b, p):
+    """VD-10."""
+    discard(b, p, BM)
+    m = min(b[O_P + P_LOOK], b[S_DSIZE])
+    for i in range(m):
+        b[O_CTX + i] = b[O_DECK + b[S_DSIZE] - 1 - i]
+        b[O_OPT + i] = i
+    b[O_CTX + 7] = m
+    k = b[O_OPT + ask(K_MARKET, m, p, b)]
+    b[S_KTOP] = 0
+    take_peeked(b, p, m, 1 << k, tb.G_DR_MARKET)
+
+
+# ============================================================================================
+# action cards (VD-13..VD-18)
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def control(b, p, t):
+    """VD-13."""
+    k = b[O_H + t * NT + V]
+    b[O_H + t * NT + V] = 0
+    b[O_PL + t * NF + F_HS] -= k
+    b[O_PL + t * NF + F_SUS] = 0
+    b[O_SM + p * NS + tb.S_EXPOSED] += k
+    if k:
+        open_viruses(b, b[S_N], t, k, C_CONTROL, p)
+
+
+@njit(cache=True, _nrt=False)
+def quarantine(b, p):
+    """VD-14: all hands revealed, one simultaneous check."""
+    n = b[S_N]
+    thr = b[O_P + P_THR]
+    nl = 0
+    for j in range(n):
+        s = (p + j) % n
+        if not b[O_PL + s * NF + F_LIVE]:
+            continue
+        k = b[O_H + s * NT + V]
+        b[O_H + s * NT + V] = 0
+        b[O_PL + s * NF + F_HS] -= k
+        b[O_PL + s * NF + F_O] += k
+        b[O_PL + s * NF + F_SUS] = 0
+        b[O_SM + p * NS + tb.S_EXPOSED] += k
+        if b[O_PL + s * NF + F_O] >= thr:
+            b[O_LOS + nl] = s
+            nl += 1
+    if nl == 0:
+        return
+    for i in range(nl):
+        if reactive_ambulance(b, n, b[O_LOS + i]):
+            return
+    for i in range(nl):
+        remove_player(b, b[O_LOS + i], C_QUARANTINE, p)
+    after_eliminations(b, n, nl)
+
+
+@njit(cache=True, _nrt=False)
+def doctor(b, p):
+    """VD-17."""
+    b[S_DOCS] += 1
+    b[O_PL + p * NF + F_T] += 1
+    if b[O_PL + p * NF + F_T] >= b[O_P + P_DPC]:
+        b[O_PL + p * NF + F_O] -= 1
+        b[O_PL + p * NF + F_T] = 0
+        put_bottom(b, V, 1)
+        b[O_GM + tb.G_CURES] += 1
+        b[O_SM + p * NS + tb.S_CURES] += 1
+
+
+@njit(cache=True, _nrt=False)
+def cough(b, p):
+    """VD-15."""
+    n = b[S_N]
+    for j in range(1, n):
+        q = (p + j) % n
+        if not b[O_PL + q * NF + F_LIVE]:
+            continue
+        if b[O_H + q * NT + TP] > 0:
+            b[O_OPT + 0] = 0
+            b[O_OPT + 1] = 1
+            if ask(K_COUGH, 2, q, b) == 0:
+                discard(b, q, TP)
+                b[O_SM + q * NS + tb.S_TP_COUGH] += 1
+                continue
+        if b[S_DSIZE] == 0:
+            continue
+        c = take_top(b)
+        b[O_GM + tb.G_DRAWS] += 1
+        b[O_GM + tb.G_DR_COUGH] += 1
+        if c == BAT:
+            bat(b)
+        elif c == V:
+            if b[O_P + P_ANTCOUGH] and b[O_H + q * NT + ANT] > 0:
+                b[O_OPT + 0] = 0
+                b[O_OPT + 1] = 1
+                if ask(K_CVIRUS, 2, q, b) == 0:
+                    discard(b, q, ANT)
+                    b[O_GM + tb.G_ANTISEPTICS] += 1
+                    put_top(b, V)
+                    b[S_KTOP] += 1
+                    continue
+            open_viruses(b, n, q, 1, C_COUGH, p)
+            if b[S_OVER]:
+                return
+        else:
+            b[O_H + q * NT + c] += 1
+            b[O_PL + q * NF + F_HS] += 1
+
+
+@njit(cache=True, _nrt=False)
+def exchange(b, p):
+    """VD-16: select, refuse, transfer. b[O_CTX + 16+s] = selected card (-1 none), b[O_CTX + 24+s] = refused."""
+    n = b[S_N]
+    for s in range(n):
+        b[O_CTX + 16 + s] = -1
+        b[O_CTX + 24 + s] = 0
+    for j in range(n):
+        s = (p + j) % n
+        if not b[O_PL + s * NF + F_LIVE] or b[O_PL + s * NF + F_HS] == 0:
+            continue
+        nopt = 0
+        for c in range(N_TYPES):
+            if b[O_H + s * NT + c] > 0:
+                b[O_OPT + nopt] = c
+                nopt += 1
+        c = b[O_OPT + ask(K_GIVE, nopt, s, b)]
+        b[O_H + s * NT + c] -= 1
+        b[O_PL + s * NF + F_HS] -= 1
+        b[O_CTX + 16 + s] = c
+    for j in range(n):
+        s = (p + j) % n
+        if not b[O_PL + s * NF + F_LIVE]:
+            continue
+        giver = right_of(b, n, s)
+        if giver != s and b[O_CTX + 16 + giver] >= 0 and b[O_H + s * NT + TP] > 0:
+            b[O_OPT + 0] = 1
+            b[O_OPT + 1] = 0
+            b[O_CTX + 0] = giver
+            if ask(K_REFUSE, 2, s, b) == 0:
+                discard(b, s, TP)
+                b[O_SM + s * NS + tb.S_TP_EXCHANGE] += 1
+                b[O_SM + s * NS + tb.S_REFUSALS] += 1
+                b[O_CTX + 24 + giver] = 1
+    for j in range(n):
+        s = (p + j) % n
+        c = b[O_CTX + 16 + s]
+        if c < 0:
+            continue
+        if b[O_CTX + 24 + s]:
+            if b[O_P + P_EXREF] == 0:
+                b[O_H + s * NT + c] += 1
+                b[O_PL + s * NF + F_HS] += 1
+            continue
+        to = left_of(b, n, s)
+        b[O_H + to * NT + c] += 1
+        b[O_PL + to * NF + F_HS] += 1
+        b[O_PL + to * NF + F_SUS] += 1
+        if c == V:
+            b[O_SM + s * NS + tb.S_PLANTED] += 1
+
+
+# ============================================================================================
+# turn structure (VD-4, VD-12, VD-20.1)
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def action_options(b, p, phase_a):
+    n = b[S_N]
+    nopt = 0
+    if b[O_H + p * NT + V] > 0:
+        b[O_OPT + nopt] = A_DECLARE
+        nopt += 1
+    if b[O_H + p * NT + CTL] > 0:
+        for t in range(n):
+            if t != p and b[O_PL + t * NF + F_LIVE]:
+                b[O_OPT + nopt] = A_CTL0 + t
+                nopt += 1
+    if b[O_H + p * NT + QRN] > 0:
+        b[O_OPT + nopt] = A_QRN
+        nopt += 1
+    if b[O_H + p * NT + DOC] > 0 and b[O_PL + p * NF + F_O] >= 1 and b[S_DOCS] < b[O_P + P_DPT]:
+        b[O_OPT + nopt] = A_DOC
+        nopt += 1
+    if b[O_H + p * NT + AMB] > 0:
+        b[O_OPT + nopt] = A_AMB
+        nopt += 1
+    if b[O_H + p * NT + SHF] > 0:
+        b[O_OPT + nopt] = A_SHF
+        nopt += 1
+    if b[O_H + p * NT + CGH] > 0 and b[O_PL + p * NF + F_O] >= 1:
+        b[O_OPT + nopt] = A_CGH
+        nopt += 1
+    if b[O_H + p * NT + EXC] > 0:
+        b[O_OPT + nopt] = A_EXC
+        nopt += 1
+    if not phase_a:
+        b[O_OPT + nopt] = A_END
+        return nopt + 1
+    if b[O_P + P_UPFRONT]:
+        for k in range(b[O_P + P_DMIN], b[O_P + P_DMAX] + 1):
+            b[O_OPT + nopt] = A_DRAW + k
+            nopt += 1
+    else:
+        b[O_OPT + nopt] = A_DRAW
+        nopt += 1
+    if b[O_H + p * NT + MSK] > 0 and b[S_DSIZE] > 0:
+        b[O_OPT + nopt] = A_MASK
+        nopt += 1
+    if b[O_H + p * NT + BM] > 0 and b[S_DSIZE] > 0:
+        b[O_OPT + nopt] = A_MARKET
+        nopt += 1
+    if b[O_H + p * NT + TP] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
+        b[O_OPT + nopt] = A_SKIP
+        nopt += 1
+    return nopt
+
+
+@njit(cache=True, _nrt=False)
+def interrupted(b):
+    """Game over, current player out, or (``immediate``) an empty deck starting hard quarantine."""
+    if b[S_OVER] or b[S_TEND]:
+        return True
+    if b[O_P + P_IMMEDIATE] and b[S_DSIZE] == 0 and b[S_NLIVE] >= 2:
+        b[S_SHQ] = 1
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def phase_actions(b, p, phase_a):
+    """Phase A or C; returns the chosen mode/end code, or -1 if interrupted."""
+    n = b[S_N]
+    while True:
+        nopt = action_options(b, p, phase_a)
+        a = b[O_OPT + ask(K_ACTION, nopt, p, b)]
+        if a >= A_DRAW:
+            return a
+        if a == A_DECLARE:
+            b[O_H + p * NT + V] -= 1
+            b[O_PL + p * NF + F_HS] -= 1
+            b[O_SM + p * NS + tb.S_VOLUNTARY] += 1
+            open_viruses(b, n, p, 1, C_VOLUNTARY, p)
+        else:
+            b[S_CARDS] += 1
+            if a < A_QRN:
+                discard(b, p, CTL)
+                control(b, p, a - A_CTL0)
+            elif a == A_QRN:
+                discard(b, p, QRN)
+                quarantine(b, p)
+            elif a == A_DOC:
+                discard(b, p, DOC)
+                doctor(b, p)
+            elif a == A_AMB:
+                discard(b, p, AMB)
+                ambulance_effect(b, n)
+            elif a == A_SHF:
+                discard(b, p, SHF)
+                shuffle_deck(b)
+            elif a == A_CGH:
+                discard(b, p, CGH)
+                cough(b, p)
+            else:
+                discard(b, p, EXC)
+                exchange(b, p)
+        if interrupted(b):
+            return -1
+
+
+@njit(cache=True, _nrt=False)
+def take_turn(b, p):
+    b[S_TURN] += 1
+    b[S_DOCS] = 0
+    b[S_CARDS] = 0
+    mode = phase_actions(b, p, True)
+    if mode < 0:
+        return
+    if mode == A_SKIP:
+        discard(b, p, TP)
+        b[O_SM + p * NS + tb.S_TP_SKIP] += 1
+        return
+    if mode == A_MASK:
+        mask(b, p)
+    elif mode == A_MARKET:
+        black_market(b, p)
+    else:
+        normal_draw(b, p, mode - A_DRAW)
+    if interrupted(b):
+        return
+    phase_actions(b, p, False)
+
+
+# ============================================================================================
+# hard quarantine (VD-20)
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def no_hidden(b, n):
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE] and b[O_H + s * NT + V] > 0:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def hard_quarantine(b, first):
+    n = b[S_N]
+    b[S_INHQ] = 1
+    b[O_GM + tb.G_HQ] = 1
+    b[O_GM + tb.G_HQ_LIVE] = b[S_NLIVE]
+    hid = 0
+    for s in range(n):
+        if b[O_PL + s * NF + F_LIVE]:
+            hid += b[O_H + s * NT + V]
+    b[O_GM + tb.G_HQ_HIDDEN] = hid
+    if hid == 0:
+        stalemate(b, n)
+        return
+    d = first
+    steps = 0
+    while True:
+        if b[O_P + P_HQCHOICE]:
+            nopt = 0
+            for s in range(n):
+                if s != d and b[O_PL + s * NF + F_LIVE] and b[O_PL + s * NF + F_HS] > 0:
+                    b[O_OPT + nopt] = s
+                    nopt += 1
+            x = -1
+            if nopt > 0:
+                x = b[O_OPT + ask(K_HQT, nopt, d, b)]
+        else:
+            x = left_of(b, n, d)
+        steps += 1
+        b[O_GM + tb.G_HQ_STEPS] += 1
+        if x >= 0 and b[O_PL + x * NF + F_HS] > 0:
+            r = rbelow(b, b[O_PL + x * NF + F_HS])
+            c = 0
+            while r >= b[O_H + x * NT + c]:
+                r -= b[O_H + x * NT + c]
+                c += 1
+            if c == V:
+                b[O_H + x * NT + V] -= 1
+                b[O_PL + x * NF + F_HS] -= 1
+                before = b[S_NLIVE]
+                open_viruses(b, n, x, 1, C_HQ, d)
+                if b[S_OVER]:
+                    return
+                if b[O_P + P_HQFIRST] and b[S_NLIVE] < before:
+                    finish_shared(b, n, HQ_FIRST_ELIM, False)
+                    return
+        if no_hidden(b, n) or steps >= b[O_P + P_HQMAX]:
+            stalemate(b, n)
+            return
+        d = left_of(b, n, d)
+
+
+# ============================================================================================
+# games
+# ============================================================================================
+@njit(cache=True, _nrt=False)
+def play_game(b, counts, dens):
+    """One game from setup (VD-3) to its end; results in the O_GM/O_SM regions, series in ``dens``."""
+    n = b[S_N]
+    size = 0
+    for c in range(N_TYPES):
+        for _ in range(counts[c]):
+            b[O_DECK + size] = c
+            size += 1
+    for i in range(NST):
+        if i != S_N:
+            b[i] = 0
+    for i in range(O_PL, O_OPT):
+        b[i] = 0
+    for i in range(O_GM, O_BP):
+        b[i] = 0
+    b[S_DSIZE] = size
+    b[S_VDECK] = counts[V]
+    b[S_RES] = b[O_P + P_NVT] - b[O_P + P_NVD]
+    b[S_NLIVE] = n
+    for s in range(n):
+        b[O_PL + s * NF + F_LIVE] = 1
+        b[O_SM + s * NS + tb.S_CAUSE] = -1
+        b[O_SM + s * NS + tb.S_ELIM_TURN] = -1
+        b[O_SM + s * NS + tb.S_INSTIGATOR] = -1
+    rshuffle(b, O_DECK, size)
+    first = 0
+    if b[O_P + P_FIRST] == 1:
+        first = rbelow(b, n)
+    b[S_FIRST] = first
+    b[S_CUR] = first
+    b[O_GM + tb.G_FIRST] = first
+    b[O_GM + tb.G_WINNER] = -1
+    b[O_GM + tb.G_FIRST_ELIM] = -1
+    peak = 0
+    while True:
+        if b[S_TURN] >= b[O_P + P_MAXTURNS]:
+            b[O_GM + tb.G_TURN_CAP] = 1
+            b[O_GM + tb.G_OUTCOME] = TURN_CAP
+            break
+        cur = b[S_CUR]
+        b[S_TEND] = 0
+        take_turn(b, cur)
+        if b[S_OVER]:
+            break
+        # M-2 series at the turn end
+        t = b[S_TURN] - 1
+        ds = b[S_DSIZE]
+        vd = b[S_VDECK]
+        hid = 0
+        opn = 0
+        for s in range(n):
+            if b[O_PL + s * NF + F_LIVE]:
+                hid += b[O_H + s * NT + V]
+                opn += b[O_PL + s * NF + F_O]
+        dens[t, tb.D_GAMES] += 1
+        dens[t, tb.D_DECK] += ds
+        dens[t, tb.D_DECK_SQ] += ds * ds
+        dens[t, tb.D_VDECK] += vd
+        dens[t, tb.D_VDECK_SQ] += vd * vd
+        dens[t, tb.D_HID] += hid
+        dens[t, tb.D_HID_SQ] += hid * hid
+        dens[t, tb.D_OPEN] += opn
+        dens[t, tb.D_OPEN_SQ] += opn * opn
+        if ds > 0:
+            bp = vd * 10000 // ds
+            dens[t, tb.D_DGAMES] += 1
+            dens[t, tb.D_BP] += bp
+            dens[t, tb.D_BP_SQ] += bp * bp
+            if bp > peak:
+                peak = bp
+        if b[S_SHQ] or (ds == 0 and b[S_NLIVE] >= 2):
+            hard_quarantine(b, left_of(b, n, cur))
+            break
+        nxt = left_of(b, n, cur)
+        if (nxt - first + n) % n <= (cur - first + n) % n:
+            b[S_ROUNDS] += 1
+        b[S_CUR] = nxt
+    b[O_GM + tb.G_PEAK] = peak
+    b[O_GM + tb.G_TURNS] = b[S_TURN]
+    b[O_GM + tb.G_ROUNDS] = b[S_ROUNDS]
+    for s in range(n):
+        b[O_SM + s * NS + tb.S_HAND_END] = b[O_PL + s * NF + F_HS]
+        b[O_SM + s * NS + tb.S_HIDDEN_END] = b[O_H + s * NT + V]
+        b[O_SM + s * NS + tb.S_OPEN_END] = b[O_PL + s * NF + F_O]
+        b[O_SM + s * NS + tb.S_TP_END] = b[O_H + s * NT + TP]
+
+
+@njit(cache=True)
+def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, seats, dens):
+    """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller)."""
+    cap = 8 + prm[P_NVT]
+    for c in range(N_TYPES):
+        cap += counts[c]
+    b = np.zeros(O_DECK + cap, dtype=np.int64)
+    b[S_N] = n
+    for i in range(prm.shape[0]):
+        b[O_P + i] = prm[i]
+    for k in range(count):
+        gi = start + k
+        b[O_RNG] = np.int64(derive(np.uint64(seed), np.uint64(gi)))
+        for s in range(n):
+            j = (s + gi) % n
+            b[O_POL + s] = table_pol[j]
+            for q in range(table_ppm.shape[1]):
+                b[O_BP + s * NB + q] = table_ppm[j, q]
+        play_game(b, counts, dens)
+        for j in range(tb.NG):
+            games[k, j] = b[O_GM + j]
+        for s in range(n):
+            for j in range(NS):
+                seats[k * n + s, j] = b[O_SM + s * NS + j]
+
+
+def run_fast(game, cfg, start: int, count: int):
+    """Raw result matrices for a batch from the kernel."""
+    assert tuple(game.bot_param_names()) == BOT_PARAM_NAMES
+    prm = np.array(param_vector(cfg.params), dtype=np.int64)
+    counts = np.array(deck_counts(cfg.params), dtype=np.int64)
+    pol, par = game.bot_matrix(cfg)
+    table_ppm = np.array([[ppm(x) for x in row] for row in par], dtype=np.int64)
+    n = cfg.players
+    games = np.zeros((count, tb.NG), dtype=np.int64)
+    seats = np.zeros((count * n, tb.NS), dtype=np.int64)
+    dens = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
+    run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), np.int64(n), prm, counts, pol, table_ppm,
+              games, seats, dens)
+    return games, seats, dens

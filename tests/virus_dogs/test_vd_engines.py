@@ -1,0 +1,167 @@
+"""Fast kernel vs reference engine, the shared RNG stream, tables and config validation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sim.config import ConfigError
+from sim.games.virus_dogs import GAME, play_reference
+from sim.games.virus_dogs import kernel as K
+from sim.games.virus_dogs import tables as tb
+from sim.games.virus_dogs.rules import CHOICE_CODES, OUTCOMES
+from sim.rng import game_state, randbelow, shuffle, uniform
+
+TABLES = [
+    (4, ["cautious", "random", "aggressive", "cautious"], 1200),
+    (2, ["random", "aggressive"], 500),
+    (5, ["aggressive", "cautious", "random", "random", "cautious"], 500),
+]
+
+
+def assert_same(cfg, start, count):
+    fast = GAME.run_batch(cfg, start, count, "fast")
+    ref = GAME.run_batch(cfg, start, count, "reference")
+    assert set(fast) == set(ref) == set(GAME.tables)
+    for name in GAME.tables:
+        pd.testing.assert_frame_equal(fast[name], ref[name], check_exact=True)
+    return fast
+
+
+@pytest.mark.parametrize("players,bots,count", TABLES)
+def test_differential_default_rules(players, bots, count):
+    """Both engines give identical tables on 2,200 seeded games with mixed bots."""
+    cfg = GAME.make_config(players=players, bots=bots, seed=11)
+    fast = assert_same(cfg, 0, count)
+    assert len(fast["games"]) == count and len(fast["seats"]) == count * players
+    assert fast["games"]["outcome"].isin(range(len(OUTCOMES))).all()
+
+
+VARIANTS = [
+    {"mask_take_mode": "prefix", "draw_count_declared_upfront": True, "first_player": "random"},
+    {"bat_counts_as_draw": False, "skip_scope": "after_declaration", "antiseptic_on_cough": False},
+    {"ambulance_reactive": True, "exchange_refused_card": "discard", "eliminated_hand_destination": "deck_bottom"},
+    {"eliminated_hand_destination": "shuffle_into_deck", "deck_exhaustion_check": "immediate", "hq_target": "choice"},
+    {"hq_end": "first_elimination", "hq_stalemate": "all_remaining_shared", "all_eliminated_outcome": "shared_win"},
+    {"draw_min": 2, "draw_max": 3, "mask_peek": 3, "black_market_look": 5, "elimination_threshold": 3,
+     "doctors_per_cure": 1, "doctor_per_turn": 2, "n_bat": 5, "n_blank": 4, "n_virus_total": 9},
+    {"max_turns": 12, "n_toilet": 12, "n_quarantine": 6},
+]
+
+
+@pytest.mark.parametrize("overrides", VARIANTS)
+def test_differential_rule_variants(overrides):
+    """Rule switches and counts: both engines still agree."""
+    for players, bots in [(3, ["random", "cautious", "aggressive"]), (5, ["random"] * 5)]:
+        cfg = GAME.make_config(players=players, bots=bots, seed=5, overrides=overrides)
+        assert_same(cfg, 100, 60)
+
+
+def test_kernel_rng_matches_shared_generator():
+    """The kernel's in-buffer counter produces sim.rng's stream exactly (protocol, kernel.py)."""
+    s = game_state(np.uint64(3), np.uint64(9))
+    b = np.zeros(K.O_DECK + 20, dtype=np.int64)
+    b[K.O_RNG] = np.int64(s[0])
+    for n in (1, 2, 7, 48, 1000):
+        assert K.rbelow(b, n) == randbelow(s, n)
+    assert K.runiform(b) == uniform(s)
+    a = np.arange(20, dtype=np.int64)
+    b[K.O_DECK:K.O_DECK + 20] = a
+    shuffle(s, a, 20)
+    K.rshuffle(b, K.O_DECK, 20)
+    assert (b[K.O_DECK:K.O_DECK + 20] == a).all()
+
+
+def test_density_table_sums_and_replay():
+    """Density sums are keyed by turn; replay reproduces a game's rows."""
+    cfg = GAME.make_config(seed=2)
+    out = GAME.run_batch(cfg, 0, 50, "fast")
+    d = out["density"]
+    assert list(d.columns[:2]) == ["turn", "games"] and d["turn"].is_monotonic_increasing
+    assert d.loc[d["turn"] == 0, "games"].item() == 50
+    assert (d["viruses_in_deck"] <= d["deck_size"]).all()
+    lines, frames = GAME.replay(cfg, 7)
+    assert lines and any("turn 0" in x for x in lines)
+    row = out["games"].iloc[[7]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(frames["games"], row)
+
+
+def test_batches_are_independent_of_split():
+    cfg = GAME.make_config(seed=4)
+    whole = GAME.run_batch(cfg, 0, 40, "fast")
+    a, b = GAME.run_batch(cfg, 0, 15, "fast"), GAME.run_batch(cfg, 15, 25, "fast")
+    games = pd.concat([a["games"], b["games"]], ignore_index=True)
+    pd.testing.assert_frame_equal(games, whole["games"])
+    dens = pd.concat([a["density"], b["density"]]).groupby("turn", as_index=False).sum()
+    pd.testing.assert_frame_equal(dens, whole["density"])
+
+
+@pytest.mark.parametrize("overrides,players", [
+    ({"n_virus_in_deck": 8}, 4),
+    ({"draw_min": 2, "draw_max": 1}, 4),
+    ({"n_toilet": -1}, 4),
+    ({"mask_take_mode": "middle"}, 4),
+    ({"no_such_rule": 1}, 4),
+    ({"bot.cautious.nerve": 1}, 4),
+    ({}, 6),
+    ({}, 1),
+    ({k: 0 for k in ("n_virus_in_deck", "n_bat", "n_toilet", "n_control", "n_quarantine", "n_doctor",
+                     "n_antiseptic", "n_ambulance", "n_mask", "n_black_market", "n_shuffle", "n_cough",
+                     "n_exchange")}, 3),
+])
+def test_bad_config(overrides, players):
+    with pytest.raises(ConfigError) as e:
+        GAME.make_config(players=players, overrides=overrides)
+    assert "\n" not in str(e.value)
+
+
+# ---- property tests -------------------------------------------------------------------------
+configs = st.fixed_dictionaries(
+    {name: st.sampled_from(choices) for name, choices in CHOICE_CODES.items()}
+    | {"draw_count_declared_upfront": st.booleans(), "bat_counts_as_draw": st.booleans(),
+       "antiseptic_on_cough": st.booleans(), "ambulance_reactive": st.booleans(),
+       "n_bat": st.integers(0, 5), "n_blank": st.integers(0, 4), "n_quarantine": st.integers(0, 4),
+       "elimination_threshold": st.integers(2, 3), "mask_peek": st.integers(1, 3)})
+bot_names = st.lists(st.sampled_from(["random", "cautious", "aggressive"]), min_size=2, max_size=5)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(overrides=configs, bots=bot_names, seed=st.integers(0, 2**32), index=st.integers(0, 10**6))
+def test_conservation_termination_and_consistency(overrides, bots, seed, index):
+    """Card conservation (incl. the virus total) before every decision, termination, O/HV sanity."""
+    cfg = GAME.make_config(players=len(bots), bots=bots, seed=seed, overrides=overrides)
+    from sim.games.virus_dogs.reference import Engine
+
+    original = Engine.ask
+
+    def checked(self, *a, **kw):
+        self.check_invariants()
+        return original(self, *a, **kw)
+
+    Engine.ask = checked
+    try:
+        eng = play_reference(cfg, index)
+    finally:
+        Engine.ask = original
+    eng.check_invariants()
+    assert eng.finished and eng.turn <= cfg.params["max_turns"]
+    thr = cfg.params["elimination_threshold"]
+    for p in eng.players:
+        assert p.live or (p.open == 0 and p.hand_size() == 0)
+        assert p.open < thr or not p.live
+    hidden = sum(p.hand[0] for p in eng.players)
+    g = eng.g
+    assert g[tb.G_NWIN] == len(eng.winners)
+    assert all(eng.players[w].live or g[tb.G_OUTCOME] == 0 for w in eng.winners)
+    for turn, deck, vdeck, hid, opened in eng.density:
+        assert 0 <= vdeck <= deck and hid >= 0 and opened >= 0
+        assert vdeck + hid + opened <= cfg.params["n_virus_total"]
+    assert hidden >= 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(overrides=configs, bots=bot_names, seed=st.integers(0, 2**32))
+def test_engines_agree_on_random_configs(overrides, bots, seed):
+    cfg = GAME.make_config(players=len(bots), bots=bots, seed=seed, overrides=overrides)
+    assert_same(cfg, 0, 8)
