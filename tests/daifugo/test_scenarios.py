@@ -338,3 +338,15 @@ WAITING = {
 @pytest.mark.parametrize("tid", sorted(WAITING))
 def test_waiting_for_card(tid):
     pytest.skip(f"{tid} waits for rule card {WAITING[tid]} (not implemented yet)")
+
+
+def test_doc_example_and_bots_continue():
+    """docs/scenarios/daifugo.md example (T-46); bots finish the round; the game goes on."""
+    hands = [["S4", "SA", "HA"], ["S5", "S2", "H2"], ["S6", "H6", "S7", "Jk"], ["DA", "CA"]]
+    out = run(hands, [P("S4"), P("S5"), P("H6")], laws=[14, 15], turn=0)
+    assert out["illegal"]["index"] == 2 and "suit lock" in out["illegal"]["reason"]
+    assert out["state"]["turn"] == 2 and out["state"]["suit_lock"] == ["S"]
+    out = run(hands, [P("S4"), P("S5")], laws=[14, 15], turn=0, params={"rounds": 3},
+              bots=["random", "greedy", "strategist", "random"])
+    assert out["finished"] and not out["result"]["game_over"]
+    assert sorted(out["result"]["ranking"]) == [0, 1, 2, 3]

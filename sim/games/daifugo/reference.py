@@ -71,6 +71,8 @@ class Engine:
         self.rng = rng
         self.agent = agent
         self.log = log
+        self.stop_after_round: int | None = None  # scenarios stop at the end of their round
+        self.winners: list[int] = []
         self.n = cfg.players
         self.rounds = self.pv[R.P_ROUNDS]
         self.madness = bool(self.pv[R.P_MADNESS])
@@ -185,6 +187,8 @@ class Engine:
         ``king_give_left``, ``trim_left``), so a run can stop at any decision and resume."""
         while self.phase != "over":
             getattr(self, "phase_" + self.phase)()
+            if self.phase == "deal" and self.stop_after_round == self.round_no:
+                return
         self.finish_game()
 
     def start_game(self) -> None:

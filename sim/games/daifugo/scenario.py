@@ -302,12 +302,18 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
     eng = Engine(cfg, Rng(cfg.seed, 0), agent, events)
     load_state(eng, spec.get("state", {}))
     out = {"game": game.name, "events": events, "illegal": None, "waiting": None, "finished": False, "result": None}
+    eng.stop_after_round = eng.round_no if eng.phase != "deal" else eng.round_no + 1
     try:
         eng.run()
         out["finished"] = True
-        out["result"] = {"scores": eng.scores, "winners": eng.winners, "winner": min(eng.winners),
-                         "n_winners": len(eng.winners), "rank_points": eng.rank_pts,
-                         "bonus_points": eng.bonus_pts, "precept_points": eng.vp_pts}
+        h = eng.history[-1]
+        out["result"] = {"round": h.round, "ranking": h.ranking, "round_rank_points": h.points,
+                         "round_bonus_points": h.bonus, "rank_points": eng.rank_pts,
+                         "bonus_points": eng.bonus_pts, "precept_points": eng.vp_pts,
+                         "game_over": eng.phase == "over"}
+        if eng.phase == "over":
+            out["result"].update({"scores": eng.scores, "winners": eng.winners, "winner": min(eng.winners),
+                                  "n_winners": len(eng.winners)})
     except StopRun as stop:
         out[stop.kind] = stop.info
     out["state"] = dump_state(eng)
