@@ -394,3 +394,29 @@ def test_T22_turn_cap():
     assert out["finished"]
     assert out["result"] == {"winner": -1, "win_method": "none", "end_reason": "turn_cap", "turns": 3,
                              "winner_banned": []}
+
+
+def test_fields_left_out_keep_setup_values():
+    """Scenario envelope: an empty state is the seeded setup (FS-2), then play starts at seat 0."""
+    out = run({}, players=3)
+    st = out["state"]
+    assert [len(h) for h in st["hands"]] == [10, 10, 10]
+    assert len(st["draw"]) == 56 and len(st["discard"]) == 1 and len(st["unused"]) == 2
+    assert sum(state_cards(st).values()) == 96
+    assert out["waiting"]["player"] == 0 and out["waiting"]["decision"] == "turn"
+
+
+def test_bots_finish_a_scenario():
+    """With `bots`, the run continues after the decision list until the game ends."""
+    out = run({}, [{"action": "draw"}], bots=["bluffer", "caller", "honest", "random"])
+    assert out["finished"] and out["waiting"] is None and out["illegal"] is None
+    assert sum(state_cards(out["state"]).values()) == 96
+
+
+def test_illegal_decision_stops_with_state_before_it():
+    """An illegal decision is reported with its index; the state is the one before it."""
+    out = run(T06, [{"action": "play", "card": "SNZ"}, {"calls": [1]}])
+    assert out["illegal"]["index"] == 1 and "may not call" in out["illegal"]["reason"]
+    assert out["state"]["limbo"] == "SNZ"
+    out = run(T06, [{"action": "play", "card": "VIR"}])
+    assert out["illegal"]["index"] == 0 and out["state"]["hands"][1] == ["VIR", "FEV", "SNZ"]

@@ -47,49 +47,58 @@ def seat(value: Any, n: int, where: str) -> int:
 
 
 def load_state(g: FakingSick, state: dict) -> None:
-    """Fill the engine from a scenario ``state`` (ConfigError on malformed input)."""
+    """Override the set-up engine with the fields of a scenario ``state`` (ConfigError on
+    malformed input); fields left out keep their setup values."""
     if not isinstance(state, dict):
         raise ConfigError("state must be an object")
     bad = set(state) - STATE_KEYS - {"limbo"}
     if bad:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(bad))}")
     n = g.n
-    hands = state.get("hands", [[] for _ in range(n)])
-    banned = state.get("banned", [[] for _ in range(n)])
-    if not isinstance(hands, list) or len(hands) != n:
-        raise ConfigError(f"state.hands must list {n} hands")
-    if not isinstance(banned, list) or len(banned) != n:
-        raise ConfigError(f"state.banned must list {n} banned-slot lists")
-    for s in range(n):
-        for t in cards(hands[s], f"state.hands[{s}]"):
-            g.hands[s][t] += 1
-        if not isinstance(banned[s], list):
-            raise ConfigError(f"state.banned[{s}] must be a list")
-        g.slots[s] = [None if x is None else card(x, f"state.banned[{s}]") for x in banned[s]]
-    g.draw_pile = list(reversed(cards(state.get("draw", []), "state.draw")))
-    g.discard = cards(state.get("discard", []), "state.discard")
-    g.unused = cards(state.get("unused", []), "state.unused")
-    g.removed = cards(state.get("removed", []), "state.removed")
+    if "hands" in state:
+        hands = state["hands"]
+        if not isinstance(hands, list) or len(hands) != n:
+            raise ConfigError(f"state.hands must list {n} hands")
+        g.hands = [[0] * NT for _ in range(n)]
+        for s in range(n):
+            for t in cards(hands[s], f"state.hands[{s}]"):
+                g.hands[s][t] += 1
+    if "banned" in state:
+        banned = state["banned"]
+        if not isinstance(banned, list) or len(banned) != n or not all(isinstance(b, list) for b in banned):
+            raise ConfigError(f"state.banned must list {n} banned-slot lists")
+        g.slots = [[None if x is None else card(x, f"state.banned[{s}]") for x in banned[s]] for s in range(n)]
+    if "draw" in state:
+        g.draw_pile = list(reversed(cards(state["draw"], "state.draw")))
+    for zone in ("discard", "unused", "removed"):
+        if zone in state:
+            setattr(g, zone, cards(state[zone], f"state.{zone}"))
     if state.get("limbo") is not None:
         raise ConfigError("state.limbo must be null: scenarios start at the beginning of a turn")
-    g.to_move = seat(state.get("to_move", g.p["first_player"]), n, "state.to_move")
-    turns = state.get("turns", 0)
-    if not isinstance(turns, int) or turns < 0:
-        raise ConfigError(f"state.turns must be a non-negative integer, got {turns!r}")
-    g.turns = turns
-    attack = state.get("attack")
-    if attack is not None:
-        if not isinstance(attack, dict) or set(attack) != {"kind", "target"}:
-            raise ConfigError('state.attack must be null or {"kind": "FEV"|"SNZ", "target": seat}')
-        kind = card(attack["kind"], "state.attack.kind")
-        if kind not in (FEV, SNZ):
-            raise ConfigError("state.attack.kind must be FEV or SNZ")
-        g.attack, g.attack_target = kind, seat(attack["target"], n, "state.attack.target")
-    ban = state.get("ban")
-    if ban is not None:
-        if not isinstance(ban, dict) or set(ban) != {"owner"}:
-            raise ConfigError('state.ban must be null or {"owner": seat}')
-        g.ban_owner = seat(ban["owner"], n, "state.ban.owner")
+    if "to_move" in state:
+        g.to_move = seat(state["to_move"], n, "state.to_move")
+    if "turns" in state:
+        turns = state["turns"]
+        if not isinstance(turns, int) or isinstance(turns, bool) or turns < 0:
+            raise ConfigError(f"state.turns must be a non-negative integer, got {turns!r}")
+        g.turns = turns
+    if "attack" in state:
+        attack = state["attack"]
+        g.attack, g.attack_target = None, -1
+        if attack is not None:
+            if not isinstance(attack, dict) or set(attack) != {"kind", "target"}:
+                raise ConfigError('state.attack must be null or {"kind": "FEV"|"SNZ", "target": seat}')
+            kind = card(attack["kind"], "state.attack.kind")
+            if kind not in (FEV, SNZ):
+                raise ConfigError("state.attack.kind must be FEV or SNZ")
+            g.attack, g.attack_target = kind, seat(attack["target"], n, "state.attack.target")
+    if "ban" in state:
+        ban = state["ban"]
+        g.ban_owner = None
+        if ban is not None:
+            if not isinstance(ban, dict) or set(ban) != {"owner"}:
+                raise ConfigError('state.ban must be null or {"owner": seat}')
+            g.ban_owner = seat(ban["owner"], n, "state.ban.owner")
     g.total = g.zone_counts()
 
 
@@ -215,6 +224,8 @@ def run_scenario(game, spec: dict) -> dict:
     agent = ScriptAgent(decisions, bot_names, cfg)
     log: list[str] = []
     g = FakingSick(cfg.params, players, Rng(seed, 0), agent, log)
+    g.setup()
+    g.log.clear()
     load_state(g, spec.get("state", {}))
     g.check = True
     out = {"game": NAME, "illegal": None, "waiting": None, "finished": False, "result": None}
