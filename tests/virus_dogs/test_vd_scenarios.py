@@ -481,7 +481,7 @@ def test_ts47_control_wins_before_draw():
     """TS-47 (VD-21.1): eliminating the last opponent in phase A ends the game at once."""
     out = ok(run(decisions=[play("CTL", 1)], deck=["DOC", "SHF"], players=[P(["CTL"]), P(["V"], open=1)]))
     assert out["finished"] and out["result"]["winners"] == [0]
-    assert out["state"]["deck"] == ["DOC", "SHF"]
+    assert out["state"]["deck"] == ["DOC", "SHF", "V", "V"]  # no draw; P1's viruses at the bottom
 
 
 def test_ts48_toilet_paper_single_use():

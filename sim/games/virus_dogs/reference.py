@@ -445,7 +445,7 @@ class Engine:
             opt("virus", response="declare"), opt("virus", response="hide")]
         self.limbo.append(V)  # the drawn virus is in the player's fingers while they decide
         choice = self.ask(p.seat, "virus", legal, {"source": source})["response"]
-        self.limbo.remove(V)
+        self.limbo.pop()
         if choice == "antiseptic":
             self.to_discard(p, ANT)
             self.g[tb.G_ANTISEPTICS] += 1
@@ -648,7 +648,7 @@ class Engine:
                     self.limbo.append(V)
                     choice = self.ask(q.seat, "cough_virus",
                                       [opt("cough_virus", response="antiseptic"), opt("cough_virus", response="accept")])
-                    self.limbo.remove(V)
+                    self.limbo.pop()
                     if choice["response"] == "antiseptic":
                         self.to_discard(q, ANT)
                         self.g[tb.G_ANTISEPTICS] += 1
