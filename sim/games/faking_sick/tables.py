@@ -86,7 +86,7 @@ def frames(arr: dict[str, np.ndarray], start: int, bots: tuple[str, ...]) -> dic
     outcome = np.where(win, OUTCOME_WON, np.where(cap, OUTCOME_CAP, OUTCOME_LOST)).astype(np.int64)
     seats = pd.DataFrame(seats_a.reshape(count * n, NS), columns=list(SEAT_FIELDS), copy=False)
     for i, (name, col) in enumerate((("game", np.repeat(game_ids, n)), ("seat", seat_ids),
-                                     ("bot", seat_bot_names(bots, start, count)), ("win", win),
+                                     ("bot", pd.Series(seat_bot_names(bots, start, count), dtype="str")), ("win", win),
                                      ("outcome", outcome))):
         seats.insert(i, name, col)
 
