@@ -18,6 +18,20 @@ Random-consumption protocol (the reference engine follows the same order):
      from the callers in that clockwise order;
    - a reshuffle (FS-10.1): the discard pile below its top, in bottom->top order, is
      shuffled with ``shuffle`` and becomes the draw pile.
+
+State layout (allocated once per batch): ``hand[n, 7]`` counts and ``hs[n]`` hand sizes;
+``slots[n, k]`` banned cards (-1 = empty); ``drawp[0:ND]`` the draw pile (top last);
+``disc[DLO:DHI]`` the discard pile bottom -> top in a buffer with room below (cards put at
+the bottom, FS-7.3/FS-8.2) and above; ``cleared[n, 7]`` and ``revealed[7]`` the public
+information the call model reads; scalars in ``st``. Played cards in limbo are a local.
+
+Speed: numba reference-counts array arguments on every call of a non-inlined helper, which
+cost more than the rules themselves, so everything that happens on most turns (legality,
+bot choices, the call window, draws without reshuffle, the successful-call steps) is written
+out in ``play_batch``; helpers remain for rarer steps (reshuffles, replacement searches that
+run out of cards, the void going-out). Comments name the helper/rule each block mirrors.
+Cached compilations key on this file only: after editing the constants in rules.py or
+tables.py, touch this file (or clear ``__pycache__``) so numba recompiles.
 """
 
 from __future__ import annotations
@@ -189,6 +203,8 @@ def retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, 
 
 @njit(cache=True)
 def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays):
+    """Play games ``start .. start+count-1`` (parameters ``pv`` from rules.encode; bots
+    ``policy``/``bmat`` per table position) into the tables.py result arrays."""
     n = pv[K_N]
     K = pv[K_BPP]
     total = 0
