@@ -1,0 +1,45 @@
+"""faking-sick through the command line: bad input is one line on stderr, exit status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cardlab(*args, stdin=None):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, input=stdin, timeout=300)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--players", 5], "3 to 4 players"),
+    (["--players", 4, "--set", "banned_per_player=3"], "exceeds the banned pool"),
+    (["--players", 3, "--set", "banned_per_player=3"], "exceeds the banned pool"),
+    (["--set", "last_card_forbidden_types=FEV,MSK"], "MSK"),
+    (["--set", "deck_counts=VIR=1,FEV=x"], "deck_counts"),
+])
+def test_bad_parameters_one_line(tmp_path, args, needle):
+    res = cardlab("simulate", "faking-sick", "--games", 10, "--out", tmp_path / "r", *args)
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
+
+
+def test_simulate_and_scenario(tmp_path):
+    res = cardlab("simulate", "faking-sick", "--games", 200, "--seed", 3, "--out", tmp_path / "r", "-q")
+    assert res.returncode == 0, res.stderr
+    spec = {"game": "faking-sick", "players": 3, "state": {"hands": [["VIR"], ["VIR"], ["VIR"]],
+            "banned": [[], [], []], "draw": [], "discard": ["VIR"], "to_move": 0},
+            "params": {"max_turns": 3}, "decisions": [{"action": "draw"}] * 3}
+    res = cardlab("scenario", "-", stdin=json.dumps(spec))
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["finished"] and out["result"]["end_reason"] == "turn_cap"
