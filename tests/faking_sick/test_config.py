@@ -56,6 +56,8 @@ BAD = [
     (dict(overrides={"max_turns": 0}), "max_turns"),
     (dict(overrides={"bot.bluffer.bluff_rate": 1}), "bluff_rate"),
     (dict(bots=["bluffer", "nobody", "honest", "random"]), "nobody"),
+    (dict(overrides={"bot.bluffer.bluff_k": 0}), "bluff_k"),
+    (dict(overrides={"bot.random.call_prob": 1.5}), "call_prob"),
 ]
 
 
