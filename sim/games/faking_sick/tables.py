@@ -10,6 +10,21 @@ DataFrames, so column order and dtypes cannot differ between engines.
   distance ``d`` from the challenged player (1 = the challenged player's next player):
   (calls, successes).
 - ``plays[t, s, :]``: ``PLAY_SUMS`` per played type and seat.
+
+Column meanings (spec "Metrics"). games: ``winner`` seat or -1, ``n_winners`` 0/1,
+``turns`` turns started (FS-3.2), ``win_method`` 0 none / 1 play_out / 2 push_out,
+``turn_cap`` (FS-9.6), ``plays``, ``bluffs`` (plays of own banned types), ``bluffs_caught``
+(successful calls plus voided going-out bluffs), ``call_requests`` (every player who called),
+``calls_made`` (judged calls), ``calls_succeeded``, ``calls_failed``, ``cards_pushed``,
+``reveals``, ``duplicate_reveals`` (FS-7.1 with two equal banned cards),
+``viruses_skipped`` (FS-8.2), ``reshuffles``, ``draws`` (voluntary DRAW actions),
+``penalty_draws`` (attack penalties suffered), ``cards_drawn`` (cards into hands),
+``attacks_played``, ``attacks_countered``, ``attacks_accepted``, ``headache_bans``,
+``virus_blocked`` (normal turns with a VIR in hand made unplayable by a ban),
+``void_go_outs`` (``banned_last_card = void``). seats: ``outcome`` 0 lost / 1 won /
+2 turn cap, ``final_hand``, ``plays``, ``bluffs``, ``bluffs_caught``, ``call_requests``,
+``calls_made``, ``calls_correct``, ``times_called``, ``cards_pushed``, ``cards_received``,
+``cards_drawn``, ``draws``, ``attacks_suffered``. ``card`` keys are type codes 0..6 (rules.TYPES).
 """
 
 from __future__ import annotations
