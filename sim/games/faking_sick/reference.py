@@ -18,8 +18,7 @@ from . import bots as B
 from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
 from .tables import GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS
 
-KINDS = ("turn", "attack", "after_draw", "call", "push")
-
+KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked of agents
 
 
 class GameOver(Exception):

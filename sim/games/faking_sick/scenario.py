@@ -14,7 +14,7 @@ from sim.config import ConfigError
 from sim.rng import Rng
 
 from . import bots as B
-from .reference import FakingSick, GameOver, bot_decide
+from .reference import FakingSick, bot_decide
 from .rules import CODE, FEV, NAME, NT, SNZ, TYPES
 from .tables import WIN_METHODS
 
@@ -247,5 +247,3 @@ def run_scenario(game, spec: dict) -> dict:
     out["stats"] = {**g.stats, "seats": g.seat}
     return out
 
-
-__all__ = ["run_scenario", "GameOver"]
