@@ -201,7 +201,7 @@ def retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, 
     draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")  # no zero-division checks: inputs are validated
 def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays):
     """Play games ``start .. start+count-1`` (parameters ``pv`` from rules.encode; bots
     ``policy``/``bmat`` per table position) into the tables.py result arrays."""
