@@ -63,8 +63,8 @@ class VirusDogs(Game):
 
     def _run_reference(self, cfg: RunConfig, start: int, count: int):
         n = cfg.players
-        games = np.zeros((count, tb.NG), dtype=np.int64)
-        seats = np.zeros((count * n, tb.NS), dtype=np.int64)
+        games = np.zeros((count, tb.NG), dtype=np.int32)
+        seats = np.zeros((count * n, tb.NS), dtype=np.int32)
         density = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
         for k in range(count):
             eng = play_reference(cfg, start + k)

@@ -49,6 +49,19 @@ from sim.games.virus_dogs.rules import (
 )
 from sim.rng import _INV53, GOLDEN, derive, mix64
 
+# ---- typed constants ----------------------------------------------------------------------------
+# A plain Python int passed as an argument reaches the callee as a Literal type, and numba then
+# compiles one specialisation per value (per card code, decision kind, ...). np.int64 constants
+# keep a single specialisation per function, which keeps the compile time down.
+(V, BAT, TP, CTL, QRN, DOC, ANT, AMB, MSK, BM, SHF, CGH, EXC) = (
+    np.int64(c) for c in (V, BAT, TP, CTL, QRN, DOC, ANT, AMB, MSK, BM, SHF, CGH, EXC))
+(C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY) = (
+    np.int64(c) for c in (C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY))
+(HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP) = (
+    np.int64(c) for c in (HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP))
+ZERO, ONE, TWO = np.int64(0), np.int64(1), np.int64(2)
+YES, NO = np.bool_(True), np.bool_(False)
+
 # ---- parameter slots --------------------------------------------------------------------------
 P_NVT = P_INDEX["n_virus_total"]
 P_NVD = P_INDEX["n_virus_in_deck"]
@@ -101,7 +114,8 @@ O_RNG = O_BP + MAXN * NB
 O_DECK = O_RNG + 1
 
 # ---- decision kinds and option codes ----------------------------------------------------------
-K_ACTION, K_MORE, K_VIRUS, K_MASK, K_MARKET, K_COUGH, K_CVIRUS, K_GIVE, K_REFUSE, K_HQT = range(10)
+K_ACTION, K_MORE, K_VIRUS, K_MASK, K_MARKET, K_COUGH, K_CVIRUS, K_GIVE, K_REFUSE, K_HQT = (
+    np.int64(k) for k in range(10))
 A_DECLARE = 0
 A_CTL0 = 1  # + target seat
 A_QRN, A_DOC, A_AMB, A_SHF, A_CGH, A_EXC = 6, 7, 8, 9, 10, 11
@@ -151,8 +165,11 @@ def rshuffle(b, lo, n):
 # ============================================================================================
 @njit(cache=True, _nrt=False)
 def left_of(b, n, s):
-    for k in range(1, n + 1):
-        t = (s + k) % n
+    t = s
+    for _ in range(n):
+        t += 1
+        if t == n:
+            t = 0
         if b[O_PL + t * NF + F_LIVE]:
             return t
     return s
@@ -160,8 +177,11 @@ def left_of(b, n, s):
 
 @njit(cache=True, _nrt=False)
 def right_of(b, n, s):
-    for k in range(1, n + 1):
-        t = (s - k + n) % n
+    t = s
+    for _ in range(n):
+        t -= 1
+        if t < 0:
+            t = n - 1
         if b[O_PL + t * NF + F_LIVE]:
             return t
     return s
@@ -262,7 +282,7 @@ def finish_shared(b, n, outcome, only_min_open):
 @njit(cache=True, _nrt=False)
 def stalemate(b, n):
     b[O_GM + tb.G_HQ_STALE] = 1
-    finish_shared(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == 0)
+    finish_shared(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == ZERO)
 
 
 # ============================================================================================
@@ -306,7 +326,7 @@ def remove_player(b, p, cause, inst):
     for c in range(N_TYPES):
         if dest != 0:
             for _ in range(b[O_H + p * NT + c]):
-                put_bottom(b, c, 1)
+                put_bottom(b, c, ONE)
         b[O_H + p * NT + c] = 0
     b[O_PL + p * NF + F_HS] = 0
     if dest == 2:
@@ -317,7 +337,7 @@ def remove_player(b, p, cause, inst):
 def after_eliminations(b, n, nl):
     """VD-21 game-end check and VD-4.8 (current player out) after simultaneous eliminations."""
     if b[S_NLIVE] == 1:
-        finish_shared(b, n, LAST_HQ if b[S_INHQ] else LAST_NORMAL, False)
+        finish_shared(b, n, LAST_HQ if b[S_INHQ] else LAST_NORMAL, NO)
         return
     if b[S_NLIVE] == 0:
         if b[O_P + P_ALLSHARED] == 1:
@@ -357,7 +377,7 @@ def open_viruses(b, n, p, k, cause, inst):
     if b[O_PL + p * NF + F_O] >= b[O_P + P_THR] and not reactive_ambulance(b, n, p):
         remove_player(b, p, cause, inst)
         b[O_LOS + 0] = p
-        after_eliminations(b, n, 1)
+        after_eliminations(b, n, ONE)
 
 
 # ============================================================================================
@@ -406,85 +426,91 @@ def ctl_target(b, n, seat, use_min, min_sus_ppm):
 
 
 @njit(cache=True, _nrt=False)
-def bot_action(b, n, seat, nopt):
-    """DP-1, DP-2, DP-8 (see bots.BotAgent.on_action)."""
+def bot_action(b, n, seat, phase_a):
+    """DP-1, DP-2, DP-8 for the heuristic bots (see bots.BotAgent.on_action): the chosen action
+    code, computed from the state without listing the options. Every branch checks the
+    legality of what it returns, and the last resort (draw / end) is always legal, so when
+    only one option is legal this returns exactly that option."""
+    h = O_H + seat * NT
     thr = b[O_P + P_THR]
     o = b[O_PL + seat * NF + F_O]
-    phase_a = find(b, nopt, A_END) < 0
     topv = b[S_KTOP] > 0
-    hv = b[O_H + seat * NT + V]
-    pol = b[O_POL + seat]
-    if pol == CAUTIOUS:
-        can_doc = b[O_H + seat * NT + DOC] > 0 and b[S_DOCS] < b[O_P + P_DPT]
-        if hv > 0 and o + 1 < thr and (can_doc or b[O_H + seat * NT + AMB] > 0):
-            return find(b, nopt, A_DECLARE)
-        if b[O_H + seat * NT + AMB] > 0 and o >= 1 and b[O_H + seat * NT + DOC] < b[O_P + P_DPC] - b[O_PL + seat * NF + F_T]:
-            return find(b, nopt, A_AMB)
-        i = find(b, nopt, A_DOC)
-        if i >= 0:
-            return i
-        if b[O_H + seat * NT + CTL] > 0:
-            t = ctl_target(b, n, seat, False, 0)
+    hv = b[h + V]
+    can_doc = b[h + DOC] > 0 and b[S_DOCS] < b[O_P + P_DPT]
+    deck = b[S_DSIZE] > 0
+    if b[O_POL + seat] == CAUTIOUS:
+        if hv > 0 and o + 1 < thr and (can_doc or b[h + AMB] > 0):
+            return A_DECLARE
+        if b[h + AMB] > 0 and o >= 1 and b[h + DOC] < b[O_P + P_DPC] - b[O_PL + seat * NF + F_T]:
+            return A_AMB
+        if can_doc and o >= 1:
+            return A_DOC
+        if b[h + CTL] > 0:
+            t = ctl_target(b, n, seat, NO, ZERO)
             if t >= 0:
-                return find(b, nopt, A_CTL0 + t)
-        if b[O_H + seat * NT + QRN] > 0 and hv == 0:
+                return A_CTL0 + t
+        if b[h + QRN] > 0 and hv == 0:
             for s in range(n):
                 if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_O] >= thr - 1 and b[O_PL + s * NF + F_SUS] >= 1:
-                    return find(b, nopt, A_QRN)
-        if b[O_H + seat * NT + CGH] > 0 and o >= 1 and topv:
-            return find(b, nopt, A_CGH)
-        if b[O_H + seat * NT + EXC] > 0 and hv >= 1:
-            return find(b, nopt, A_EXC)
-        if phase_a and b[O_H + seat * NT + SHF] > 0 and topv and b[O_H + seat * NT + MSK] == 0 and b[O_H + seat * NT + BM] == 0:
-            return find(b, nopt, A_SHF)
+                    return A_QRN
+        if b[h + CGH] > 0 and o >= 1 and topv:
+            return A_CGH
+        if b[h + EXC] > 0 and hv >= 1:
+            return A_EXC
+        if phase_a and b[h + SHF] > 0 and topv and b[h + MSK] == 0 and b[h + BM] == 0:
+            return A_SHF
         if not phase_a:
-            return find(b, nopt, A_END)
-        i = find(b, nopt, A_MASK)
-        if i >= 0:
-            return i
-        i = find(b, nopt, A_MARKET)
-        if i >= 0:
-            return i
-        i = find(b, nopt, A_SKIP)
-        if i >= 0 and (topv or density_at_least(b, n, seat, b[O_BP + seat * NB + B_SKIP])):
-            return i
-        return find(b, nopt, A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0))
+            return A_END
+        if b[h + MSK] > 0 and deck:
+            return A_MASK
+        if b[h + BM] > 0 and deck:
+            return A_MARKET
+        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, b[O_BP + seat * NB + B_SKIP])):
+            return A_SKIP
+        return A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0)
     # aggressive
-    if hv > 0 and o == 0 and o + 1 < thr and b[O_H + seat * NT + CGH] > 0:
-        return find(b, nopt, A_DECLARE)
-    if b[O_H + seat * NT + CGH] > 0 and o >= 1:
-        return find(b, nopt, A_CGH)
-    if b[O_H + seat * NT + CTL] > 0:
-        t = ctl_target(b, n, seat, True, b[O_BP + seat * NB + B_CTLSUS])
+    if hv > 0 and o == 0 and o + 1 < thr and b[h + CGH] > 0:
+        return A_DECLARE
+    if b[h + CGH] > 0 and o >= 1:
+        return A_CGH
+    if b[h + CTL] > 0:
+        t = ctl_target(b, n, seat, YES, b[O_BP + seat * NB + B_CTLSUS])
         if t >= 0:
-            return find(b, nopt, A_CTL0 + t)
-    if b[O_H + seat * NT + QRN] > 0 and hv == 0:
+            return A_CTL0 + t
+    if b[h + QRN] > 0 and hv == 0:
         tot = 0
         for s in range(n):
             if b[O_PL + s * NF + F_LIVE] and s != seat:
                 tot += b[O_PL + s * NF + F_SUS]
         if tot * 1000000 >= b[O_BP + seat * NB + B_QRNSUS]:
-            return find(b, nopt, A_QRN)
-    if b[O_H + seat * NT + EXC] > 0 and hv >= 1:
-        return find(b, nopt, A_EXC)
-    i = find(b, nopt, A_DOC)
-    if i >= 0:
-        return i
-    if b[O_H + seat * NT + AMB] > 0 and o >= 1:
-        return find(b, nopt, A_AMB)
-    if phase_a and b[O_H + seat * NT + SHF] > 0 and topv:
-        return find(b, nopt, A_SHF)
+            return A_QRN
+    if b[h + EXC] > 0 and hv >= 1:
+        return A_EXC
+    if can_doc and o >= 1:
+        return A_DOC
+    if b[h + AMB] > 0 and o >= 1:
+        return A_AMB
+    if phase_a and b[h + SHF] > 0 and topv:
+        return A_SHF
     if not phase_a:
-        return find(b, nopt, A_END)
+        return A_END
     if topv:
-        for code in (A_MARKET, A_MASK, A_SKIP):
-            i = find(b, nopt, code)
-            if i >= 0:
-                return i
+        if b[h + BM] > 0 and deck:
+            return A_MARKET
+        if b[h + MSK] > 0 and deck:
+            return A_MASK
+        if skip_legal(b, h):
+            return A_SKIP
     cnt = 0
     if b[O_P + P_UPFRONT]:
         cnt = b[O_P + P_DMAX] if b[O_BP + seat * NB + B_DRAW2] >= 500000 else b[O_P + P_DMIN]
-    return find(b, nopt, A_DRAW + cnt)
+    return A_DRAW + cnt
+
+
+@njit(cache=True, _nrt=False)
+def skip_legal(b, h):
+    """VD-12.2: TP skip needs a TP and, under ``whole_turn``, no card played this turn."""
+    return b[h + TP] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -508,8 +534,6 @@ def decide(kind, nopt, seat, b):
         if excl >= 0 and r >= excl:
             r += 1
         return r
-    if kind == K_ACTION:
-        return bot_action(b, n, seat, nopt)
     if kind == K_MORE:
         more = p == AGGRESSIVE and b[O_BP + seat * NB + B_DRAW2] >= 500000 and b[S_KTOP] == 0
         return 0 if more else 1
@@ -524,7 +548,7 @@ def decide(kind, nopt, seat, b):
     if kind == K_MASK:
         m = b[O_CTX + 7]
         if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[O_BP + seat * NB + B_BLUFF]:
-            return find(b, nopt, 0)
+            return find(b, nopt, ZERO)
         want = 0
         for i in range(m):
             c = b[O_CTX + i]
@@ -602,7 +626,7 @@ def private_virus(b, p):
         b[S_PEND] += 1
     elif r == R_DECLARE:
         b[O_SM + p * NS + tb.S_V_DECLARED] += 1
-        open_viruses(b, n, p, 1, C_DECLARE, p)
+        open_viruses(b, n, p, ONE, C_DECLARE, p)
     else:
         b[O_SM + p * NS + tb.S_V_HIDDEN] += 1
         b[O_H + p * NT + V] += 1
@@ -633,7 +657,7 @@ def normal_draw(b, p, upfront):
             else:
                 b[O_OPT + 0] = 1
                 b[O_OPT + 1] = 0
-                if b[O_OPT + ask(K_MORE, 2, p, b)] == 0:
+                if b[O_OPT + ask(K_MORE, TWO, p, b)] == 0:
                     break
         c = take_top(b)
         b[O_GM + tb.G_DRAWS] += 1
@@ -733,7 +757,7 @@ def quarantine(b, p):
     thr = b[O_P + P_THR]
     nl = 0
     for j in range(n):
-        s = (p + j) % n
+        s = p + j - n if p + j >= n else p + j
         if not b[O_PL + s * NF + F_LIVE]:
             continue
         k = b[O_H + s * NT + V]
@@ -763,7 +787,7 @@ def doctor(b, p):
     if b[O_PL + p * NF + F_T] >= b[O_P + P_DPC]:
         b[O_PL + p * NF + F_O] -= 1
         b[O_PL + p * NF + F_T] = 0
-        put_bottom(b, V, 1)
+        put_bottom(b, V, ONE)
         b[O_GM + tb.G_CURES] += 1
         b[O_SM + p * NS + tb.S_CURES] += 1
 
@@ -773,13 +797,13 @@ def cough(b, p):
     """VD-15."""
     n = b[S_N]
     for j in range(1, n):
-        q = (p + j) % n
+        q = p + j - n if p + j >= n else p + j
         if not b[O_PL + q * NF + F_LIVE]:
             continue
         if b[O_H + q * NT + TP] > 0:
             b[O_OPT + 0] = 0
             b[O_OPT + 1] = 1
-            if ask(K_COUGH, 2, q, b) == 0:
+            if ask(K_COUGH, TWO, q, b) == 0:
                 discard(b, q, TP)
                 b[O_SM + q * NS + tb.S_TP_COUGH] += 1
                 continue
@@ -794,13 +818,13 @@ def cough(b, p):
             if b[O_P + P_ANTCOUGH] and b[O_H + q * NT + ANT] > 0:
                 b[O_OPT + 0] = 0
                 b[O_OPT + 1] = 1
-                if ask(K_CVIRUS, 2, q, b) == 0:
+                if ask(K_CVIRUS, TWO, q, b) == 0:
                     discard(b, q, ANT)
                     b[O_GM + tb.G_ANTISEPTICS] += 1
                     put_top(b, V)
                     b[S_KTOP] += 1
                     continue
-            open_viruses(b, n, q, 1, C_COUGH, p)
+            open_viruses(b, n, q, ONE, C_COUGH, p)
             if b[S_OVER]:
                 return
         else:
@@ -816,7 +840,7 @@ def exchange(b, p):
         b[O_CTX + 16 + s] = -1
         b[O_CTX + 24 + s] = 0
     for j in range(n):
-        s = (p + j) % n
+        s = p + j - n if p + j >= n else p + j
         if not b[O_PL + s * NF + F_LIVE] or b[O_PL + s * NF + F_HS] == 0:
             continue
         nopt = 0
@@ -829,7 +853,7 @@ def exchange(b, p):
         b[O_PL + s * NF + F_HS] -= 1
         b[O_CTX + 16 + s] = c
     for j in range(n):
-        s = (p + j) % n
+        s = p + j - n if p + j >= n else p + j
         if not b[O_PL + s * NF + F_LIVE]:
             continue
         giver = right_of(b, n, s)
@@ -837,13 +861,13 @@ def exchange(b, p):
             b[O_OPT + 0] = 1
             b[O_OPT + 1] = 0
             b[O_CTX + 0] = giver
-            if ask(K_REFUSE, 2, s, b) == 0:
+            if ask(K_REFUSE, TWO, s, b) == 0:
                 discard(b, s, TP)
                 b[O_SM + s * NS + tb.S_TP_EXCHANGE] += 1
                 b[O_SM + s * NS + tb.S_REFUSALS] += 1
                 b[O_CTX + 24 + giver] = 1
     for j in range(n):
-        s = (p + j) % n
+        s = p + j - n if p + j >= n else p + j
         c = b[O_CTX + 16 + s]
         if c < 0:
             continue
@@ -931,15 +955,18 @@ def phase_actions(b, p, phase_a):
     """Phase A or C; returns the chosen mode/end code, or -1 if interrupted."""
     n = b[S_N]
     while True:
-        nopt = action_options(b, p, phase_a)
-        a = b[O_OPT + ask(K_ACTION, nopt, p, b)]
+        if b[O_POL + p] == RANDOM:
+            nopt = action_options(b, p, phase_a)
+            a = b[O_OPT + ask(K_ACTION, nopt, p, b)]
+        else:
+            a = bot_action(b, n, p, phase_a)
         if a >= A_DRAW:
             return a
         if a == A_DECLARE:
             b[O_H + p * NT + V] -= 1
             b[O_PL + p * NF + F_HS] -= 1
             b[O_SM + p * NS + tb.S_VOLUNTARY] += 1
-            open_viruses(b, n, p, 1, C_VOLUNTARY, p)
+            open_viruses(b, n, p, ONE, C_VOLUNTARY, p)
         else:
             b[S_CARDS] += 1
             if a < A_QRN:
@@ -972,7 +999,7 @@ def take_turn(b, p):
     b[S_TURN] += 1
     b[S_DOCS] = 0
     b[S_CARDS] = 0
-    mode = phase_actions(b, p, True)
+    mode = phase_actions(b, p, YES)
     if mode < 0:
         return
     if mode == A_SKIP:
@@ -987,7 +1014,7 @@ def take_turn(b, p):
         normal_draw(b, p, mode - A_DRAW)
     if interrupted(b):
         return
-    phase_actions(b, p, False)
+    phase_actions(b, p, NO)
 
 
 # ============================================================================================
@@ -1041,11 +1068,11 @@ def hard_quarantine(b, first):
                 b[O_H + x * NT + V] -= 1
                 b[O_PL + x * NF + F_HS] -= 1
                 before = b[S_NLIVE]
-                open_viruses(b, n, x, 1, C_HQ, d)
+                open_viruses(b, n, x, ONE, C_HQ, d)
                 if b[S_OVER]:
                     return
                 if b[O_P + P_HQFIRST] and b[S_NLIVE] < before:
-                    finish_shared(b, n, HQ_FIRST_ELIM, False)
+                    finish_shared(b, n, HQ_FIRST_ELIM, NO)
                     return
         if no_hidden(b, n) or steps >= b[O_P + P_HQMAX]:
             stalemate(b, n)
@@ -1131,7 +1158,7 @@ def play_game(b, counts, dens):
             hard_quarantine(b, left_of(b, n, cur))
             break
         nxt = left_of(b, n, cur)
-        if (nxt - first + n) % n <= (cur - first + n) % n:
+        if (nxt - first + n) % n <= (cur - first + n) % n:  # once per turn
             b[S_ROUNDS] += 1
         b[S_CUR] = nxt
     b[O_GM + tb.G_PEAK] = peak
@@ -1178,8 +1205,8 @@ def run_fast(game, cfg, start: int, count: int):
     pol, par = game.bot_matrix(cfg)
     table_ppm = np.array([[ppm(x) for x in row] for row in par], dtype=np.int64)
     n = cfg.players
-    games = np.zeros((count, tb.NG), dtype=np.int64)
-    seats = np.zeros((count * n, tb.NS), dtype=np.int64)
+    games = np.empty((count, tb.NG), dtype=np.int32)  # every cell is written by the kernel
+    seats = np.empty((count * n, tb.NS), dtype=np.int32)
     dens = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
     run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), np.int64(n), prm, counts, pol, table_ppm,
               games, seats, dens)

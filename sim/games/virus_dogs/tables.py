@@ -105,19 +105,20 @@ def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened:
 def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray) -> dict:
     """DataFrames for games ``start..start+count-1`` from the raw matrices."""
     n = cfg.players
-    gdf = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64)})
-    for j, c in enumerate(GAME_COLS):
-        col = games[:, j]
-        gdf[c] = col.astype(bool) if c in GAME_BOOL else col.astype(np.int64)
-    gidx = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
-    sidx = np.tile(np.arange(n, dtype=np.int64), count)
+    gidx = np.arange(start, start + count, dtype=np.int64)
+    gdf = _frame({"game": gidx}, games, GAME_COLS, GAME_BOOL)
+    sg = np.repeat(gidx, n)
+    ss = np.tile(np.arange(n, dtype=np.int64), count)
     names = np.array(cfg.bots, dtype=object)
-    sdf = pd.DataFrame({"game": gidx, "seat": sidx, "bot": names[(sidx + gidx) % n]})
-    for j, c in enumerate(SEAT_COLS):
-        col = seats[:, j]
-        sdf[c] = col.astype(bool) if c in SEAT_BOOL else col.astype(np.int64)
+    sdf = _frame({"game": sg, "seat": ss, "bot": names[(ss + sg) % n]}, seats, SEAT_COLS, SEAT_BOOL)
     rows = np.nonzero(density[:, D_GAMES])[0]
-    ddf = pd.DataFrame({"turn": rows.astype(np.int64)})
-    for j, c in enumerate(DENSITY_COLS):
-        ddf[c] = density[rows, j].astype(np.int64)
+    ddf = _frame({"turn": rows.astype(np.int64)}, density[rows], DENSITY_COLS, ())
     return {"games": gdf, "seats": sdf, "density": ddf}
+
+
+def _frame(keys: dict, raw: np.ndarray, cols: tuple, bools: tuple) -> pd.DataFrame:
+    data = dict(keys)
+    for j, c in enumerate(cols):
+        col = np.ascontiguousarray(raw[:, j], dtype=np.int64)
+        data[c] = col.astype(bool) if c in bools else col
+    return pd.DataFrame(data, copy=False)
