@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.base import seat_bot
-from sim.rng import game_state, randbelow, shuffle
+from sim.rng import derive, randbelow, shuffle
 
 from . import rules as R
 from . import tables as T
@@ -421,7 +421,7 @@ def weak_hand(S, hand, rv, revolt_below):
 
 
 @njit(cache=True, error_model="numpy")
-def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
+def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand):
     hand = S[H0 + p]
     size = popcount(hand)
     rv = reversed_(S)
@@ -429,7 +429,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
     for m in range(nm):
         if MV[m, MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[m, MK], MV[m, MC])):
             return m
-    if weak_hand(S, hand, rv, prm[0]):
+    if weak_hand(S, hand, rv, revolt_below):
         for m in range(nm):
             if revolution_size(S, p, MV[m, MK], MV[m, MC]):
                 return m
@@ -439,7 +439,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
         ffmask |= np.int64(15) << np.int64(20)
     if applies(S, 19, p):
         ffmask |= np.int64(15) << np.int64(32)
-    boss_check = (not can_pass) and size <= prm[2]
+    boss_check = (not can_pass) and size <= boss_hand
     seen = hand | S[DISC] | S[FIELD]
     jk_unseen = 1 - popcount(seen & JOKER_BITS)
     min_opp = 0
@@ -472,7 +472,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, prm):
         if cost < best_cost:
             best = m
             best_cost = cost
-    if can_pass and (best_cost >= 1000 or (best_cost >= 100 and float(min_opp) > prm[1])):
+    if can_pass and (best_cost >= 1000 or (best_cost >= 100 and float(min_opp) > pass_control_above)):
         return -1
     return best
 
@@ -493,7 +493,7 @@ def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
 
 
 @njit(cache=True, error_model="numpy")
-def choose_play(S, pv, n, MV, nm, p, can_pass, pol, prm, rng):
+def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_above, boss_hand, rng):
     """Index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
     nopt = nm + (1 if can_pass else 0)
     if nopt == 1:
@@ -513,7 +513,7 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, prm, rng):
                 bc = c
                 best = m
         return best
-    return strategist_play(S, pv, n, MV, nm, p, can_pass, prm)
+    return strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand)
 
 
 @njit(cache=True, error_model="numpy")
@@ -575,7 +575,7 @@ def draft_fit(hand, c):
 
 # ---- game ---------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def make_play(S, pv, n, MV, m, p, pol, prm, rng):
+def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
     tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
     r_before = reversed_(S)
@@ -600,7 +600,7 @@ def make_play(S, pv, n, MV, m, p, pol, prm, rng):
             elif pol == GREEDY:
                 go = True
             else:
-                go = weak_hand(S, S[H0 + p], reversed_(S), prm[0])
+                go = weak_hand(S, S[H0 + p], reversed_(S), revolt_below)
         if go:
             S[REV] = 1 - S[REV]
             S[RS0 + ST_REVS] += 1
@@ -651,10 +651,9 @@ def make_play(S, pv, n, MV, m, p, pol, prm, rng):
 
 
 @njit(cache=True, error_model="numpy")
-def play_round(S, pv, n, MV, pols, prms, rng, seatpos):
+def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
     while n_active(S, n) > 1:
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
-            order = np.empty(n, np.int64)
             k = 0
             for q in range(n):
                 if S[A0 + q]:
@@ -672,13 +671,13 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos):
         nm = legal_plays(S, pv, MV, p)
         can_pass = S[TK] != NONE
         pos = seatpos[p]
-        ch = choose_play(S, pv, n, MV, nm, p, can_pass, pols[pos], prms[pos], rng)
+        ch = choose_play(S, pv, n, MV, nm, p, can_pass, pols[pos], prms[pos, 0], prms[pos, 1], prms[pos, 2], rng)
         if ch < 0:
             S[PASSED] |= np.int64(1) << np.int64(p)
             S[RS0 + ST_PASSES] += 1
             next_turn(S, n, p)
         else:
-            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos], rng)
+            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], rng)
     for q in range(n):
         if S[A0 + q]:
             S[A0 + q] = 0
@@ -688,7 +687,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos):
 
 
 @njit(cache=True, error_model="numpy")
-def setup_round(S, pv, n, pols, prms, rng, seatpos, deck):
+def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
     """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
     S[ROUND] += 1
     rnd = S[ROUND]
@@ -737,7 +736,6 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck):
             S[DECK_PTR] += 1
             nrev += 1
         if nrev > 0:
-            order = np.empty(n, np.int64)
             if rnd == 1:
                 first = randbelow(rng, n)
                 for i in range(n):
@@ -844,20 +842,20 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck):
 
 
 @njit(cache=True, error_model="numpy")
-def score_round(S, pv, n, r_out, s_out):
+def score_round(S, pv, n, r_out, s_out, gi):
     rnd = S[ROUND]
     for i in range(S[NBOT]):
         S[TOP0 + S[NTOP] + i] = S[BOT0 + i]
     for pos in range(n):
         q = S[TOP0 + pos]
         S[RP0 + q] += pv[P.P_RANK_POINTS + pos]
-        r_out[rnd - 1, T.R_FIXED + q] = pos + 1
-        s_out[q, T.S_FIXED + rnd - 1] = pos + 1
+        r_out[gi, rnd - 1, T.R_FIXED + q] = pos + 1
+        s_out[gi, q, T.S_FIXED + rnd - 1] = pos + 1
     if pv[P.P_MADNESS] and pv[P.P_VP_EVERY_ROUND]:
         add_vp(S, pv)
     S[RS0 + ST_KEPT] = 1 if (S[KING] >= 0 and S[TOP0] == S[KING]) else 0
     for i in range(T.R_FIXED):
-        r_out[rnd - 1, i] = S[RS0 + i]
+        r_out[gi, rnd - 1, i] = S[RS0 + i]
     for pos in range(n):
         S[PREV0 + pos] = S[TOP0 + pos]
 
@@ -870,58 +868,61 @@ def add_vp(S, pv):
 
 
 @njit(cache=True, error_model="numpy")
-def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g_out, r_out, s_out):
+def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g_out, r_out, s_out, gi):
     for i in range(S_SIZE):
         S[i] = 0
     for c in range(26):
         S[OWN0 + c] = -1
     nd = rdeck.shape[0]
     for i in range(nd):
-        S[DECK0 + i] = rdeck[i]
-    shuffle(rng, S[DECK0:DECK0 + nd], nd)
+        order[i] = rdeck[i]
+    shuffle(rng, order, nd)  # the rule deck, shuffled once per game (§2.2)
+    for i in range(nd):
+        S[DECK0 + i] = order[i]
     S[DECK_LEN] = nd
     rounds = pv[P.P_ROUNDS]
-    firsts = np.zeros(6, np.int64)
+    for q in range(6):
+        work[0, q] = 0
+        work[1, q] = 0
+        work[2, q] = 0
     kept = 0
     for rnd in range(rounds):
-        setup_round(S, pv, n, pols, prms, rng, seatpos, deck)
-        play_round(S, pv, n, MV, pols, prms, rng, seatpos)
-        score_round(S, pv, n, r_out, s_out)
-        firsts[S[TOP0]] += 1
+        setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order)
+        play_round(S, pv, n, MV, pols, prms, rng, seatpos, order)
+        score_round(S, pv, n, r_out, s_out, gi)
+        work[0, S[TOP0]] += 1
         kept += S[RS0 + ST_KEPT]
-        g_out[T.G_FIXED + rnd] = S[RS0 + ST_LAW]
+        g_out[gi, T.G_FIXED + rnd] = S[RS0 + ST_LAW]
     if pv[P.P_MADNESS] and not pv[P.P_VP_EVERY_ROUND]:
         add_vp(S, pv)
     best = -(1 << 40)
     second = -(1 << 40)
-    scores = np.zeros(6, np.int64)
     for q in range(n):
-        scores[q] = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
-        if scores[q] > best:
+        work[1, q] = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
+        if work[1, q] > best:
             second = best
-            best = scores[q]
-        elif scores[q] > second:
-            second = scores[q]
+            best = work[1, q]
+        elif work[1, q] > second:
+            second = work[1, q]
     nw = 0
-    win = np.zeros(6, np.int64)
     for q in range(n):
-        if scores[q] == best:
-            win[q] = 1
+        if work[1, q] == best:
+            work[2, q] = 1
             nw += 1
     if nw > 1 and pv[P.P_TIE_LAST]:
         for pos in range(n):
             q = S[PREV0 + pos]
-            if win[q]:
+            if work[2, q]:
                 for x in range(n):
-                    win[x] = 0
-                win[q] = 1
+                    work[2, x] = 0
+                work[2, q] = 1
                 nw = 1
                 break
     if nw > 1:
         second = best
     winner = -1
     for q in range(n):
-        if win[q]:
+        if work[2, q]:
             winner = q
             break
     tot_rev = 0
@@ -929,28 +930,28 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g_out, r_out,
     tot_cf = 0
     tot_guard = 0
     for k in range(rounds):
-        tot_rev += r_out[k, 5]
-        tot_ff += r_out[k, 11]
-        tot_cf += r_out[k, 4]
-        tot_guard += r_out[k, 16]
+        tot_rev += r_out[gi, k, 5]
+        tot_ff += r_out[gi, k, 11]
+        tot_cf += r_out[gi, k, 4]
+        tot_guard += r_out[gi, k, 16]
     lm = np.int64(0)
     for c in range(1, 26):
         if (S[LAWS] >> c) & 1:
             lm |= np.int64(1) << np.int64(c - 1)
     vals = (S[TOTAL], rounds, lm, winner, nw, best, best - second, tot_rev, tot_ff, tot_cf, tot_guard, kept)
     for j in range(T.G_FIXED):
-        g_out[j] = vals[j]
+        g_out[gi, j] = vals[j]
     for c in range(1, 26):
-        g_out[T.G_FIXED + rounds + c - 1] = S[OWN0 + c]
+        g_out[gi, T.G_FIXED + rounds + c - 1] = S[OWN0 + c]
     for q in range(n):
         pm = np.int64(0)
         for c in range(1, 26):
             if S[OWN0 + c] == q:
                 pm |= np.int64(1) << np.int64(c - 1)
-        sv = (scores[q], S[RP0 + q], S[BP0 + q], S[VP0 + q], win[q], firsts[q], S[FF0 + q], S[REVS0 + q],
+        sv = (work[1, q], S[RP0 + q], S[BP0 + q], S[VP0 + q], work[2, q], work[0, q], S[FF0 + q], S[REVS0 + q],
               pm, popcount(pm))
         for j in range(T.S_FIXED):
-            s_out[q, j] = sv[j]
+            s_out[gi, q, j] = sv[j]
 
 
 @njit(cache=True, error_model="numpy")
@@ -959,13 +960,16 @@ def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s):
     MV = np.zeros((MAX_MOVES, 9), np.int64)
     deck = np.zeros(54, np.int64)
     seatpos = np.zeros(n, np.int64)
+    order = np.zeros(32, np.int64)
+    work = np.zeros((3, 6), np.int64)
+    rng = np.zeros(1, np.uint64)
     table = np.arange(n).astype(np.int64)
     for i in range(count):
         gi = start + i
-        rng = game_state(np.uint64(seed), np.uint64(gi))
+        rng[0] = derive(np.uint64(seed), np.uint64(gi))  # = sim.rng.game_state(seed, gi)
         for q in range(n):
             seatpos[q] = seat_bot(table, gi, q)
-        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, rdeck, g[i], r[i], s[i])
+        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g, r, s, i)
 
 
 def run_kernel(game, cfg, start, count, g, r, s) -> None:
