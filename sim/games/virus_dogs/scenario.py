@@ -105,7 +105,11 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
     extra = set(state) - STATE_KEYS
     if extra:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(extra))}")
-    eng.deck = list(reversed(_cards(state.get("deck", []), "state.deck")))
+    if "deck" in state:
+        eng.deck = list(reversed(_cards(state["deck"], "state.deck")))
+    else:  # the setup deck (VD-3.1), shuffled with the scenario's generator
+        eng.deck = [c for c in range(N_TYPES) for _ in range(eng.r.counts[c])]
+        eng.rng.shuffle(eng.deck)
     for c in _cards(state.get("discard", []), "state.discard"):
         if c == V:
             raise ConfigError("state.discard cannot hold viruses (they never go to the discard)")
