@@ -63,13 +63,13 @@ class VirusDogs(Game):
 
     def _run_reference(self, cfg: RunConfig, start: int, count: int):
         n = cfg.players
-        games = np.zeros((count, tb.NG), dtype=np.int32)
-        seats = np.zeros((count * n, tb.NS), dtype=np.int32)
+        games = np.zeros((tb.NG, count), dtype=np.int32)
+        seats = np.zeros((tb.NS, count * n), dtype=np.int32)
         density = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
         for k in range(count):
             eng = play_reference(cfg, start + k)
-            games[k] = eng.g
-            seats[k * n:(k + 1) * n] = eng.s
+            games[:, k] = eng.g
+            seats[:, k * n:(k + 1) * n] = np.array(eng.s, dtype=np.int32).T
             for row in eng.density:
                 tb.density_row(density, *row)
         return games, seats, density
@@ -81,8 +81,8 @@ class VirusDogs(Game):
         density = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
         for row in eng.density:
             tb.density_row(density, *row)
-        frames = tb.build(cfg, index, 1, np.array([eng.g], dtype=np.int64),
-                          np.array(eng.s, dtype=np.int64).reshape(n, tb.NS), density)
+        frames = tb.build(cfg, index, 1, np.array([eng.g], dtype=np.int32).T,
+                          np.array(eng.s, dtype=np.int32).reshape(n, tb.NS).T, density)
         return log, frames
 
     def scenario(self, spec: dict[str, Any]) -> dict[str, Any]:

@@ -133,24 +133,24 @@ GIVE_SEQ = np.array([V, 13, EXC, SHF, QRN, CGH, CTL, BM, MSK, AMB, DOC, ANT, TP]
 # ============================================================================================
 # the shared generator, counter held in b[O_RNG]
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def rnext(b):
     z = np.uint64(b[O_RNG]) + GOLDEN
     b[O_RNG] = np.int64(z)
     return mix64(z)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def rbelow(b, n):
     return np.int64(rnext(b) % np.uint64(n))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def runiform(b):
     return np.float64(rnext(b) >> np.uint64(11)) * _INV53
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def rshuffle(b, lo, n):
     """Fisher-Yates over b[lo:lo+n], exactly as ``sim.rng.shuffle``."""
     for i in range(n - 1, 0, -1):
@@ -163,7 +163,7 @@ def rshuffle(b, lo, n):
 # ============================================================================================
 # zone helpers
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def left_of(b, n, s):
     t = s
     for _ in range(n):
@@ -175,7 +175,7 @@ def left_of(b, n, s):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def right_of(b, n, s):
     t = s
     for _ in range(n):
@@ -187,7 +187,7 @@ def right_of(b, n, s):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def take_top(b):
     b[S_DSIZE] -= 1
     c = b[O_DECK + b[S_DSIZE]]
@@ -198,7 +198,7 @@ def take_top(b):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def put_top(b, c):
     b[O_DECK + b[S_DSIZE]] = c
     b[S_DSIZE] += 1
@@ -206,7 +206,7 @@ def put_top(b, c):
         b[S_VDECK] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def put_bottom(b, c, k):
     """``k`` copies of card ``c`` under the deck."""
     if k <= 0:
@@ -221,13 +221,13 @@ def put_bottom(b, c, k):
         b[S_VDECK] += k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def shuffle_deck(b):
     rshuffle(b, O_DECK, b[S_DSIZE])
     b[S_KTOP] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def discard(b, s, c):
     """A card leaves seat s's hand for the discard (counted as played for TP..EXC)."""
     b[O_H + s * NT + c] -= 1
@@ -236,7 +236,7 @@ def discard(b, s, c):
         b[O_SM + s * NS + tb.S_PLAYED0 + c - TP] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def bat(b):
     """VD-8: k reserve viruses on top, shuffle."""
     k = min(b[O_P + P_BATADD], b[S_RES])
@@ -248,7 +248,7 @@ def bat(b):
     b[O_GM + tb.G_BAT_ADDED] += k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def return_pending(b):
     while b[S_PEND] > 0:
         b[S_PEND] -= 1
@@ -259,7 +259,7 @@ def return_pending(b):
 # ============================================================================================
 # results
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def finish_shared(b, n, outcome, only_min_open):
     """Every live seat wins (or, with ``only_min_open``, those with the fewest open viruses)."""
     least = 1 << 30
@@ -279,7 +279,7 @@ def finish_shared(b, n, outcome, only_min_open):
     b[S_OVER] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def stalemate(b, n):
     b[O_GM + tb.G_HQ_STALE] = 1
     finish_shared(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == ZERO)
@@ -288,7 +288,7 @@ def stalemate(b, n):
 # ============================================================================================
 # viruses and elimination (VD-6, VD-18, VD-19)
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def ambulance_effect(b, n):
     for s in range(n):
         if b[O_PL + s * NF + F_LIVE]:
@@ -299,7 +299,7 @@ def ambulance_effect(b, n):
             b[O_PL + s * NF + F_T] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def remove_player(b, p, cause, inst):
     """VD-19.3 for one seat (no game-end check)."""
     turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
@@ -333,7 +333,7 @@ def remove_player(b, p, cause, inst):
         shuffle_deck(b)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def after_eliminations(b, n, nl):
     """VD-21 game-end check and VD-4.8 (current player out) after simultaneous eliminations."""
     if b[S_NLIVE] == 1:
@@ -360,7 +360,7 @@ def after_eliminations(b, n, nl):
                 b[S_TEND] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def reactive_ambulance(b, n, p):
     """VD-18.4."""
     if b[O_P + P_AMBREACT] and b[O_H + p * NT + AMB] > 0:
@@ -370,7 +370,7 @@ def reactive_ambulance(b, n, p):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def open_viruses(b, n, p, k, cause, inst):
     """VD-6.6 / VD-19.1: O += k, then the elimination check."""
     b[O_PL + p * NF + F_O] += k
@@ -383,7 +383,7 @@ def open_viruses(b, n, p, k, cause, inst):
 # ============================================================================================
 # bots (twins of bots.BotAgent)
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def find(b, nopt, code):
     for i in range(nopt):
         if b[O_OPT + i] == code:
@@ -391,7 +391,7 @@ def find(b, nopt, code):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def density_at_least(b, n, seat, ppm):
     """Estimated virus density (see bots.py) >= ppm / 1e6, in exact integer arithmetic."""
     opened = 0
@@ -407,7 +407,7 @@ def density_at_least(b, n, seat, ppm):
     return unknown * 1000000 >= ppm * pool
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def ctl_target(b, n, seat, use_min, min_sus_ppm):
     thr = b[O_P + P_THR]
     best = -1
@@ -425,7 +425,7 @@ def ctl_target(b, n, seat, use_min, min_sus_ppm):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def bot_action(b, n, seat, phase_a):
     """DP-1, DP-2, DP-8 for the heuristic bots (see bots.BotAgent.on_action): the chosen action
     code, computed from the state without listing the options. Every branch checks the
@@ -507,13 +507,13 @@ def bot_action(b, n, seat, phase_a):
     return A_DRAW + cnt
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def skip_legal(b, h):
     """VD-12.2: TP skip needs a TP and, under ``whole_turn``, no card played this turn."""
     return b[h + TP] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def decide(kind, nopt, seat, b):
     """Index of the chosen option; called only with nopt >= 2."""
     n = b[S_N]
@@ -597,7 +597,7 @@ def decide(kind, nopt, seat, b):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def ask(kind, nopt, seat, b):
     if nopt == 1:
         return 0
@@ -607,7 +607,7 @@ def ask(kind, nopt, seat, b):
 # ============================================================================================
 # drawing (VD-5..VD-10)
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def private_virus(b, p):
     """VD-6.1 / VD-7."""
     n = b[S_N]
@@ -634,7 +634,7 @@ def private_virus(b, p):
         b[O_PL + p * NF + F_SUS] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def receive_private(b, p, c):
     if c == BAT:
         bat(b)
@@ -646,7 +646,7 @@ def receive_private(b, p, c):
         b[O_PL + p * NF + F_SUS] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def normal_draw(b, p, upfront):
     drawn = 0
     while b[S_DSIZE] > 0 and drawn < b[O_P + P_DMAX]:
@@ -670,7 +670,7 @@ def normal_draw(b, p, upfront):
     return_pending(b)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def take_peeked(b, p, m, take, col):
     """Shared tail of mask and black market: unpicked cards back on top, picked ones resolved."""
     for i in range(m):
@@ -694,7 +694,7 @@ def take_peeked(b, p, m, take, col):
     return_pending(b)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def mask(b, p):
     """VD-9."""
     discard(b, p, MSK)
@@ -721,7 +721,7 @@ def mask(b, p):
     take_peeked(b, p, m, take, tb.G_DR_MASK)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def black_market(b, p):
     """VD-10."""
     discard(b, p, BM)
@@ -738,7 +738,7 @@ def black_market(b, p):
 # ============================================================================================
 # action cards (VD-13..VD-18)
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def control(b, p, t):
     """VD-13."""
     k = b[O_H + t * NT + V]
@@ -750,7 +750,7 @@ def control(b, p, t):
         open_viruses(b, b[S_N], t, k, C_CONTROL, p)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def quarantine(b, p):
     """VD-14: all hands revealed, one simultaneous check."""
     n = b[S_N]
@@ -779,7 +779,7 @@ def quarantine(b, p):
     after_eliminations(b, n, nl)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def doctor(b, p):
     """VD-17."""
     b[S_DOCS] += 1
@@ -792,7 +792,7 @@ def doctor(b, p):
         b[O_SM + p * NS + tb.S_CURES] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def cough(b, p):
     """VD-15."""
     n = b[S_N]
@@ -832,7 +832,7 @@ def cough(b, p):
             b[O_PL + q * NF + F_HS] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def exchange(b, p):
     """VD-16: select, refuse, transfer. b[O_CTX + 16+s] = selected card (-1 none), b[O_CTX + 24+s] = refused."""
     n = b[S_N]
@@ -887,7 +887,7 @@ def exchange(b, p):
 # ============================================================================================
 # turn structure (VD-4, VD-12, VD-20.1)
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def action_options(b, p, phase_a):
     n = b[S_N]
     nopt = 0
@@ -939,7 +939,7 @@ def action_options(b, p, phase_a):
     return nopt
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 def interrupted(b):
     """Game over, current player out, or (``immediate``) an empty deck starting hard quarantine."""
     if b[S_OVER] or b[S_TEND]:
@@ -950,7 +950,7 @@ def interrupted(b):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def phase_actions(b, p, phase_a):
     """Phase A or C; returns the chosen mode/end code, or -1 if interrupted."""
     n = b[S_N]
@@ -994,7 +994,7 @@ def phase_actions(b, p, phase_a):
             return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def take_turn(b, p):
     b[S_TURN] += 1
     b[S_DOCS] = 0
@@ -1020,7 +1020,7 @@ def take_turn(b, p):
 # ============================================================================================
 # hard quarantine (VD-20)
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def no_hidden(b, n):
     for s in range(n):
         if b[O_PL + s * NF + F_LIVE] and b[O_H + s * NT + V] > 0:
@@ -1028,7 +1028,7 @@ def no_hidden(b, n):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def hard_quarantine(b, first):
     n = b[S_N]
     b[S_INHQ] = 1
@@ -1083,7 +1083,7 @@ def hard_quarantine(b, first):
 # ============================================================================================
 # games
 # ============================================================================================
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def play_game(b, counts, dens):
     """One game from setup (VD-3) to its end; results in the O_GM/O_SM regions, series in ``dens``."""
     n = b[S_N]
@@ -1171,7 +1171,7 @@ def play_game(b, counts, dens):
         b[O_SM + s * NS + tb.S_TP_END] = b[O_H + s * NT + TP]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, seats, dens):
     """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller)."""
     cap = 8 + prm[P_NVT]
@@ -1191,10 +1191,10 @@ def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, s
                 b[O_BP + s * NB + q] = table_ppm[j, q]
         play_game(b, counts, dens)
         for j in range(tb.NG):
-            games[k, j] = b[O_GM + j]
+            games[j, k] = b[O_GM + j]
         for s in range(n):
             for j in range(NS):
-                seats[k * n + s, j] = b[O_SM + s * NS + j]
+                seats[j, k * n + s] = b[O_SM + s * NS + j]
 
 
 def run_fast(game, cfg, start: int, count: int):
@@ -1205,8 +1205,8 @@ def run_fast(game, cfg, start: int, count: int):
     pol, par = game.bot_matrix(cfg)
     table_ppm = np.array([[ppm(x) for x in row] for row in par], dtype=np.int64)
     n = cfg.players
-    games = np.empty((count, tb.NG), dtype=np.int32)  # every cell is written by the kernel
-    seats = np.empty((count * n, tb.NS), dtype=np.int32)
+    games = np.empty((tb.NG, count), dtype=np.int32)  # column-major; every cell is written
+    seats = np.empty((tb.NS, count * n), dtype=np.int32)
     dens = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
     run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), np.int64(n), prm, counts, pol, table_ppm,
               games, seats, dens)

@@ -1,9 +1,10 @@
 """Result tables of virus-dogs (Metrics M-1..M-3) and their construction from integer matrices.
 
-Both engines fill the same raw layout: an int64 matrix with one row per game (``GAME_COLS``),
-one with one row per seat per game (``SEAT_COLS``) and the per-turn sum matrix
-(``DENSITY_COLS``, row = turn index). ``build`` turns them into DataFrames, so the two
-engines produce identical frames whenever their raw numbers agree.
+Both engines fill the same raw layout: column-major int32 matrices, one column per game
+(``GAME_COLS``) and one per seat per game (``SEAT_COLS``), and the int64 per-turn sum matrix
+(``DENSITY_COLS``, row = turn index). ``build`` turns them into DataFrames (int32 metric
+columns, int64 keys and sums, bool flags), so the two engines produce identical frames
+whenever their raw numbers agree.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened:
 
 
 def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray) -> dict:
-    """DataFrames for games ``start..start+count-1`` from the raw matrices."""
+    """DataFrames for games ``start..start+count-1`` from the raw column-major int32 matrices
+    (``games[col, game]``, ``seats[col, game * n + seat]``) and the int64 density sums."""
     n = cfg.players
     gidx = np.arange(start, start + count, dtype=np.int64)
     gdf = _frame({"game": gidx}, games, GAME_COLS, GAME_BOOL)
@@ -112,13 +114,15 @@ def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, den
     names = np.array(cfg.bots, dtype=object)
     sdf = _frame({"game": sg, "seat": ss, "bot": names[(ss + sg) % n]}, seats, SEAT_COLS, SEAT_BOOL)
     rows = np.nonzero(density[:, D_GAMES])[0]
-    ddf = _frame({"turn": rows.astype(np.int64)}, density[rows], DENSITY_COLS, ())
+    ddf = _frame({"turn": rows.astype(np.int64)}, np.ascontiguousarray(density[rows].T), DENSITY_COLS, ())
     return {"games": gdf, "seats": sdf, "density": ddf}
 
 
 def _frame(keys: dict, raw: np.ndarray, cols: tuple, bools: tuple) -> pd.DataFrame:
-    data = dict(keys)
-    for j, c in enumerate(cols):
-        col = np.ascontiguousarray(raw[:, j], dtype=np.int64)
-        data[c] = col.astype(bool) if c in bools else col
-    return pd.DataFrame(data, copy=False)
+    """One integer block straight from ``raw`` (no copy), bool columns converted, keys in front."""
+    df = pd.DataFrame(raw.T, columns=list(cols), copy=False)
+    for c in bools:
+        df[c] = df[c].to_numpy() != 0
+    for i, (name, values) in enumerate(keys.items()):
+        df.insert(i, name, values)
+    return df
