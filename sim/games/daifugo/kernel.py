@@ -83,7 +83,7 @@ SUBS, SUBN, DES = _tables()
 M1, M2, M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def popcount(x):
     """SWAR popcount of a non-negative int64."""
     x = x - ((x >> 1) & M1)
@@ -95,17 +95,17 @@ def popcount(x):
     return x & 0x7F
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def strength(r, rv):
     return 12 - r if rv else r
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def reversed_(S):
     return S[REV] != S[JB]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def applies(S, c, p):
     """§4.0 A(c, p) for implemented cards."""
     if not (IMPL >> c) & 1:
@@ -113,12 +113,12 @@ def applies(S, c, p):
     return ((S[LAWS] >> c) & 1) == 1 or S[OWN0 + c] == p
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def holder(S, c, p):
     return ((IMPL >> c) & 1) == 1 and S[OWN0 + c] == p and ((S[LAWS] >> c) & 1) == 0
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def n_active(S, n):
     k = 0
     for q in range(n):
@@ -126,7 +126,7 @@ def n_active(S, n):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def next_active(S, n, seat):
     for i in range(1, n + 1):
         q = (seat + i) % n
@@ -135,7 +135,7 @@ def next_active(S, n, seat):
     return -1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def mvalue(kind, low, high, rv):
     if kind == JOKERK:
         return 13
@@ -144,7 +144,7 @@ def mvalue(kind, low, high, rv):
     return strength(low, rv)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def one_step(kind, low, high, tkind, tlow, thigh, rv):
     if kind != tkind or kind == JOKERK:
         return False
@@ -153,13 +153,13 @@ def one_step(kind, low, high, tkind, tlow, thigh, rv):
     return mvalue(kind, low, high, rv) == mvalue(tkind, tlow, thigh, rv) + 1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def contains_rank(nr, jr, rank, wild):
     return ((nr >> rank) & 1) == 1 or (wild and ((jr >> rank) & 1) == 1)
 
 
 # ---- move generation ----------------------------------------------------------------
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
     MV[k, MK] = kind
     MV[k, MC] = count
@@ -173,7 +173,7 @@ def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
     return k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def locks_allow(S, pv, p, kind, low, high, suits):
     """§4.14 / §4.15 with precept-holder exemptions; Joker single exempt (QA-14.2, DEC-43)."""
     if kind == JOKERK:
@@ -187,7 +187,7 @@ def locks_allow(S, pv, p, kind, low, high, suits):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
     jmask = hand & JOKER_BITS
@@ -230,7 +230,7 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
@@ -266,14 +266,14 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def may_follow_stairs(S, pv, p):
     if applies(S, 21, p):
         return True
     return S[OWN0 + 21] >= 0 and pv[P.P_21_FOLLOW] == 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
     hand = S[H0 + p]
@@ -301,7 +301,7 @@ def legal_plays(S, pv, MV, p):
 
 
 # ---- rule helpers -------------------------------------------------------------------
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def revolution_size(S, p, kind, count):
     if kind == JOKERK:
         return False
@@ -310,7 +310,7 @@ def revolution_size(S, p, kind, count):
     return count == 3 and applies(S, 7, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
     """§3.7 / DEC-27."""
     if MV[m, MJK] > 0:
@@ -327,7 +327,7 @@ def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
     return pv[P.P_REV_FF] == 1 and revolted
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def flow(S, leader):
     S[DISC] |= S[FIELD]
     S[FIELD] = 0
@@ -341,7 +341,7 @@ def flow(S, leader):
     S[TURN] = leader
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def next_turn(S, n, p):
     if n_active(S, n) <= 1:
         return
@@ -357,7 +357,7 @@ def next_turn(S, n, p):
     flow(S, next_active(S, n, owner))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def capital_fall(S, pv, n, first):
     k = S[KING]
     if S[ROUND] < 2 or k < 0 or first == k:
@@ -389,7 +389,7 @@ def capital_fall(S, pv, n, first):
             S[RB0 + q] += pv[P.P_CF_BONUS]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def place_top(S, pv, n, p):
     S[TOP0 + S[NTOP]] = p
     S[NTOP] += 1
@@ -397,7 +397,7 @@ def place_top(S, pv, n, p):
         capital_fall(S, pv, n, p)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def place_bottom(S, pv, p):
     if pv[P.P_EARLIEST_LOWEST]:
         for i in range(S[NBOT], 0, -1):
@@ -409,7 +409,7 @@ def place_bottom(S, pv, p):
 
 
 # ---- bots ---------------------------------------------------------------------------
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def weak_hand(S, hand, rv, revolt_below):
     tot = 0
     cnt = 0
@@ -420,7 +420,7 @@ def weak_hand(S, hand, rv, revolt_below):
     return cnt > 0 and float(tot) < revolt_below * float(cnt)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand):
     hand = S[H0 + p]
     size = popcount(hand)
@@ -477,7 +477,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     return best
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
     if kind == JOKERK:
         return True
@@ -492,7 +492,7 @@ def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_above, boss_hand, rng):
     """Index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
     nopt = nm + (1 if can_pass else 0)
@@ -516,7 +516,7 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_a
     return strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def nth_card(mask, idx):
     """The idx-th card (ascending ids) of a mask; -1 if there are fewer cards."""
     for r in range(14):
@@ -533,7 +533,7 @@ def nth_card(mask, idx):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def unpaired_order_pick(hand, exclude):
     """Strategist's weakest card: unpaired naturals, then paired, then jokers (ascending ids)."""
     unpaired = np.int64(0)
@@ -551,7 +551,7 @@ def unpaired_order_pick(hand, exclude):
     return nth_card(avail & JOKER_BITS, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def draft_fit(hand, c):
     if c == 9:
         return 3 * popcount((hand >> 20) & 15)
@@ -574,7 +574,7 @@ def draft_fit(hand, c):
 
 
 # ---- game ---------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
     tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
@@ -650,7 +650,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     next_turn(S, n, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
     while n_active(S, n) > 1:
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
@@ -686,7 +686,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
     S[FIELD] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
     """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
     S[ROUND] += 1
@@ -841,7 +841,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
     S[TURN] = S[START]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_round(S, pv, n, r_out, s_out, gi):
     rnd = S[ROUND]
     for i in range(S[NBOT]):
@@ -860,14 +860,14 @@ def score_round(S, pv, n, r_out, s_out, gi):
         S[PREV0 + pos] = S[TOP0 + pos]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def add_vp(S, pv):
     for c in range(1, 26):
         if S[OWN0 + c] >= 0:
             S[VP0 + S[OWN0 + c]] += pv[P.P_VP + c]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g_out, r_out, s_out, gi):
     for i in range(S_SIZE):
         S[i] = 0
@@ -954,16 +954,8 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
             s_out[gi, q, j] = sv[j]
 
 
-@njit(cache=True, error_model="numpy")
-def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s):
-    S = np.zeros(S_SIZE, np.int64)
-    MV = np.zeros((MAX_MOVES, 9), np.int64)
-    deck = np.zeros(54, np.int64)
-    seatpos = np.zeros(n, np.int64)
-    order = np.zeros(32, np.int64)
-    work = np.zeros((3, 6), np.int64)
-    rng = np.zeros(1, np.uint64)
-    table = np.arange(n).astype(np.int64)
+@njit(cache=True, error_model="numpy", _nrt=False)
+def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s, S, MV, deck, seatpos, order, work, rng, table):
     for i in range(count):
         gi = start + i
         rng[0] = derive(np.uint64(seed), np.uint64(gi))  # = sim.rng.game_state(seed, gi)
@@ -977,4 +969,9 @@ def run_kernel(game, cfg, start, count, g, r, s) -> None:
     pols, prms = game.bot_matrix(cfg)
     pv = np.array(R.param_vector(cfg), dtype=np.int64)
     rdeck = np.array(R.rule_deck(cfg), dtype=np.int64)
-    run_games(np.uint64(cfg.seed), start, count, cfg.players, pv, pols, prms, rdeck, g, r, s)
+    n = cfg.players
+    # all scratch state is allocated here: the compiled code runs without reference counting
+    run_games(np.uint64(cfg.seed), start, count, n, pv, pols, prms, rdeck, g, r, s,
+              np.zeros(S_SIZE, np.int64), np.zeros((MAX_MOVES, 9), np.int64), np.zeros(54, np.int64),
+              np.zeros(n, np.int64), np.zeros(32, np.int64), np.zeros((3, 6), np.int64), np.zeros(1, np.uint64),
+              np.arange(n, dtype=np.int64))
