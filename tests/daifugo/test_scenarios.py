@@ -350,3 +350,12 @@ def test_doc_example_and_bots_continue():
               bots=["random", "greedy", "strategist", "random"])
     assert out["finished"] and not out["result"]["game_over"]
     assert sorted(out["result"]["ranking"]) == [0, 1, 2, 3]
+
+
+def test_deal_phase_draft_round1():
+    """§2.5/§2.6: a dealt round-1 madness scenario reveals the law, then drafts N precepts (DEC-6)."""
+    out = run([[], [], [], []], [], phase="deal", rule_deck=[7, 9, 14, 15, 19, 21],
+              params={"mode": "madness", "madness_rounds": 3}, bots=["random", "greedy", "strategist", "random"])
+    assert out["finished"] and out["result"]["round"] == 1
+    assert out["state"]["laws"] == [7] and sorted(out["state"]["precepts"]) == ["09", "14", "15", "19"]
+    assert out["state"]["rule_deck"] == [21]

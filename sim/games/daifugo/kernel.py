@@ -6,6 +6,9 @@ Legal plays are generated into the preallocated move table ``MV`` in the canonic
 of ``plays.py`` (sets by count, rank, card mask; stairs by length, low rank, suit; then
 the Joker single), so bots that pick by index agree with the reference engine.
 
+Every function is compiled with ``_nrt=False`` (no reference counting): the Python wrapper
+``run_kernel`` allocates all scratch arrays once per batch and nothing allocates inside.
+
 Random-consumption protocol (both engines, per game, generator ``game_state(seed, i)``):
   1. shuffle the rule deck (card ids ascending) once.
   2. each round: round 1 only, ``randbelow(N)`` = start player (DEC-10); shuffle the 53

@@ -243,6 +243,8 @@ def load_state(eng: Engine, st: dict) -> None:
     if not used <= set(range(eng.card_total())):
         raise ConfigError("the second joker (Jk2) is not in this game (card 05 is not implemented)")
     eng.turn = _seat(st.get("turn", eng.start_player), n, "turn")
+    if eng.phase == "deal":  # 'round' is the round about to be dealt
+        eng.round_no -= 1
     if eng.phase == "play" and not eng.active[eng.turn] and eng.n_active() > 1:
         raise ConfigError(f"P{eng.turn} is to act but holds no cards")
 
