@@ -22,8 +22,8 @@ separate uint64 array (so no second array travels through every call); the test 
 checks that the streams are identical.
 
 Random-consumption protocol (the reference engine follows the same order):
-  1. setup: the deck is built bottom-first in card-code order and shuffled with
-     ``sim.rng.shuffle`` over the whole array; then, only with ``first_player = random``,
+  1. setup: the deck is built bottom-first in card-code order and shuffled (Fisher-Yates as
+     ``sim.rng.shuffle``) over the whole array; then, only with ``first_player = random``,
      one ``randbelow(n)`` picks the first seat;
   2. a bat appends its k viruses on top of the deck, then shuffles the whole deck;
      SHF shuffles the deck; ``eliminated_hand_destination = shuffle_into_deck`` shuffles
@@ -32,7 +32,8 @@ Random-consumption protocol (the reference engine follows the same order):
      the target's hand in card-code order;
   4. bots: a decision with one legal option is taken without asking (no draw); ``random``
      draws one ``randbelow(candidates)`` when it has >= 2 candidates (suicidal declarations
-     removed); ``aggressive`` draws one ``uniform`` at every mask decision it is asked.
+     removed); ``aggressive`` draws one ``uniform`` at every mask decision it is asked
+     (bluff if ``uniform * 1e6 < bluff_ppm``); nothing else in the bots draws.
 """
 
 from __future__ import annotations
@@ -601,6 +602,8 @@ def decide(kind, nopt, seat, b):
 def ask(kind, nopt, seat, b):
     if nopt == 1:
         return 0
+    if kind == K_MORE and b[O_POL + seat] == CAUTIOUS:  # the commonest decision: cautious stops
+        return 1
     return decide(kind, nopt, seat, b)
 
 
@@ -1158,7 +1161,9 @@ def play_game(b, counts, dens):
             hard_quarantine(b, left_of(b, n, cur))
             break
         nxt = left_of(b, n, cur)
-        if (nxt - first + n) % n <= (cur - first + n) % n:  # once per turn
+        rn = nxt - first if nxt >= first else nxt - first + n  # seats relative to the first player
+        rc = cur - first if cur >= first else cur - first + n
+        if rn <= rc:
             b[S_ROUNDS] += 1
         b[S_CUR] = nxt
     b[O_GM + tb.G_PEAK] = peak
