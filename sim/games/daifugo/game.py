@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 
 from sim.config import ConfigError
 from sim.games.base import Game, Table, seat_bots

@@ -1,0 +1,22 @@
+"""Report sections build from a stored run in both modes."""
+
+import pytest
+
+from analysis.load import Run
+from sim import runner
+from sim.games.daifugo import GAME
+
+
+@pytest.mark.parametrize("params", [{"mode": "madness", "rule_deck": "07,09,14,15,19,21"}, {"rounds": 1}])
+def test_sections(tmp_path, params):
+    cfg = GAME.make_config(seed=1, overrides=params)
+    runner.run(cfg, 400, tmp_path / "run", batch_size=200, progress=False)
+    secs = GAME.report_sections(Run(tmp_path / "run"))
+    titles = [s.title for s in secs]
+    assert titles[0] == "Points by seat and by bot" and any("King" in t for t in titles)
+    cards = next(s for s in secs if s.title.startswith("Rule cards"))
+    if params.get("mode") == "madness":
+        holder = cards.tables[0][1]
+        assert len(holder) == 6 and holder["holders"].sum() > 0
+    freq = secs[-1].tables[0][1]
+    assert set(freq["event"]) >= {"revolution", "forbidden finish", "play-count guard"}
