@@ -2,7 +2,8 @@
 
 games   one row per game: mode, players, laws in order (``law_1`` … card id, 0 = none),
         ``laws_mask`` (bit c-1 for law c), precept owners ``owner_01`` … ``owner_25``
-        (-1 = none), winner (lowest winning seat), ``n_winners`` (ties), top points, margin,
+        (-1 = none), final points per seat ``points_s0`` …, winner (lowest winning seat),
+        ``n_winners`` (ties), top points, margin,
         totals of revolutions, forbidden finishes, capital falls, play-count guard hits.
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
@@ -64,6 +65,8 @@ def frames(start: int, mode: int, players: int, rounds: int, table_bots, g, r, s
         cols[f"law_{k + 1}"] = g[:, G_FIXED + k].astype(np.int8)
     for c in range(1, N_RULE_CARDS + 1):
         cols[f"owner_{c:02d}"] = g[:, G_FIXED + rounds + c - 1].astype(np.int8)
+    for q in range(players):
+        cols[f"points_s{q}"] = s[:, q, 0]
     games = pd.DataFrame(cols)
 
     flat = r.reshape(count * rounds, -1)
