@@ -43,3 +43,25 @@ def test_simulate_and_scenario(tmp_path):
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["finished"] and out["result"]["end_reason"] == "turn_cap"
+
+
+def test_doc_examples_run_from_files(tmp_path):
+    """The JSON examples of docs/scenarios/faking-sick.md run as files, as an outside user would."""
+    import re
+
+    doc = (ROOT / "docs" / "scenarios" / "faking-sick.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 2
+    outs = []
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"example{i}.json"
+        path.write_text(block)
+        res = cardlab("scenario", path)
+        assert res.returncode == 0, res.stderr
+        outs.append(json.loads(res.stdout))
+    t06, t05 = outs[0], outs[1]
+    assert t06["illegal"] is None and t06["state"]["discard"] == ["SNZ", "HDA", "VIR"]
+    assert t06["state"]["banned"][1] == ["ICE", "MSK"] and t06["waiting"]["player"] == 2
+    assert t05["illegal"] is None and t05["waiting"] == {"player": 3, "decision": "turn",
+                                                          "legal": t05["waiting"]["legal"]}
+    assert (t05["stats"]["call_requests"], t05["stats"]["calls_made"], t05["stats"]["calls_failed"]) == (3, 1, 1)

@@ -392,8 +392,8 @@ def test_T22_turn_cap():
              "to_move": 0, "turns": 0}
     out = run(state, [{"action": "draw"}] * 3, players=3, params={"max_turns": 3})
     assert out["finished"]
-    assert out["result"] == {"winner": -1, "win_method": "none", "end_reason": "turn_cap", "turns": 3,
-                             "winner_banned": []}
+    assert out["result"] == {"winner": -1, "winner_seat": -1, "win_method": "none", "end_reason": "turn_cap",
+                             "turns": 3, "winner_banned": []}
 
 
 def test_fields_left_out_keep_setup_values():

@@ -20,6 +20,21 @@ LONG = ("VIRUS", "FEVER", "SNEEZE", "INJECTION", "HEADACHE", "MASK", "ICE PACK")
 NT = 7
 VIR, FEV, SNZ, INJ, HDA, MSK, ICE = range(NT)
 CODE = {t: i for i, t in enumerate(TYPES)}
+JAPANESE = ("ウイルス", "発熱", "くしゃみ", "注射", "頭痛", "マスク", "氷枕")
+# accepted spellings of each type on input: code, English name (any case; spaces, "_" and
+# "-" ignored: "ice pack", "ICE_PACK") or Japanese name
+ALIASES = {
+    **CODE,
+    **{name.replace(" ", ""): i for i, name in enumerate(LONG)},
+    **{name: i for i, name in enumerate(JAPANESE)},
+}
+
+
+def type_code(name: Any) -> int | None:
+    """The type code of an input spelling (see ``ALIASES``), or None."""
+    if not isinstance(name, str):
+        return None
+    return ALIASES.get(name.strip().upper().replace(" ", "").replace("_", "").replace("-", ""))
 
 
 @dataclass(frozen=True)
@@ -47,7 +62,8 @@ class CountsParam(Param):
             raise bad
         out = [0] * NT
         for k, v in items:
-            if str(k).upper() not in CODE:
+            code = type_code(k)
+            if code is None:
                 raise bad
             try:
                 if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
@@ -57,8 +73,19 @@ class CountsParam(Param):
                 raise bad from None
             if n < 0 or (self.hi is not None and n > self.hi):
                 raise bad
-            out[CODE[str(k).upper()]] = n
+            out[code] = n
         return tuple(out)
+
+
+@dataclass(frozen=True)
+class TypesParam(Param):
+    """A set of card types; items may be spelled as in ``ALIASES`` (``ice``, ``ICE PACK``)."""
+
+    def coerce(self, value: Any) -> tuple[str, ...]:
+        items = value.split(",") if isinstance(value, str) else value
+        if isinstance(items, (list, tuple)):
+            items = [TYPES[type_code(x)] if type_code(x) is not None else x for x in items]
+        return super().coerce(items)
 
 
 def _p(name, default, kind, source, rule, doc, **kw):
@@ -70,7 +97,7 @@ PARAMS: tuple[Param, ...] = (
                 "cards per type in the full deck (sub-rule 0005_06)", hi=500),
     CountsParam("banned_pool", (0, 2, 2, 1, 1, 1, 1), "counts", "seed", "FS-2.1",
                 "cards per type taken out as the banned pool (no VIR)", hi=100),
-    _p("banned_per_player", 2, "int", "seed", "FS-2.1", "banned cards dealt to each player", lo=1, hi=8),
+    _p("banned_per_player", 2, "int", "seed", "FS-2.1", "banned cards dealt to each player", lo=1, hi=100),
     _p("hand_size", 10, "int", "seed", "FS-2.4", "cards dealt to each hand", lo=1, hi=60),
     _p("first_player", 0, "int", "assumed", "FS-2.8", "seat that takes the first turn", lo=0, hi=3),
     _p("initial_card_effect", "none", "choice", "assumed", "FS-2.6",
@@ -82,8 +109,8 @@ PARAMS: tuple[Param, ...] = (
     _p("play_after_draw", False, "bool", "found", "FS-3.4", "a player who drew may still play (0005_04: not in the main rule)"),
     _p("effects_profile", "reconstructed", "choice", "assumed", "FS-5.1",
        "vanilla: no attacks/counters, only HEADACHE acts", choices=("reconstructed", "vanilla")),
-    _p("fever_counters", ("INJ", "ICE"), "set", "assumed", "FS-5.3", "types that counter FEVER", choices=TYPES),
-    _p("sneeze_counters", ("INJ", "MSK"), "set", "assumed", "FS-5.3", "types that counter SNEEZE", choices=TYPES),
+    TypesParam("fever_counters", ("INJ", "ICE"), "set", "assumed", "FS-5.3", "types that counter FEVER", choices=TYPES),
+    TypesParam("sneeze_counters", ("INJ", "MSK"), "set", "assumed", "FS-5.3", "types that counter SNEEZE", choices=TYPES),
     _p("fever_penalty_draw", 1, "int", "assumed", "FS-5.2", "cards drawn when accepting FEVER", lo=0, hi=10),
     _p("sneeze_penalty_draw", 1, "int", "assumed", "FS-5.2", "cards drawn when accepting SNEEZE", lo=0, hi=10),
     _p("headache_ban_scope", "until_owner_next_turn", "choice", "assumed", "FS-5.4",
@@ -103,7 +130,7 @@ PARAMS: tuple[Param, ...] = (
     _p("banned_last_card", "illegal", "choice", "seed-weak", "FS-9.4",
        "going out on a banned card: never offered, or allowed and voided at the reveal",
        choices=("illegal", "void")),
-    _p("last_card_forbidden_types", (), "set", "seed-weak", "FS-4.4",
+    TypesParam("last_card_forbidden_types", (), "set", "seed-weak", "FS-4.4",
        "types that may never be the last card (MASK not allowed)", choices=TYPES),
     _p("reshuffle", "discard_except_top", "choice", "assumed", "FS-10.1",
        "empty draw pile: reshuffle the discard pile below its top, or no more cards",

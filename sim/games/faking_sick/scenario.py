@@ -15,7 +15,7 @@ from sim.rng import Rng
 
 from . import bots as B
 from .reference import FakingSick, bot_decide
-from .rules import CODE, FEV, NAME, NT, SNZ, TYPES
+from .rules import FEV, NAME, NT, SNZ, TYPES, VIR, type_code
 from .tables import WIN_METHODS
 
 STATE_KEYS = {"hands", "banned", "draw", "discard", "unused", "removed", "to_move", "turns", "attack", "ban"}
@@ -29,9 +29,14 @@ class _Stop(Exception):
 
 
 def card(name: Any, where: str) -> int:
-    if not isinstance(name, str) or name.upper() not in CODE:
+    """A card type from its code (``FEV``), English or Japanese name (rules.ALIASES) or
+    integer code 0..6; ConfigError otherwise."""
+    if isinstance(name, int) and not isinstance(name, bool) and 0 <= name < NT:
+        return name
+    code = type_code(name)
+    if code is None:
         raise ConfigError(f"unknown card code {name!r} in {where}; known: {', '.join(TYPES)}")
-    return CODE[name.upper()]
+    return code
 
 
 def cards(items: Any, where: str) -> list[int]:
@@ -68,6 +73,8 @@ def load_state(g: FakingSick, state: dict) -> None:
         if not isinstance(banned, list) or len(banned) != n or not all(isinstance(b, list) for b in banned):
             raise ConfigError(f"state.banned must list {n} banned-slot lists")
         g.slots = [[None if x is None else card(x, f"state.banned[{s}]") for x in banned[s]] for s in range(n)]
+        if any(t == VIR for sl in g.slots for t in sl):
+            raise ConfigError("state.banned may not hold VIR (FS-2.1, FS-8.2: viruses are never banned)")
     if "draw" in state:
         g.draw_pile = list(reversed(cards(state["draw"], "state.draw")))
     for zone in ("discard", "unused", "removed"):
@@ -99,7 +106,18 @@ def load_state(g: FakingSick, state: dict) -> None:
             if not isinstance(ban, dict) or set(ban) != {"owner"}:
                 raise ConfigError('state.ban must be null or {"owner": seat}')
             g.ban_owner = seat(ban["owner"], n, "state.ban.owner")
+    if "attack" not in state and "ban" not in state:
+        initial_effect(g)
     g.total = g.zone_counts()
+
+
+def initial_effect(g: FakingSick) -> None:
+    """Attack and ban when the state gives neither: none, except that with
+    ``initial_card_effect = apply`` and ``turns = 0`` (the game's start) the top of the given
+    discard pile acts as played by the seat before ``first_player`` (FS-2.6)."""
+    g.attack, g.attack_target, g.ban_owner = None, -1, None
+    if g.p["initial_card_effect"] == "apply" and g.turns == 0 and g.discard:
+        g.resolve_effect((g.p["first_player"] - 1) % g.n, g.discard[-1])
 
 
 def dump_state(g: FakingSick) -> dict:
@@ -120,15 +138,22 @@ def dump_state(g: FakingSick) -> dict:
     }
 
 
-def _same(decision: dict, option: dict) -> bool:
-    if "push" in option:
-        got = decision.get("push")
-        return isinstance(got, list) and Counter(str(x).upper() for x in got) == Counter(option["push"])
+# input synonyms of a decision kind's actions (the canonical form is what ``legal`` lists)
+SYNONYMS = {"attack": {"play": "counter", "draw": "accept"}, "after_draw": {"pass": "end"}}
+
+
+def _same(decision: dict, option: dict, kind: str) -> bool:
     if "call" in option:
         return decision.get("call") is option["call"]
-    if decision.get("action") != option["action"]:
+    if "push" in option:
+        got = decision.get("push")
+        return isinstance(got, list) and Counter(card(x, "push") for x in got) == Counter(
+            card(x, "push") for x in option["push"])
+    action = decision.get("action")
+    action = SYNONYMS.get(kind, {}).get(action, action)
+    if action != option["action"]:
         return False
-    return "card" not in option or str(decision.get("card", "")).upper() == option["card"]
+    return "card" not in option or card(decision.get("card"), "card") == card(option["card"], "card")
 
 
 def _check_codes(d: dict, index: int) -> None:
@@ -142,7 +167,7 @@ def _check_codes(d: dict, index: int) -> None:
         card(d["card"], f"decision {index}")
     if "push" in d:
         cards(d["push"], f"decision {index}.push")
-    if "action" in d and d["action"] not in ("play", "draw", "counter", "accept", "end"):
+    if "action" in d and d["action"] not in ("play", "draw", "counter", "accept", "end", "pass"):
         raise ConfigError(f"decision {index}: unknown action {d['action']!r}")
 
 
@@ -164,6 +189,10 @@ class ScriptAgent:
         raise _Stop("illegal", {"index": self.i, "decision": d, "reason": reason})
 
     def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
+        """FS-6.2 from the list: one ``{"calls": [...]}``, or ``{"call": bool}`` answers (with
+        ``player``: in any order; without: the next unanswered player clockwise from ``s``).
+        Players left unanswered pass when the list goes on with an action, and are asked
+        (bots / ``waiting``) when the list has run out."""
         d = self._next()
         if d is not None and "calls" in d:
             callers = d["calls"]
@@ -174,8 +203,29 @@ class ScriptAgent:
                     self._illegal(d, f"P{q} may not call this play (FS-6.1)")
             self.i += 1
             return [q for q in eligible if q in callers]
-        opts = [{"call": False}, {"call": True}]
-        return [q for q in eligible if self.decide(g, q, "call", opts, played=t, target=s)["call"]]
+        answers: dict[int, bool] = {}
+        while True:
+            pending = [q for q in eligible if q not in answers]
+            d = self._next()
+            if not pending or (d is not None and "action" in d and "call" not in d):
+                break  # everyone answered, or the list moves on: the others pass
+            if d is None:
+                opts = [{"call": False}, {"call": True}]
+                for q in pending:
+                    answers[q] = self.decide(g, q, "call", opts, played=t, target=s)["call"]
+                break
+            if "call" not in d:
+                self._illegal(d, f"expected a call decision of P{pending[0]}")
+            q = d.get("player", pending[0])
+            if q in answers:
+                self._illegal(d, f"P{q} already answered this call window")
+            if q not in eligible:
+                self._illegal(d, f"P{q} may not call this play (FS-6.1)")
+            if not isinstance(d["call"], bool):
+                self._illegal(d, "call must be true or false")
+            answers[q] = d["call"]
+            self.i += 1
+        return [q for q in eligible if answers.get(q)]
 
     def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
         d = self._next()
@@ -190,7 +240,7 @@ class ScriptAgent:
         if expected not in d:
             self._illegal(d, f"expected a {kind} decision of P{s}")
         for option in legal:
-            if _same(d, option):
+            if _same(d, option, kind):
                 self.i += 1
                 return option
         self._illegal(d, f"not a legal {kind} decision for P{s}")
@@ -226,6 +276,7 @@ def run_scenario(game, spec: dict) -> dict:
     g = FakingSick(cfg.params, players, Rng(seed, 0), agent, log)
     g.setup()
     g.log.clear()
+    g.stats = dict.fromkeys(g.stats, 0)
     load_state(g, spec.get("state", {}))
     g.check = True
     out = {"game": NAME, "illegal": None, "waiting": None, "finished": False, "result": None}
@@ -239,11 +290,31 @@ def run_scenario(game, spec: dict) -> dict:
     if g.over:
         out["result"] = {
             "winner": g.winner,
+            "winner_seat": g.winner,
             "win_method": WIN_METHODS[g.win_method],
             "end_reason": "turn_cap" if g.turn_cap else "winner",
             "turns": g.turns,
             "winner_banned": [] if g.winner < 0 else [TYPES[t] for t in g.banned_types(g.winner)],
         }
-    out["stats"] = {**g.stats, "seats": g.seat}
+    out["stats"] = stats(g)
     return out
 
+
+def stats(g: FakingSick) -> dict:
+    """The ``games`` table counters, the same under the spec's Metrics names, and per seat."""
+    c = g.stats
+    spec_names = {
+        "turns": g.turns, "bluffs_attempted": c["bluffs"], "bluffs_uncalled": c["bluffs"] - c["calls_succeeded"],
+        "banned_reveals": c["reveals"], "duplicate_banned_reveals": c["duplicate_reveals"],
+        "replacement_viruses_skipped": c["viruses_skipped"], "draws_voluntary": c["draws"],
+        "draws_penalty": c["penalty_draws"], "cards_drawn_total": c["cards_drawn"],
+        "virus_plays_blocked": c["virus_blocked"],
+    }
+    seats = []
+    for s in range(g.n):
+        x = g.seat[s]
+        seats.append({**x, "final_hand_size": g.hand_size(s), "honest_plays": x["plays"] - x["bluffs"],
+                      "calls_succeeded": x["calls_correct"], "calls_failed": x["calls_made"] - x["calls_correct"],
+                      "cards_received_by_push": x["cards_received"],
+                      "draws_voluntary": x["draws"]})
+    return {**c, **spec_names, "seats": seats}
