@@ -282,7 +282,13 @@ def legal_plays(S, pv, MV, p):
     hand = S[H0 + p]
     k = 0
     if S[TK] == NONE:
-        for count in range(1, 5):
+        most = 0  # largest set the hand can form: skip sizes it cannot reach
+        for r in range(13):
+            c = SUBN[(hand >> (4 * r)) & 15, 1]
+            if c > most:
+                most = c
+        most = min(4, most + popcount(hand & JOKER_BITS))
+        for count in range(1, most + 1):
             k = gen_sets(S, pv, MV, k, p, hand, count, 0, False)
         if applies(S, 21, p):
             k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False)
