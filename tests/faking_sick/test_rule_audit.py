@@ -505,3 +505,36 @@ def test_format_spec_metric_names_in_stats():
     assert s["duplicate_banned_reveals"] == 0 and s["bluffs_attempted"] == 1 and s["bluffs_uncalled"] == 0
     assert s["seats"][3]["calls_succeeded"] == 1 and s["seats"][1]["cards_received_by_push"] == 2
     assert out["result"] is None
+
+
+def test_format_output_zones_add_up_to_the_deck():
+    """T-01 / FS-1.3 from the output alone: every card list of the state, marker included, is 96
+    cards; the marker is one VIR; a state fed back (marker included) is accepted."""
+    st = run({})["state"]
+    zones = ("hands", "banned", "draw", "discard", "unused", "removed", "virus_marker")
+    total = Counter()
+    for z in zones:
+        items = st[z] if z not in ("hands", "banned") else [x for sub in st[z] for x in sub]
+        total.update(items)
+    assert st["virus_marker"] == ["VIR"] and st["limbo"] is None
+    assert total == Counter({"VIR": 32, "FEV": 16, "SNZ": 16, "INJ": 8, "HDA": 8, "MSK": 8, "ICE": 8})
+    again = run({k: v for k, v in st.items() if k != "turns"})
+    assert again["state"]["hands"] == st["hands"] and again["state"]["draw"] == st["draw"]
+    from sim.config import ConfigError
+
+    with pytest.raises(ConfigError, match="virus_marker"):
+        run({"virus_marker": ["VIR", "VIR"]})
+
+
+def test_format_legal_options_are_valid_decisions():
+    """Every option of `waiting.legal` can be sent back as the decision (input format);
+    a `bluff` flag that does not match the player's banned cards is illegal."""
+    out = run(T06)
+    for option in out["waiting"]["legal"]:
+        res = run(T06, [option])
+        assert res["illegal"] is None, option
+    res = run(T06, [{"action": "play", "card": "SNZ", "bluff": False}])
+    assert res["illegal"]["index"] == 0 and "is a bluff" in res["illegal"]["reason"]
+    res = run(T06, T06_CALLED[:2])
+    for option in res["waiting"]["legal"]:
+        assert run(T06, T06_CALLED[:2] + [option])["illegal"] is None

@@ -56,7 +56,7 @@ def load_state(g: FakingSick, state: dict) -> None:
     malformed input); fields left out keep their setup values."""
     if not isinstance(state, dict):
         raise ConfigError("state must be an object")
-    bad = set(state) - STATE_KEYS - {"limbo"}
+    bad = set(state) - STATE_KEYS - {"limbo", "virus_marker"}
     if bad:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(bad))}")
     n = g.n
@@ -82,6 +82,8 @@ def load_state(g: FakingSick, state: dict) -> None:
             setattr(g, zone, cards(state[zone], f"state.{zone}"))
     if state.get("limbo") is not None:
         raise ConfigError("state.limbo must be null: scenarios start at the beginning of a turn")
+    if "virus_marker" in state and cards(state["virus_marker"], "state.virus_marker") != [VIR]:
+        raise ConfigError('state.virus_marker is always ["VIR"] (FS-2.2)')
     if "to_move" in state:
         g.to_move = seat(state["to_move"], n, "state.to_move")
     if "turns" in state:
@@ -121,7 +123,8 @@ def initial_effect(g: FakingSick) -> None:
 
 
 def dump_state(g: FakingSick) -> dict:
-    """The complete state in the input schema (plus ``limbo``, the played card being judged)."""
+    """The complete state in the input schema, plus ``limbo`` (the played card being judged)
+    and ``virus_marker`` (the set-aside VIR, FS-2.2), so that all list zones sum to the deck."""
     names = lambda xs: [TYPES[t] for t in xs]  # noqa: E731
     return {
         "hands": [names(t for t in range(NT) for _ in range(g.hands[s][t])) for s in range(g.n)],
@@ -135,6 +138,7 @@ def dump_state(g: FakingSick) -> dict:
         "attack": None if g.attack is None else {"kind": TYPES[g.attack], "target": g.attack_target},
         "ban": None if g.ban_owner is None else {"owner": g.ban_owner},
         "limbo": None if g.limbo is None else TYPES[g.limbo],
+        "virus_marker": [TYPES[VIR]],
     }
 
 
@@ -160,11 +164,13 @@ def _check_codes(d: dict, index: int) -> None:
     """Malformed decisions (not merely illegal ones) are ConfigErrors."""
     if not isinstance(d, dict):
         raise ConfigError(f"decision {index} must be an object")
-    known = {"player", "action", "card", "call", "calls", "push"}
+    known = {"player", "action", "card", "bluff", "call", "calls", "push"}
     if set(d) - known:
         raise ConfigError(f"decision {index}: unknown field(s) {', '.join(sorted(set(d) - known))}")
     if "card" in d:
         card(d["card"], f"decision {index}")
+    if "bluff" in d and not isinstance(d["bluff"], bool):
+        raise ConfigError(f"decision {index}: bluff must be true or false")
     if "push" in d:
         cards(d["push"], f"decision {index}.push")
     if "action" in d and d["action"] not in ("play", "draw", "counter", "accept", "end", "pass"):
@@ -241,6 +247,8 @@ class ScriptAgent:
             self._illegal(d, f"expected a {kind} decision of P{s}")
         for option in legal:
             if _same(d, option, kind):
+                if "bluff" in d and d["bluff"] != option.get("bluff"):
+                    self._illegal(d, f"{option['card']} is {'' if option['bluff'] else 'not '}a bluff for P{s}")
                 self.i += 1
                 return option
         self._illegal(d, f"not a legal {kind} decision for P{s}")
