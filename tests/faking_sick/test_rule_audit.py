@@ -538,3 +538,32 @@ def test_format_legal_options_are_valid_decisions():
     res = run(T06, T06_CALLED[:2])
     for option in res["waiting"]["legal"]:
         assert run(T06, T06_CALLED[:2] + [option])["illegal"] is None
+
+
+def test_format_players_from_hands():
+    """Without `players`, the number of listed hands sets the player count."""
+    from sim.games.faking_sick import GAME
+
+    spec = {"game": "faking-sick", "state": {"hands": [["VIR", "VIR"], ["VIR"], ["VIR"]], "banned": [[], [], []],
+                                             "draw": ["MSK"], "discard": ["VIR"], "to_move": 0},
+            "decisions": [{"action": "draw"}]}
+    out = GAME.scenario(spec)
+    assert len(out["state"]["hands"]) == 3 and out["waiting"]["player"] == 1
+
+
+def test_FS_5_1_vanilla_drops_a_given_attack():
+    """T-17 / FS-5.1 `effects_profile = vanilla`: the same state has no pending attack, so P1
+    may play VIR or FEV; confirmed FEV/SNZ attack nobody, HEADACHE still bans."""
+    state = {"hands": [["VIR", "VIR"], ["VIR", "FEV"], ["VIR", "VIR"]],
+             "banned": [["HDA", "MSK"], ["HDA", "ICE"], ["FEV", "ICE"]],
+             "draw": ["HDA", "VIR"], "discard": ["SNZ"], "to_move": 1, "attack": {"kind": "SNZ", "target": 1}}
+    out = run(state, players=3, params={"effects_profile": "vanilla"})
+    assert out["state"]["attack"] is None
+    assert legal(out) == [("play", "VIR", False), ("play", "FEV", False), DRAW]
+    out = run(state, [{"action": "play", "card": "FEV"}, {"calls": []}], players=3,
+              params={"effects_profile": "vanilla"})
+    assert out["state"]["attack"] is None and out["waiting"]["decision"] == "turn"
+    hda = {**state, "hands": [["VIR", "VIR"], ["VIR", "HDA"], ["VIR", "VIR"]]}
+    out = run(hda, [{"action": "play", "card": "HDA"}, {"calls": []}], players=3,
+              params={"effects_profile": "vanilla"})
+    assert out["state"]["ban"] == {"owner": 1} and legal(out) == [DRAW]

@@ -101,6 +101,8 @@ def load_state(g: FakingSick, state: dict) -> None:
             if kind not in (FEV, SNZ):
                 raise ConfigError("state.attack.kind must be FEV or SNZ")
             g.attack, g.attack_target = kind, seat(attack["target"], n, "state.attack.target")
+            if g.p["effects_profile"] != "reconstructed":
+                g.attack, g.attack_target = None, -1  # FS-5.1: vanilla has no attacks (T-17)
     if "ban" in state:
         ban = state["ban"]
         g.ban_owner = None
@@ -263,7 +265,10 @@ def run_scenario(game, spec: dict) -> dict:
         raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(bad))}")
     if spec.get("game", NAME) != NAME:
         raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {NAME}")
-    players = spec.get("players", game.default_players)
+    players = spec.get("players")
+    if players is None:  # default: one player per listed hand, else the game default
+        hands = (spec.get("state") or {}).get("hands") if isinstance(spec.get("state"), dict) else None
+        players = len(hands) if isinstance(hands, list) and hands else game.default_players
     params = spec.get("params", {}) or {}
     if not isinstance(params, dict):
         raise ConfigError("params must be an object")
