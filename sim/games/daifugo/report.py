@@ -67,9 +67,11 @@ def king_section(run) -> Section:
 
 def _cards_in_force(rounds: pd.DataFrame) -> pd.DataFrame:
     """Per round: bit c-1 set when card c was revealed as a law in this or an earlier round."""
-    bits = np.where(rounds["law"].to_numpy() > 0, np.left_shift(1, np.maximum(rounds["law"].to_numpy() - 1, 0)), 0)
-    rounds = rounds.assign(lawbit=bits)
-    rounds["in_force"] = rounds.groupby("game")["lawbit"].transform(lambda s: np.bitwise_or.accumulate(s.to_numpy()))
+    rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
+    law = rounds["law"].to_numpy()
+    bits = np.where(law > 0, np.left_shift(1, np.maximum(law - 1, 0)), 0).astype(np.int64)
+    per_game = int(rounds["round"].max())  # every game plays the same number of rounds
+    rounds["in_force"] = np.bitwise_or.accumulate(bits.reshape(-1, per_game), axis=1).reshape(-1)
     return rounds
 
 
