@@ -473,6 +473,10 @@ def test_format_call_answers_in_any_order():
     assert out["illegal"]["index"] == 1 and "may not call" in out["illegal"]["reason"]
     out = run(state, [play, {"push": ["VIR", "VIR"]}])
     assert out["illegal"]["index"] == 1
+    # T-06 written with one per-player answer followed by the push: the others pass
+    out = run(T06, [T06_CALLED[0], {"player": 3, "call": True}, {"player": 3, "push": ["VIR", "VIR"]}])
+    assert out["illegal"] is None and out["state"]["discard"] == ["SNZ", "HDA", "VIR"]
+    assert out["stats"]["call_requests"] == 1 and out["waiting"]["player"] == 2
 
 
 def test_format_attack_synonyms():

@@ -199,8 +199,9 @@ class ScriptAgent:
     def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
         """FS-6.2 from the list: one ``{"calls": [...]}``, or ``{"call": bool}`` answers (with
         ``player``: in any order; without: the next unanswered player clockwise from ``s``).
-        Players left unanswered pass when the list goes on with an action, and are asked
-        (bots / ``waiting``) when the list has run out."""
+        Players left unanswered pass when the list goes on with another decision (an action,
+        or a push after at least one answer), and are asked (bots / ``waiting``) when the list
+        has run out."""
         d = self._next()
         if d is not None and "calls" in d:
             callers = d["calls"]
@@ -215,14 +216,16 @@ class ScriptAgent:
         while True:
             pending = [q for q in eligible if q not in answers]
             d = self._next()
-            if not pending or (d is not None and "action" in d and "call" not in d):
-                break  # everyone answered, or the list moves on: the others pass
+            if not pending:
+                break
             if d is None:
                 opts = [{"call": False}, {"call": True}]
                 for q in pending:
                     answers[q] = self.decide(g, q, "call", opts, played=t, target=s)["call"]
                 break
             if "call" not in d:
+                if "action" in d or answers:
+                    break  # the list moves on (an action, or the push after an answer): the others pass
                 self._illegal(d, f"expected a call decision of P{pending[0]}")
             q = d.get("player", pending[0])
             if q in answers:
