@@ -47,6 +47,13 @@ VARIANTS = [
     {"banned_per_player": 1, "hand_size": 3, "push_count": 0},
     {"draw_count": 3, "call_fail_draw": 0, "fever_penalty_draw": 2, "sneeze_counters": "MSK"},
     {"deck_counts": "VIR=8,FEV=5,SNZ=5,INJ=3,HDA=3,MSK=3,ICE=3", "hand_size": 4},
+    # FS-8.4: replacement searches that find nothing leave empty banned slots
+    {"revealed_banned_destination": "removed", "deck_counts": "VIR=20,FEV=3,SNZ=3,INJ=1,HDA=2,MSK=1,ICE=1",
+     "hand_size": 4},
+    {"fever_counters": "SNZ,HDA,VIR", "sneeze_counters": "FEV,HDA", "last_card_forbidden_types": "VIR",
+     "sneeze_penalty_draw": 0, "headache_ban_scope": "next_player_turn"},
+    {"push_count": 5, "push_short_hand": "forbid_call", "call_fail_draw": 1, "successful_call_turn": "play_again",
+     "banned_last_card": "void", "call_priority": "random"},
 ]
 
 
