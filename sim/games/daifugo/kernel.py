@@ -438,10 +438,13 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     for m in range(nm):
         if MV[m, MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[m, MK], MV[m, MC])):
             return m
-    if weak_hand(S, hand, rv, revolt_below):
-        for m in range(nm):
-            if revolution_size(S, p, MV[m, MK], MV[m, MC]):
-                return m
+    first_rev = -1
+    for m in range(nm):
+        if revolution_size(S, p, MV[m, MK], MV[m, MC]):
+            first_rev = m
+            break
+    if first_rev >= 0 and weak_hand(S, hand, rv, revolt_below):
+        return first_rev
     strongest = 0 if rv else 12
     ffmask = (hand & JOKER_BITS) | (np.int64(15) << np.int64(4 * strongest))
     if applies(S, 9, p):
@@ -453,7 +456,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     jk_unseen = 1 - popcount(seen & JOKER_BITS)
     min_opp = 0
     first = True
-    for q in range(n):
+    for q in range(n if can_pass else 0):
         if q != p and S[A0 + q]:
             c = popcount(S[H0 + q])
             if first or c < min_opp:
