@@ -499,6 +499,8 @@ def test_format_malformed_state():
         run({**T06, "draw": ["FOO"]})
     with pytest.raises(ConfigError, match="unknown card"):
         run({**T06, "draw": [7]})
+    with pytest.raises(ConfigError, match="player must be a seat"):
+        run(T06, [{"player": "1", "action": "draw"}])
 
 
 def test_format_spec_metric_names_in_stats():

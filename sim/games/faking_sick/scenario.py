@@ -169,6 +169,8 @@ def _check_codes(d: dict, index: int) -> None:
     known = {"player", "action", "card", "bluff", "call", "calls", "push"}
     if set(d) - known:
         raise ConfigError(f"decision {index}: unknown field(s) {', '.join(sorted(set(d) - known))}")
+    if "player" in d and (not isinstance(d["player"], int) or isinstance(d["player"], bool)):
+        raise ConfigError(f"decision {index}: player must be a seat number, got {d['player']!r}")
     if "card" in d:
         card(d["card"], f"decision {index}")
     if "bluff" in d and not isinstance(d["bluff"], bool):
