@@ -72,6 +72,8 @@ def test_FS_2_6_initial_card_effect_apply(top, first, expect):
         assert ("play", "VIR", False) not in legal(out)
     plain = run(state, params={"first_player": first})
     assert plain["state"]["attack"] is None and plain["state"]["ban"] is None
+    given = run({**state, "ban": None}, params={"initial_card_effect": "apply", "first_player": first})
+    assert given["state"]["attack"] is None and given["state"]["ban"] is None  # explicit state wins
 
 
 def test_FS_2_6_initial_card_effect_apply_in_seeded_setup():
@@ -510,6 +512,7 @@ def test_format_spec_metric_names_in_stats():
     assert s["replacement_viruses_skipped"] == 2 and s["banned_reveals"] == 1 and s["calls_succeeded"] == 1
     assert s["duplicate_banned_reveals"] == 0 and s["bluffs_attempted"] == 1 and s["bluffs_uncalled"] == 0
     assert s["seats"][3]["calls_succeeded"] == 1 and s["seats"][1]["cards_received_by_push"] == 2
+    assert s["seats"][1]["final_hand"] == s["seats"][1]["final_hand_size"] == 5
     assert out["result"] is None
 
 

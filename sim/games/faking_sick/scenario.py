@@ -110,17 +110,20 @@ def load_state(g: FakingSick, state: dict) -> None:
             if not isinstance(ban, dict) or set(ban) != {"owner"}:
                 raise ConfigError('state.ban must be null or {"owner": seat}')
             g.ban_owner = seat(ban["owner"], n, "state.ban.owner")
-    if "attack" not in state and "ban" not in state:
-        initial_effect(g)
+    initial_effect(g, "attack" in state, "ban" in state)
     g.total = g.zone_counts()
 
 
-def initial_effect(g: FakingSick) -> None:
-    """Attack and ban when the state gives neither: none, except that with
-    ``initial_card_effect = apply`` and ``turns = 0`` (the game's start) the top of the given
-    discard pile acts as played by the seat before ``first_player`` (FS-2.6)."""
-    g.attack, g.attack_target, g.ban_owner = None, -1, None
-    if g.p["initial_card_effect"] == "apply" and g.turns == 0 and g.discard:
+def initial_effect(g: FakingSick, has_attack: bool, has_ban: bool) -> None:
+    """Attack and ban the state leaves out are none (not the seeded setup's), except that
+    when both are left out, with ``initial_card_effect = apply`` and ``turns = 0`` (the
+    game's start), the top of the given discard pile acts as played by the seat before
+    ``first_player`` (FS-2.6)."""
+    if not has_attack:
+        g.attack, g.attack_target = None, -1
+    if not has_ban:
+        g.ban_owner = None
+    if not (has_attack or has_ban) and g.p["initial_card_effect"] == "apply" and g.turns == 0 and g.discard:
         g.resolve_effect((g.p["first_player"] - 1) % g.n, g.discard[-1])
 
 
@@ -331,7 +334,7 @@ def stats(g: FakingSick) -> dict:
     seats = []
     for s in range(g.n):
         x = g.seat[s]
-        seats.append({**x, "final_hand_size": g.hand_size(s), "honest_plays": x["plays"] - x["bluffs"],
+        seats.append({**x, "final_hand": g.hand_size(s), "final_hand_size": g.hand_size(s), "honest_plays": x["plays"] - x["bluffs"],
                       "calls_succeeded": x["calls_correct"], "calls_failed": x["calls_made"] - x["calls_correct"],
                       "cards_received_by_push": x["cards_received"],
                       "draws_voluntary": x["draws"]})
