@@ -155,9 +155,17 @@ class Engine:
         return sum(self.active)
 
     def ask(self, p: int, kind: str, options):
+        """A decision of p; a single option is applied without asking (the agent is told)."""
         if isinstance(options, list) and len(options) == 1:
+            self.forced(p, kind, options[0])
             return options[0]
         return self.agent.decide(self, p, kind, options)
+
+    def forced(self, p: int, kind: str, choice) -> None:
+        """Tell the agent (if it listens) that p's decision had only one option."""
+        hook = getattr(self.agent, "forced", None)
+        if hook is not None:
+            hook(self, p, kind, choice)
 
     def card_total(self) -> int:
         return R.BASE_DECK
@@ -263,7 +271,9 @@ class Engine:
         while self.trim_left:
             p = self.trim_left[0]
             most = max(0, len(self.hands[p]) - self.pv[R.P_TRIM_TO])
-            if most:
+            if not most:
+                self.forced(p, "trim", [])
+            else:
                 cards = self.agent.decide(self, p, "trim", most)
                 for x in cards:
                     self.hands[p].remove(x)
@@ -357,6 +367,22 @@ class Engine:
         out = [x for x in cand if beats(x, t, rv) and self.locks_allow(p, x)]
         return sorted(out, key=Play.key)
 
+    def is_legal(self, p: int, x: Play) -> bool:
+        """Whether p may make play x now, for any representation of its jokers (the same
+        rules as ``legal_plays``, which lists one canonical representation per play)."""
+        if any(c not in self.hands[p] for c in x.cards):
+            return False
+        if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
+            return False  # DEC-23 variant: a lone joker is only the Joker
+        t = self.top
+        if t is None:
+            return x.kind != STAIRS or self.may_lead_stairs(p)
+        if t.kind == JOKER_SINGLE:
+            return False
+        if x.kind == STAIRS and not self.may_follow_stairs(p):
+            return False
+        return beats(x, t, self.reversed) and self.locks_allow(p, x)
+
     def may_lead_stairs(self, p: int) -> bool:
         """§4.21: stairs exist only through card 21 (law: everyone; precept: the holder leads)."""
         return self.applies(R.C21_STAIRS, p)
@@ -385,6 +411,8 @@ class Engine:
     def why_illegal(self, p: int, x: Play) -> str:
         """A readable reason why play x is not legal for p now (scenario reports)."""
         t = self.top
+        if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
+            return "a lone joker is only the Joker (lone_joker_wild is off)"
         if x.kind == STAIRS and t is None and not self.may_lead_stairs(p):
             return "stairs need card 21 (law, or the holder's precept to lead)"
         if t is None:
@@ -393,6 +421,8 @@ class Engine:
             return "nothing beats a Joker single here"
         if x.kind == STAIRS and not self.may_follow_stairs(p):
             return "stairs need card 21"
+        if x.kind == JOKER_SINGLE and not (t.kind == SET and t.count == 1):
+            return f"must match the top play's type and count ({t.count} card(s)): a Joker single goes on singles"
         if x.kind != JOKER_SINGLE and (x.kind != t.kind or x.count != t.count):
             return f"must match the top play's type and count ({t.count} card(s))"
         if not beats(x, t, self.reversed):

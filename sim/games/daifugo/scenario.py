@@ -9,7 +9,7 @@ from sim.rng import Rng
 
 from . import rules as R
 from .bots import BOTS, BotAgent
-from .plays import JOKER_SINGLE, SET, STAIRS, Play
+from .plays import JOKER_SINGLE, SET, STAIRS, Play, sets_of, stairs_of
 from .reference import Engine, RoundStats, StopRun
 
 
@@ -32,6 +32,26 @@ def _seat(v, n: int, what: str) -> int:
     return v
 
 
+def _flag(v, what: str) -> bool:
+    if not isinstance(v, bool):
+        raise ConfigError(f"'{what}' must be true or false, got {v!r}")
+    return v
+
+
+def _suits(v) -> int:
+    """Locked suits: letters or symbols, e.g. ["S"] or ["♠", "H"]."""
+    if not isinstance(v, (list, tuple)):
+        raise ConfigError("'suit_lock' must be a list of suits, e.g. [\"S\"]")
+    mask = 0
+    for x in v:
+        t = str(x).strip().upper()
+        t = R.SUIT_NAMES[R.SUIT_SYMBOLS.index(t)] if t in R.SUIT_SYMBOLS else t
+        if t not in R.SUIT_NAMES:
+            raise ConfigError(f"'suit_lock': unknown suit {x!r} (S, H, D, C)")
+        mask |= 1 << R.SUIT_NAMES.index(t)
+    return mask
+
+
 def _rule_card(v, what: str) -> int:
     try:
         c = int(v)
@@ -40,6 +60,10 @@ def _rule_card(v, what: str) -> int:
     if not 1 <= c <= R.N_RULE_CARDS:
         raise ConfigError(f"'{what}': unknown rule card {v!r} (ids 1-25)")
     return c
+
+
+class NotACombination(ConfigError):
+    """The cards form no single, set or stairs (an illegal decision; malformed as a ``top``)."""
 
 
 def build_play(cards: list[int], reps: list[int] | None) -> Play:
@@ -72,7 +96,20 @@ def build_play(cards: list[int], reps: list[int] | None) -> Play:
         return Play(SET, tuple(c for c, _ in pairs), tuple(rp), len(rp), ranks[0], ranks[0], suits)
     if len(rp) >= 3 and bin(suits).count("1") == 1 and ranks == list(range(ranks[0], ranks[0] + len(rp))):
         return Play(STAIRS, tuple(c for c, _ in pairs), tuple(rp), len(rp), ranks[0], ranks[-1], suits)
-    raise ConfigError("cards do not form a single, set or stairs: " + " ".join(R.card_code(c) for c in cards))
+    raise NotACombination("cards do not form a single, set or stairs: " + " ".join(R.card_code(c) for c in cards))
+
+
+def readings(eng, cards: list[int]) -> list[Play]:
+    """Every play the cards form when no ``as`` is given, in canonical order: a lone joker is
+    the Joker single; other jokers take the canonical representation of each set or stairs
+    reading (missing locked suits first, then the lowest missing suits; stairs gaps in order)."""
+    hand = set(cards)
+    if len(cards) == 1 and cards[0] >= R.JOKER:
+        return [Play(JOKER_SINGLE, (cards[0],), (R.JOKER,), 1, -1, -1, 0)]
+    mask = sum(1 << c for c in hand)
+    out = [x for x in sets_of(hand, (len(cards),), eng.suit_lock, True) if x.mask == mask]
+    out += [x for x in stairs_of(hand, len(cards)) if x.mask == mask]
+    return sorted(out, key=Play.key)
 
 
 def play_json(x: Play) -> dict:
@@ -90,6 +127,23 @@ class ScriptAgent:
         self.index = 0
         self.bots = bots
         self.events = events
+
+    def forced(self, eng, p, kind, choice):
+        """A decision with one option is applied without asking; a scripted decision that names
+        this player and this very choice (e.g. a pass of a player who cannot beat the top play)
+        is taken as that decision rather than left for the next one."""
+        d = self.decisions[self.index] if self.index < len(self.decisions) else None
+        if not isinstance(d, dict) or d.get("player") != p:
+            return
+        if kind == "trim":
+            ok = d.get("trim") == []
+        else:
+            try:
+                ok = match(eng, p, kind, [choice], d) == choice
+            except (_Illegal, ConfigError):
+                ok = False
+        if ok:
+            self.index += 1
 
     def decide(self, eng, p, kind, options):
         if self.index >= len(self.decisions):
@@ -132,26 +186,7 @@ def match(eng, p, kind, options, d):
             raise _Illegal("the leader cannot pass")
         if "play" not in d:
             raise _Illegal(f"expected a play or pass for P{p}")
-        cards = _cards(d["play"], "play")
-        missing = [c for c in cards if c not in eng.hands[p]]
-        if missing:
-            raise _Illegal("not in hand: " + " ".join(R.card_code(c) for c in missing))
-        reps = [_card(c) for c in d["as"]] if "as" in d else None
-        want = build_play(cards, reps)
-        moves = [o for o in options if o is not None]
-        if "as" not in d:
-            same = [o for o in moves if o.mask == want.mask]
-            joker = [o for o in same if o.kind == JOKER_SINGLE]
-            if joker and want.kind == JOKER_SINGLE:
-                return joker[0]
-            same = [o for o in same if o.kind == want.kind and o.low == want.low]
-            if same:
-                return same[0]
-        else:
-            for o in moves:
-                if o.mask == want.mask and o.kind == want.kind and sorted(o.reps) == sorted(want.reps):
-                    return o
-        raise _Illegal(eng.why_illegal(p, want))
+        return match_play(eng, p, options, d)
     if kind == "trim":
         if "trim" not in d:
             raise _Illegal(f"expected a trim for P{p}")
@@ -171,6 +206,36 @@ def match(eng, p, kind, options, d):
     if v not in options:
         raise _Illegal(f"{kind} {d[kind]!r} is not allowed; options: {legal_json(kind, options)}")
     return options[options.index(v)]
+
+
+def match_play(eng, p, options, d):
+    """The play a scripted decision names: with ``as`` exactly that representation, without
+    it the first legal reading of the cards (``readings``). Any legal representation is
+    accepted, not only the canonical one listed in ``waiting.legal``."""
+    cards = _cards(d["play"], "play")
+    if len(set(cards)) != len(cards):
+        raise _Illegal("a card is listed twice")
+    missing = [c for c in cards if c not in eng.hands[p]]
+    if missing:
+        raise _Illegal("not in hand: " + " ".join(R.card_code(c) for c in missing))
+    try:
+        if "as" in d:
+            if not isinstance(d["as"], (list, tuple)):
+                raise ConfigError("'as' must be a list of card codes")
+            cands = [build_play(cards, [_card(c) for c in d["as"]])]
+        else:
+            cands = readings(eng, cards)
+    except NotACombination as e:
+        raise _Illegal(str(e)) from None
+    if not cands:
+        raise _Illegal("cards do not form a single, set or stairs: " + " ".join(R.card_code(c) for c in cards))
+    for x in cands:
+        for o in options:
+            if o is not None and o.mask == x.mask and o.kind == x.kind and o.reps == x.reps:
+                return o
+        if eng.is_legal(p, x):
+            return x
+    raise _Illegal(eng.why_illegal(p, cands[0]))
 
 
 # ---------------------------------------------------------------- state <-> engine
@@ -195,8 +260,14 @@ def load_state(eng: Engine, st: dict) -> None:
         raise ConfigError(f"'hands' must list {n} hands")
     eng.hands = [set(_cards(h, "hands")) for h in hands]
     eng.laws = [_rule_card(c, "laws") for c in st.get("laws", [])]
-    for c, p in dict(st.get("precepts", {})).items():
-        eng.owner[_rule_card(c, "precepts")] = _seat(p, n, "precepts")
+    precepts = st.get("precepts", {})
+    if not isinstance(precepts, dict):
+        raise ConfigError("'precepts' must be an object: rule card -> owning seat, e.g. {\"14\": 1}")
+    for c, p in precepts.items():
+        c = _rule_card(c, "precepts")
+        if c in eng.laws:
+            raise ConfigError(f"rule card {c:02d} cannot be both a law and a precept (spec §4.0)")
+        eng.owner[c] = _seat(p, n, "precepts")
     eng.rule_deck = [_rule_card(c, "rule_deck") for c in st.get("rule_deck", [])]
     eng.revealed = [_rule_card(c, "revealed") for c in st.get("revealed", [])]
     prev = st.get("prev_ranking")
@@ -220,25 +291,37 @@ def load_state(eng: Engine, st: dict) -> None:
     eng.start_player = st.get("start_player", 0)
     if "top" in st and st["top"] is not None:
         t = st["top"]
+        if not isinstance(t, dict):
+            raise ConfigError("'top' must be an object {\"cards\": [...], \"owner\": seat}")
         eng.top = build_play(_cards(t.get("cards", []), "top.cards"),
                              [_card(c) for c in t["as"]] if "as" in t else None)
         eng.top_owner = _seat(t.get("owner"), n, "top.owner")
         eng.field = set(eng.top.cards) | set(_cards(st.get("field", []), "field"))
-    eng.rev = bool(st.get("rev", False))
-    eng.jback = bool(st.get("jback", False))
-    eng.suit_lock = sum(1 << R.SUIT_NAMES.index(str(s).upper()[0]) for s in st.get("suit_lock", []))
-    eng.num_lock = bool(st.get("num_lock", False))
+    eng.rev = _flag(st.get("rev", False), "rev")
+    eng.jback = _flag(st.get("jback", False), "jback")
+    eng.suit_lock = _suits(st.get("suit_lock", []))
+    eng.num_lock = _flag(st.get("num_lock", False), "num_lock")
     eng.passed = {_seat(q, n, "passed") for q in st.get("passed", [])}
     eng.top_list = [_seat(q, n, "top_list") for q in st.get("top_list", [])]
     eng.bottom_list = [_seat(q, n, "bottom_list") for q in st.get("bottom_list", [])]
     placed = set(eng.top_list) | set(eng.bottom_list)
+    if len(placed) != len(eng.top_list) + len(eng.bottom_list):
+        raise ConfigError("a seat is placed twice in 'top_list'/'bottom_list'")
+    if eng.phase == "play":
+        for q in range(n):
+            if q in placed and eng.hands[q]:
+                raise ConfigError(f"P{q} is placed but still holds cards")
+            if q not in placed and not eng.hands[q]:
+                raise ConfigError(f"P{q} holds no cards but is not placed: list P{q} in 'top_list' or 'bottom_list'")
     eng.active = [q not in placed and (bool(eng.hands[q]) or eng.phase != "play") for q in range(n)]
     eng.discard = set(_cards(st.get("discard", []), "discard"))
     eng.removed = set(_cards(st.get("removed", []), "removed"))
     used = set().union(*eng.hands, eng.field, eng.discard, eng.removed)
     count = sum(len(h) for h in eng.hands) + len(eng.field) + len(eng.discard) + len(eng.removed)
     if count != len(used):
-        raise ConfigError("a card appears in more than one place")
+        zones = [*eng.hands, eng.field, eng.discard, eng.removed]
+        twice = sorted(c for c in used if sum(c in z for z in zones) > 1)
+        raise ConfigError("card(s) in more than one place: " + " ".join(R.card_code(c) for c in twice))
     eng.undealt = set(range(eng.card_total())) - used
     if not used <= set(range(eng.card_total())):
         raise ConfigError("the second joker (Jk2) is not in this game (card 05 is not implemented)")
