@@ -509,3 +509,20 @@ def test_suit_lock_symbols_accepted():
               turn=1)
     assert out["state"]["suit_lock"] == ["S"] and {"play": ["H9"]} not in out["waiting"]["legal"]
     assert {"play": ["S9"]} in out["waiting"]["legal"]
+
+
+def test_forced_gifts_written_out():
+    """Format / T-09: a scenario may list every gift, also the forced ones (untagged: they name
+    cards only the forced player holds)."""
+    hands = [
+        ["S3", "H3", "D3", "C3", "S4", "H4", "D4", "C4", "S5", "H5"],
+        ["Jk", "S2", "S6", "H6", "D6", "C6", "S7", "H7", "D7", "C7"],
+        ["H2", "C2", "S8", "H8", "D8", "C8", "S9", "H9", "D9", "C9"],
+        ["DA", "S10", "H10", "D10", "C10", "SJ", "HJ", "DJ", "CJ", "SQ"],
+    ]
+    d = [{"give": "Jk"}, {"give": "C2"}, {"give": "DA"}, {"king_give": "S3"}, {"king_give": "H3"},
+         {"king_give": "D3"}]
+    out = legal(run(hands, d, round=2, prev_ranking=[0, 1, 2, 3], phase="exchange"))
+    h = out["state"]["hands"]
+    assert {"Jk", "C2", "DA"} <= set(h[0]) and "S3" in h[1] and "H3" in h[2] and "D3" in h[3]
+    assert out["waiting"]["decision"] == "trim"

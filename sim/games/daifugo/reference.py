@@ -185,7 +185,10 @@ class Engine:
         if self.phase == "play":
             for q in range(self.n):
                 assert self.active[q] == (q not in placed), f"P{q} active flag disagrees with placements"
-                assert self.active[q] == bool(self.hands[q]) or not self.active[q], "active player without cards"
+                # a decision inside a play's resolution (the optional 3-card revolution) may come
+                # after the player's last cards left the hand and before the finish check (§4.26)
+                resolving = q == self.top_owner and q == self.turn
+                assert bool(self.hands[q]) or not self.active[q] or resolving, "active player without cards"
 
     # ------------------------------------------------------------------ game flow
     def run(self) -> None:

@@ -129,11 +129,15 @@ class ScriptAgent:
         self.events = events
 
     def forced(self, eng, p, kind, choice):
-        """A decision with one option is applied without asking; a scripted decision that names
-        this player and this very choice (e.g. a pass of a player who cannot beat the top play)
-        is taken as that decision rather than left for the next one."""
+        """A decision with one option is applied without asking; the next scripted decision is
+        taken as that decision when it names this very choice and either names this player
+        (e.g. the pass of a player who cannot beat the top play) or names cards only this
+        player holds (a forced gift, a lone card led, the last precept on offer)."""
         d = self.decisions[self.index] if self.index < len(self.decisions) else None
-        if not isinstance(d, dict) or d.get("player") != p:
+        if not isinstance(d, dict):
+            return
+        own_cards = kind in ("give", "king_give", "draft") or (kind == "play" and "play" in d)
+        if d.get("player", None if own_cards else -1) not in (p, None):
             return
         if kind == "trim":
             ok = d.get("trim") == []
