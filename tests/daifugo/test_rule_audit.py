@@ -526,3 +526,24 @@ def test_forced_gifts_written_out():
     h = out["state"]["hands"]
     assert {"Jk", "C2", "DA"} <= set(h[0]) and "S3" in h[1] and "H3" in h[2] and "D3" in h[3]
     assert out["waiting"]["decision"] == "trim"
+
+
+def test_top_with_joker_without_as():
+    """Format: a ``top`` holding a joker in a set without ``as`` takes the canonical reading."""
+    out = run([F0, ["S9", "H9", *F1], F2, F3], [Q(1, "S9", "H9")], top={"cards": ["S5", "Jk"], "owner": 0},
+              turn=1)
+    assert legal(out)["events"][0] == "P1 plays [♠9 ♥9]"
+    out = run([F0, ["S9", "H9", *F1], F2, F3], [], top={"cards": ["S5", "Jk"], "owner": 0}, turn=1)
+    assert out["state"]["top"] == {"cards": ["S5", "Jk"], "as": ["H5"], "owner": 0}
+    with pytest.raises(ConfigError, match="do not form"):
+        run([F0, ["S9", "H9", *F1], F2, F3], [], top={"cards": ["S5", "H7", "Jk"], "owner": 0}, turn=1)
+
+
+def test_eight_cut_ends_jback_keeps_revolution():
+    """§4.9 / §4.19 / §2.11.5: ♠8♠9♠10♠J (laws 09, 19, 21) revolts, sets J-back and cuts: after
+    the flow J-back is off and the revolution stays; the player leads again."""
+    hands = [["S8", "S9", "S10", "SJ", *F0], F1, F2, F3]
+    out = legal(run(hands, [Q(0, "S8", "S9", "S10", "SJ")], laws=[9, 19, 21], turn=0))
+    st = out["state"]
+    assert st["rev"] is True and st["jback"] is False and st["top"] is None and st["turn"] == 0
+    assert out["events"][1:4] == ["revolution", "J-back", "eight cut"]

@@ -297,8 +297,14 @@ def load_state(eng: Engine, st: dict) -> None:
         t = st["top"]
         if not isinstance(t, dict):
             raise ConfigError("'top' must be an object {\"cards\": [...], \"owner\": seat}")
-        eng.top = build_play(_cards(t.get("cards", []), "top.cards"),
-                             [_card(c) for c in t["as"]] if "as" in t else None)
+        cards = _cards(t.get("cards", []), "top.cards")
+        if "as" in t or not any(c >= R.JOKER for c in cards):
+            eng.top = build_play(cards, [_card(c) for c in t["as"]] if "as" in t else None)
+        else:  # jokers without 'as': the canonical reading, as for a play
+            tops = readings(eng, cards)
+            if not tops:
+                raise NotACombination("'top': cards do not form a single, set or stairs")
+            eng.top = tops[0]
         eng.top_owner = _seat(t.get("owner"), n, "top.owner")
         eng.field = set(eng.top.cards) | set(_cards(st.get("field", []), "field"))
     eng.rev = _flag(st.get("rev", False), "rev")
