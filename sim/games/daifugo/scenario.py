@@ -39,14 +39,14 @@ def _flag(v, what: str) -> bool:
 
 
 def _suits(v) -> int:
-    """Locked suits: letters or symbols, e.g. ["S"] or ["♠", "H"]."""
+    """Locked suits: letters, names or symbols, e.g. ["S"], ["spades"] or ["♠", "H"]."""
     if not isinstance(v, (list, tuple)):
         raise ConfigError("'suit_lock' must be a list of suits, e.g. [\"S\"]")
     mask = 0
     for x in v:
-        t = str(x).strip().upper()
-        t = R.SUIT_NAMES[R.SUIT_SYMBOLS.index(t)] if t in R.SUIT_SYMBOLS else t
-        if t not in R.SUIT_NAMES:
+        t = str(x).strip().upper()[:1]  # "S", "spades", "♠"
+        t = R.SUIT_NAMES[R.SUIT_SYMBOLS.index(t)] if t and t in R.SUIT_SYMBOLS else t
+        if not t or t not in R.SUIT_NAMES:
             raise ConfigError(f"'suit_lock': unknown suit {x!r} (S, H, D, C)")
         mask |= 1 << R.SUIT_NAMES.index(t)
     return mask
