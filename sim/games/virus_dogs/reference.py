@@ -88,6 +88,7 @@ class Engine:
         self.s = [tb.new_seat_row() for _ in range(n)]
         self.density: list[tuple] = []  # (turn, deck, vdeck, hidden, open) at every turn end
         self.totals: list[int] | None = None  # card totals for the conservation check
+        self.elim_order: list[int] = []  # eliminated seats, in the order they fell
 
     # ---- helpers --------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -188,12 +189,14 @@ class Engine:
         assert all(self.deck[len(self.deck) - 1 - i] == V for i in range(self.known_top))
 
     # ---- the game loop --------------------------------------------------------------------
-    def play(self, start: str = "A", turn_limit: int | None = None) -> None:
+    def play(self, start: str = "A", turn_limit: int | None = None, pause=None) -> None:
         """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap is reached.
 
         ``start``: "A" begins a fresh turn of ``current``; "C" resumes the current turn in
         phase C; "hq" begins hard quarantine with ``current`` as first drawer (scenarios).
-        ``turn_limit`` stops after that many turn ends (scenarios).
+        ``turn_limit`` stops after that many turn ends (scenarios). ``pause`` (scenarios): a
+        callable asked before every turn after the first; when it returns true play stops
+        there, before the turn begins.
         """
         if self.totals is None:
             self.capture_totals()
@@ -206,6 +209,8 @@ class Engine:
                 if not resume and self.turn >= self.r.max_turns:
                     self.g[tb.G_TURN_CAP] = 1
                     self.finish([], TURN_CAP)
+                if ended and pause is not None and pause():
+                    return
                 start_hq = False
                 try:
                     self.take_turn(self.current, resume)
@@ -525,6 +530,7 @@ class Engine:
             self.g[tb.G_FIRST_ELIM] = turn
         self.say(f"  P{p.seat} is eliminated ({CAUSES[cause]}, O={p.open}, hidden {p.hand[V]})")
         p.live = False
+        self.elim_order.append(p.seat)
         if p.seat == self.current and not self.in_hq:
             # Eliminated mid-draw: the draw phase ends (VD-5.5); cards still being taken join the hand.
             self.return_pending()

@@ -11,7 +11,9 @@ from sim.games.virus_dogs.rules import CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES
 from sim.rng import Rng
 
 STATE_KEYS = {"deck", "reserve", "discard", "players", "current", "phase", "turn", "doctors_played",
-              "cards_played", "known_top", "first"}
+              "cards_played", "known_top", "first", "pending", "unresolved"}
+# Spellings accepted on input besides the documented ones (outputs use the documented ones).
+MODE_ALIASES = {"normal": "draw", "black_market": "market"}
 PLAYER_KEYS = {"hand", "open", "treatment", "live", "suspicion"}
 DECISION_FIELDS = {
     "declare": (), "play": ("card", "target"), "mode": ("mode", "count"), "end": (),
@@ -35,7 +37,15 @@ def _norm(d: dict) -> dict:
     out = {k: v for k, v in d.items() if k != "by"}
     if "take" in out:
         out["take"] = sorted(out["take"])
+    if "card" in out:
+        out["card"] = out["card"].upper()
+    if out.get("mode") in MODE_ALIASES:
+        out["mode"] = MODE_ALIASES[out["mode"]]
     return out
+
+
+def _show(legal: list[dict]) -> str:
+    return "; ".join(", ".join(f"{k}={v}" for k, v in o.items()) for o in legal)
 
 
 class ScriptedAgent:
@@ -69,18 +79,23 @@ class ScriptedAgent:
             if o == nd:
                 self.pos += 1
                 return i
-        raise Illegal(self.pos, d, f"not legal for P{seat} now ({kind})")
+        raise Illegal(self.pos, d, f"not legal for P{seat} now ({kind}); legal: {_show(legal)}")
+
+    def exhausted(self) -> bool:
+        return self.pos >= len(self.decisions) and self.fallback is None
 
 
 def _cards(value, where: str) -> list[int]:
     if not isinstance(value, list):
         raise ConfigError(f"{where} must be a list of card codes")
-    out = []
-    for c in value:
-        if c not in CODE_OF:
-            raise ConfigError(f"unknown card code {c!r} in {where}; known: {', '.join(CODES)}")
-        out.append(CODE_OF[c])
-    return out
+    return [_code(c, where) for c in value]
+
+
+def _code(c, where: str) -> int:
+    """A card code (any letter case) as its integer."""
+    if not isinstance(c, str) or c.upper() not in CODE_OF:
+        raise ConfigError(f"unknown card code {c!r} in {where}; known: {', '.join(CODES)}")
+    return CODE_OF[c.upper()]
 
 
 def _int(value, where: str, lo: int = 0) -> int:
@@ -96,8 +111,19 @@ def _check_decision(i: int, d) -> None:
     extra = set(d) - allowed
     if extra:
         raise ConfigError(f"decision {i}: unknown field(s) {', '.join(sorted(extra))} for type {d['type']}")
-    if "card" in d and d["card"] not in CODE_OF:
-        raise ConfigError(f"decision {i}: unknown card code {d['card']!r}")
+    if "card" in d:
+        _code(d["card"], f"decision {i}")
+    for key in ("target", "player", "index", "count", "by"):
+        if key in d and (isinstance(d[key], bool) or not isinstance(d[key], int)):
+            raise ConfigError(f"decision {i}: {key} must be an integer, got {d[key]!r}")
+    if "value" in d and not isinstance(d["value"], bool):
+        raise ConfigError(f"decision {i}: value must be true or false, got {d['value']!r}")
+    if "take" in d and (not isinstance(d["take"], list)
+                        or any(isinstance(k, bool) or not isinstance(k, int) for k in d["take"])):
+        raise ConfigError(f"decision {i}: take must be a list of peeked positions (0 = top), got {d['take']!r}")
+    for key in ("mode", "response"):
+        if key in d and not isinstance(d[key], str):
+            raise ConfigError(f"decision {i}: {key} must be a string, got {d[key]!r}")
 
 
 def load_state(eng: Engine, state: dict, n: int) -> str:
@@ -111,8 +137,9 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
         eng.deck = [c for c in range(N_TYPES) for _ in range(eng.r.counts[c])]
         eng.rng.shuffle(eng.deck)
     for c in _cards(state.get("discard", []), "state.discard"):
-        if c == V:
-            raise ConfigError("state.discard cannot hold viruses (they never go to the discard)")
+        if c == V and eng.r.exchange_refused_card != "discard":
+            raise ConfigError("state.discard cannot hold viruses (only a refused exchange card "
+                              "with exchange_refused_card = discard puts one there)")
         eng.discard[c] += 1
     players = state.get("players", [])
     if not isinstance(players, list) or len(players) > n:
@@ -127,8 +154,16 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
         p.treatment = _int(pd_.get("treatment", 0), f"state.players[{s}].treatment")
         p.suspicion = _int(pd_.get("suspicion", 0), f"state.players[{s}].suspicion")
         p.live = bool(pd_.get("live", True))
-        if not p.live and (p.hand_size() or p.open):
-            raise ConfigError(f"state.players[{s}] is not live but holds cards")
+        if not p.live and (p.hand_size() or p.open or p.treatment):
+            raise ConfigError(f"state.players[{s}] is not live but holds cards, open viruses or treatment")
+        if p.live and p.open >= eng.r.elimination_threshold:
+            raise ConfigError(f"state.players[{s}] has open {p.open} >= elimination_threshold "
+                              f"{eng.r.elimination_threshold} but is live (VD-19.1)")
+        if p.treatment and not p.open:
+            raise ConfigError(f"state.players[{s}] has treatment without an open virus (VD-17.4)")
+        if p.treatment >= eng.r.doctors_per_cure:
+            raise ConfigError(f"state.players[{s}].treatment must be below doctors_per_cure "
+                              f"{eng.r.doctors_per_cure} (VD-17.2)")
     elsewhere = eng.deck.count(V) + sum(p.hand[V] + p.open for p in eng.players)
     eng.reserve = _int(state.get("reserve", max(0, eng.r.n_virus_total - elsewhere)), "state.reserve")
     eng.current = _int(state.get("current", 0), "state.current")
@@ -139,9 +174,12 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
     eng.known_top = _int(state.get("known_top", 0), "state.known_top")
     if eng.current >= n or not eng.players[eng.current].live:
         raise ConfigError(f"state.current must be a live seat below {n}")
+    for key in ("pending", "unresolved"):  # output-only fields: accepted back when empty
+        if state.get(key) not in (None, 0, []):
+            raise ConfigError(f"state.{key} is output only (a draw in progress); give it as 0/[] or leave it out")
     phase = state.get("phase", "A")
     if phase not in ("A", "C", "hq"):
-        raise ConfigError(f"state.phase must be A, C or hq, got {phase!r}")
+        raise ConfigError(f"state.phase must be A, C or hq (B and over are output only), got {phase!r}")
     if len([p for p in eng.players if p.live]) < 2:
         raise ConfigError("a scenario needs at least 2 live players")
     return phase
@@ -164,6 +202,7 @@ def dump_state(eng: Engine) -> dict:
         "cards_played": eng.cards_this_turn,
         "known_top": eng.known_top,
         "pending": eng.pending,
+        "unresolved": [CODES[c] for c in eng.limbo],
         "first": eng.first,
     }
 
@@ -173,8 +212,12 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError("a scenario must be a JSON object")
     if spec.get("game", game.name) != game.name:
         raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {game.name}")
-    n = spec.get("players", 2)
-    cfg = game.make_config(players=n, overrides=spec.get("params", {}) or {}, seed=int(spec.get("seed", 0)))
+    n = spec.get("players")
+    if n is None:  # one seat per listed player, else the game default
+        listed = (spec.get("state") or {}).get("players") if isinstance(spec.get("state"), dict) else None
+        n = len(listed) if isinstance(listed, list) and len(listed) >= 2 else game.default_players
+    seed = _int(spec.get("seed", 0), "seed")
+    cfg = game.make_config(players=n, overrides=spec.get("params", {}) or {}, seed=seed)
     decisions = spec.get("decisions", [])
     if not isinstance(decisions, list):
         raise ConfigError("decisions must be a list")
@@ -200,9 +243,16 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
     if limit is not None:
         limit = _int(limit, "turns", 1)
     out = {"game": game.name, "illegal": None, "waiting": None, "finished": False, "result": None}
+    # Without a turn limit or bots, the run stops before a new turn once the list is used up
+    # (the next player's first decision is reported, even a forced one).
+    pause = agent.exhausted if limit is None else None
     try:
-        eng.play(start, limit)
+        eng.play(start, limit, pause)
         eng.check_invariants()
+        if not eng.finished and limit is None and agent.exhausted():
+            eng.docs_this_turn = eng.cards_this_turn = 0
+            p = eng.players[eng.current]
+            out["waiting"] = {"player": eng.current, "decision": "action", "legal": eng.action_options(p, "A")}
     except Waiting as w:
         out["waiting"] = {"player": w.seat, "decision": w.kind, "legal": w.legal}
     except Illegal as e:
@@ -220,6 +270,7 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
                 {"player": s, "cause": CAUSES[row[2]], "instigator": row[4]}
                 for s, row in enumerate(seats) if row[1]
             ],
+            "elimination_order": list(eng.elim_order),
         }
     out["decisions_used"] = agent.pos
     return out
