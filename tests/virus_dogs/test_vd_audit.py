@@ -289,8 +289,9 @@ def test_exchange_caster_may_refuse():
     assert wait["waiting"]["player"] == 0 and wait["waiting"]["decision"] == "refuse_exchange"
     out = ok(run(decisions=[play("EXC"), give("SHF", 0), give("V", 1), refuse(True, 0), refuse(False, 1)],
                  deck=["DOC", "CTL"], players=[P(["EXC", "TP", "SHF"]), P(["V", "TP"])]))
-    # P0 kept nothing (TP used, SHF given), so its draw is forced: DOC is its only card.
-    assert hand(out, 0) == Counter(["DOC"]) and hand(out, 1) == Counter(["V", "TP", "SHF"])
+    # P0 kept nothing (TP used, SHF given): the run stops before its forced draw.
+    assert hand(out, 0) == Counter() and hand(out, 1) == Counter(["V", "TP", "SHF"])
+    assert out["waiting"] == {"player": 0, "decision": "action", "legal": [DRAW]}
     assert Counter(out["state"]["discard"]) == Counter(["EXC", "TP"])
 
 
@@ -415,6 +416,31 @@ def test_run_stops_before_next_turn():
     # With "turns" the forced turns go on as before.
     out = ok(run(decisions=[DRAW, STOP], turns=2, deck=["DOC", "SHF", "CTL"], players=[P(), P()]))
     assert hand(out, 1) == Counter(["SHF"]) and out["waiting"]["decision"] == "draw_another"
+
+
+def test_run_stops_before_a_forced_draw():
+    """TS-22 as written in the spec (P0 holds only CGH): the run stops before P0's forced draw,
+    so the deck shows the cough's result [DOC, SHF]; a forced draw from an empty deck (TS-41)
+    and a forced end still apply."""
+    out = ok(run(n=3, decisions=[CGH, {"type": "cough_virus", "response": "antiseptic"}], deck=["V", "DOC", "SHF"],
+                 players=[P(["CGH"], open=1), P(["ANT"], open=1), P()]))
+    assert out["state"]["deck"] == ["DOC", "SHF"] and pl(out, 2)["open"] == 1 and hand(out, 0) == Counter()
+    assert out["waiting"] == {"player": 0, "decision": "action", "legal": [DRAW]} and out["state"]["phase"] == "A"
+    out = ok(run(n=3, decisions=[CGH], deck=["CTL"], players=[P(["CGH"], open=1), P(), P(["V"])]))
+    assert said(out, "P0 drew 0") and said(out, "hard quarantine") and out["finished"]
+    # No decisions at all: the first turn's forced draw is taken (TS-8 style).
+    assert run(deck=["DOC", "SHF"])["waiting"]["decision"] == "draw_another"
+
+
+def test_draw_another_listed_where_no_draw_is_possible():
+    """TS-5 / TS-46 as written: a 'stop' after two cards, or 'draw another' on an empty deck, is a no-op."""
+    out = ok(run(decisions=[ANTISEPTIC, MORE, STOP], deck=["V", "DOC", "SHF"], players=[P(["ANT"]), P()]))
+    assert out["state"]["deck"] == ["V", "SHF"] and hand(out, 0) == Counter(["DOC"])
+    assert out["decisions_used"] == 3 and out["state"]["current"] == 1
+    out = ok(run(decisions=[DRAW, MORE, END], deck=["SHF"], players=[P(["TP"]), P(["V"])]))
+    assert hand(out, 0) == Counter(["SHF", "TP"]) and said(out, "hard quarantine")
+    bad = run(decisions=[DRAW, MORE, MORE], deck=["DOC", "SHF", "CTL"], players=[P(["TP"]), P()])
+    assert bad["illegal"]["index"] == 2  # the 2-card limit is real: a third card is not drawn
 
 
 def test_players_from_state_and_aliases():

@@ -96,6 +96,9 @@ class BotAgent:
     def forced(self, eng, seat, kind, option) -> None:
         pass
 
+    def waived(self, eng, seat, kind, options) -> None:
+        pass
+
     def decide(self, eng, seat: int, kind: str, legal: list[dict], ctx: dict) -> int:
         if self.policy == RANDOM:
             cands = [i for i, o in enumerate(legal) if not suicidal(eng, seat, o)]

@@ -63,7 +63,10 @@ class Engine:
         self.r = rules
         self.n = n
         self.rng = rng
-        self.agents = agents  # per seat: object with decide(engine, seat, kind, legal, ctx) and forced(option)
+        # per seat: object with decide(engine, seat, kind, legal, ctx), forced(engine, seat, kind,
+        # option) for a single legal option, and waived(engine, seat, kind, options) for a
+        # decision that cannot arise (no further draw possible); neither of the last two decides.
+        self.agents = agents
         self.log = log
         self.players = [Player(s) for s in range(n)]
         self.deck: list[int] = []  # index 0 = bottom, -1 = top
@@ -357,6 +360,7 @@ class Engine:
         """VD-5.1..5.5: draw 1..2 cards one at a time; pending viruses go on top at the end."""
         r = self.r
         drawn = 0
+        stopped = False
         while self.deck and drawn < r.draw_max:
             if drawn >= r.draw_min:
                 if upfront is not None:
@@ -365,6 +369,7 @@ class Engine:
                 else:
                     more = self.ask(p.seat, "draw_another", [opt("draw_another", value=True), opt("draw_another", value=False)])
                     if not more["value"]:
+                        stopped = True
                         break
             card = self.take_top()
             self.g[tb.G_DRAWS] += 1
@@ -372,6 +377,10 @@ class Engine:
             if card != BAT or r.bat_counts_as_draw:
                 drawn += 1
             self.receive_private(p, card, "normal")
+        if upfront is None and not stopped:
+            # No further card can be drawn (draw_max reached, or the deck is empty: VD-5.4).
+            waived = [opt("draw_another", value=False)] + ([] if self.deck else [opt("draw_another", value=True)])
+            self.agents[p.seat].waived(self, p.seat, "draw_another", waived)
         self.say(f"  P{p.seat} drew {drawn}")
         self.return_pending()
 

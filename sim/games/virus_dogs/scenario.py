@@ -51,10 +51,12 @@ def _show(legal: list[dict]) -> str:
 class ScriptedAgent:
     """Takes decisions from the scenario list in order, then falls back to bots (or waits)."""
 
-    def __init__(self, decisions: list[dict], fallback: list | None):
+    def __init__(self, decisions: list[dict], fallback: list | None, stop_early: bool = False):
         self.decisions = decisions
         self.pos = 0
         self.fallback = fallback
+        # Once a non-empty list is used up: stop before a forced draw from a non-empty deck.
+        self.stop_early = stop_early and bool(decisions)
 
     def _next_matches(self, seat: int, option: dict) -> bool:
         if self.pos >= len(self.decisions):
@@ -64,6 +66,13 @@ class ScriptedAgent:
 
     def forced(self, eng, seat, kind, option) -> None:
         if self._next_matches(seat, option):
+            self.pos += 1
+        elif self.stop_early and self.exhausted() and option["type"] == "mode" and eng.deck:
+            raise Waiting(seat, kind, [option])
+
+    def waived(self, eng, seat, kind, options) -> None:
+        """A listed decision for a choice that cannot arise (e.g. stop after two cards) is consumed."""
+        if any(self._next_matches(seat, o) for o in options):
             self.pos += 1
 
     def decide(self, eng, seat, kind, legal, ctx) -> int:
@@ -234,14 +243,14 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
         if len(names) != n:
             raise ConfigError(f"bots lists {len(names)} bots for {n} players")
         fallback = [BotAgent(b, {**BOTS[b].params, **cfg.bot_params.get(b, {})}, rng) for b in names]
-    agent = ScriptedAgent(decisions, fallback)
+    limit = spec.get("turns")
+    if limit is not None:
+        limit = _int(limit, "turns", 1)
+    agent = ScriptedAgent(decisions, fallback, stop_early=limit is None)
     log: list[str] = []
     eng = Engine(Rules(cfg.params), n, rng, [agent] * n, log)
     start = load_state(eng, spec.get("state", {}) or {}, n)
     eng.check_every_step = True
-    limit = spec.get("turns")
-    if limit is not None:
-        limit = _int(limit, "turns", 1)
     out = {"game": game.name, "illegal": None, "waiting": None, "finished": False, "result": None}
     # Without a turn limit or bots, the run stops before a new turn once the list is used up
     # (the next player's first decision is reported, even a forced one).
