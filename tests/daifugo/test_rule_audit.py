@@ -547,3 +547,33 @@ def test_eight_cut_ends_jback_keeps_revolution():
     st = out["state"]
     assert st["rev"] is True and st["jback"] is False and st["top"] is None and st["turn"] == 0
     assert out["events"][1:4] == ["revolution", "J-back", "eight cut"]
+
+
+def test_forbidden_strongest_rank_variants():
+    """DEC-27: the 'strongest rank' follows R = rev XOR jback by default; with
+    ``strongest_uses_effective_order`` off only the revolution counts (a 3 finish under a J-back
+    alone is allowed; under revolution plus J-back a 2 finish is allowed, by default forbidden);
+    a stairs ending in 2 contains the strongest rank."""
+    top = {"cards": ["S6"], "owner": 0}
+    out = legal(run([F0[:1], ["D3"], F2, F3], [Q(1, "D3")], laws=[19], top=top, jback=True, turn=1,
+                    params={"strongest_uses_effective_order": False}))
+    assert out["state"]["top_list"] == [1]
+    st = dict(laws=[19], top={"cards": ["S4"], "owner": 0}, rev=True, jback=True, turn=1)
+    out = legal(run([["SA"], ["C2"], F2[:1], F3], [Q(1, "C2")], **st))
+    assert out["state"]["bottom_list"] == [1]
+    out = legal(run([["SA"], ["C2"], F2[:1], F3], [Q(1, "C2")], params={"strongest_uses_effective_order": False},
+                    **st))
+    assert out["state"]["top_list"][0] == 1
+    out = legal(run([["SA"], ["HK", "HA", "H2"], ["D4"], F3], [Q(1, "HK", "HA", "H2")], laws=[21],
+                    top={"cards": ["S4", "S5", "S6"], "owner": 0}, turn=1))
+    assert out["state"]["bottom_list"] == [1]
+
+
+def test_forbidden_effect_cards_scope():
+    """DEC-27 ``forbidden_effect_cards``: without 19 a J finish under law 19 is a normal finish."""
+    top = {"cards": ["H9"], "owner": 0}
+    out = legal(run([F0, ["CJ"], F2, F3], [Q(1, "CJ")], laws=[19], top=top, turn=1,
+                    params={"forbidden_effect_cards": "09"}))
+    assert out["state"]["top_list"] == [1]
+    out = legal(run([F0, ["CJ"], F2, F3], [Q(1, "CJ")], precepts={"19": 2}, top=top, turn=1))
+    assert out["state"]["top_list"] == [1]  # 19 does not apply to P1: no effect, no forbidden finish
