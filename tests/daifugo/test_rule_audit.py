@@ -577,3 +577,14 @@ def test_forbidden_effect_cards_scope():
     assert out["state"]["top_list"] == [1]
     out = legal(run([F0, ["CJ"], F2, F3], [Q(1, "CJ")], precepts={"19": 2}, top=top, turn=1))
     assert out["state"]["top_list"] == [1]  # 19 does not apply to P1: no effect, no forbidden finish
+
+
+def test_player_count_from_hands():
+    """Format: without ``players`` the number of hands is the player count (T-13, 3 players)."""
+    spec = {"game": "daifugo", "params": {"rounds": 1},
+            "state": {"hands": [["S5"], [], ["S9"]], "top_list": [1], "turn": 2},
+            "decisions": [{"player": 2, "play": ["S9"]}, {"player": 0, "pass": True}]}
+    out = GAME.scenario(spec)
+    assert out["result"]["ranking"] == [1, 2, 0] and out["result"]["rank_points"] == [1, 3, 2]
+    with pytest.raises(ConfigError, match="'state'"):
+        GAME.scenario({"game": "daifugo", "state": [["S5"]]})

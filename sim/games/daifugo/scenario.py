@@ -245,6 +245,8 @@ def match_play(eng, p, options, d):
 # ---------------------------------------------------------------- state <-> engine
 def load_state(eng: Engine, st: dict) -> None:
     n = eng.n
+    if not isinstance(st, dict):
+        raise ConfigError("'state' must be an object")
     known = {"round", "phase", "hands", "laws", "precepts", "rule_deck", "revealed", "draft_left", "exchange_left",
              "king_give_left", "trim_left", "prev_ranking", "rank_points", "bonus_points", "precept_points",
              "top", "field", "rev", "jback", "suit_lock", "num_lock", "passed", "turn", "top_list", "bottom_list",
@@ -381,7 +383,10 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(unknown))}")
     if spec.get("game", game.name) != game.name:
         raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {game.name}")
-    players = spec.get("players", 4)
+    state = spec.get("state", {})
+    hands = state.get("hands") if isinstance(state, dict) else None
+    # without 'players' the player count is the number of listed hands (else the default 4)
+    players = spec.get("players", len(hands) if isinstance(hands, list) and hands else 4)
     cfg = game.make_config(players=players, seed=int(spec.get("seed", 0)), overrides=spec.get("params", {}))
     bots = spec.get("bots")
     agent_bots = None
