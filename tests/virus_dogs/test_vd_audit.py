@@ -432,6 +432,19 @@ def test_run_stops_before_a_forced_draw():
     assert run(deck=["DOC", "SHF"])["waiting"]["decision"] == "draw_another"
 
 
+def test_illegal_after_forced_steps_shows_the_state_before_them():
+    """TS-19 / TS-30 as written (no spare cards): after CTL (or one DOC) the player's draw is
+    forced; the next listed decision is illegal and the state shown is from before the draw."""
+    out = run(decisions=[play("CTL", 1), SKIP], deck=["V", "DOC"], players=[P(["TP", "CTL"]), P()])
+    assert out["illegal"]["index"] == 1 and "forced" in out["illegal"]["reason"]
+    assert out["state"]["deck"] == ["V", "DOC"] and hand(out, 0) == Counter(["TP"])
+    assert out["state"]["discard"] == ["CTL"] and out["state"]["phase"] == "A"
+    out = run(decisions=[play("DOC"), play("DOC")], deck=["SHF", "CTL"], players=[P(["DOC", "DOC"], open=1), P()])
+    assert out["illegal"]["index"] == 1
+    assert pl(out, 0)["treatment"] == 1 and hand(out, 0) == Counter(["DOC"]) and out["state"]["deck"] == ["SHF", "CTL"]
+    assert out["events"][-1].strip() == "P0 plays DOC"
+
+
 def test_draw_another_listed_where_no_draw_is_possible():
     """TS-5 / TS-46 as written: a 'stop' after two cards, or 'draw another' on an empty deck, is a no-op."""
     out = ok(run(decisions=[ANTISEPTIC, MORE, STOP], deck=["V", "DOC", "SHF"], players=[P(["ANT"]), P()]))

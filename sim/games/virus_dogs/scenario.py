@@ -57,6 +57,21 @@ class ScriptedAgent:
         self.fallback = fallback
         # Once a non-empty list is used up: stop before a forced draw from a non-empty deck.
         self.stop_early = stop_early and bool(decisions)
+        # The state after the last listed decision was applied, before any forced step that
+        # followed it: (state, number of events, forced options taken since). An illegal
+        # decision reports this state (docs/scenarios.md: "the state after the last decision
+        # applied").
+        self.snap: tuple[dict, int, list] | None = None
+        self.fresh = True
+
+    def _query(self, eng) -> None:
+        if self.fresh:
+            self.snap = (dump_state(eng), len(eng.log or []), [])
+            self.fresh = False
+
+    def _take(self) -> None:
+        self.pos += 1
+        self.fresh = True
 
     def _next_matches(self, seat: int, option: dict) -> bool:
         if self.pos >= len(self.decisions):
@@ -65,17 +80,22 @@ class ScriptedAgent:
         return _norm(d) == option and d.get("by", seat) == seat
 
     def forced(self, eng, seat, kind, option) -> None:
+        self._query(eng)
         if self._next_matches(seat, option):
-            self.pos += 1
+            self._take()
         elif self.stop_early and self.exhausted() and option["type"] == "mode" and eng.deck:
             raise Waiting(seat, kind, [option])
+        else:
+            self.snap[2].append(f"P{seat} {kind}: " + _show([option]))
 
     def waived(self, eng, seat, kind, options) -> None:
         """A listed decision for a choice that cannot arise (e.g. stop after two cards) is consumed."""
         if any(self._next_matches(seat, o) for o in options):
-            self.pos += 1
+            self._query(eng)
+            self._take()
 
     def decide(self, eng, seat, kind, legal, ctx) -> int:
+        self._query(eng)
         if self.pos >= len(self.decisions):
             if self.fallback is None:
                 raise Waiting(seat, kind, legal)
@@ -86,9 +106,13 @@ class ScriptedAgent:
         nd = _norm(d)
         for i, o in enumerate(legal):
             if o == nd:
-                self.pos += 1
+                self._take()
                 return i
-        raise Illegal(self.pos, d, f"not legal for P{seat} now ({kind}); legal: {_show(legal)}")
+        reason = f"not legal for P{seat} now ({kind}); legal: {_show(legal)}"
+        if self.snap[2]:
+            reason += ("; tried after the forced step(s) " + " | ".join(self.snap[2])
+                       + ", the state shown is from before them")
+        raise Illegal(self.pos, d, reason)
 
     def exhausted(self) -> bool:
         return self.pos >= len(self.decisions) and self.fallback is None
@@ -268,6 +292,8 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
         out["illegal"] = {"index": e.index, "decision": e.decision, "reason": e.reason}
     out["state"] = dump_state(eng)
     out["events"] = log
+    if out["illegal"] is not None and agent.snap is not None:
+        out["state"], out["events"] = agent.snap[0], log[:agent.snap[1]]
     if eng.finished:
         out["finished"] = True
         seats = eng.s
