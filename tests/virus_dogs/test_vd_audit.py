@@ -504,3 +504,26 @@ def test_malformed_state(state):
 def test_malformed_decision(decision):
     with pytest.raises(ConfigError):
         GAME.scenario({"game": "virus-dogs", "players": 2, "state": {"deck": ["DOC"]}, "decisions": [decision]})
+
+
+# ---- numeric VD-P.2 parameters (seed values by default; what-if studies) --------------------------
+def test_numeric_parameters():
+    """VD-19.1 elimination_threshold, VD-17 doctors_per_cure / doctor_per_turn, VD-9.2 mask_peek,
+    VD-10.2 black_market_look, VD-5.1 draw_max."""
+    out = ok(run(params={"elimination_threshold": 3}, decisions=[DRAW, DECLARE_DRAWN], turns=1, deck=["V", "DOC"],
+                 players=[P(["SHF"], open=1), P()]))
+    assert pl(out, 0)["open"] == 2 and pl(out, 0)["live"]
+    out = ok(run(params={"doctors_per_cure": 1}, decisions=[play("DOC")], deck=["SHF"],
+                 players=[P(["DOC", "SHF"], open=1), P()]))
+    assert pl(out, 0)["open"] == 0 and pl(out, 0)["treatment"] == 0 and out["state"]["deck"] == ["SHF", "V"]
+    out = ok(run(params={"doctor_per_turn": 2}, decisions=[play("DOC"), play("DOC")], deck=["SHF"],
+                 players=[P(["DOC", "DOC", "SHF"], open=1), P()]))
+    assert pl(out, 0)["open"] == 0 and Counter(out["state"]["discard"])["DOC"] == 2
+    out = run(params={"mask_peek": 3}, decisions=[MASK], deck=["DOC", "V", "SHF", "CTL"], players=[P(["MSK"]), P()])
+    assert len(out["waiting"]["legal"]) == 8
+    out = ok(run(params={"black_market_look": 1}, decisions=[MARKET, ANTISEPTIC], turns=1, deck=["V", "SHF"],
+                 players=[P(["BM", "ANT"]), P()]))  # the one-card take is forced, the virus goes back
+    assert out["state"]["deck"] == ["V", "SHF"] and hand(out, 0) == Counter() and out["decisions_used"] == 2
+    out = run(params={"draw_max": 3}, decisions=[DRAW, MORE, MORE], deck=["DOC", "SHF", "CTL", "MSK"],
+              players=[P(["TP"]), P()])
+    assert hand(out, 0) == Counter(["TP", "DOC", "SHF", "CTL"]) and out["waiting"]["decision"] == "action"
