@@ -527,3 +527,16 @@ def test_numeric_parameters():
     out = run(params={"draw_max": 3}, decisions=[DRAW, MORE, MORE], deck=["DOC", "SHF", "CTL", "MSK"],
               players=[P(["TP"]), P()])
     assert hand(out, 0) == Counter(["TP", "DOC", "SHF", "CTL"]) and out["waiting"]["decision"] == "action"
+
+
+def test_doc_examples_run_as_described():
+    """docs/scenarios/virus-dogs.md: the JSON examples give the outcomes the text states."""
+    import json
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "scenarios" / "virus-dogs.md").read_text()
+    ts4, ts22 = [GAME.scenario(json.loads(b)) for b in re.findall(r"```json\n(.*?)```", doc, re.S)]
+    assert ts4["state"]["deck"] == ["DOC", "SHF", "V", "V"] and ts4["state"]["current"] == 2
+    assert ts22["state"]["deck"] == ["DOC", "SHF"] and ts22["state"]["discard"] == ["ANT", "CGH"]
+    assert ts22["waiting"] == {"player": 0, "decision": "action", "legal": [DRAW]}
