@@ -467,6 +467,14 @@ def test_players_from_state_and_aliases():
     assert out["illegal"] is None and out["state"]["players"][0]["hand"] == ["DOC"]
 
 
+def test_player_as_decider_synonym():
+    """"player" asserts the decider like "by" (other games' spelling); in hq_target it is the target."""
+    out = run(n=3, decisions=[play("EXC"), {"type": "give", "card": "V", "player": 0},
+                              {"type": "give", "card": "MSK", "player": 1}],
+              deck=["DOC"], players=[P(["EXC", "V", "SHF"]), P(["DOC"]), P(["MSK", "TP"])])
+    assert out["illegal"]["index"] == 2 and "P2 decides now" in out["illegal"]["reason"]
+
+
 def test_output_state_accepted_back():
     """An output state (with pending 0, unresolved [] and suspicion) is valid input."""
     first = ok(run(n=3, decisions=[DRAW, STOP, END], deck=["DOC", "V", "SHF"], players=[P(["CTL"]), P(), P()]))

@@ -34,7 +34,7 @@ class Illegal(Exception):
 
 
 def _norm(d: dict) -> dict:
-    out = {k: v for k, v in d.items() if k != "by"}
+    out = {k: v for k, v in d.items() if k != "by" and (k != "player" or d["type"] == "hq_target")}
     if "take" in out:
         out["take"] = sorted(out["take"])
     if "card" in out:
@@ -42,6 +42,13 @@ def _norm(d: dict) -> dict:
     if out.get("mode") in MODE_ALIASES:
         out["mode"] = MODE_ALIASES[out["mode"]]
     return out
+
+
+def _by(d: dict, default: int) -> int:
+    """The seat a decision asserts as its decider: ``by`` (or ``player``, except for hq_target)."""
+    if "by" in d:
+        return d["by"]
+    return d["player"] if "player" in d and d["type"] != "hq_target" else default
 
 
 def _show(legal: list[dict]) -> str:
@@ -77,7 +84,7 @@ class ScriptedAgent:
         if self.pos >= len(self.decisions):
             return False
         d = self.decisions[self.pos]
-        return _norm(d) == option and d.get("by", seat) == seat
+        return _norm(d) == option and _by(d, seat) == seat
 
     def forced(self, eng, seat, kind, option) -> None:
         self._query(eng)
@@ -101,8 +108,8 @@ class ScriptedAgent:
                 raise Waiting(seat, kind, legal)
             return self.fallback[seat].decide(eng, seat, kind, legal, ctx)
         d = self.decisions[self.pos]
-        if d.get("by", seat) != seat:
-            raise Illegal(self.pos, d, f"P{seat} decides now ({kind}), not P{d['by']}")
+        if _by(d, seat) != seat:
+            raise Illegal(self.pos, d, f"P{seat} decides now ({kind}), not P{_by(d, seat)}")
         nd = _norm(d)
         for i, o in enumerate(legal):
             if o == nd:
@@ -140,7 +147,7 @@ def _int(value, where: str, lo: int = 0) -> int:
 def _check_decision(i: int, d) -> None:
     if not isinstance(d, dict) or d.get("type") not in DECISION_FIELDS:
         raise ConfigError(f"decision {i}: unknown or missing type in {d!r}")
-    allowed = set(DECISION_FIELDS[d["type"]]) | {"type", "by"}
+    allowed = set(DECISION_FIELDS[d["type"]]) | {"type", "by", "player"}
     extra = set(d) - allowed
     if extra:
         raise ConfigError(f"decision {i}: unknown field(s) {', '.join(sorted(extra))} for type {d['type']}")
