@@ -588,3 +588,10 @@ def test_player_count_from_hands():
     assert out["result"]["ranking"] == [1, 2, 0] and out["result"]["rank_points"] == [1, 3, 2]
     with pytest.raises(ConfigError, match="'state'"):
         GAME.scenario({"game": "daifugo", "state": [["S5"]]})
+
+
+def test_card_code_forms():
+    """Format: rank-first codes and a bare single card are read too."""
+    hands = [F0, ["10S", "8♥", *F1], F2, F3]
+    out = legal(run(hands, [{"player": 1, "play": "10S"}], top={"cards": ["H9"], "owner": 0}, turn=1))
+    assert "P1 plays [♠10]" in out["events"]

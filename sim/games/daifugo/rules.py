@@ -199,15 +199,14 @@ _SYM = dict(zip(SUIT_SYMBOLS, SUIT_NAMES))
 
 
 def parse_card(code) -> int:
-    """Card id of a code ('S10', '♠10', 'h9', 'Jk'); raises ValueError."""
-    s = str(code).strip()
-    if s and s[0] in _SYM:
-        s = _SYM[s[0]] + s[1:]
-    s = s.upper()
+    """Card id of a code ('S10', '♠10', 'h9', 'Jk'; rank first too: '10S', '9♥'); raises ValueError."""
+    s = "".join(_SYM.get(ch, ch) for ch in str(code).strip()).upper()
     if s in ("JK", "JOKER", "JK1"):
         return JOKER
     if s == "JK2":
         return JOKER + 1
+    if len(s) >= 2 and s[0] not in SUIT_NAMES and s[-1] in SUIT_NAMES:
+        s = s[-1] + s[:-1]  # rank first
     if s.endswith("T"):
         s = s[:-1] + "10"
     if len(s) >= 2 and s[0] in SUIT_NAMES and s[1:] in RANK_NAMES:

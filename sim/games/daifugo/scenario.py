@@ -216,7 +216,8 @@ def match_play(eng, p, options, d):
     """The play a scripted decision names: with ``as`` exactly that representation, without
     it the first legal reading of the cards (``readings``). Any legal representation is
     accepted, not only the canonical one listed in ``waiting.legal``."""
-    cards = _cards(d["play"], "play")
+    codes = [d["play"]] if isinstance(d["play"], str) else d["play"]  # one card may be given bare
+    cards = _cards(codes, "play")
     if len(set(cards)) != len(cards):
         raise _Illegal("a card is listed twice")
     missing = [c for c in cards if c not in eng.hands[p]]
