@@ -496,6 +496,9 @@ def test_illegal_reason_lists_legal_options():
     {"pending": 1},
     {"unresolved": ["V"]},
     {"phase": "B"},
+    {"players": [{"hand": ["BAT"]}, {}]},
+    {"known_top": 1},
+    {"first": 3},
 ])
 def test_malformed_state(state):
     with pytest.raises(ConfigError) as e:

@@ -7,7 +7,7 @@ from typing import Any
 from sim.config import ConfigError
 from sim.games.virus_dogs.bots import BOTS, BotAgent
 from sim.games.virus_dogs.reference import Engine
-from sim.games.virus_dogs.rules import CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
+from sim.games.virus_dogs.rules import BAT, CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
 from sim.rng import Rng
 
 STATE_KEYS = {"deck", "reserve", "discard", "players", "current", "phase", "turn", "doctors_played",
@@ -189,6 +189,8 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
             raise ConfigError(f"state.players[{s}] must be an object with fields {', '.join(sorted(PLAYER_KEYS))}")
         p = eng.players[s]
         for c in _cards(pd_.get("hand", []), f"state.players[{s}].hand"):
+            if c == BAT:
+                raise ConfigError(f"state.players[{s}].hand cannot hold a BAT (it resolves when drawn, VD-8.1)")
             p.hand[c] += 1
         p.open = _int(pd_.get("open", 0), f"state.players[{s}].open")
         p.treatment = _int(pd_.get("treatment", 0), f"state.players[{s}].treatment")
@@ -212,6 +214,11 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
     eng.docs_this_turn = _int(state.get("doctors_played", 0), "state.doctors_played")
     eng.cards_this_turn = _int(state.get("cards_played", 0), "state.cards_played")
     eng.known_top = _int(state.get("known_top", 0), "state.known_top")
+    top_viruses = next((i for i, c in enumerate(reversed(eng.deck)) if c != V), len(eng.deck))
+    if eng.known_top > top_viruses:
+        raise ConfigError(f"state.known_top is {eng.known_top} but the deck starts with {top_viruses} V")
+    if eng.first >= n:
+        raise ConfigError(f"state.first must be a seat below {n}")
     if eng.current >= n or not eng.players[eng.current].live:
         raise ConfigError(f"state.current must be a live seat below {n}")
     for key in ("pending", "unresolved"):  # output-only fields: accepted back when empty
