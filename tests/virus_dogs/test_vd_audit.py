@@ -102,7 +102,7 @@ def test_pending_virus_visible_while_deciding():
 # ---- VD-8 bats --------------------------------------------------------------------------------
 def test_bat_does_not_count():
     """VD-8.4 (bat_counts_as_draw = false): after a first-card BAT the draw goes on by itself."""
-    out = run(params={"bat_counts_as_draw": False}, deck=["BAT", "SHF", "DOC"], reserve=6)
+    out = run(params={"bat_counts_as_draw": False}, decisions=[DRAW], deck=["BAT", "SHF", "DOC"], reserve=6)
     assert out["state"]["reserve"] == 4 and out["state"]["discard"] == ["BAT"]
     assert sum(hand(out, 0).values()) == 1 and len(out["state"]["deck"]) == 3
     assert out["waiting"]["decision"] == "draw_another"
@@ -428,8 +428,22 @@ def test_run_stops_before_a_forced_draw():
     assert out["waiting"] == {"player": 0, "decision": "action", "legal": [DRAW]} and out["state"]["phase"] == "A"
     out = ok(run(n=3, decisions=[CGH], deck=["CTL"], players=[P(["CGH"], open=1), P(), P(["V"])]))
     assert said(out, "P0 drew 0") and said(out, "hard quarantine") and out["finished"]
-    # No decisions at all: the first turn's forced draw is taken (TS-8 style).
-    assert run(deck=["DOC", "SHF"])["waiting"]["decision"] == "draw_another"
+    # No decisions at all (TS-1): the state is shown as given, waiting for the forced draw.
+    out = ok(run(deck=["DOC", "SHF"]))
+    assert out["state"]["deck"] == ["DOC", "SHF"] and out["waiting"] == {"player": 0, "decision": "action",
+                                                                         "legal": [DRAW]}
+    assert run(decisions=[DRAW], deck=["DOC", "SHF"])["waiting"]["decision"] == "draw_another"
+
+
+def test_ts01_setup_through_the_scenario_interface():
+    """TS-1 (VD-3): an empty state is the setup: 48 cards, R=6, P0 to act with only a normal draw."""
+    out = ok(GAME.scenario({"game": "virus-dogs", "players": 3, "state": {}}))
+    st = out["state"]
+    assert len(st["deck"]) == 48 and st["reserve"] == 6 and st["discard"] == [] and st["current"] == 0
+    assert Counter(st["deck"]) == Counter({"V": 1, "BAT": 3, "TP": 6, "CTL": 4, "QRN": 2, "DOC": 6, "ANT": 4,
+                                           "AMB": 1, "MSK": 5, "BM": 4, "SHF": 4, "CGH": 4, "EXC": 4})
+    assert all(p["hand"] == [] and p["open"] == 0 and p["treatment"] == 0 for p in st["players"])
+    assert out["waiting"] == {"player": 0, "decision": "action", "legal": [DRAW]}
 
 
 def test_illegal_after_forced_steps_shows_the_state_before_them():
@@ -478,7 +492,7 @@ def test_player_as_decider_synonym():
 def test_output_state_accepted_back():
     """An output state (with pending 0, unresolved [] and suspicion) is valid input."""
     first = ok(run(n=3, decisions=[DRAW, STOP, END], deck=["DOC", "V", "SHF"], players=[P(["CTL"]), P(), P()]))
-    again = ok(GAME.scenario({"game": "virus-dogs", "players": 3, "state": first["state"]}))
+    again = ok(GAME.scenario({"game": "virus-dogs", "players": 3, "state": first["state"], "decisions": [DRAW]}))
     assert again["state"]["deck"] == ["SHF"] and again["waiting"]["decision"] == "virus"
 
 

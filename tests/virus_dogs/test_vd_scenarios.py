@@ -130,7 +130,7 @@ def test_ts07_bat_while_virus_pending():
 
 def test_ts08_bat_counts_as_draw():
     """TS-8 (VD-8.2, VD-8.4): BAT adds 2 V and shuffles; P0 may draw one more or stop."""
-    out = run(deck=["BAT", "SHF", "DOC"], reserve=6)
+    out = run(decisions=[DRAW], deck=["BAT", "SHF", "DOC"], reserve=6)
     assert out["state"]["reserve"] == 4
     assert sorted(out["state"]["deck"]) == sorted(["SHF", "DOC", "V", "V"])
     assert "BAT" in out["state"]["discard"]
@@ -140,14 +140,14 @@ def test_ts08_bat_counts_as_draw():
 
 def test_ts09_short_reserve():
     """TS-9 (VD-8.3): a reserve of 1 adds 1."""
-    out = run(deck=["BAT", "SHF"], reserve=1)
+    out = run(decisions=[DRAW], deck=["BAT", "SHF"], reserve=1)
     assert out["state"]["reserve"] == 0
     assert sorted(out["state"]["deck"]) == ["SHF", "V"]
 
 
 def test_ts10_empty_reserve():
     """TS-10 (VD-8.3): empty reserve: nothing added, the bat is discarded."""
-    out = run(deck=["BAT", "DOC"], reserve=0)
+    out = run(decisions=[DRAW], deck=["BAT", "DOC"], reserve=0)
     assert out["state"]["reserve"] == 0 and out["state"]["deck"] == ["DOC"]
     assert out["state"]["discard"] == ["BAT"]
 

@@ -62,8 +62,8 @@ class ScriptedAgent:
         self.decisions = decisions
         self.pos = 0
         self.fallback = fallback
-        # Once a non-empty list is used up: stop before a forced draw from a non-empty deck.
-        self.stop_early = stop_early and bool(decisions)
+        # Once the list is used up: stop before a forced draw from a non-empty deck.
+        self.stop_early = stop_early
         # The state after the last listed decision was applied, before any forced step that
         # followed it: (state, number of events, forced options taken since). An illegal
         # decision reports this state (docs/scenarios.md: "the state after the last decision
