@@ -8,13 +8,18 @@ which otherwise took half the run time. Regions (offsets below):
   O_P             the rule parameters (``rules.param_vector``)
   O_PL + s*NF     per seat: open viruses O, treatment T, live, suspicion, hand size
   O_H + s*NT + c  copies of card code c in seat s's hand (hidden viruses: c = V)
-  O_OPT, O_CTX    the options of the pending decision and its context (peeked cards, ...)
+  O_OPT, O_CTX    option lists (random bot's actions, hard-quarantine targets) and context
+                  (peeked cards, exchange selections, simultaneous losers)
   O_GM, O_SM      this game's result row and seat rows (tables.GAME_COLS / SEAT_COLS)
   O_DECK          the deck, bottom-first: ``b[S_DSIZE]`` cards, top = b[O_DECK + size - 1]
   O_BP + s*NB     seat s's bot parameters in parts per million (``bots.ppm``)
   O_RNG           the game's SplitMix64 counter (bits of the uint64 as int64)
-Options are small integer codes in the canonical order of the reference engine
-(docs/scenarios/virus-dogs.md); a bot returns an index into them.
+Each decision is one small function returning the chosen option itself: the heuristic bots
+compute it from the state, the random bot picks an index into the legal options in the
+canonical order of the reference engine (docs/scenarios/virus-dogs.md) and maps it back, so
+only its action choice and the hard-quarantine target choice need an option list. Hot helpers
+are ``inl`` (LLVM ``forceinline``): numba's array calling convention makes every call cost
+about as much as a small decision.
 
 The generator is ``sim.rng``'s: ``rnext``/``rbelow``/``runiform``/``rshuffle`` below are
 ``next_u64``/``randbelow``/``uniform``/``shuffle`` with the counter kept in ``b`` instead of a
@@ -50,6 +55,13 @@ from sim.games.virus_dogs.rules import (
 )
 from sim.rng import _INV53, GOLDEN, derive, mix64
 
+# ---- compilation flavours ------------------------------------------------------------------------
+# ``fn``: a separate function; ``inl``: inlined by LLVM into every caller (``forceinline``), which
+# removes the call overhead of the array-passing convention at no extra numba compile time.
+# Both are set explicitly: an unset flag is inherited from whichever caller triggers compilation.
+fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
+inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
+
 # ---- typed constants ----------------------------------------------------------------------------
 # A plain Python int passed as an argument reaches the callee as a Literal type, and numba then
 # compiles one specialisation per value (per card code, decision kind, ...). np.int64 constants
@@ -60,7 +72,7 @@ from sim.rng import _INV53, GOLDEN, derive, mix64
     np.int64(c) for c in (C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY))
 (HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP) = (
     np.int64(c) for c in (HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP))
-ZERO, ONE, TWO = np.int64(0), np.int64(1), np.int64(2)
+ZERO, ONE, TWO, NOX = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
 YES, NO = np.bool_(True), np.bool_(False)
 
 # ---- parameter slots --------------------------------------------------------------------------
@@ -114,9 +126,7 @@ O_BP = O_SM + MAXN * tb.NS
 O_RNG = O_BP + MAXN * NB
 O_DECK = O_RNG + 1
 
-# ---- decision kinds and option codes ----------------------------------------------------------
-K_ACTION, K_MORE, K_VIRUS, K_MASK, K_MARKET, K_COUGH, K_CVIRUS, K_GIVE, K_REFUSE, K_HQT = (
-    np.int64(k) for k in range(10))
+# ---- option codes ------------------------------------------------------------------------------
 A_DECLARE = 0
 A_CTL0 = 1  # + target seat
 A_QRN, A_DOC, A_AMB, A_SHF, A_CGH, A_EXC = 6, 7, 8, 9, 10, 11
@@ -134,24 +144,24 @@ GIVE_SEQ = np.array([V, 13, EXC, SHF, QRN, CGH, CTL, BM, MSK, AMB, DOC, ANT, TP]
 # ============================================================================================
 # the shared generator, counter held in b[O_RNG]
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def rnext(b):
     z = np.uint64(b[O_RNG]) + GOLDEN
     b[O_RNG] = np.int64(z)
     return mix64(z)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def rbelow(b, n):
     return np.int64(rnext(b) % np.uint64(n))
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def runiform(b):
     return np.float64(rnext(b) >> np.uint64(11)) * _INV53
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def rshuffle(b, lo, n):
     """Fisher-Yates over b[lo:lo+n], exactly as ``sim.rng.shuffle``."""
     for i in range(n - 1, 0, -1):
@@ -164,7 +174,7 @@ def rshuffle(b, lo, n):
 # ============================================================================================
 # zone helpers
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def left_of(b, n, s):
     t = s
     for _ in range(n):
@@ -176,7 +186,7 @@ def left_of(b, n, s):
     return s
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def right_of(b, n, s):
     t = s
     for _ in range(n):
@@ -188,7 +198,7 @@ def right_of(b, n, s):
     return s
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def take_top(b):
     b[S_DSIZE] -= 1
     c = b[O_DECK + b[S_DSIZE]]
@@ -199,7 +209,7 @@ def take_top(b):
     return c
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def put_top(b, c):
     b[O_DECK + b[S_DSIZE]] = c
     b[S_DSIZE] += 1
@@ -207,7 +217,7 @@ def put_top(b, c):
         b[S_VDECK] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def put_bottom(b, c, k):
     """``k`` copies of card ``c`` under the deck."""
     if k <= 0:
@@ -222,13 +232,13 @@ def put_bottom(b, c, k):
         b[S_VDECK] += k
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def shuffle_deck(b):
     rshuffle(b, O_DECK, b[S_DSIZE])
     b[S_KTOP] = 0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def discard(b, s, c):
     """A card leaves seat s's hand for the discard (counted as played for TP..EXC)."""
     b[O_H + s * NT + c] -= 1
@@ -237,7 +247,7 @@ def discard(b, s, c):
         b[O_SM + s * NS + tb.S_PLAYED0 + c - TP] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def bat(b):
     """VD-8: k reserve viruses on top, shuffle."""
     k = min(b[O_P + P_BATADD], b[S_RES])
@@ -249,7 +259,7 @@ def bat(b):
     b[O_GM + tb.G_BAT_ADDED] += k
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def return_pending(b):
     while b[S_PEND] > 0:
         b[S_PEND] -= 1
@@ -260,7 +270,7 @@ def return_pending(b):
 # ============================================================================================
 # results
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def finish_shared(b, n, outcome, only_min_open):
     """Every live seat wins (or, with ``only_min_open``, those with the fewest open viruses)."""
     least = 1 << 30
@@ -280,7 +290,7 @@ def finish_shared(b, n, outcome, only_min_open):
     b[S_OVER] = 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def stalemate(b, n):
     b[O_GM + tb.G_HQ_STALE] = 1
     finish_shared(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == ZERO)
@@ -289,7 +299,7 @@ def stalemate(b, n):
 # ============================================================================================
 # viruses and elimination (VD-6, VD-18, VD-19)
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def ambulance_effect(b, n):
     for s in range(n):
         if b[O_PL + s * NF + F_LIVE]:
@@ -300,7 +310,7 @@ def ambulance_effect(b, n):
             b[O_PL + s * NF + F_T] = 0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def remove_player(b, p, cause, inst):
     """VD-19.3 for one seat (no game-end check)."""
     turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
@@ -334,7 +344,7 @@ def remove_player(b, p, cause, inst):
         shuffle_deck(b)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def after_eliminations(b, n, nl):
     """VD-21 game-end check and VD-4.8 (current player out) after simultaneous eliminations."""
     if b[S_NLIVE] == 1:
@@ -361,7 +371,7 @@ def after_eliminations(b, n, nl):
                 b[S_TEND] = 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def reactive_ambulance(b, n, p):
     """VD-18.4."""
     if b[O_P + P_AMBREACT] and b[O_H + p * NT + AMB] > 0:
@@ -371,7 +381,7 @@ def reactive_ambulance(b, n, p):
     return False
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def open_viruses(b, n, p, k, cause, inst):
     """VD-6.6 / VD-19.1: O += k, then the elimination check."""
     b[O_PL + p * NF + F_O] += k
@@ -384,15 +394,7 @@ def open_viruses(b, n, p, k, cause, inst):
 # ============================================================================================
 # bots (twins of bots.BotAgent)
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
-def find(b, nopt, code):
-    for i in range(nopt):
-        if b[O_OPT + i] == code:
-            return i
-    return -1
-
-
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def density_at_least(b, n, seat, ppm):
     """Estimated virus density (see bots.py) >= ppm / 1e6, in exact integer arithmetic."""
     opened = 0
@@ -408,7 +410,7 @@ def density_at_least(b, n, seat, ppm):
     return unknown * 1000000 >= ppm * pool
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def ctl_target(b, n, seat, use_min, min_sus_ppm):
     thr = b[O_P + P_THR]
     best = -1
@@ -426,7 +428,7 @@ def ctl_target(b, n, seat, use_min, min_sus_ppm):
     return best
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def bot_action(b, n, seat, phase_a):
     """DP-1, DP-2, DP-8 for the heuristic bots (see bots.BotAgent.on_action): the chosen action
     code, computed from the state without listing the options. Every branch checks the
@@ -508,87 +510,154 @@ def bot_action(b, n, seat, phase_a):
     return A_DRAW + cnt
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def skip_legal(b, h):
     """VD-12.2: TP skip needs a TP and, under ``whole_turn``, no card played this turn."""
     return b[h + TP] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
-def decide(kind, nopt, seat, b):
-    """Index of the chosen option; called only with nopt >= 2."""
-    n = b[S_N]
+@inl
+def pick(b, nopt, excl):
+    """The random bot: uniform over ``nopt`` options without index ``excl`` (-1: none); one
+    ``randbelow`` when two or more candidates remain, none for a single legal option."""
+    if nopt == 1:
+        return ZERO
+    cands = nopt - 1 if excl >= 0 else nopt
+    r = rbelow(b, cands) if cands > 1 else ZERO
+    if excl >= 0 and r >= excl:
+        r += 1
+    return r
+
+
+# Each decision below returns the chosen option itself (the heuristic bots' rule, or the random
+# bot's pick mapped through the canonical option order), so no option list is written.
+@inl
+def virus_response(b, seat):
+    """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
     p = b[O_POL + seat]
-    thr = b[O_P + P_THR]
-    o = b[O_PL + seat * NF + F_O]
+    h = O_H + seat * NT
+    has_ant = b[h + ANT] > 0
+    safe = b[O_PL + seat * NF + F_O] + 1 < b[O_P + P_THR]
     if p == RANDOM:
-        excl = -1
-        if o + 1 >= thr:
-            if kind == K_ACTION and b[O_OPT + 0] == A_DECLARE:
-                excl = 0
-            elif kind == K_VIRUS:
-                excl = find(b, nopt, R_DECLARE)
-        cands = nopt - (1 if excl >= 0 else 0)
-        r = 0
-        if cands > 1:
-            r = rbelow(b, cands)
-        if excl >= 0 and r >= excl:
-            r += 1
-        return r
-    if kind == K_MORE:
-        more = p == AGGRESSIVE and b[O_BP + seat * NB + B_DRAW2] >= 500000 and b[S_KTOP] == 0
-        return 0 if more else 1
-    if kind == K_VIRUS:
-        safe = o + 1 < thr
-        if b[O_H + seat * NT + ANT] > 0 and (p == CAUTIOUS or not safe):
-            return find(b, nopt, R_ANT)
-        if safe and ((p == CAUTIOUS and (b[O_H + seat * NT + DOC] > 0 or b[O_H + seat * NT + AMB] > 0))
-                     or (p == AGGRESSIVE and b[O_H + seat * NT + CGH] > 0)):
-            return find(b, nopt, R_DECLARE)
-        return find(b, nopt, R_HIDE)
-    if kind == K_MASK:
-        m = b[O_CTX + 7]
-        if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[O_BP + seat * NB + B_BLUFF]:
-            return find(b, nopt, ZERO)
-        want = 0
+        first = R_ANT if has_ant else R_DECLARE
+        return first + pick(b, R_HIDE - first + 1, NOX if safe else R_DECLARE - first)
+    if has_ant and (p == CAUTIOUS or not safe):
+        return R_ANT
+    if safe and ((p == CAUTIOUS and (b[h + DOC] > 0 or b[h + AMB] > 0)) or (p == AGGRESSIVE and b[h + CGH] > 0)):
+        return R_DECLARE
+    return R_HIDE
+
+
+@inl
+def wants_more(b, seat):
+    """DP-3 / DP-5: draw another card (options: more, stop)."""
+    p = b[O_POL + seat]
+    if p == RANDOM:
+        return pick(b, TWO, NOX) == 0
+    return p == AGGRESSIVE and b[O_BP + seat * NB + B_DRAW2] >= 500000 and b[S_KTOP] == 0
+
+
+@inl
+def mask_take(b, seat, m):
+    """DP-6: the bit set of the ``m`` peeked cards (b[O_CTX + i], top first) to take. Options are
+    every subset in bit order, or (prefix mode) the prefixes by length."""
+    prefix = b[O_P + P_PREFIX]
+    nopt = m + 1 if prefix else ONE << m
+    if nopt == 1:
+        return ZERO
+    p = b[O_POL + seat]
+    if p == RANDOM:
+        i = pick(b, nopt, NOX)
+        return (ONE << i) - ONE if prefix else i
+    if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[O_BP + seat * NB + B_BLUFF]:
+        return ZERO
+    want = ZERO
+    for i in range(m):
+        c = b[O_CTX + i]
+        if c != V and (c != BAT or p == AGGRESSIVE):
+            want |= ONE << i
+        elif prefix:
+            break
+    return want
+
+
+@inl
+def market_take(b, seat, m):
+    """DP-7: index of the peeked card a black market takes."""
+    if m == 1:
+        return ZERO
+    p = b[O_POL + seat]
+    if p == RANDOM:
+        return pick(b, m, NOX)
+    for i in range(m):
+        c = b[O_CTX + i]
+        if c != V and (c != BAT or p == AGGRESSIVE):
+            return i
+    if p == CAUTIOUS:
         for i in range(m):
-            c = b[O_CTX + i]
-            good = c != V and (c != BAT or p == AGGRESSIVE)
-            if good:
-                want |= 1 << i
-            elif b[O_P + P_PREFIX]:
-                break
-        return find(b, nopt, want)
-    if kind == K_MARKET:
-        m = b[O_CTX + 7]
-        for i in range(m):
-            c = b[O_CTX + i]
-            if c != V and (c != BAT or p == AGGRESSIVE):
+            if b[O_CTX + i] == BAT:
                 return i
-        if p == CAUTIOUS:
-            for i in range(m):
-                if b[O_CTX + i] == BAT:
-                    return i
-        return 0
-    if kind == K_COUGH:
-        refuse = o + 1 >= thr and b[O_H + seat * NT + ANT] == 0
-        if p == CAUTIOUS:
-            refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, n, seat, b[O_BP + seat * NB + B_REFUSE])
-        return 0 if refuse else 1
-    if kind == K_CVIRUS:
-        use = p == CAUTIOUS or o + 1 >= thr
-        return 0 if use else 1
-    if kind == K_GIVE:
+    return ZERO
+
+
+@inl
+def refuses_cough(b, seat):
+    """DP-11: answer a cough with TP (options: refuse, accept)."""
+    p = b[O_POL + seat]
+    if p == RANDOM:
+        return pick(b, TWO, NOX) == 0
+    refuse = b[O_PL + seat * NF + F_O] + 1 >= b[O_P + P_THR] and b[O_H + seat * NT + ANT] == 0
+    if p == CAUTIOUS:
+        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[O_BP + seat * NB + B_REFUSE])
+    return refuse
+
+
+@inl
+def antisepticks_cough(b, seat):
+    """DP-12: antiseptic on a face-up cough virus (options: antiseptic, accept)."""
+    p = b[O_POL + seat]
+    if p == RANDOM:
+        return pick(b, TWO, NOX) == 0
+    return p == CAUTIOUS or b[O_PL + seat * NF + F_O] + 1 >= b[O_P + P_THR]
+
+
+@inl
+def give_card(b, seat):
+    """DP-13: the card code given in an exchange (options: held codes in code order)."""
+    h = O_H + seat * NT
+    if b[O_POL + seat] != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
-            if b[O_H + seat * NT + c] > 0:
-                return find(b, nopt, c)
-        return 0
-    if kind == K_REFUSE:
-        refuse = p == CAUTIOUS and b[O_PL + b[O_CTX + 0] * NF + F_SUS] * 1000000 >= b[O_BP + seat * NB + B_EXSUS]
-        return 0 if refuse else 1
-    # K_HQT: most open viruses, then smallest hand
-    best = 0
+            if b[h + c] > 0:
+                return c
+    nopt = ZERO
+    for c in range(N_TYPES):
+        if b[h + c] > 0:
+            nopt += 1
+    i = pick(b, nopt, NOX) if b[O_POL + seat] == RANDOM else ZERO
+    for c in range(N_TYPES):
+        if b[h + c] > 0:
+            if i == 0:
+                return np.int64(c)
+            i -= 1
+    return ZERO
+
+
+@inl
+def refuses_exchange(b, seat, giver):
+    """DP-14: refuse the giver's card with TP (options: refuse, accept)."""
+    p = b[O_POL + seat]
+    if p == RANDOM:
+        return pick(b, TWO, NOX) == 0
+    return p == CAUTIOUS and b[O_PL + giver * NF + F_SUS] * 1000000 >= b[O_BP + seat * NB + B_EXSUS]
+
+
+@fn
+def hq_choice(b, seat, nopt):
+    """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
+    if b[O_POL + seat] == RANDOM:
+        return pick(b, nopt, NOX)
+    best = ZERO
     for i in range(1, nopt):
         s = b[O_OPT + i]
         w = b[O_OPT + best]
@@ -598,31 +667,15 @@ def decide(kind, nopt, seat, b):
     return best
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
-def ask(kind, nopt, seat, b):
-    if nopt == 1:
-        return 0
-    if kind == K_MORE and b[O_POL + seat] == CAUTIOUS:  # the commonest decision: cautious stops
-        return 1
-    return decide(kind, nopt, seat, b)
-
-
 # ============================================================================================
 # drawing (VD-5..VD-10)
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def private_virus(b, p):
     """VD-6.1 / VD-7."""
     n = b[S_N]
     b[O_SM + p * NS + tb.S_V_DRAWN] += 1
-    nopt = 0
-    if b[O_H + p * NT + ANT] > 0:
-        b[O_OPT + 0] = R_ANT
-        nopt = 1
-    b[O_OPT + nopt] = R_DECLARE
-    b[O_OPT + nopt + 1] = R_HIDE
-    nopt += 2
-    r = b[O_OPT + ask(K_VIRUS, nopt, p, b)]
+    r = virus_response(b, p)
     if r == R_ANT:
         discard(b, p, ANT)
         b[O_GM + tb.G_ANTISEPTICS] += 1
@@ -637,7 +690,7 @@ def private_virus(b, p):
         b[O_PL + p * NF + F_SUS] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def receive_private(b, p, c):
     if c == BAT:
         bat(b)
@@ -649,7 +702,7 @@ def receive_private(b, p, c):
         b[O_PL + p * NF + F_SUS] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def normal_draw(b, p, upfront):
     drawn = 0
     while b[S_DSIZE] > 0 and drawn < b[O_P + P_DMAX]:
@@ -658,9 +711,7 @@ def normal_draw(b, p, upfront):
                 if drawn >= upfront:
                     break
             else:
-                b[O_OPT + 0] = 1
-                b[O_OPT + 1] = 0
-                if b[O_OPT + ask(K_MORE, TWO, p, b)] == 0:
+                if not wants_more(b, p):
                     break
         c = take_top(b)
         b[O_GM + tb.G_DRAWS] += 1
@@ -673,7 +724,7 @@ def normal_draw(b, p, upfront):
     return_pending(b)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def take_peeked(b, p, m, take, col):
     """Shared tail of mask and black market: unpicked cards back on top, picked ones resolved."""
     for i in range(m):
@@ -697,24 +748,14 @@ def take_peeked(b, p, m, take, col):
     return_pending(b)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def mask(b, p):
     """VD-9."""
     discard(b, p, MSK)
     m = min(b[O_P + P_PEEK], b[S_DSIZE])
     for i in range(m):
         b[O_CTX + i] = b[O_DECK + b[S_DSIZE] - 1 - i]
-    b[O_CTX + 7] = m
-    nopt = 0
-    if b[O_P + P_PREFIX]:
-        for k in range(m + 1):
-            b[O_OPT + nopt] = (1 << k) - 1
-            nopt += 1
-    else:
-        for s in range(1 << m):
-            b[O_OPT + nopt] = s
-            nopt += 1
-    take = b[O_OPT + ask(K_MASK, nopt, p, b)]
+    take = mask_take(b, p, m)
     cnt = 0
     for i in range(m):
         cnt += (take >> i) & 1
@@ -724,16 +765,14 @@ def mask(b, p):
     take_peeked(b, p, m, take, tb.G_DR_MASK)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def black_market(b, p):
     """VD-10."""
     discard(b, p, BM)
     m = min(b[O_P + P_LOOK], b[S_DSIZE])
     for i in range(m):
         b[O_CTX + i] = b[O_DECK + b[S_DSIZE] - 1 - i]
-        b[O_OPT + i] = i
-    b[O_CTX + 7] = m
-    k = b[O_OPT + ask(K_MARKET, m, p, b)]
+    k = market_take(b, p, m)
     b[S_KTOP] = 0
     take_peeked(b, p, m, 1 << k, tb.G_DR_MARKET)
 
@@ -741,7 +780,7 @@ def black_market(b, p):
 # ============================================================================================
 # action cards (VD-13..VD-18)
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def control(b, p, t):
     """VD-13."""
     k = b[O_H + t * NT + V]
@@ -753,7 +792,7 @@ def control(b, p, t):
         open_viruses(b, b[S_N], t, k, C_CONTROL, p)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def quarantine(b, p):
     """VD-14: all hands revealed, one simultaneous check."""
     n = b[S_N]
@@ -782,7 +821,7 @@ def quarantine(b, p):
     after_eliminations(b, n, nl)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def doctor(b, p):
     """VD-17."""
     b[S_DOCS] += 1
@@ -795,7 +834,7 @@ def doctor(b, p):
         b[O_SM + p * NS + tb.S_CURES] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def cough(b, p):
     """VD-15."""
     n = b[S_N]
@@ -804,9 +843,7 @@ def cough(b, p):
         if not b[O_PL + q * NF + F_LIVE]:
             continue
         if b[O_H + q * NT + TP] > 0:
-            b[O_OPT + 0] = 0
-            b[O_OPT + 1] = 1
-            if ask(K_COUGH, TWO, q, b) == 0:
+            if refuses_cough(b, q):
                 discard(b, q, TP)
                 b[O_SM + q * NS + tb.S_TP_COUGH] += 1
                 continue
@@ -819,9 +856,7 @@ def cough(b, p):
             bat(b)
         elif c == V:
             if b[O_P + P_ANTCOUGH] and b[O_H + q * NT + ANT] > 0:
-                b[O_OPT + 0] = 0
-                b[O_OPT + 1] = 1
-                if ask(K_CVIRUS, TWO, q, b) == 0:
+                if antisepticks_cough(b, q):
                     discard(b, q, ANT)
                     b[O_GM + tb.G_ANTISEPTICS] += 1
                     put_top(b, V)
@@ -835,7 +870,7 @@ def cough(b, p):
             b[O_PL + q * NF + F_HS] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def exchange(b, p):
     """VD-16: select, refuse, transfer. b[O_CTX + 16+s] = selected card (-1 none), b[O_CTX + 24+s] = refused."""
     n = b[S_N]
@@ -846,12 +881,7 @@ def exchange(b, p):
         s = p + j - n if p + j >= n else p + j
         if not b[O_PL + s * NF + F_LIVE] or b[O_PL + s * NF + F_HS] == 0:
             continue
-        nopt = 0
-        for c in range(N_TYPES):
-            if b[O_H + s * NT + c] > 0:
-                b[O_OPT + nopt] = c
-                nopt += 1
-        c = b[O_OPT + ask(K_GIVE, nopt, s, b)]
+        c = give_card(b, s)
         b[O_H + s * NT + c] -= 1
         b[O_PL + s * NF + F_HS] -= 1
         b[O_CTX + 16 + s] = c
@@ -861,10 +891,7 @@ def exchange(b, p):
             continue
         giver = right_of(b, n, s)
         if giver != s and b[O_CTX + 16 + giver] >= 0 and b[O_H + s * NT + TP] > 0:
-            b[O_OPT + 0] = 1
-            b[O_OPT + 1] = 0
-            b[O_CTX + 0] = giver
-            if ask(K_REFUSE, TWO, s, b) == 0:
+            if refuses_exchange(b, s, giver):
                 discard(b, s, TP)
                 b[O_SM + s * NS + tb.S_TP_EXCHANGE] += 1
                 b[O_SM + s * NS + tb.S_REFUSALS] += 1
@@ -890,7 +917,7 @@ def exchange(b, p):
 # ============================================================================================
 # turn structure (VD-4, VD-12, VD-20.1)
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def action_options(b, p, phase_a):
     n = b[S_N]
     nopt = 0
@@ -942,7 +969,7 @@ def action_options(b, p, phase_a):
     return nopt
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+@inl
 def interrupted(b):
     """Game over, current player out, or (``immediate``) an empty deck starting hard quarantine."""
     if b[S_OVER] or b[S_TEND]:
@@ -953,14 +980,15 @@ def interrupted(b):
     return False
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def phase_actions(b, p, phase_a):
     """Phase A or C; returns the chosen mode/end code, or -1 if interrupted."""
     n = b[S_N]
     while True:
         if b[O_POL + p] == RANDOM:
             nopt = action_options(b, p, phase_a)
-            a = b[O_OPT + ask(K_ACTION, nopt, p, b)]
+            suicide = b[O_OPT + 0] == A_DECLARE and b[O_PL + p * NF + F_O] + 1 >= b[O_P + P_THR]
+            a = b[O_OPT + pick(b, nopt, ZERO if suicide else NOX)]
         else:
             a = bot_action(b, n, p, phase_a)
         if a >= A_DRAW:
@@ -997,7 +1025,7 @@ def phase_actions(b, p, phase_a):
             return -1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@inl
 def take_turn(b, p):
     b[S_TURN] += 1
     b[S_DOCS] = 0
@@ -1023,7 +1051,7 @@ def take_turn(b, p):
 # ============================================================================================
 # hard quarantine (VD-20)
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def no_hidden(b, n):
     for s in range(n):
         if b[O_PL + s * NF + F_LIVE] and b[O_H + s * NT + V] > 0:
@@ -1031,7 +1059,7 @@ def no_hidden(b, n):
     return True
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def hard_quarantine(b, first):
     n = b[S_N]
     b[S_INHQ] = 1
@@ -1056,7 +1084,7 @@ def hard_quarantine(b, first):
                     nopt += 1
             x = -1
             if nopt > 0:
-                x = b[O_OPT + ask(K_HQT, nopt, d, b)]
+                x = b[O_OPT + hq_choice(b, d, nopt)]
         else:
             x = left_of(b, n, d)
         steps += 1
@@ -1086,7 +1114,7 @@ def hard_quarantine(b, first):
 # ============================================================================================
 # games
 # ============================================================================================
-@njit(cache=True, _nrt=False, error_model="numpy")
+@fn
 def play_game(b, counts, dens):
     """One game from setup (VD-3) to its end; results in the O_GM/O_SM regions, series in ``dens``."""
     n = b[S_N]
