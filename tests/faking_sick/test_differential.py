@@ -6,17 +6,13 @@ import pandas as pd
 import pytest
 
 from sim.games.faking_sick import GAME
+from tests.engines import engines_agree
 
 MIXED = ["random", "bluffer", "caller", "honest"]
 
 
-def assert_same(cfg, start: int, count: int) -> dict:
-    fast = GAME.run_batch(cfg, start, count, "fast")
-    ref = GAME.run_batch(cfg, start, count, "reference")
-    assert set(fast) == set(ref) == set(GAME.tables)
-    for name in GAME.tables:
-        pd.testing.assert_frame_equal(fast[name], ref[name], check_exact=True)
-    return fast
+def assert_same(cfg, start, count):
+    return engines_agree(GAME, cfg, start, count)
 
 
 def test_differential_2000_games_mixed_table():

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.config import ConfigError
+from tests.engines import engines_agree
 from sim.games.virus_dogs import GAME, play_reference
 from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import tables as tb
@@ -21,12 +22,7 @@ TABLES = [
 
 
 def assert_same(cfg, start, count):
-    fast = GAME.run_batch(cfg, start, count, "fast")
-    ref = GAME.run_batch(cfg, start, count, "reference")
-    assert set(fast) == set(ref) == set(GAME.tables)
-    for name in GAME.tables:
-        pd.testing.assert_frame_equal(fast[name], ref[name], check_exact=True)
-    return fast
+    return engines_agree(GAME, cfg, start, count)
 
 
 @pytest.mark.parametrize("players,bots,count", TABLES)
