@@ -62,6 +62,13 @@ from sim.rng import _INV53, GOLDEN, derive, mix64
 fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
 inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
 
+@inl
+def ix(i):
+    """A buffer index as unsigned: numba then skips the negative-index wraparound (a compare
+    and select per access, about a tenth of the run time). Constant indices need no ``ix``."""
+    return np.uint64(i)
+
+
 # ---- typed constants ----------------------------------------------------------------------------
 # A plain Python int passed as an argument reaches the callee as a Literal type, and numba then
 # compiles one specialisation per value (per card code, decision kind, ...). np.int64 constants
@@ -166,9 +173,9 @@ def rshuffle(b, lo, n):
     """Fisher-Yates over b[lo:lo+n], exactly as ``sim.rng.shuffle``."""
     for i in range(n - 1, 0, -1):
         j = rbelow(b, i + 1)
-        t = b[lo + i]
-        b[lo + i] = b[lo + j]
-        b[lo + j] = t
+        t = b[ix(lo + i)]
+        b[ix(lo + i)] = b[ix(lo + j)]
+        b[ix(lo + j)] = t
 
 
 # ============================================================================================
@@ -181,7 +188,7 @@ def left_of(b, n, s):
         t += 1
         if t == n:
             t = 0
-        if b[O_PL + t * NF + F_LIVE]:
+        if b[ix(O_PL + t * NF + F_LIVE)]:
             return t
     return s
 
@@ -193,7 +200,7 @@ def right_of(b, n, s):
         t -= 1
         if t < 0:
             t = n - 1
-        if b[O_PL + t * NF + F_LIVE]:
+        if b[ix(O_PL + t * NF + F_LIVE)]:
             return t
     return s
 
@@ -201,7 +208,7 @@ def right_of(b, n, s):
 @inl
 def take_top(b):
     b[S_DSIZE] -= 1
-    c = b[O_DECK + b[S_DSIZE]]
+    c = b[ix(O_DECK + b[S_DSIZE])]
     if b[S_KTOP] > 0:
         b[S_KTOP] -= 1
     if c == V:
@@ -211,7 +218,7 @@ def take_top(b):
 
 @inl
 def put_top(b, c):
-    b[O_DECK + b[S_DSIZE]] = c
+    b[ix(O_DECK + b[S_DSIZE])] = c
     b[S_DSIZE] += 1
     if c == V:
         b[S_VDECK] += 1
@@ -224,9 +231,9 @@ def put_bottom(b, c, k):
         return
     size = b[S_DSIZE]
     for i in range(size - 1, -1, -1):
-        b[O_DECK + i + k] = b[O_DECK + i]
+        b[ix(O_DECK + i + k)] = b[ix(O_DECK + i)]
     for i in range(k):
-        b[O_DECK + i] = c
+        b[ix(O_DECK + i)] = c
     b[S_DSIZE] = size + k
     if c == V:
         b[S_VDECK] += k
@@ -241,10 +248,10 @@ def shuffle_deck(b):
 @inl
 def discard(b, s, c):
     """A card leaves seat s's hand for the discard (counted as played for TP..EXC)."""
-    b[O_H + s * NT + c] -= 1
-    b[O_PL + s * NF + F_HS] -= 1
+    b[ix(O_H + s * NT + c)] -= 1
+    b[ix(O_PL + s * NF + F_HS)] -= 1
     if c >= TP:
-        b[O_SM + s * NS + tb.S_PLAYED0 + c - TP] += 1
+        b[ix(O_SM + s * NS + tb.S_PLAYED0 + c - TP)] += 1
 
 
 @fn
@@ -276,15 +283,15 @@ def finish_shared(b, n, outcome, only_min_open):
     least = 1 << 30
     if only_min_open:
         for s in range(n):
-            if b[O_PL + s * NF + F_LIVE] and b[O_PL + s * NF + F_O] < least:
-                least = b[O_PL + s * NF + F_O]
+            if b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_PL + s * NF + F_O)] < least:
+                least = b[ix(O_PL + s * NF + F_O)]
     cnt = 0
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE] and (not only_min_open or b[O_PL + s * NF + F_O] == least):
+        if b[ix(O_PL + s * NF + F_LIVE)] and (not only_min_open or b[ix(O_PL + s * NF + F_O)] == least):
             if cnt == 0:
                 b[O_GM + tb.G_WINNER] = s
             cnt += 1
-            b[O_SM + s * NS + tb.S_WIN] = 1
+            b[ix(O_SM + s * NS + tb.S_WIN)] = 1
     b[O_GM + tb.G_NWIN] = cnt
     b[O_GM + tb.G_OUTCOME] = outcome
     b[S_OVER] = 1
@@ -302,44 +309,44 @@ def stalemate(b, n):
 @fn
 def ambulance_effect(b, n):
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE]:
-            o = b[O_PL + s * NF + F_O]
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            o = b[ix(O_PL + s * NF + F_O)]
             put_bottom(b, V, o)
             b[O_GM + tb.G_AMB_CURED] += o
-            b[O_PL + s * NF + F_O] = 0
-            b[O_PL + s * NF + F_T] = 0
+            b[ix(O_PL + s * NF + F_O)] = 0
+            b[ix(O_PL + s * NF + F_T)] = 0
 
 
 @fn
 def remove_player(b, p, cause, inst):
     """VD-19.3 for one seat (no game-end check)."""
     turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
-    b[O_SM + p * NS + tb.S_ELIM] = 1
-    b[O_SM + p * NS + tb.S_CAUSE] = cause
-    b[O_SM + p * NS + tb.S_ELIM_TURN] = turn
-    b[O_SM + p * NS + tb.S_INSTIGATOR] = inst
+    b[ix(O_SM + p * NS + tb.S_ELIM)] = 1
+    b[ix(O_SM + p * NS + tb.S_CAUSE)] = cause
+    b[ix(O_SM + p * NS + tb.S_ELIM_TURN)] = turn
+    b[ix(O_SM + p * NS + tb.S_INSTIGATOR)] = inst
     if inst != p:
-        b[O_SM + inst * NS + tb.S_KILLS] += 1
-    b[O_GM + tb.G_ELIM0 + cause] += 1
+        b[ix(O_SM + inst * NS + tb.S_KILLS)] += 1
+    b[ix(O_GM + tb.G_ELIM0 + cause)] += 1
     if b[S_INHQ]:
         b[O_GM + tb.G_HQ_ELIMS] += 1
     if b[O_GM + tb.G_FIRST_ELIM] < 0:
         b[O_GM + tb.G_FIRST_ELIM] = turn
-    b[O_PL + p * NF + F_LIVE] = 0
+    b[ix(O_PL + p * NF + F_LIVE)] = 0
     b[S_NLIVE] -= 1
     if p == b[S_CUR] and not b[S_INHQ]:
         return_pending(b)
-    put_bottom(b, V, b[O_PL + p * NF + F_O] + b[O_H + p * NT + V])
-    b[O_PL + p * NF + F_O] = 0
-    b[O_PL + p * NF + F_T] = 0
-    b[O_H + p * NT + V] = 0
+    put_bottom(b, V, b[ix(O_PL + p * NF + F_O)] + b[ix(O_H + p * NT + V)])
+    b[ix(O_PL + p * NF + F_O)] = 0
+    b[ix(O_PL + p * NF + F_T)] = 0
+    b[ix(O_H + p * NT + V)] = 0
     dest = b[O_P + P_ELIMDEST]
     for c in range(N_TYPES):
         if dest != 0:
-            for _ in range(b[O_H + p * NT + c]):
+            for _ in range(b[ix(O_H + p * NT + c)]):
                 put_bottom(b, c, ONE)
-        b[O_H + p * NT + c] = 0
-    b[O_PL + p * NF + F_HS] = 0
+        b[ix(O_H + p * NT + c)] = 0
+    b[ix(O_PL + p * NF + F_HS)] = 0
     if dest == 2:
         shuffle_deck(b)
 
@@ -353,10 +360,10 @@ def after_eliminations(b, n, nl):
     if b[S_NLIVE] == 0:
         if b[O_P + P_ALLSHARED] == 1:
             for i in range(nl):
-                b[O_SM + (b[O_LOS + i]) * NS + tb.S_WIN] = 1
+                b[ix(O_SM + (b[O_LOS + i]) * NS + tb.S_WIN)] = 1
             b[O_GM + tb.G_WINNER] = b[O_LOS + 0]
             for i in range(nl):
-                b[O_GM + tb.G_WINNER] = min(b[O_GM + tb.G_WINNER], b[O_LOS + i])
+                b[O_GM + tb.G_WINNER] = min(b[O_GM + tb.G_WINNER], b[ix(O_LOS + i)])
             b[O_GM + tb.G_NWIN] = nl
             b[O_GM + tb.G_OUTCOME] = LAST_NORMAL
         else:
@@ -367,14 +374,14 @@ def after_eliminations(b, n, nl):
         return
     if not b[S_INHQ]:
         for i in range(nl):
-            if b[O_LOS + i] == b[S_CUR]:
+            if b[ix(O_LOS + i)] == b[S_CUR]:
                 b[S_TEND] = 1
 
 
 @fn
 def reactive_ambulance(b, n, p):
     """VD-18.4."""
-    if b[O_P + P_AMBREACT] and b[O_H + p * NT + AMB] > 0:
+    if b[O_P + P_AMBREACT] and b[ix(O_H + p * NT + AMB)] > 0:
         discard(b, p, AMB)
         ambulance_effect(b, n)
         return True
@@ -384,8 +391,8 @@ def reactive_ambulance(b, n, p):
 @fn
 def open_viruses(b, n, p, k, cause, inst):
     """VD-6.6 / VD-19.1: O += k, then the elimination check."""
-    b[O_PL + p * NF + F_O] += k
-    if b[O_PL + p * NF + F_O] >= b[O_P + P_THR] and not reactive_ambulance(b, n, p):
+    b[ix(O_PL + p * NF + F_O)] += k
+    if b[ix(O_PL + p * NF + F_O)] >= b[O_P + P_THR] and not reactive_ambulance(b, n, p):
         remove_player(b, p, cause, inst)
         b[O_LOS + 0] = p
         after_eliminations(b, n, ONE)
@@ -400,11 +407,11 @@ def density_at_least(b, n, seat, ppm):
     opened = 0
     pool = b[S_DSIZE]
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE]:
-            opened += b[O_PL + s * NF + F_O]
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            opened += b[ix(O_PL + s * NF + F_O)]
             if s != seat:
-                pool += b[O_PL + s * NF + F_HS]
-    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[O_H + seat * NT + V] - b[S_PEND]
+                pool += b[ix(O_PL + s * NF + F_HS)]
+    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND]
     if pool <= 0:
         return ppm <= 0
     return unknown * 1000000 >= ppm * pool
@@ -416,15 +423,15 @@ def ctl_target(b, n, seat, use_min, min_sus_ppm):
     best = -1
     best_sus = -1
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_O] >= thr - 1 and b[O_PL + s * NF + F_HS] >= 1 and b[O_PL + s * NF + F_SUS] > best_sus:
+        if b[ix(O_PL + s * NF + F_LIVE)] and s != seat and b[ix(O_PL + s * NF + F_O)] >= thr - 1 and b[ix(O_PL + s * NF + F_HS)] >= 1 and b[ix(O_PL + s * NF + F_SUS)] > best_sus:
             best = s
-            best_sus = b[O_PL + s * NF + F_SUS]
+            best_sus = b[ix(O_PL + s * NF + F_SUS)]
     if best >= 0 or not use_min:
         return best
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_SUS] * 1000000 >= min_sus_ppm and b[O_PL + s * NF + F_SUS] > best_sus:
+        if b[ix(O_PL + s * NF + F_LIVE)] and s != seat and b[ix(O_PL + s * NF + F_SUS)] * 1000000 >= min_sus_ppm and b[ix(O_PL + s * NF + F_SUS)] > best_sus:
             best = s
-            best_sus = b[O_PL + s * NF + F_SUS]
+            best_sus = b[ix(O_PL + s * NF + F_SUS)]
     return best
 
 
@@ -436,84 +443,84 @@ def bot_action(b, n, seat, phase_a):
     only one option is legal this returns exactly that option."""
     h = O_H + seat * NT
     thr = b[O_P + P_THR]
-    o = b[O_PL + seat * NF + F_O]
+    o = b[ix(O_PL + seat * NF + F_O)]
     topv = b[S_KTOP] > 0
-    hv = b[h + V]
-    can_doc = b[h + DOC] > 0 and b[S_DOCS] < b[O_P + P_DPT]
+    hv = b[ix(h + V)]
+    can_doc = b[ix(h + DOC)] > 0 and b[S_DOCS] < b[O_P + P_DPT]
     deck = b[S_DSIZE] > 0
-    if b[O_POL + seat] == CAUTIOUS:
-        if hv > 0 and o + 1 < thr and (can_doc or b[h + AMB] > 0):
+    if b[ix(O_POL + seat)] == CAUTIOUS:
+        if hv > 0 and o + 1 < thr and (can_doc or b[ix(h + AMB)] > 0):
             return A_DECLARE
-        if b[h + AMB] > 0 and o >= 1 and b[h + DOC] < b[O_P + P_DPC] - b[O_PL + seat * NF + F_T]:
+        if b[ix(h + AMB)] > 0 and o >= 1 and b[ix(h + DOC)] < b[O_P + P_DPC] - b[ix(O_PL + seat * NF + F_T)]:
             return A_AMB
         if can_doc and o >= 1:
             return A_DOC
-        if b[h + CTL] > 0:
+        if b[ix(h + CTL)] > 0:
             t = ctl_target(b, n, seat, NO, ZERO)
             if t >= 0:
                 return A_CTL0 + t
-        if b[h + QRN] > 0 and hv == 0:
+        if b[ix(h + QRN)] > 0 and hv == 0:
             for s in range(n):
-                if b[O_PL + s * NF + F_LIVE] and s != seat and b[O_PL + s * NF + F_O] >= thr - 1 and b[O_PL + s * NF + F_SUS] >= 1:
+                if b[ix(O_PL + s * NF + F_LIVE)] and s != seat and b[ix(O_PL + s * NF + F_O)] >= thr - 1 and b[ix(O_PL + s * NF + F_SUS)] >= 1:
                     return A_QRN
-        if b[h + CGH] > 0 and o >= 1 and topv:
+        if b[ix(h + CGH)] > 0 and o >= 1 and topv:
             return A_CGH
-        if b[h + EXC] > 0 and hv >= 1:
+        if b[ix(h + EXC)] > 0 and hv >= 1:
             return A_EXC
-        if phase_a and b[h + SHF] > 0 and topv and b[h + MSK] == 0 and b[h + BM] == 0:
+        if phase_a and b[ix(h + SHF)] > 0 and topv and b[ix(h + MSK)] == 0 and b[ix(h + BM)] == 0:
             return A_SHF
         if not phase_a:
             return A_END
-        if b[h + MSK] > 0 and deck:
+        if b[ix(h + MSK)] > 0 and deck:
             return A_MASK
-        if b[h + BM] > 0 and deck:
+        if b[ix(h + BM)] > 0 and deck:
             return A_MARKET
-        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, b[O_BP + seat * NB + B_SKIP])):
+        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, b[ix(O_BP + seat * NB + B_SKIP)])):
             return A_SKIP
         return A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0)
     # aggressive
-    if hv > 0 and o == 0 and o + 1 < thr and b[h + CGH] > 0:
+    if hv > 0 and o == 0 and o + 1 < thr and b[ix(h + CGH)] > 0:
         return A_DECLARE
-    if b[h + CGH] > 0 and o >= 1:
+    if b[ix(h + CGH)] > 0 and o >= 1:
         return A_CGH
-    if b[h + CTL] > 0:
-        t = ctl_target(b, n, seat, YES, b[O_BP + seat * NB + B_CTLSUS])
+    if b[ix(h + CTL)] > 0:
+        t = ctl_target(b, n, seat, YES, b[ix(O_BP + seat * NB + B_CTLSUS)])
         if t >= 0:
             return A_CTL0 + t
-    if b[h + QRN] > 0 and hv == 0:
+    if b[ix(h + QRN)] > 0 and hv == 0:
         tot = 0
         for s in range(n):
-            if b[O_PL + s * NF + F_LIVE] and s != seat:
-                tot += b[O_PL + s * NF + F_SUS]
-        if tot * 1000000 >= b[O_BP + seat * NB + B_QRNSUS]:
+            if b[ix(O_PL + s * NF + F_LIVE)] and s != seat:
+                tot += b[ix(O_PL + s * NF + F_SUS)]
+        if tot * 1000000 >= b[ix(O_BP + seat * NB + B_QRNSUS)]:
             return A_QRN
-    if b[h + EXC] > 0 and hv >= 1:
+    if b[ix(h + EXC)] > 0 and hv >= 1:
         return A_EXC
     if can_doc and o >= 1:
         return A_DOC
-    if b[h + AMB] > 0 and o >= 1:
+    if b[ix(h + AMB)] > 0 and o >= 1:
         return A_AMB
-    if phase_a and b[h + SHF] > 0 and topv:
+    if phase_a and b[ix(h + SHF)] > 0 and topv:
         return A_SHF
     if not phase_a:
         return A_END
     if topv:
-        if b[h + BM] > 0 and deck:
+        if b[ix(h + BM)] > 0 and deck:
             return A_MARKET
-        if b[h + MSK] > 0 and deck:
+        if b[ix(h + MSK)] > 0 and deck:
             return A_MASK
         if skip_legal(b, h):
             return A_SKIP
     cnt = 0
     if b[O_P + P_UPFRONT]:
-        cnt = b[O_P + P_DMAX] if b[O_BP + seat * NB + B_DRAW2] >= 500000 else b[O_P + P_DMIN]
+        cnt = b[O_P + P_DMAX] if b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 else b[O_P + P_DMIN]
     return A_DRAW + cnt
 
 
 @inl
 def skip_legal(b, h):
     """VD-12.2: TP skip needs a TP and, under ``whole_turn``, no card played this turn."""
-    return b[h + TP] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0)
+    return b[ix(h + TP)] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0)
 
 
 @inl
@@ -534,16 +541,16 @@ def pick(b, nopt, excl):
 @inl
 def virus_response(b, seat):
     """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     h = O_H + seat * NT
-    has_ant = b[h + ANT] > 0
-    safe = b[O_PL + seat * NF + F_O] + 1 < b[O_P + P_THR]
+    has_ant = b[ix(h + ANT)] > 0
+    safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
     if p == RANDOM:
         first = R_ANT if has_ant else R_DECLARE
         return first + pick(b, R_HIDE - first + 1, NOX if safe else R_DECLARE - first)
     if has_ant and (p == CAUTIOUS or not safe):
         return R_ANT
-    if safe and ((p == CAUTIOUS and (b[h + DOC] > 0 or b[h + AMB] > 0)) or (p == AGGRESSIVE and b[h + CGH] > 0)):
+    if safe and ((p == CAUTIOUS and (b[ix(h + DOC)] > 0 or b[ix(h + AMB)] > 0)) or (p == AGGRESSIVE and b[ix(h + CGH)] > 0)):
         return R_DECLARE
     return R_HIDE
 
@@ -551,29 +558,29 @@ def virus_response(b, seat):
 @inl
 def wants_more(b, seat):
     """DP-3 / DP-5: draw another card (options: more, stop)."""
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    return p == AGGRESSIVE and b[O_BP + seat * NB + B_DRAW2] >= 500000 and b[S_KTOP] == 0
+    return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
 
 
 @inl
 def mask_take(b, seat, m):
-    """DP-6: the bit set of the ``m`` peeked cards (b[O_CTX + i], top first) to take. Options are
+    """DP-6: the bit set of the ``m`` peeked cards (b[ix(O_CTX + i)], top first) to take. Options are
     every subset in bit order, or (prefix mode) the prefixes by length."""
     prefix = b[O_P + P_PREFIX]
     nopt = m + 1 if prefix else ONE << m
     if nopt == 1:
         return ZERO
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         i = pick(b, nopt, NOX)
         return (ONE << i) - ONE if prefix else i
-    if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[O_BP + seat * NB + B_BLUFF]:
+    if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[ix(O_BP + seat * NB + B_BLUFF)]:
         return ZERO
     want = ZERO
     for i in range(m):
-        c = b[O_CTX + i]
+        c = b[ix(O_CTX + i)]
         if c != V and (c != BAT or p == AGGRESSIVE):
             want |= ONE << i
         elif prefix:
@@ -586,16 +593,16 @@ def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
     if m == 1:
         return ZERO
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, m, NOX)
     for i in range(m):
-        c = b[O_CTX + i]
+        c = b[ix(O_CTX + i)]
         if c != V and (c != BAT or p == AGGRESSIVE):
             return i
     if p == CAUTIOUS:
         for i in range(m):
-            if b[O_CTX + i] == BAT:
+            if b[ix(O_CTX + i)] == BAT:
                 return i
     return ZERO
 
@@ -603,40 +610,40 @@ def market_take(b, seat, m):
 @inl
 def refuses_cough(b, seat):
     """DP-11: answer a cough with TP (options: refuse, accept)."""
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    refuse = b[O_PL + seat * NF + F_O] + 1 >= b[O_P + P_THR] and b[O_H + seat * NT + ANT] == 0
+    refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
     if p == CAUTIOUS:
-        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[O_BP + seat * NB + B_REFUSE])
+        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[ix(O_BP + seat * NB + B_REFUSE)])
     return refuse
 
 
 @inl
 def antisepticks_cough(b, seat):
     """DP-12: antiseptic on a face-up cough virus (options: antiseptic, accept)."""
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    return p == CAUTIOUS or b[O_PL + seat * NF + F_O] + 1 >= b[O_P + P_THR]
+    return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
 
 
 @inl
 def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
     h = O_H + seat * NT
-    if b[O_POL + seat] != RANDOM:
+    if b[ix(O_POL + seat)] != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
-            if b[h + c] > 0:
+            if b[ix(h + c)] > 0:
                 return c
     nopt = ZERO
     for c in range(N_TYPES):
-        if b[h + c] > 0:
+        if b[ix(h + c)] > 0:
             nopt += 1
-    i = pick(b, nopt, NOX) if b[O_POL + seat] == RANDOM else ZERO
+    i = pick(b, nopt, NOX) if b[ix(O_POL + seat)] == RANDOM else ZERO
     for c in range(N_TYPES):
-        if b[h + c] > 0:
+        if b[ix(h + c)] > 0:
             if i == 0:
                 return np.int64(c)
             i -= 1
@@ -646,23 +653,23 @@ def give_card(b, seat):
 @inl
 def refuses_exchange(b, seat, giver):
     """DP-14: refuse the giver's card with TP (options: refuse, accept)."""
-    p = b[O_POL + seat]
+    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    return p == CAUTIOUS and b[O_PL + giver * NF + F_SUS] * 1000000 >= b[O_BP + seat * NB + B_EXSUS]
+    return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
 
 
 @fn
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
-    if b[O_POL + seat] == RANDOM:
+    if b[ix(O_POL + seat)] == RANDOM:
         return pick(b, nopt, NOX)
     best = ZERO
     for i in range(1, nopt):
-        s = b[O_OPT + i]
-        w = b[O_OPT + best]
-        so, wo = b[O_PL + s * NF + F_O], b[O_PL + w * NF + F_O]
-        if so > wo or (so == wo and b[O_PL + s * NF + F_HS] < b[O_PL + w * NF + F_HS]):
+        s = b[ix(O_OPT + i)]
+        w = b[ix(O_OPT + best)]
+        so, wo = b[ix(O_PL + s * NF + F_O)], b[ix(O_PL + w * NF + F_O)]
+        if so > wo or (so == wo and b[ix(O_PL + s * NF + F_HS)] < b[ix(O_PL + w * NF + F_HS)]):
             best = i
     return best
 
@@ -674,20 +681,20 @@ def hq_choice(b, seat, nopt):
 def private_virus(b, p):
     """VD-6.1 / VD-7."""
     n = b[S_N]
-    b[O_SM + p * NS + tb.S_V_DRAWN] += 1
+    b[ix(O_SM + p * NS + tb.S_V_DRAWN)] += 1
     r = virus_response(b, p)
     if r == R_ANT:
         discard(b, p, ANT)
         b[O_GM + tb.G_ANTISEPTICS] += 1
         b[S_PEND] += 1
     elif r == R_DECLARE:
-        b[O_SM + p * NS + tb.S_V_DECLARED] += 1
+        b[ix(O_SM + p * NS + tb.S_V_DECLARED)] += 1
         open_viruses(b, n, p, ONE, C_DECLARE, p)
     else:
-        b[O_SM + p * NS + tb.S_V_HIDDEN] += 1
-        b[O_H + p * NT + V] += 1
-        b[O_PL + p * NF + F_HS] += 1
-        b[O_PL + p * NF + F_SUS] += 1
+        b[ix(O_SM + p * NS + tb.S_V_HIDDEN)] += 1
+        b[ix(O_H + p * NT + V)] += 1
+        b[ix(O_PL + p * NF + F_HS)] += 1
+        b[ix(O_PL + p * NF + F_SUS)] += 1
 
 
 @inl
@@ -697,9 +704,9 @@ def receive_private(b, p, c):
     elif c == V:
         private_virus(b, p)
     else:
-        b[O_H + p * NT + c] += 1
-        b[O_PL + p * NF + F_HS] += 1
-        b[O_PL + p * NF + F_SUS] += 1
+        b[ix(O_H + p * NT + c)] += 1
+        b[ix(O_PL + p * NF + F_HS)] += 1
+        b[ix(O_PL + p * NF + F_SUS)] += 1
 
 
 @inl
@@ -728,21 +735,21 @@ def normal_draw(b, p, upfront):
 def take_peeked(b, p, m, take, col):
     """Shared tail of mask and black market: unpicked cards back on top, picked ones resolved."""
     for i in range(m):
-        b[O_CTX + 8 + i] = b[O_CTX + i]
+        b[ix(O_CTX + 8 + i)] = b[ix(O_CTX + i)]
     b[S_DSIZE] -= m
     for i in range(m):
-        if b[O_CTX + 8 + i] == V:
+        if b[ix(O_CTX + 8 + i)] == V:
             b[S_VDECK] -= 1
     for i in range(m - 1, -1, -1):
         if not (take >> i) & 1:
-            put_top(b, b[O_CTX + 8 + i])
+            put_top(b, b[ix(O_CTX + 8 + i)])
     if take:
         b[S_KTOP] = 0
     for i in range(m):
         if (take >> i) & 1:
             b[O_GM + tb.G_DRAWS] += 1
-            b[O_GM + col] += 1
-            receive_private(b, p, b[O_CTX + 8 + i])
+            b[ix(O_GM + col)] += 1
+            receive_private(b, p, b[ix(O_CTX + 8 + i)])
             if b[S_OVER] or b[S_TEND]:
                 return
     return_pending(b)
@@ -754,14 +761,14 @@ def mask(b, p):
     discard(b, p, MSK)
     m = min(b[O_P + P_PEEK], b[S_DSIZE])
     for i in range(m):
-        b[O_CTX + i] = b[O_DECK + b[S_DSIZE] - 1 - i]
+        b[ix(O_CTX + i)] = b[ix(O_DECK + b[S_DSIZE] - 1 - i)]
     take = mask_take(b, p, m)
     cnt = 0
     for i in range(m):
         cnt += (take >> i) & 1
-    b[O_SM + p * NS + tb.S_MASK_TAKEN] += cnt
+    b[ix(O_SM + p * NS + tb.S_MASK_TAKEN)] += cnt
     if cnt == 0:
-        b[O_SM + p * NS + tb.S_MASK_NONE] += 1
+        b[ix(O_SM + p * NS + tb.S_MASK_NONE)] += 1
     take_peeked(b, p, m, take, tb.G_DR_MASK)
 
 
@@ -771,7 +778,7 @@ def black_market(b, p):
     discard(b, p, BM)
     m = min(b[O_P + P_LOOK], b[S_DSIZE])
     for i in range(m):
-        b[O_CTX + i] = b[O_DECK + b[S_DSIZE] - 1 - i]
+        b[ix(O_CTX + i)] = b[ix(O_DECK + b[S_DSIZE] - 1 - i)]
     k = market_take(b, p, m)
     b[S_KTOP] = 0
     take_peeked(b, p, m, 1 << k, tb.G_DR_MARKET)
@@ -783,11 +790,11 @@ def black_market(b, p):
 @fn
 def control(b, p, t):
     """VD-13."""
-    k = b[O_H + t * NT + V]
-    b[O_H + t * NT + V] = 0
-    b[O_PL + t * NF + F_HS] -= k
-    b[O_PL + t * NF + F_SUS] = 0
-    b[O_SM + p * NS + tb.S_EXPOSED] += k
+    k = b[ix(O_H + t * NT + V)]
+    b[ix(O_H + t * NT + V)] = 0
+    b[ix(O_PL + t * NF + F_HS)] -= k
+    b[ix(O_PL + t * NF + F_SUS)] = 0
+    b[ix(O_SM + p * NS + tb.S_EXPOSED)] += k
     if k:
         open_viruses(b, b[S_N], t, k, C_CONTROL, p)
 
@@ -800,24 +807,24 @@ def quarantine(b, p):
     nl = 0
     for j in range(n):
         s = p + j - n if p + j >= n else p + j
-        if not b[O_PL + s * NF + F_LIVE]:
+        if not b[ix(O_PL + s * NF + F_LIVE)]:
             continue
-        k = b[O_H + s * NT + V]
-        b[O_H + s * NT + V] = 0
-        b[O_PL + s * NF + F_HS] -= k
-        b[O_PL + s * NF + F_O] += k
-        b[O_PL + s * NF + F_SUS] = 0
-        b[O_SM + p * NS + tb.S_EXPOSED] += k
-        if b[O_PL + s * NF + F_O] >= thr:
-            b[O_LOS + nl] = s
+        k = b[ix(O_H + s * NT + V)]
+        b[ix(O_H + s * NT + V)] = 0
+        b[ix(O_PL + s * NF + F_HS)] -= k
+        b[ix(O_PL + s * NF + F_O)] += k
+        b[ix(O_PL + s * NF + F_SUS)] = 0
+        b[ix(O_SM + p * NS + tb.S_EXPOSED)] += k
+        if b[ix(O_PL + s * NF + F_O)] >= thr:
+            b[ix(O_LOS + nl)] = s
             nl += 1
     if nl == 0:
         return
     for i in range(nl):
-        if reactive_ambulance(b, n, b[O_LOS + i]):
+        if reactive_ambulance(b, n, b[ix(O_LOS + i)]):
             return
     for i in range(nl):
-        remove_player(b, b[O_LOS + i], C_QUARANTINE, p)
+        remove_player(b, b[ix(O_LOS + i)], C_QUARANTINE, p)
     after_eliminations(b, n, nl)
 
 
@@ -825,13 +832,13 @@ def quarantine(b, p):
 def doctor(b, p):
     """VD-17."""
     b[S_DOCS] += 1
-    b[O_PL + p * NF + F_T] += 1
-    if b[O_PL + p * NF + F_T] >= b[O_P + P_DPC]:
-        b[O_PL + p * NF + F_O] -= 1
-        b[O_PL + p * NF + F_T] = 0
+    b[ix(O_PL + p * NF + F_T)] += 1
+    if b[ix(O_PL + p * NF + F_T)] >= b[O_P + P_DPC]:
+        b[ix(O_PL + p * NF + F_O)] -= 1
+        b[ix(O_PL + p * NF + F_T)] = 0
         put_bottom(b, V, ONE)
         b[O_GM + tb.G_CURES] += 1
-        b[O_SM + p * NS + tb.S_CURES] += 1
+        b[ix(O_SM + p * NS + tb.S_CURES)] += 1
 
 
 @fn
@@ -840,12 +847,12 @@ def cough(b, p):
     n = b[S_N]
     for j in range(1, n):
         q = p + j - n if p + j >= n else p + j
-        if not b[O_PL + q * NF + F_LIVE]:
+        if not b[ix(O_PL + q * NF + F_LIVE)]:
             continue
-        if b[O_H + q * NT + TP] > 0:
+        if b[ix(O_H + q * NT + TP)] > 0:
             if refuses_cough(b, q):
                 discard(b, q, TP)
-                b[O_SM + q * NS + tb.S_TP_COUGH] += 1
+                b[ix(O_SM + q * NS + tb.S_TP_COUGH)] += 1
                 continue
         if b[S_DSIZE] == 0:
             continue
@@ -855,7 +862,7 @@ def cough(b, p):
         if c == BAT:
             bat(b)
         elif c == V:
-            if b[O_P + P_ANTCOUGH] and b[O_H + q * NT + ANT] > 0:
+            if b[O_P + P_ANTCOUGH] and b[ix(O_H + q * NT + ANT)] > 0:
                 if antisepticks_cough(b, q):
                     discard(b, q, ANT)
                     b[O_GM + tb.G_ANTISEPTICS] += 1
@@ -866,52 +873,52 @@ def cough(b, p):
             if b[S_OVER]:
                 return
         else:
-            b[O_H + q * NT + c] += 1
-            b[O_PL + q * NF + F_HS] += 1
+            b[ix(O_H + q * NT + c)] += 1
+            b[ix(O_PL + q * NF + F_HS)] += 1
 
 
 @fn
 def exchange(b, p):
-    """VD-16: select, refuse, transfer. b[O_CTX + 16+s] = selected card (-1 none), b[O_CTX + 24+s] = refused."""
+    """VD-16: select, refuse, transfer. b[ix(O_CTX + 16+s)] = selected card (-1 none), b[ix(O_CTX + 24+s)] = refused."""
     n = b[S_N]
     for s in range(n):
-        b[O_CTX + 16 + s] = -1
-        b[O_CTX + 24 + s] = 0
+        b[ix(O_CTX + 16 + s)] = -1
+        b[ix(O_CTX + 24 + s)] = 0
     for j in range(n):
         s = p + j - n if p + j >= n else p + j
-        if not b[O_PL + s * NF + F_LIVE] or b[O_PL + s * NF + F_HS] == 0:
+        if not b[ix(O_PL + s * NF + F_LIVE)] or b[ix(O_PL + s * NF + F_HS)] == 0:
             continue
         c = give_card(b, s)
-        b[O_H + s * NT + c] -= 1
-        b[O_PL + s * NF + F_HS] -= 1
-        b[O_CTX + 16 + s] = c
+        b[ix(O_H + s * NT + c)] -= 1
+        b[ix(O_PL + s * NF + F_HS)] -= 1
+        b[ix(O_CTX + 16 + s)] = c
     for j in range(n):
         s = p + j - n if p + j >= n else p + j
-        if not b[O_PL + s * NF + F_LIVE]:
+        if not b[ix(O_PL + s * NF + F_LIVE)]:
             continue
         giver = right_of(b, n, s)
-        if giver != s and b[O_CTX + 16 + giver] >= 0 and b[O_H + s * NT + TP] > 0:
+        if giver != s and b[ix(O_CTX + 16 + giver)] >= 0 and b[ix(O_H + s * NT + TP)] > 0:
             if refuses_exchange(b, s, giver):
                 discard(b, s, TP)
-                b[O_SM + s * NS + tb.S_TP_EXCHANGE] += 1
-                b[O_SM + s * NS + tb.S_REFUSALS] += 1
-                b[O_CTX + 24 + giver] = 1
+                b[ix(O_SM + s * NS + tb.S_TP_EXCHANGE)] += 1
+                b[ix(O_SM + s * NS + tb.S_REFUSALS)] += 1
+                b[ix(O_CTX + 24 + giver)] = 1
     for j in range(n):
         s = p + j - n if p + j >= n else p + j
-        c = b[O_CTX + 16 + s]
+        c = b[ix(O_CTX + 16 + s)]
         if c < 0:
             continue
-        if b[O_CTX + 24 + s]:
+        if b[ix(O_CTX + 24 + s)]:
             if b[O_P + P_EXREF] == 0:
-                b[O_H + s * NT + c] += 1
-                b[O_PL + s * NF + F_HS] += 1
+                b[ix(O_H + s * NT + c)] += 1
+                b[ix(O_PL + s * NF + F_HS)] += 1
             continue
         to = left_of(b, n, s)
-        b[O_H + to * NT + c] += 1
-        b[O_PL + to * NF + F_HS] += 1
-        b[O_PL + to * NF + F_SUS] += 1
+        b[ix(O_H + to * NT + c)] += 1
+        b[ix(O_PL + to * NF + F_HS)] += 1
+        b[ix(O_PL + to * NF + F_SUS)] += 1
         if c == V:
-            b[O_SM + s * NS + tb.S_PLANTED] += 1
+            b[ix(O_SM + s * NS + tb.S_PLANTED)] += 1
 
 
 # ============================================================================================
@@ -921,50 +928,50 @@ def exchange(b, p):
 def action_options(b, p, phase_a):
     n = b[S_N]
     nopt = 0
-    if b[O_H + p * NT + V] > 0:
-        b[O_OPT + nopt] = A_DECLARE
+    if b[ix(O_H + p * NT + V)] > 0:
+        b[ix(O_OPT + nopt)] = A_DECLARE
         nopt += 1
-    if b[O_H + p * NT + CTL] > 0:
+    if b[ix(O_H + p * NT + CTL)] > 0:
         for t in range(n):
-            if t != p and b[O_PL + t * NF + F_LIVE]:
-                b[O_OPT + nopt] = A_CTL0 + t
+            if t != p and b[ix(O_PL + t * NF + F_LIVE)]:
+                b[ix(O_OPT + nopt)] = A_CTL0 + t
                 nopt += 1
-    if b[O_H + p * NT + QRN] > 0:
-        b[O_OPT + nopt] = A_QRN
+    if b[ix(O_H + p * NT + QRN)] > 0:
+        b[ix(O_OPT + nopt)] = A_QRN
         nopt += 1
-    if b[O_H + p * NT + DOC] > 0 and b[O_PL + p * NF + F_O] >= 1 and b[S_DOCS] < b[O_P + P_DPT]:
-        b[O_OPT + nopt] = A_DOC
+    if b[ix(O_H + p * NT + DOC)] > 0 and b[ix(O_PL + p * NF + F_O)] >= 1 and b[S_DOCS] < b[O_P + P_DPT]:
+        b[ix(O_OPT + nopt)] = A_DOC
         nopt += 1
-    if b[O_H + p * NT + AMB] > 0:
-        b[O_OPT + nopt] = A_AMB
+    if b[ix(O_H + p * NT + AMB)] > 0:
+        b[ix(O_OPT + nopt)] = A_AMB
         nopt += 1
-    if b[O_H + p * NT + SHF] > 0:
-        b[O_OPT + nopt] = A_SHF
+    if b[ix(O_H + p * NT + SHF)] > 0:
+        b[ix(O_OPT + nopt)] = A_SHF
         nopt += 1
-    if b[O_H + p * NT + CGH] > 0 and b[O_PL + p * NF + F_O] >= 1:
-        b[O_OPT + nopt] = A_CGH
+    if b[ix(O_H + p * NT + CGH)] > 0 and b[ix(O_PL + p * NF + F_O)] >= 1:
+        b[ix(O_OPT + nopt)] = A_CGH
         nopt += 1
-    if b[O_H + p * NT + EXC] > 0:
-        b[O_OPT + nopt] = A_EXC
+    if b[ix(O_H + p * NT + EXC)] > 0:
+        b[ix(O_OPT + nopt)] = A_EXC
         nopt += 1
     if not phase_a:
-        b[O_OPT + nopt] = A_END
+        b[ix(O_OPT + nopt)] = A_END
         return nopt + 1
     if b[O_P + P_UPFRONT]:
         for k in range(b[O_P + P_DMIN], b[O_P + P_DMAX] + 1):
-            b[O_OPT + nopt] = A_DRAW + k
+            b[ix(O_OPT + nopt)] = A_DRAW + k
             nopt += 1
     else:
-        b[O_OPT + nopt] = A_DRAW
+        b[ix(O_OPT + nopt)] = A_DRAW
         nopt += 1
-    if b[O_H + p * NT + MSK] > 0 and b[S_DSIZE] > 0:
-        b[O_OPT + nopt] = A_MASK
+    if b[ix(O_H + p * NT + MSK)] > 0 and b[S_DSIZE] > 0:
+        b[ix(O_OPT + nopt)] = A_MASK
         nopt += 1
-    if b[O_H + p * NT + BM] > 0 and b[S_DSIZE] > 0:
-        b[O_OPT + nopt] = A_MARKET
+    if b[ix(O_H + p * NT + BM)] > 0 and b[S_DSIZE] > 0:
+        b[ix(O_OPT + nopt)] = A_MARKET
         nopt += 1
-    if b[O_H + p * NT + TP] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
-        b[O_OPT + nopt] = A_SKIP
+    if b[ix(O_H + p * NT + TP)] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
+        b[ix(O_OPT + nopt)] = A_SKIP
         nopt += 1
     return nopt
 
@@ -985,18 +992,18 @@ def phase_actions(b, p, phase_a):
     """Phase A or C; returns the chosen mode/end code, or -1 if interrupted."""
     n = b[S_N]
     while True:
-        if b[O_POL + p] == RANDOM:
+        if b[ix(O_POL + p)] == RANDOM:
             nopt = action_options(b, p, phase_a)
-            suicide = b[O_OPT + 0] == A_DECLARE and b[O_PL + p * NF + F_O] + 1 >= b[O_P + P_THR]
-            a = b[O_OPT + pick(b, nopt, ZERO if suicide else NOX)]
+            suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
+            a = b[ix(O_OPT + pick(b, nopt, ZERO if suicide else NOX))]
         else:
             a = bot_action(b, n, p, phase_a)
         if a >= A_DRAW:
             return a
         if a == A_DECLARE:
-            b[O_H + p * NT + V] -= 1
-            b[O_PL + p * NF + F_HS] -= 1
-            b[O_SM + p * NS + tb.S_VOLUNTARY] += 1
+            b[ix(O_H + p * NT + V)] -= 1
+            b[ix(O_PL + p * NF + F_HS)] -= 1
+            b[ix(O_SM + p * NS + tb.S_VOLUNTARY)] += 1
             open_viruses(b, n, p, ONE, C_VOLUNTARY, p)
         else:
             b[S_CARDS] += 1
@@ -1035,7 +1042,7 @@ def take_turn(b, p):
         return
     if mode == A_SKIP:
         discard(b, p, TP)
-        b[O_SM + p * NS + tb.S_TP_SKIP] += 1
+        b[ix(O_SM + p * NS + tb.S_TP_SKIP)] += 1
         return
     if mode == A_MASK:
         mask(b, p)
@@ -1054,7 +1061,7 @@ def take_turn(b, p):
 @fn
 def no_hidden(b, n):
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE] and b[O_H + s * NT + V] > 0:
+        if b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_H + s * NT + V)] > 0:
             return False
     return True
 
@@ -1067,8 +1074,8 @@ def hard_quarantine(b, first):
     b[O_GM + tb.G_HQ_LIVE] = b[S_NLIVE]
     hid = 0
     for s in range(n):
-        if b[O_PL + s * NF + F_LIVE]:
-            hid += b[O_H + s * NT + V]
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            hid += b[ix(O_H + s * NT + V)]
     b[O_GM + tb.G_HQ_HIDDEN] = hid
     if hid == 0:
         stalemate(b, n)
@@ -1079,25 +1086,25 @@ def hard_quarantine(b, first):
         if b[O_P + P_HQCHOICE]:
             nopt = 0
             for s in range(n):
-                if s != d and b[O_PL + s * NF + F_LIVE] and b[O_PL + s * NF + F_HS] > 0:
-                    b[O_OPT + nopt] = s
+                if s != d and b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_PL + s * NF + F_HS)] > 0:
+                    b[ix(O_OPT + nopt)] = s
                     nopt += 1
             x = -1
             if nopt > 0:
-                x = b[O_OPT + hq_choice(b, d, nopt)]
+                x = b[ix(O_OPT + hq_choice(b, d, nopt))]
         else:
             x = left_of(b, n, d)
         steps += 1
         b[O_GM + tb.G_HQ_STEPS] += 1
-        if x >= 0 and b[O_PL + x * NF + F_HS] > 0:
-            r = rbelow(b, b[O_PL + x * NF + F_HS])
+        if x >= 0 and b[ix(O_PL + x * NF + F_HS)] > 0:
+            r = rbelow(b, b[ix(O_PL + x * NF + F_HS)])
             c = 0
-            while r >= b[O_H + x * NT + c]:
-                r -= b[O_H + x * NT + c]
+            while r >= b[ix(O_H + x * NT + c)]:
+                r -= b[ix(O_H + x * NT + c)]
                 c += 1
             if c == V:
-                b[O_H + x * NT + V] -= 1
-                b[O_PL + x * NF + F_HS] -= 1
+                b[ix(O_H + x * NT + V)] -= 1
+                b[ix(O_PL + x * NF + F_HS)] -= 1
                 before = b[S_NLIVE]
                 open_viruses(b, n, x, ONE, C_HQ, d)
                 if b[S_OVER]:
@@ -1121,24 +1128,24 @@ def play_game(b, counts, dens):
     size = 0
     for c in range(N_TYPES):
         for _ in range(counts[c]):
-            b[O_DECK + size] = c
+            b[ix(O_DECK + size)] = c
             size += 1
     for i in range(NST):
         if i != S_N:
-            b[i] = 0
+            b[ix(i)] = 0
     for i in range(O_PL, O_OPT):
-        b[i] = 0
+        b[ix(i)] = 0
     for i in range(O_GM, O_BP):
-        b[i] = 0
+        b[ix(i)] = 0
     b[S_DSIZE] = size
     b[S_VDECK] = counts[V]
     b[S_RES] = b[O_P + P_NVT] - b[O_P + P_NVD]
     b[S_NLIVE] = n
     for s in range(n):
-        b[O_PL + s * NF + F_LIVE] = 1
-        b[O_SM + s * NS + tb.S_CAUSE] = -1
-        b[O_SM + s * NS + tb.S_ELIM_TURN] = -1
-        b[O_SM + s * NS + tb.S_INSTIGATOR] = -1
+        b[ix(O_PL + s * NF + F_LIVE)] = 1
+        b[ix(O_SM + s * NS + tb.S_CAUSE)] = -1
+        b[ix(O_SM + s * NS + tb.S_ELIM_TURN)] = -1
+        b[ix(O_SM + s * NS + tb.S_INSTIGATOR)] = -1
     rshuffle(b, O_DECK, size)
     first = 0
     if b[O_P + P_FIRST] == 1:
@@ -1166,9 +1173,9 @@ def play_game(b, counts, dens):
         hid = 0
         opn = 0
         for s in range(n):
-            if b[O_PL + s * NF + F_LIVE]:
-                hid += b[O_H + s * NT + V]
-                opn += b[O_PL + s * NF + F_O]
+            if b[ix(O_PL + s * NF + F_LIVE)]:
+                hid += b[ix(O_H + s * NT + V)]
+                opn += b[ix(O_PL + s * NF + F_O)]
         dens[t, tb.D_GAMES] += 1
         dens[t, tb.D_DECK] += ds
         dens[t, tb.D_DECK_SQ] += ds * ds
@@ -1198,10 +1205,10 @@ def play_game(b, counts, dens):
     b[O_GM + tb.G_TURNS] = b[S_TURN]
     b[O_GM + tb.G_ROUNDS] = b[S_ROUNDS]
     for s in range(n):
-        b[O_SM + s * NS + tb.S_HAND_END] = b[O_PL + s * NF + F_HS]
-        b[O_SM + s * NS + tb.S_HIDDEN_END] = b[O_H + s * NT + V]
-        b[O_SM + s * NS + tb.S_OPEN_END] = b[O_PL + s * NF + F_O]
-        b[O_SM + s * NS + tb.S_TP_END] = b[O_H + s * NT + TP]
+        b[ix(O_SM + s * NS + tb.S_HAND_END)] = b[ix(O_PL + s * NF + F_HS)]
+        b[ix(O_SM + s * NS + tb.S_HIDDEN_END)] = b[ix(O_H + s * NT + V)]
+        b[ix(O_SM + s * NS + tb.S_OPEN_END)] = b[ix(O_PL + s * NF + F_O)]
+        b[ix(O_SM + s * NS + tb.S_TP_END)] = b[ix(O_H + s * NT + TP)]
 
 
 @njit(cache=True, error_model="numpy")
@@ -1213,21 +1220,21 @@ def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, s
     b = np.zeros(O_DECK + cap, dtype=np.int64)
     b[S_N] = n
     for i in range(prm.shape[0]):
-        b[O_P + i] = prm[i]
+        b[ix(O_P + i)] = prm[i]
     for k in range(count):
         gi = start + k
         b[O_RNG] = np.int64(derive(np.uint64(seed), np.uint64(gi)))
         for s in range(n):
             j = (s + gi) % n
-            b[O_POL + s] = table_pol[j]
+            b[ix(O_POL + s)] = table_pol[j]
             for q in range(table_ppm.shape[1]):
-                b[O_BP + s * NB + q] = table_ppm[j, q]
+                b[ix(O_BP + s * NB + q)] = table_ppm[j, q]
         play_game(b, counts, dens)
         for j in range(tb.NG):
-            games[j, k] = b[O_GM + j]
+            games[j, k] = b[ix(O_GM + j)]
         for s in range(n):
             for j in range(NS):
-                seats[j, k * n + s] = b[O_SM + s * NS + j]
+                seats[j, k * n + s] = b[ix(O_SM + s * NS + j)]
 
 
 def run_fast(game, cfg, start: int, count: int):
