@@ -111,8 +111,10 @@ def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, den
     gdf = _frame({"game": gidx}, games, GAME_COLS, GAME_BOOL)
     sg = np.repeat(gidx, n)
     ss = np.tile(np.arange(n, dtype=np.int64), count)
-    names = np.array(cfg.bots, dtype=object)
-    sdf = _frame({"game": sg, "seat": ss, "bot": names[(ss + sg) % n]}, seats, SEAT_COLS, SEAT_BOOL)
+    # Bot per seat row (``seat_bot`` rotation): a take from the n table names, already in the
+    # frame's string dtype, instead of converting one Python string per row.
+    names = pd.Series(list(cfg.bots)).array
+    sdf = _frame({"game": sg, "seat": ss, "bot": names.take((ss + sg) % n)}, seats, SEAT_COLS, SEAT_BOOL)
     rows = np.nonzero(density[:, D_GAMES])[0]
     ddf = _frame({"turn": rows.astype(np.int64)}, np.ascontiguousarray(density[rows].T), DENSITY_COLS, ())
     return {"games": gdf, "seats": sdf, "density": ddf}
