@@ -11,7 +11,7 @@ VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
 DF_GAMES ?= 100000
 
-.PHONY: venv demo test bench lint clean
+.PHONY: venv demo test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

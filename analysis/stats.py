@@ -38,6 +38,8 @@ def compare_rates(s1: int, n1: int, s2: int, n2: int) -> dict:
     if min(n1, n2) == 0:
         return {"diff": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
     p1, p2 = s1 / n1, s2 / n2
+    if (s1 + s2) in (0, n1 + n2):  # no variation at all: identical rates, nothing to test
+        return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "p": 1.0}
     _, p = proportions_ztest([s1, s2], [n1, n2])
     se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
     d = p1 - p2
