@@ -23,12 +23,37 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pydantic
 import pyarrow.parquet as pq
 
 from sim.config import ConfigError, RunConfig
 
 MANIFEST = "run.json"
 META_KEY = b"cardlab"
+
+
+class _Batch(pydantic.BaseModel):
+    id: int
+    start: int
+    count: int
+
+
+class Manifest(pydantic.BaseModel):
+    """The schema of ``run.json``; extra keys are kept for forward compatibility."""
+
+    model_config = pydantic.ConfigDict(extra="allow")
+    game: str
+    config: dict[str, Any]
+    config_hash: str
+    seed: int
+    bots: list[str]
+    engine: str
+    games: pydantic.PositiveInt
+    batch_size: pydantic.PositiveInt
+    tables: list[str]
+    code_version: str
+    batches: list[_Batch] = []
+    complete: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -93,11 +118,17 @@ class RunDir:
     def manifest(self) -> dict[str, Any]:
         f = self.path / MANIFEST
         try:
-            return json.loads(f.read_text())
+            doc = json.loads(f.read_text())
         except FileNotFoundError:
             raise ConfigError(f"not a run directory (no {MANIFEST}): {self.path}") from None
         except (OSError, json.JSONDecodeError) as e:
             raise ConfigError(f"cannot read {f}: {str(e).splitlines()[0]}") from None
+        try:
+            return Manifest.model_validate(doc).model_dump()
+        except pydantic.ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "top level"
+            raise ConfigError(f"{f} is not a cardlab manifest: {where}: {first['msg']}") from None
 
     def exists(self) -> bool:
         return (self.path / MANIFEST).exists()

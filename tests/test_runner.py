@@ -108,3 +108,16 @@ def test_parquet_metadata_names_the_run(toy, tmp_path):
     assert meta["batch"] == {"id": 2, "start": 40, "count": 10}
     assert meta["code_version"].startswith("0.1.0")
     assert meta["config"]["bots"] == list(cfg.bots)
+
+
+def test_damaged_manifest_is_a_one_line_error(toy, tmp_path):
+    out = tmp_path / "r"
+    runner.run(toy.make_config(), 20, out, progress=False)
+    doc = json.loads((out / "run.json").read_text())
+    doc["games"] = -3
+    (out / "run.json").write_text(json.dumps(doc))
+    with pytest.raises(ConfigError, match="not a cardlab manifest: games"):
+        Run(out)
+    (out / "run.json").write_text("{")
+    with pytest.raises(ConfigError, match="cannot read"):
+        Run(out)
