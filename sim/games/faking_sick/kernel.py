@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.base import seat_bot
-from sim.rng import derive, randbelow, shuffle, uniform
+from sim.rng import _INV53, GOLDEN, derive, mix64
 
 from . import tables as T
 from .bots import BLUFFER, RANDOM
@@ -69,8 +69,49 @@ BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonu
 
 CONTINUE, OVER, AGAIN = 0, 1, 2
 
+# ---- compilation flavours ---------------------------------------------------------------------
+# ``fn``: a separate function; ``inl``: inlined by LLVM into every caller (``forceinline``).
+# Both set every flag explicitly: an unset flag is inherited from the first compiling caller.
+# Helpers run without the numba runtime (``_nrt=False``): none allocates, so no call pays
+# reference counting on its array arguments.
+fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
+inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
 
-@njit(cache=True)
+
+@inl
+def ix(i):
+    """An index as unsigned: numba then skips the negative-index wraparound check."""
+    return np.uint64(i)
+
+
+# ---- the generator: ``sim.rng``'s next_u64/randbelow/uniform/shuffle, inlined -------------------
+@inl
+def rnext(rs):
+    rs[0] = rs[0] + GOLDEN
+    return mix64(rs[0])
+
+
+@inl
+def randbelow(rs, n):
+    return np.int64(rnext(rs) % np.uint64(n))
+
+
+@inl
+def uniform(rs):
+    return np.float64(rnext(rs) >> np.uint64(11)) * _INV53
+
+
+@inl
+def shuffle(rs, a, n):
+    """Fisher-Yates over ``a[0:n]``, exactly as ``sim.rng.shuffle``."""
+    for i in range(n - 1, 0, -1):
+        j = randbelow(rs, i + 1)
+        t = a[ix(i)]
+        a[ix(i)] = a[ix(j)]
+        a[ix(j)] = t
+
+
+@fn
 def reshuffle(rs, st, drawp, disc, gs, T0):
     """FS-10.1: the discard pile below its top becomes the shuffled draw pile."""
     m = st[DHI] - st[DLO] - 1
@@ -85,7 +126,7 @@ def reshuffle(rs, st, drawp, disc, gs, T0):
     gs[G_RESHUF] += 1
 
 
-@njit(cache=True)
+@fn
 def take_card(rs, st, drawp, disc, gs, pv, T0):
     """FS-10.1-10.3: the next card of the draw pile, or -1."""
     if st[ND] == 0:
@@ -96,7 +137,7 @@ def take_card(rs, st, drawp, disc, gs, pv, T0):
     return drawp[st[ND]]
 
 
-@njit(cache=True)
+@fn
 def draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, q, k):
     """FS-10.2: draw k cards one at a time into q's hand."""
     got = 0
@@ -111,7 +152,7 @@ def draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, q, k):
     ss[q, S_DRAWN] += got
 
 
-@njit(cache=True)
+@fn
 def draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot):
     """FS-8.1-8.4: new banned card into ``slot``; viruses go below the discard bottom."""
     while True:
@@ -139,7 +180,7 @@ def draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot):
         return
 
 
-@njit(cache=True)
+@fn
 def resolve_effect(pv, st, gs, n, p, t):
     """FS-5.2 attacks (reconstructed profile), FS-5.4 HEADACHE ban."""
     if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
@@ -151,7 +192,7 @@ def resolve_effect(pv, st, gs, n, p, t):
         gs[G_HDA] += 1
 
 
-@njit(cache=True)
+@fn
 def suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p):
     pen = pv[K_FEV_PEN] if st[ATK] == FEV else pv[K_SNZ_PEN]
     st[ATK] = -1
@@ -161,7 +202,7 @@ def suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p):
     draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, pen)
 
 
-@njit(cache=True)
+@fn
 def reveal(gs, st, slots, revealed, p, t):
     """FS-7.1: reveal the lowest-index slot holding t (only one of duplicates); returns it."""
     slot = -1
@@ -179,7 +220,7 @@ def reveal(gs, st, slots, revealed, p, t):
     return slot
 
 
-@njit(cache=True)
+@fn
 def discard_revealed(st, disc, pv, hand, hs, slots, p, slot):
     """FS-7.3 step 4: the revealed card goes to revealed_banned_destination."""
     t = slots[p, slot]
@@ -194,19 +235,42 @@ def discard_revealed(st, disc, pv, hand, hs, slots, p, slot):
     # otherwise (removed) the card leaves the game
 
 
-@njit(cache=True)
+@fn
 def retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot):
     """FS-7.3 steps 4-5: the revealed card leaves its slot; a replacement is drawn (FS-8)."""
     discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
     draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
 
 
-@njit(cache=True, error_model="numpy")  # no zero-division checks: inputs are validated
+@njit(cache=True, error_model="numpy", boundscheck=False)  # no zero-division checks: inputs are validated
 def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays):
     """Play games ``start .. start+count-1`` (parameters ``pv`` from rules.encode; bots
     ``policy``/``bmat`` per table position) into the tables.py result arrays."""
     n = pv[K_N]
     K = pv[K_BPP]
+    # rule parameters as locals: stores into the int64 state arrays could alias ``pv``
+    c_ban_next = pv[K_BAN_NEXT]
+    c_ctr_penalty = pv[K_CTR_PENALTY]
+    c_dest = pv[K_DEST]
+    c_draw = pv[K_DRAW]
+    c_effects = pv[K_EFFECTS]
+    c_fail_draw = pv[K_FAIL_DRAW]
+    c_fev_ctr = pv[K_FEV_CTR]
+    c_fev_pen = pv[K_FEV_PEN]
+    c_first = pv[K_FIRST]
+    c_forbid_call = pv[K_FORBID_CALL]
+    c_hand = pv[K_HAND]
+    c_init_apply = pv[K_INIT_APPLY]
+    c_last_forbid = pv[K_LAST_FORBID]
+    c_max_turns = pv[K_MAX_TURNS]
+    c_play_after = pv[K_PLAY_AFTER]
+    c_play_again = pv[K_PLAY_AGAIN]
+    c_prio_random = pv[K_PRIO_RANDOM]
+    c_push = pv[K_PUSH]
+    c_snz_ctr = pv[K_SNZ_CTR]
+    c_snz_pen = pv[K_SNZ_PEN]
+    c_void = pv[K_VOID]
+    c_voluntary = pv[K_VOLUNTARY]
     total = 0
     pool_tot = 0
     for t in range(NT):
@@ -256,10 +320,10 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
         cleared[:, :] = 0
         revealed[:] = 0
         for s_ in range(n):
-            for _ in range(pv[K_HAND]):
+            for _ in range(c_hand):
                 st[ND] -= 1
                 hand[s_, drawp[st[ND]]] += 1
-            hs[s_] = pv[K_HAND]
+            hs[s_] = c_hand
         st[DLO] = T0
         st[DHI] = T0 + 1
         st[ND] -= 1
@@ -269,19 +333,19 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
         st[ATK_T] = -1
         st[TURNS] = 0
         st[REV_ALL] = 0
-        if pv[K_INIT_APPLY]:
-            resolve_effect(pv, st, gs, n, (pv[K_FIRST] - 1 + n) % n, disc[T0])
+        if c_init_apply:
+            resolve_effect(pv, st, gs, n, (c_first - 1 + n) % n, disc[T0])
         winner = -1
         method = 0
         cap = 0
-        p = pv[K_FIRST]
+        p = c_first
         # ---- turns (FS-3) ----
         while True:
-            if st[TURNS] >= pv[K_MAX_TURNS]:
+            if st[TURNS] >= c_max_turns:
                 cap = 1
                 break
             st[TURNS] += 1
-            if st[BAN] == p and pv[K_BAN_NEXT] == 0:
+            if st[BAN] == p and c_ban_next == 0:
                 st[BAN] = -1
             row = seat_row[p]
             pol = policy[row]
@@ -299,9 +363,9 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         bm |= 1 << slots[p, i]
                 top = disc[st[DHI] - 1] if st[DHI] > st[DLO] else -1
                 ban = st[BAN]
-                binds = ban >= 0 and (pv[K_BAN_NEXT] == 0 or p == (ban + 1 if ban + 1 < n else 0))
+                binds = ban >= 0 and (c_ban_next == 0 or p == (ban + 1 if ban + 1 < n else 0))
                 if under_attack:
-                    mask = pv[K_FEV_CTR] if st[ATK] == FEV else pv[K_SNZ_CTR]
+                    mask = c_fev_ctr if st[ATK] == FEV else c_snz_ctr
                 else:
                     mask = all_mask
                     if not after_draw and binds and hand[p, VIR] > 0 and top != VIR:
@@ -316,7 +380,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     if hand[p, x] > 0 and x != top and (mask >> x) & 1 and not (x == VIR and binds):
                         b = (bm >> x) & 1
                         lg = 2 if b else 1
-                        if hs[p] == 1 and ((pv[K_LAST_FORBID] >> x) & 1 or (b and pv[K_VOID] == 0)):
+                        if hs[p] == 1 and ((c_last_forbid >> x) & 1 or (b and c_void == 0)):
                             lg = 0
                     legal[x] = lg
                     if lg:
@@ -326,7 +390,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                             h += hand[p, x]
                         else:
                             any_bluff = True
-                fallback = under_attack or after_draw or pv[K_VOLUNTARY] == 1 or not any_honest
+                fallback = under_attack or after_draw or c_voluntary == 1 or not any_honest
                 # bot decision (bots.py): a type, or -1 for DRAW / ACCEPT / END
                 t = -1
                 if pol == RANDOM:
@@ -353,7 +417,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     if under_attack:
                         # FS-3.3 ACCEPT (suffer_attack with the common no-reshuffle draw inlined)
                         gs[G_ACC] += 1
-                        k = pv[K_FEV_PEN] if st[ATK] == FEV else pv[K_SNZ_PEN]
+                        k = c_fev_pen if st[ATK] == FEV else c_snz_pen
                         if st[ND] < k:
                             suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
                             break
@@ -369,7 +433,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         ss[p, S_DRAWN] += k
                         break
                     # FS-3.4 DRAW
-                    k = pv[K_DRAW]
+                    k = c_draw
                     if st[ND] >= k:
                         for _ in range(k):
                             st[ND] -= 1
@@ -381,7 +445,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, k)
                     gs[G_DRAWS] += 1
                     ss[p, S_DRAWS] += 1
-                    if pv[K_PLAY_AFTER] == 0:
+                    if c_play_after == 0:
                         break
                     after_draw = True
                     code = AGAIN
@@ -398,7 +462,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     ss[p, S_BLUFFS] += 1
                     plays[t, p, 1] += 1
                 nc = 0
-                safe = hs[p] == 0 and pv[K_VOID] == 0
+                safe = hs[p] == 0 and c_void == 0
                 p_slots = 0
                 for i in range(K):
                     if slots[p, i] >= 0:
@@ -407,7 +471,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     q = p + d
                     if q >= n:
                         q -= n
-                    if pv[K_FORBID_CALL] and hs[q] < pv[K_PUSH]:
+                    if c_forbid_call and hs[q] < c_push:
                         continue
                     rq = seat_row[q]
                     # D3 call decision (bots.py call model)
@@ -433,7 +497,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         th = bmat[rq, BP_TH]
                         if hs[p] <= 2:
                             th -= bmat[rq, BP_URG]
-                        if hs[q] <= pv[K_PUSH]:
+                        if hs[q] <= c_push:
                             th -= bmat[rq, BP_WIN]
                         call = pr > 0.0 and pr > th
                     if call:
@@ -453,18 +517,18 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         plays[t, p, 3] += 1
                         hand[p, t] += 1
                         hs[p] += 1
-                        draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, pv[K_FAIL_DRAW])
+                        draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, c_fail_draw)
                         slot = reveal(gs, st, slots, revealed, p, t)
                         retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot)
                         if under_attack:
-                            if pv[K_CTR_PENALTY]:
+                            if c_ctr_penalty:
                                 suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
                             else:
                                 st[ATK] = -1
                                 st[ATK_T] = -1
                 else:
                     c = callers[0]
-                    if pv[K_PRIO_RANDOM] and nc > 1:
+                    if c_prio_random and nc > 1:
                         c = callers[randbelow(rs, nc)]
                     plays[t, p, 2] += 1
                     ss[p, S_CALLED] += 1
@@ -495,7 +559,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         revealed[t] += 1
                         st[REV_ALL] += 1
                         # step 2: push (D4, bots.py)
-                        m = min(pv[K_PUSH], hs[c])
+                        m = min(c_push, hs[c])
                         cpol = policy[seat_row[c]]
                         for _ in range(m):
                             if cpol == RANDOM:
@@ -533,10 +597,10 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         # step 4 (as discard_revealed)
                         x = slots[p, slot]
                         slots[p, slot] = -1
-                        if pv[K_DEST] == DEST_DISCARD:
+                        if c_dest == DEST_DISCARD:
                             st[DLO] -= 1
                             disc[st[DLO]] = x
-                        elif pv[K_DEST] == DEST_HAND:
+                        elif c_dest == DEST_HAND:
                             hand[p, x] += 1
                             hs[p] += 1
                         # step 5 (as draw_replacement; the helper handles an empty draw pile)
@@ -554,9 +618,9 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                             break
                         if slots[p, slot] < 0:
                             draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
-                        again = pv[K_PLAY_AGAIN] == 1 and not retry
+                        again = c_play_again == 1 and not retry
                         if under_attack and not again:
-                            if pv[K_CTR_PENALTY]:
+                            if c_ctr_penalty:
                                 suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
                             else:
                                 st[ATK] = -1
@@ -569,7 +633,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         # FS-7.4 failure
                         gs[G_FAIL] += 1
                         cleared[p, t] = 1
-                        k = pv[K_FAIL_DRAW]
+                        k = c_fail_draw
                         if st[ND] >= k:
                             for _ in range(k):
                                 st[ND] -= 1
@@ -593,7 +657,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         st[ATK_T] = -1
                         gs[G_CTRD] += 1
                     # FS-5.2 / FS-5.4 (as resolve_effect)
-                    if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
+                    if (t == FEV or t == SNZ) and c_effects:
                         st[ATK] = t
                         st[ATK_T] = p + 1 if p + 1 < n else 0
                         gs[G_ATK] += 1
@@ -604,7 +668,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                 break
             # ---- end of turn (FS-3.6) ----
             ban = st[BAN]
-            if ban >= 0 and pv[K_BAN_NEXT] == 1 and (ban + 1 if ban + 1 < n else 0) == p:
+            if ban >= 0 and c_ban_next == 1 and (ban + 1 if ban + 1 < n else 0) == p:
                 st[BAN] = -1
             p = p + 1 if p + 1 < n else 0
         gs[G_WINNER] = winner
