@@ -4,17 +4,14 @@ import pandas as pd
 import pytest
 
 from sim.games.daifugo import GAME
+from tests.engines import engines_agree
 
 SIX = "07,09,14,15,19,21"
 MIXED = ["strategist", "greedy", "random", "strategist", "random", "greedy"]
 
 
 def assert_same(cfg, start, count):
-    fast = GAME.run_batch(cfg, start, count, "fast")
-    ref = GAME.run_batch(cfg, start, count, "reference")
-    assert set(fast) == set(GAME.tables)
-    for name in GAME.tables:
-        pd.testing.assert_frame_equal(fast[name], ref[name], check_exact=True)
+    engines_agree(GAME, cfg, start, count)
 
 
 @pytest.mark.parametrize("mode,players,count", [("normal", 4, 1000), ("madness", 5, 1000)])
