@@ -298,21 +298,21 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
         gs = games[gi]
         ss = seats[gi]
         for s_ in range(n):
-            seat_row[s_] = seat_bot(rows, g, s_)
+            seat_row[ix(s_)] = seat_bot(rows, g, s_)
         # ---- setup (FS-2) ----
         k = 0
         for t in range(NT):
             for _ in range(pv[K_POOL + t]):
-                pooltmp[k] = t
+                pooltmp[ix(k)] = t
                 k += 1
         shuffle(rs, pooltmp, pool_tot)
         for s_ in range(n):
             for j in range(K):
-                slots[s_, j] = pooltmp[s_ * K + j]
+                slots[ix(s_), ix(j)] = pooltmp[ix(s_ * K + j)]
         k = 0
         for t in range(NT):
             for _ in range(pv[K_DECK + t] - pv[K_POOL + t] - (1 if t == VIR else 0)):
-                drawp[k] = t
+                drawp[ix(k)] = t
                 k += 1
         shuffle(rs, drawp, k)
         st[ND] = k
@@ -322,12 +322,12 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
         for s_ in range(n):
             for _ in range(c_hand):
                 st[ND] -= 1
-                hand[s_, drawp[st[ND]]] += 1
-            hs[s_] = c_hand
+                hand[ix(s_), ix(drawp[ix(st[ND])])] += 1
+            hs[ix(s_)] = c_hand
         st[DLO] = T0
         st[DHI] = T0 + 1
         st[ND] -= 1
-        disc[T0] = drawp[st[ND]]
+        disc[T0] = drawp[ix(st[ND])]
         st[BAN] = -1
         st[ATK] = -1
         st[ATK_T] = -1
@@ -347,8 +347,8 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
             st[TURNS] += 1
             if st[BAN] == p and c_ban_next == 0:
                 st[BAN] = -1
-            row = seat_row[p]
-            pol = policy[row]
+            row = seat_row[ix(p)]
+            pol = policy[ix(row)]
             retry = False
             after_draw = False
             code = AGAIN
@@ -359,16 +359,16 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                 under_attack = st[ATK] >= 0 and st[ATK_T] == p
                 bm = 0
                 for i in range(K):
-                    if slots[p, i] >= 0:
-                        bm |= 1 << slots[p, i]
-                top = disc[st[DHI] - 1] if st[DHI] > st[DLO] else -1
+                    if slots[ix(p), ix(i)] >= 0:
+                        bm |= 1 << slots[ix(p), ix(i)]
+                top = disc[ix(st[DHI] - 1)] if st[DHI] > st[DLO] else -1
                 ban = st[BAN]
                 binds = ban >= 0 and (c_ban_next == 0 or p == (ban + 1 if ban + 1 < n else 0))
                 if under_attack:
                     mask = c_fev_ctr if st[ATK] == FEV else c_snz_ctr
                 else:
                     mask = all_mask
-                    if not after_draw and binds and hand[p, VIR] > 0 and top != VIR:
+                    if not after_draw and binds and hand[ix(p), VIR] > 0 and top != VIR:
                         gs[G_VBLOCK] += 1
                 # legal plays (FS-4.1, 4.2, 4.4, 4.5): 1 honest, 2 bluff
                 nlegal = 0
@@ -377,17 +377,17 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                 any_bluff = False
                 for x in range(NT):
                     lg = 0
-                    if hand[p, x] > 0 and x != top and (mask >> x) & 1 and not (x == VIR and binds):
+                    if hand[ix(p), ix(x)] > 0 and x != top and (mask >> x) & 1 and not (x == VIR and binds):
                         b = (bm >> x) & 1
                         lg = 2 if b else 1
-                        if hs[p] == 1 and ((c_last_forbid >> x) & 1 or (b and c_void == 0)):
+                        if hs[ix(p)] == 1 and ((c_last_forbid >> x) & 1 or (b and c_void == 0)):
                             lg = 0
-                    legal[x] = lg
+                    legal[ix(x)] = lg
                     if lg:
                         nlegal += 1
                         if lg == 1:
                             any_honest = True
-                            h += hand[p, x]
+                            h += hand[ix(p), ix(x)]
                         else:
                             any_bluff = True
                 fallback = under_attack or after_draw or c_voluntary == 1 or not any_honest
@@ -396,7 +396,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                 if pol == RANDOM:
                     k = randbelow(rs, nlegal + (1 if fallback else 0))
                     for x in range(NT):
-                        if legal[x]:
+                        if legal[ix(x)]:
                             if k == 0:
                                 t = x
                                 break
@@ -404,13 +404,13 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                 else:
                     want = 1
                     if pol == BLUFFER and any_bluff:
-                        pb = bmat[row, BP_BMAX] * bmat[row, BP_BK] / (bmat[row, BP_BK] + h)
+                        pb = bmat[ix(row), BP_BMAX] * bmat[ix(row), BP_BK] / (bmat[ix(row), BP_BK] + h)
                         if uniform(rs) < pb:
                             want = 2
                     best_n = 0
                     for x in range(NT):
-                        if legal[x] == want and hand[p, x] > best_n:
-                            t, best_n = x, hand[p, x]
+                        if legal[ix(x)] == want and hand[ix(p), ix(x)] > best_n:
+                            t, best_n = x, hand[ix(p), ix(x)]
                 if t < 0:
                     if after_draw:
                         break
@@ -424,27 +424,27 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         st[ATK] = -1
                         st[ATK_T] = -1
                         gs[G_PEN] += 1
-                        ss[p, S_SUFFER] += 1
+                        ss[ix(p), S_SUFFER] += 1
                         for _ in range(k):
                             st[ND] -= 1
-                            hand[p, drawp[st[ND]]] += 1
-                        hs[p] += k
+                            hand[ix(p), ix(drawp[ix(st[ND])])] += 1
+                        hs[ix(p)] += k
                         gs[G_DRAWN] += k
-                        ss[p, S_DRAWN] += k
+                        ss[ix(p), S_DRAWN] += k
                         break
                     # FS-3.4 DRAW
                     k = c_draw
                     if st[ND] >= k:
                         for _ in range(k):
                             st[ND] -= 1
-                            hand[p, drawp[st[ND]]] += 1
-                        hs[p] += k
+                            hand[ix(p), ix(drawp[ix(st[ND])])] += 1
+                        hs[ix(p)] += k
                         gs[G_DRAWN] += k
-                        ss[p, S_DRAWN] += k
+                        ss[ix(p), S_DRAWN] += k
                     else:
                         draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, k)
                     gs[G_DRAWS] += 1
-                    ss[p, S_DRAWS] += 1
+                    ss[ix(p), S_DRAWS] += 1
                     if c_play_after == 0:
                         break
                     after_draw = True
@@ -452,71 +452,71 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     continue
                 # ---- a play (FS-4.6) and its call window (FS-6) ----
                 bluff = (bm >> t) & 1 == 1
-                hand[p, t] -= 1
-                hs[p] -= 1
+                hand[ix(p), ix(t)] -= 1
+                hs[ix(p)] -= 1
                 gs[G_PLAYS] += 1
-                ss[p, S_PLAYS] += 1
-                plays[t, p, 0] += 1
+                ss[ix(p), S_PLAYS] += 1
+                plays[ix(t), ix(p), 0] += 1
                 if bluff:
                     gs[G_BLUFFS] += 1
-                    ss[p, S_BLUFFS] += 1
-                    plays[t, p, 1] += 1
+                    ss[ix(p), S_BLUFFS] += 1
+                    plays[ix(t), ix(p), 1] += 1
                 nc = 0
-                safe = hs[p] == 0 and c_void == 0
+                safe = hs[ix(p)] == 0 and c_void == 0
                 p_slots = 0
                 for i in range(K):
-                    if slots[p, i] >= 0:
+                    if slots[ix(p), ix(i)] >= 0:
                         p_slots += 1
                 for d in range(1, n):
                     q = p + d
                     if q >= n:
                         q -= n
-                    if c_forbid_call and hs[q] < c_push:
+                    if c_forbid_call and hs[ix(q)] < c_push:
                         continue
-                    rq = seat_row[q]
+                    rq = seat_row[ix(q)]
                     # D3 call decision (bots.py call model)
-                    if policy[rq] == RANDOM:
-                        call = uniform(rs) < bmat[rq, BP_CALL_PROB]
-                    elif safe or cleared[p, t]:
+                    if policy[ix(rq)] == RANDOM:
+                        call = uniform(rs) < bmat[ix(rq), BP_CALL_PROB]
+                    elif safe or cleared[ix(p), ix(t)]:
                         call = False
                     else:
                         own_t = 0
                         own_all = 0
                         for i in range(K):
-                            if slots[q, i] >= 0:
+                            if slots[ix(q), ix(i)] >= 0:
                                 own_all += 1
-                                if slots[q, i] == t:
+                                if slots[ix(q), ix(i)] == t:
                                     own_t += 1
-                        unseen_t = max(0, pv[K_POOL + t] - own_t - revealed[t])
+                        unseen_t = max(0, pv[K_POOL + t] - own_t - revealed[ix(t)])
                         unseen_all = max(1, pool_tot - own_all - st[REV_ALL])
                         r = min(1.0, unseen_t / unseen_all)
                         miss = 1.0
                         for _ in range(p_slots):
                             miss *= 1.0 - r
                         pr = 1.0 - miss
-                        th = bmat[rq, BP_TH]
-                        if hs[p] <= 2:
-                            th -= bmat[rq, BP_URG]
-                        if hs[q] <= c_push:
-                            th -= bmat[rq, BP_WIN]
+                        th = bmat[ix(rq), BP_TH]
+                        if hs[ix(p)] <= 2:
+                            th -= bmat[ix(rq), BP_URG]
+                        if hs[ix(q)] <= c_push:
+                            th -= bmat[ix(rq), BP_WIN]
                         call = pr > 0.0 and pr > th
                     if call:
-                        callers[nc] = q
+                        callers[ix(nc)] = q
                         nc += 1
                 gs[G_REQ] += nc
                 for i in range(nc):
-                    ss[callers[i], S_REQ] += 1
+                    ss[ix(callers[ix(i)]), S_REQ] += 1
                 confirm = True
                 if nc == 0:
-                    if bluff and hs[p] == 0:
+                    if bluff and hs[ix(p)] == 0:
                         # FS-9.4 banned_last_card = void
                         confirm = False
                         gs[G_VOID] += 1
                         gs[G_CAUGHT] += 1
-                        ss[p, S_CAUGHT] += 1
-                        plays[t, p, 3] += 1
-                        hand[p, t] += 1
-                        hs[p] += 1
+                        ss[ix(p), S_CAUGHT] += 1
+                        plays[ix(t), ix(p), 3] += 1
+                        hand[ix(p), ix(t)] += 1
+                        hs[ix(p)] += 1
                         draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, c_fail_draw)
                         slot = reveal(gs, st, slots, revealed, p, t)
                         retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot)
@@ -529,94 +529,94 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                 else:
                     c = callers[0]
                     if c_prio_random and nc > 1:
-                        c = callers[randbelow(rs, nc)]
-                    plays[t, p, 2] += 1
-                    ss[p, S_CALLED] += 1
+                        c = callers[ix(randbelow(rs, nc))]
+                    plays[ix(t), ix(p), 2] += 1
+                    ss[ix(p), S_CALLED] += 1
                     gs[G_MADE] += 1
-                    ss[c, S_MADE] += 1
+                    ss[ix(c), S_MADE] += 1
                     d = c - p if c > p else c - p + n
-                    calls[t, d, c, 0] += 1
+                    calls[ix(t), ix(d), ix(c), 0] += 1
                     if bluff:
                         # FS-7.3 success
                         confirm = False
-                        calls[t, d, c, 1] += 1
+                        calls[ix(t), ix(d), ix(c), 1] += 1
                         gs[G_SUCC] += 1
                         gs[G_CAUGHT] += 1
-                        ss[c, S_CORRECT] += 1
-                        ss[p, S_CAUGHT] += 1
-                        plays[t, p, 3] += 1
+                        ss[ix(c), S_CORRECT] += 1
+                        ss[ix(p), S_CAUGHT] += 1
+                        plays[ix(t), ix(p), 3] += 1
                         # step 1, as reveal()
                         slot = -1
                         cnt = 0
                         for i in range(K):
-                            if slots[p, i] == t:
+                            if slots[ix(p), ix(i)] == t:
                                 cnt += 1
                                 if slot < 0:
                                     slot = i
                         if cnt > 1:
                             gs[G_DUP] += 1
                         gs[G_REVEALS] += 1
-                        revealed[t] += 1
+                        revealed[ix(t)] += 1
                         st[REV_ALL] += 1
                         # step 2: push (D4, bots.py)
-                        m = min(c_push, hs[c])
-                        cpol = policy[seat_row[c]]
+                        m = min(c_push, hs[ix(c)])
+                        cpol = policy[ix(seat_row[ix(c)])]
                         for _ in range(m):
                             if cpol == RANDOM:
-                                i = randbelow(rs, hs[c])
+                                i = randbelow(rs, hs[ix(c)])
                                 x = 0
-                                while i >= hand[c, x]:
-                                    i -= hand[c, x]
+                                while i >= hand[ix(c), ix(x)]:
+                                    i -= hand[ix(c), ix(x)]
                                     x += 1
                             else:
                                 x = -1
                                 for j in range(K):
-                                    y = slots[c, j]
-                                    if y >= 0 and hand[c, y] > 0:
+                                    y = slots[ix(c), ix(j)]
+                                    if y >= 0 and hand[ix(c), ix(y)] > 0:
                                         x = y
                                         break
                                 if x < 0:
                                     best_n = 0
                                     for y in range(NT):
-                                        if hand[c, y] > best_n:
-                                            x, best_n = y, hand[c, y]
-                            hand[c, x] -= 1
-                            hs[c] -= 1
-                            hand[p, x] += 1
-                            hs[p] += 1
+                                        if hand[ix(c), ix(y)] > best_n:
+                                            x, best_n = y, hand[ix(c), ix(y)]
+                            hand[ix(c), ix(x)] -= 1
+                            hs[ix(c)] -= 1
+                            hand[ix(p), ix(x)] += 1
+                            hs[ix(p)] += 1
                         gs[G_PUSHED] += m
-                        ss[c, S_PUSHED] += m
-                        ss[p, S_RECV] += m
-                        if hs[c] == 0:
+                        ss[ix(c), S_PUSHED] += m
+                        ss[ix(p), S_RECV] += m
+                        if hs[ix(c)] == 0:
                             winner = c
                             method = 2
                             code = OVER  # FS-7.3 step 2: the played card stays in limbo
                             break
-                        hand[p, t] += 1  # step 3
-                        hs[p] += 1
+                        hand[ix(p), ix(t)] += 1  # step 3
+                        hs[ix(p)] += 1
                         # step 4 (as discard_revealed)
-                        x = slots[p, slot]
-                        slots[p, slot] = -1
+                        x = slots[ix(p), ix(slot)]
+                        slots[ix(p), ix(slot)] = -1
                         if c_dest == DEST_DISCARD:
                             st[DLO] -= 1
-                            disc[st[DLO]] = x
+                            disc[ix(st[DLO])] = x
                         elif c_dest == DEST_HAND:
-                            hand[p, x] += 1
-                            hs[p] += 1
+                            hand[ix(p), ix(x)] += 1
+                            hs[ix(p)] += 1
                         # step 5 (as draw_replacement; the helper handles an empty draw pile)
                         while st[ND] > 0:
                             st[ND] -= 1
-                            y = drawp[st[ND]]
+                            y = drawp[ix(st[ND])]
                             if y == VIR:
                                 st[DLO] -= 1
-                                disc[st[DLO]] = VIR
+                                disc[ix(st[DLO])] = VIR
                                 gs[G_SKIP] += 1
                                 continue
-                            slots[p, slot] = y
+                            slots[ix(p), ix(slot)] = y
                             for z in range(NT):
-                                cleared[p, z] = 0
+                                cleared[ix(p), ix(z)] = 0
                             break
-                        if slots[p, slot] < 0:
+                        if slots[ix(p), ix(slot)] < 0:
                             draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
                         again = c_play_again == 1 and not retry
                         if under_attack and not again:
@@ -632,22 +632,22 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     else:
                         # FS-7.4 failure
                         gs[G_FAIL] += 1
-                        cleared[p, t] = 1
+                        cleared[ix(p), ix(t)] = 1
                         k = c_fail_draw
                         if st[ND] >= k:
                             for _ in range(k):
                                 st[ND] -= 1
-                                hand[c, drawp[st[ND]]] += 1
-                            hs[c] += k
+                                hand[ix(c), ix(drawp[ix(st[ND])])] += 1
+                            hs[ix(c)] += k
                             gs[G_DRAWN] += k
-                            ss[c, S_DRAWN] += k
+                            ss[ix(c), S_DRAWN] += k
                         else:
                             draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, c, k)
                 if confirm:
                     # FS-6.5
-                    disc[st[DHI]] = t
+                    disc[ix(st[DHI])] = t
                     st[DHI] += 1
-                    if hs[p] == 0:
+                    if hs[ix(p)] == 0:
                         winner = p
                         method = 1
                         code = OVER
@@ -676,7 +676,7 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
         gs[G_METHOD] = method
         gs[G_CAP] = cap
         for s_ in range(n):
-            ss[s_, S_FINAL] = hs[s_]
+            ss[ix(s_), S_FINAL] = hs[ix(s_)]
 
 
 def run_kernel(game, cfg, start: int, count: int, arr: dict) -> None:
