@@ -76,12 +76,13 @@ def new_arrays(count: int, n: int) -> dict[str, np.ndarray]:
     }
 
 
-def seat_bot_names(bots: tuple[str, ...], start: int, count: int) -> np.ndarray:
-    """Bot name per (game, seat) row, rotated exactly as ``sim.games.base.seat_bots``."""
+def seat_bot_names(bots: tuple[str, ...], start: int, count: int):
+    """Bot name per (game, seat) row, rotated exactly as ``sim.games.base.seat_bots``: a take
+    from the n table names (no per-row string conversion)."""
     n = len(bots)
     games = np.arange(start, start + count, dtype=np.int64)
     idx = (np.arange(n, dtype=np.int64)[None, :] + games[:, None]) % n
-    return np.asarray(bots, dtype=object)[idx.ravel()]
+    return pd.array(list(bots), dtype="str").take(idx.ravel())
 
 
 def frames(arr: dict[str, np.ndarray], start: int, bots: tuple[str, ...]) -> dict[str, pd.DataFrame]:
@@ -101,7 +102,7 @@ def frames(arr: dict[str, np.ndarray], start: int, bots: tuple[str, ...]) -> dic
     outcome = np.where(win, OUTCOME_WON, np.where(cap, OUTCOME_CAP, OUTCOME_LOST)).astype(np.int64)
     seats = pd.DataFrame(seats_a.reshape(count * n, NS), columns=list(SEAT_FIELDS), copy=False)
     for i, (name, col) in enumerate((("game", np.repeat(game_ids, n)), ("seat", seat_ids),
-                                     ("bot", pd.Series(seat_bot_names(bots, start, count), dtype="str")), ("win", win),
+                                     ("bot", seat_bot_names(bots, start, count)), ("win", win),
                                      ("outcome", outcome))):
         seats.insert(i, name, col)
 
