@@ -61,6 +61,11 @@ for _c in R.IMPLEMENTED_CARDS:
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
 P = R  # parameter indices
 
+# ``fn``: a separate function; ``inl``: inlined by LLVM into its only caller (``forceinline``).
+# Both set every flag explicitly: an unset flag is inherited from the first compiling caller.
+fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
+inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
+
 
 def _tables():
     subs = np.zeros((16, 5, 6), np.int64)  # subsets of a suit nibble by size, ascending
@@ -129,7 +134,7 @@ def n_active(S, n):
     return k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def next_active(S, n, seat):
     for i in range(1, n + 1):
         q = (seat + i) % n
@@ -176,7 +181,7 @@ def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
     return k + 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def locks_allow(S, pv, p, kind, low, high, suits):
     """§4.14 / §4.15 with precept-holder exemptions; Joker single exempt (QA-14.2, DEC-43)."""
     if kind == JOKERK:
@@ -190,7 +195,7 @@ def locks_allow(S, pv, p, kind, low, high, suits):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
     jmask = hand & JOKER_BITS
@@ -233,7 +238,7 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     return k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
@@ -269,14 +274,14 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     return k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def may_follow_stairs(S, pv, p):
     if applies(S, 21, p):
         return True
     return S[OWN0 + 21] >= 0 and pv[P.P_21_FOLLOW] == 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
     hand = S[H0 + p]
@@ -319,7 +324,7 @@ def revolution_size(S, p, kind, count):
     return count == 3 and applies(S, 7, p)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
     """§3.7 / DEC-27."""
     if MV[m, MJK] > 0:
@@ -350,7 +355,7 @@ def flow(S, leader):
     S[TURN] = leader
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def next_turn(S, n, p):
     if n_active(S, n) <= 1:
         return
@@ -366,7 +371,7 @@ def next_turn(S, n, p):
     flow(S, next_active(S, n, owner))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def capital_fall(S, pv, n, first):
     k = S[KING]
     if S[ROUND] < 2 or k < 0 or first == k:
@@ -398,7 +403,7 @@ def capital_fall(S, pv, n, first):
             S[RB0 + q] += pv[P.P_CF_BONUS]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def place_top(S, pv, n, p):
     S[TOP0 + S[NTOP]] = p
     S[NTOP] += 1
@@ -429,7 +434,7 @@ def weak_hand(S, hand, rv, revolt_below):
     return cnt > 0 and float(tot) < revolt_below * float(cnt)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand):
     hand = S[H0 + p]
     size = popcount(hand)
@@ -504,7 +509,7 @@ def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_above, boss_hand, rng):
     """Index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
     nopt = nm + (1 if can_pass else 0)
@@ -528,7 +533,7 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_a
     return strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def nth_card(mask, idx):
     """The idx-th card (ascending ids) of a mask; -1 if there are fewer cards."""
     for r in range(14):
@@ -545,7 +550,7 @@ def nth_card(mask, idx):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def unpaired_order_pick(hand, exclude):
     """Strategist's weakest card: unpaired naturals, then paired, then jokers (ascending ids)."""
     unpaired = np.int64(0)
@@ -563,7 +568,7 @@ def unpaired_order_pick(hand, exclude):
     return nth_card(avail & JOKER_BITS, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def draft_fit(hand, c):
     if c == 9:
         return 3 * popcount((hand >> 20) & 15)
@@ -586,7 +591,7 @@ def draft_fit(hand, c):
 
 
 # ---- game ---------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
     tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
@@ -662,7 +667,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     next_turn(S, n, p)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@inl
 def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
     while n_active(S, n) > 1:
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
@@ -698,7 +703,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
     S[FIELD] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
     """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
     S[ROUND] += 1
@@ -853,7 +858,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
     S[TURN] = S[START]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def score_round(S, pv, n, r_out, s_out, gi):
     rnd = S[ROUND]
     for i in range(S[NBOT]):
@@ -872,14 +877,14 @@ def score_round(S, pv, n, r_out, s_out, gi):
         S[PREV0 + pos] = S[TOP0 + pos]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def add_vp(S, pv):
     for c in range(1, 26):
         if S[OWN0 + c] >= 0:
             S[VP0 + S[OWN0 + c]] += pv[P.P_VP + c]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g_out, r_out, s_out, gi):
     for i in range(S_SIZE):
         S[i] = 0
@@ -966,7 +971,7 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
             s_out[gi, q, j] = sv[j]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@fn
 def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s, S, MV, deck, seatpos, order, work, rng, table):
     for i in range(count):
         gi = start + i
