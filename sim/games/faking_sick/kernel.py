@@ -103,12 +103,16 @@ def uniform(rs):
 
 @inl
 def shuffle(rs, a, n):
-    """Fisher-Yates over ``a[0:n]``, exactly as ``sim.rng.shuffle``."""
+    """Fisher-Yates over ``a[0:n]``, exactly as ``sim.rng.shuffle``. The counter stays in a
+    local during the loop (the stores into ``a`` would otherwise force it through memory)."""
+    c = rs[0]
     for i in range(n - 1, 0, -1):
-        j = randbelow(rs, i + 1)
+        c += GOLDEN
+        j = np.int64(mix64(c) % np.uint64(i + 1))
         t = a[ix(i)]
         a[ix(i)] = a[ix(j)]
         a[ix(j)] = t
+    rs[0] = c
 
 
 @fn
