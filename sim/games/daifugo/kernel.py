@@ -67,6 +67,12 @@ fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forcei
 inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
 
 
+@inl
+def ix(i):
+    """A non-negative index as unsigned: numba then skips the negative-index wraparound check."""
+    return np.uint64(i)
+
+
 def _tables():
     subs = np.zeros((16, 5, 6), np.int64)  # subsets of a suit nibble by size, ascending
     subn = np.zeros((16, 5), np.int64)
@@ -118,27 +124,27 @@ def applies(S, c, p):
     """§4.0 A(c, p) for implemented cards."""
     if not (IMPL >> c) & 1:
         return False
-    return ((S[LAWS] >> c) & 1) == 1 or S[OWN0 + c] == p
+    return ((S[LAWS] >> c) & 1) == 1 or S[ix(OWN0 + c)] == p
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def holder(S, c, p):
-    return ((IMPL >> c) & 1) == 1 and S[OWN0 + c] == p and ((S[LAWS] >> c) & 1) == 0
+    return ((IMPL >> c) & 1) == 1 and S[ix(OWN0 + c)] == p and ((S[LAWS] >> c) & 1) == 0
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def n_active(S, n):
     k = 0
     for q in range(n):
-        k += S[A0 + q]
+        k += S[ix(A0 + q)]
     return k
 
 
-@fn
+@inl
 def next_active(S, n, seat):
     for i in range(1, n + 1):
         q = (seat + i) % n
-        if S[A0 + q]:
+        if S[ix(A0 + q)]:
             return q
     return -1
 
@@ -169,19 +175,20 @@ def contains_rank(nr, jr, rank, wild):
 # ---- move generation ----------------------------------------------------------------
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
-    MV[k, MK] = kind
-    MV[k, MC] = count
-    MV[k, ML] = low
-    MV[k, MH] = high
-    MV[k, MSU] = suits
-    MV[k, MMASK] = mask
-    MV[k, MNR] = nr
-    MV[k, MJR] = jr
-    MV[k, MJK] = nj
+    kk = ix(k)
+    MV[kk, MK] = kind
+    MV[kk, MC] = count
+    MV[kk, ML] = low
+    MV[kk, MH] = high
+    MV[kk, MSU] = suits
+    MV[kk, MMASK] = mask
+    MV[kk, MNR] = nr
+    MV[kk, MJR] = jr
+    MV[kk, MJK] = nj
     return k + 1
 
 
-@fn
+@inl
 def locks_allow(S, pv, p, kind, low, high, suits):
     """§4.14 / §4.15 with precept-holder exemptions; Joker single exempt (QA-14.2, DEC-43)."""
     if kind == JOKERK:
@@ -195,7 +202,7 @@ def locks_allow(S, pv, p, kind, low, high, suits):
     return True
 
 
-@fn
+@inl
 def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
     jmask = hand & JOKER_BITS
@@ -224,9 +231,9 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
                 jbits = j1
             elif j == 2:
                 jbits = jmask
-            for t in range(SUBN[held, n]):
-                sm = SUBS[held, n, t]
-                des = DES[sm, lock, j]
+            for t in range(SUBN[held, ix(n)]):
+                sm = SUBS[held, ix(n), ix(t)]
+                des = DES[ix(sm), ix(lock), ix(j)]
                 if des < 0:
                     continue
                 suits = sm | des
@@ -238,7 +245,7 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
     return k
 
 
-@fn
+@inl
 def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
@@ -284,7 +291,7 @@ def may_follow_stairs(S, pv, p):
 @inl
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
-    hand = S[H0 + p]
+    hand = S[ix(H0 + p)]
     k = 0
     if S[TK] == NONE:
         most = 0  # largest set the hand can form: skip sizes it cannot reach
@@ -324,7 +331,7 @@ def revolution_size(S, p, kind, count):
     return count == 3 and applies(S, 7, p)
 
 
-@fn
+@inl
 def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
     """§3.7 / DEC-27."""
     if MV[m, MJK] > 0:
@@ -355,14 +362,14 @@ def flow(S, leader):
     S[TURN] = leader
 
 
-@fn
+@inl
 def next_turn(S, n, p):
     if n_active(S, n) <= 1:
         return
     owner = S[TO]
     for i in range(1, n + 1):
         q = (p + i) % n
-        if S[A0 + q] and not (S[PASSED] >> q) & 1:
+        if S[ix(A0 + q)] and not (S[PASSED] >> q) & 1:
             if q == owner:
                 flow(S, owner)
             else:
@@ -403,7 +410,7 @@ def capital_fall(S, pv, n, first):
             S[RB0 + q] += pv[P.P_CF_BONUS]
 
 
-@fn
+@inl
 def place_top(S, pv, n, p):
     S[TOP0 + S[NTOP]] = p
     S[NTOP] += 1
@@ -436,16 +443,16 @@ def weak_hand(S, hand, rv, revolt_below):
 
 @inl
 def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_above, boss_hand):
-    hand = S[H0 + p]
+    hand = S[ix(H0 + p)]
     size = popcount(hand)
     rv = reversed_(S)
     rev = S[REV] == 1
     for m in range(nm):
-        if MV[m, MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[m, MK], MV[m, MC])):
+        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC])):
             return m
     first_rev = -1
     for m in range(nm):
-        if revolution_size(S, p, MV[m, MK], MV[m, MC]):
+        if revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC]):
             first_rev = m
             break
     if first_rev >= 0 and weak_hand(S, hand, rv, revolt_below):
@@ -462,27 +469,27 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     min_opp = 0
     first = True
     for q in range(n if can_pass else 0):
-        if q != p and S[A0 + q]:
-            c = popcount(S[H0 + q])
+        if q != p and S[ix(A0 + q)]:
+            c = popcount(S[ix(H0 + q)])
             if first or c < min_opp:
                 min_opp = c
                 first = False
     best = -1
     best_cost = 1 << 30
     for m in range(nm):
-        kind = MV[m, MK]
-        count = MV[m, MC]
-        mask = MV[m, MMASK]
-        cost = mvalue(kind, MV[m, ML], MV[m, MH], rv) * 16 + (15 - count) + 200 * MV[m, MJK]
+        kind = MV[ix(m), MK]
+        count = MV[ix(m), MC]
+        mask = MV[ix(m), MMASK]
+        cost = mvalue(kind, MV[ix(m), ML], MV[ix(m), MH], rv) * 16 + (15 - count) + 200 * MV[ix(m), MJK]
         if (mask >> (4 * strongest)) & 15:
             cost += 100
-        if kind == SETK and count - MV[m, MJK] < popcount((hand >> (4 * MV[m, ML])) & 15):
+        if kind == SETK and count - MV[ix(m), MJK] < popcount((hand >> (4 * MV[ix(m), ML])) & 15):
             cost += 8
         rest = hand & ~mask
         if rest:
             if (rest & ~ffmask) == 0:
                 cost += 60
-            if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[m, ML], MV[m, MH], rv):
+            if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[ix(m), ML], MV[ix(m), MH], rv):
                 cost -= 300
         elif is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, kind, count)):
             cost += 1000
@@ -525,7 +532,7 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_a
         best = 0
         bc = 1 << 30
         for m in range(nm):
-            c = MV[m, MJK] * 1000 + mvalue(MV[m, MK], MV[m, ML], MV[m, MH], rv) * 16 + (15 - MV[m, MC])
+            c = MV[ix(m), MJK] * 1000 + mvalue(MV[ix(m), MK], MV[ix(m), ML], MV[ix(m), MH], rv) * 16 + (15 - MV[ix(m), MC])
             if c < bc:
                 bc = c
                 best = m
@@ -598,7 +605,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     r_before = reversed_(S)
     rev_before = S[REV] == 1
     kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
-    S[H0 + p] &= ~mask
+    S[ix(H0 + p)] &= ~mask
     S[FIELD] |= mask
     S[TK], S[TC], S[TL], S[TH], S[TS], S[TO], S[TM], S[TN], S[TJ] = kind, count, low, high, suits, p, mask, MV[m, MNR], MV[m, MJR]
     S[RS0 + ST_PLAYS] += 1
@@ -617,7 +624,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
             elif pol == GREEDY:
                 go = True
             else:
-                go = weak_hand(S, S[H0 + p], reversed_(S), revolt_below)
+                go = weak_hand(S, S[ix(H0 + p)], reversed_(S), revolt_below)
         if go:
             S[REV] = 1 - S[REV]
             S[RS0 + ST_REVS] += 1
@@ -645,7 +652,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
             S[RS0 + ST_GEKI] += 1
     # S9 finish
     forbidden = False
-    if S[H0 + p] == 0:
+    if S[ix(H0 + p)] == 0:
         S[A0 + p] = 0
         if is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
             place_bottom(S, pv, p)
@@ -673,15 +680,15 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
             k = 0
             for q in range(n):
-                if S[A0 + q]:
+                if S[ix(A0 + q)]:
                     order[k] = q
                     k += 1
             shuffle(rng, order, k)
             S[RS0 + ST_GUARD] = 1
             for i in range(k):
                 q = order[i]
-                if S[A0 + q]:
-                    S[A0 + q] = 0
+                if S[ix(A0 + q)]:
+                    S[ix(A0 + q)] = 0
                     place_top(S, pv, n, q)
             break
         p = S[TURN]
@@ -696,8 +703,8 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
         else:
             make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], rng)
     for q in range(n):
-        if S[A0 + q]:
-            S[A0 + q] = 0
+        if S[ix(A0 + q)]:
+            S[ix(A0 + q)] = 0
             place_top(S, pv, n, q)
     S[DISC] |= S[FIELD]
     S[FIELD] = 0
@@ -717,7 +724,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
     S[NTOP] = 0
     S[NBOT] = 0
     for q in range(n):
-        S[A0 + q] = 1
+        S[ix(A0 + q)] = 1
         S[RB0 + q] = 0
     for i in range(T.R_FIXED):
         S[RS0 + i] = 0
@@ -734,7 +741,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
         m = np.int64(0)
         for i in range(q * h, q * h + h):
             m |= np.int64(1) << np.int64(deck[i])
-        S[H0 + q] = m
+        S[ix(H0 + q)] = m
     und = np.int64(0)
     for i in range(n * h, 53):
         und |= np.int64(1) << np.int64(deck[i])
@@ -776,7 +783,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
                         bs = -(1 << 30)
                         for j in range(nrev):
                             c = S[REVEAL0 + j]
-                            sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[H0 + q], c)
+                            sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[ix(H0 + q)], c)
                             if sc > bs:
                                 bs = sc
                                 pick = j
@@ -784,7 +791,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
                 for j in range(pick, nrev - 1):
                     S[REVEAL0 + j] = S[REVEAL0 + j + 1]
                 nrev -= 1
-                S[OWN0 + c] = q
+                S[ix(OWN0 + c)] = q
     # exchange (§2.7)
     if rnd > 1:
         k = S[KING]
@@ -822,7 +829,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
             S[H0 + c] |= np.int64(1) << np.int64(x)
     # trim (§2.9)
     for q in range(n):
-        hand = S[H0 + q]
+        hand = S[ix(H0 + q)]
         most = popcount(hand) - pv[P.P_TRIM_TO]
         if most <= 0:
             continue
@@ -846,7 +853,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
             for j in range(most):
                 x = unpaired_order_pick(hand, out)
                 out |= np.int64(1) << np.int64(x)
-        S[H0 + q] &= ~out
+        S[ix(H0 + q)] &= ~out
         S[DISC] |= out
         S[RS0 + ST_TRIM] += popcount(out)
     # start player (§2.10)
@@ -880,8 +887,8 @@ def score_round(S, pv, n, r_out, s_out, gi):
 @fn
 def add_vp(S, pv):
     for c in range(1, 26):
-        if S[OWN0 + c] >= 0:
-            S[VP0 + S[OWN0 + c]] += pv[P.P_VP + c]
+        if S[ix(OWN0 + c)] >= 0:
+            S[VP0 + S[ix(OWN0 + c)]] += pv[P.P_VP + c]
 
 
 @fn
@@ -889,7 +896,7 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
     for i in range(S_SIZE):
         S[i] = 0
     for c in range(26):
-        S[OWN0 + c] = -1
+        S[ix(OWN0 + c)] = -1
     nd = rdeck.shape[0]
     for i in range(nd):
         order[i] = rdeck[i]
@@ -959,11 +966,11 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
     for j in range(T.G_FIXED):
         g_out[gi, j] = vals[j]
     for c in range(1, 26):
-        g_out[gi, T.G_FIXED + rounds + c - 1] = S[OWN0 + c]
+        g_out[gi, T.G_FIXED + rounds + c - 1] = S[ix(OWN0 + c)]
     for q in range(n):
         pm = np.int64(0)
         for c in range(1, 26):
-            if S[OWN0 + c] == q:
+            if S[ix(OWN0 + c)] == q:
                 pm |= np.int64(1) << np.int64(c - 1)
         sv = (work[1, q], S[RP0 + q], S[BP0 + q], S[VP0 + q], work[2, q], work[0, q], S[FF0 + q], S[REVS0 + q],
               pm, popcount(pm))
