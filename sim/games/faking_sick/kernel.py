@@ -291,7 +291,6 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
     drawp = np.zeros(total + 1, dtype=np.int64)
     disc = np.zeros(2 * T0 + 2, dtype=np.int64)
     pooltmp = np.zeros(pool_tot + 1, dtype=np.int64)
-    legal = np.zeros(NT, dtype=np.int64)
     callers = np.zeros(n, dtype=np.int64)
     rows = np.arange(n)
     seat_row = np.zeros(n, dtype=np.int64)
@@ -374,46 +373,49 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                     mask = all_mask
                     if not after_draw and binds and hand[ix(p), VIR] > 0 and top != VIR:
                         gs[G_VBLOCK] += 1
-                # legal plays (FS-4.1, 4.2, 4.4, 4.5): 1 honest, 2 bluff
-                nlegal = 0
-                h = 0
-                any_honest = False
-                any_bluff = False
+                # legal plays (FS-4.1, 4.2, 4.4, 4.5) as bit masks over the types
+                lmask = 0
                 for x in range(NT):
-                    lg = 0
-                    if hand[ix(p), ix(x)] > 0 and x != top and (mask >> x) & 1 and not (x == VIR and binds):
-                        b = (bm >> x) & 1
-                        lg = 2 if b else 1
-                        if hs[ix(p)] == 1 and ((c_last_forbid >> x) & 1 or (b and c_void == 0)):
-                            lg = 0
-                    legal[ix(x)] = lg
-                    if lg:
-                        nlegal += 1
-                        if lg == 1:
-                            any_honest = True
-                            h += hand[ix(p), ix(x)]
-                        else:
-                            any_bluff = True
-                fallback = under_attack or after_draw or c_voluntary == 1 or not any_honest
+                    if hand[ix(p), ix(x)] > 0:
+                        lmask |= 1 << x
+                lmask &= mask
+                if top >= 0:
+                    lmask &= ~(1 << top)
+                if binds:
+                    lmask &= ~(1 << VIR)
+                if hs[ix(p)] == 1:
+                    lmask &= ~c_last_forbid
+                    if c_void == 0:
+                        lmask &= ~bm
+                honest = lmask & ~bm
+                bluffs = lmask & bm
+                fallback = under_attack or after_draw or c_voluntary == 1 or honest == 0
                 # bot decision (bots.py): a type, or -1 for DRAW / ACCEPT / END
                 t = -1
                 if pol == RANDOM:
+                    nlegal = 0
+                    for x in range(NT):
+                        nlegal += (lmask >> x) & 1
                     k = randbelow(rs, nlegal + (1 if fallback else 0))
                     for x in range(NT):
-                        if legal[ix(x)]:
+                        if (lmask >> x) & 1:
                             if k == 0:
                                 t = x
                                 break
                             k -= 1
                 else:
-                    want = 1
-                    if pol == BLUFFER and any_bluff:
+                    sel = honest
+                    if pol == BLUFFER and bluffs != 0:
+                        h = 0
+                        for x in range(NT):
+                            if (honest >> x) & 1:
+                                h += hand[ix(p), ix(x)]
                         pb = bmat[ix(row), BP_BMAX] * bmat[ix(row), BP_BK] / (bmat[ix(row), BP_BK] + h)
                         if uniform(rs) < pb:
-                            want = 2
+                            sel = bluffs
                     best_n = 0
                     for x in range(NT):
-                        if legal[ix(x)] == want and hand[ix(p), ix(x)] > best_n:
+                        if (sel >> x) & 1 and hand[ix(p), ix(x)] > best_n:
                             t, best_n = x, hand[ix(p), ix(x)]
                 if t < 0:
                     if after_draw:
