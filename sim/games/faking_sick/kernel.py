@@ -489,11 +489,10 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                         own_t = 0
                         own_all = 0
                         for i in range(K):
-                            if slots[ix(q), ix(i)] >= 0:
-                                own_all += 1
-                                if slots[ix(q), ix(i)] == t:
-                                    own_t += 1
-                        unseen_t = max(0, pv[K_POOL + t] - own_t - revealed[ix(t)])
+                            y = slots[ix(q), ix(i)]
+                            own_all += y >= 0
+                            own_t += y == t
+                        unseen_t = max(0, pv[ix(K_POOL + t)] - own_t - revealed[ix(t)])
                         unseen_all = max(1, pool_tot - own_all - st[REV_ALL])
                         r = min(1.0, unseen_t / unseen_all)
                         miss = 1.0
@@ -501,10 +500,8 @@ def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays)
                             miss *= 1.0 - r
                         pr = 1.0 - miss
                         th = bmat[ix(rq), BP_TH]
-                        if hs[ix(p)] <= 2:
-                            th -= bmat[ix(rq), BP_URG]
-                        if hs[ix(q)] <= c_push:
-                            th -= bmat[ix(rq), BP_WIN]
+                        th -= bmat[ix(rq), BP_URG] if hs[ix(p)] <= 2 else 0.0
+                        th -= bmat[ix(rq), BP_WIN] if hs[ix(q)] <= c_push else 0.0
                         call = pr > 0.0 and pr > th
                     if call:
                         callers[ix(nc)] = q
