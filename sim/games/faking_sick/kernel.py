@@ -29,7 +29,10 @@ Speed: numba reference-counts array arguments on every call of a non-inlined hel
 cost more than the rules themselves, so everything that happens on most turns (legality,
 bot choices, the call window, draws without reshuffle, the successful-call steps) is written
 out in ``play_batch``; helpers remain for rarer steps (reshuffles, replacement searches that
-run out of cards, the void going-out). Comments name the helper/rule each block mirrors.
+run out of cards, the void going-out) and run without the numba runtime (``fn``/``inl``
+below). Comments name the helper/rule each block mirrors. In the play loop, variable array
+indices go through ``ix`` (unsigned: no negative-index wraparound) and the legal plays are bit
+masks over the types (branchy per-type tests were the largest single cost).
 Cached compilations key on this file only: after editing the constants in rules.py or
 tables.py, touch this file (or clear ``__pycache__``) so numba recompiles.
 """
