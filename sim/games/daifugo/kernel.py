@@ -601,7 +601,7 @@ def draft_fit(hand, c):
 @inl
 def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
-    tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
+    tk, tl, th, ts = S[TK], S[TL], S[TH], S[TS]
     r_before = reversed_(S)
     rev_before = S[REV] == 1
     kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
