@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.base import seat_bot
+from sim.kernel_util import fn, inl, ix
 from sim.rng import derive, randbelow, shuffle
 
 from . import rules as R
@@ -61,16 +62,6 @@ for _c in R.IMPLEMENTED_CARDS:
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
 P = R  # parameter indices
 
-# ``fn``: a separate function; ``inl``: inlined by LLVM into its only caller (``forceinline``).
-# Both set every flag explicitly: an unset flag is inherited from the first compiling caller.
-fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
-inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
-
-
-@inl
-def ix(i):
-    """A non-negative index as unsigned: numba then skips the negative-index wraparound check."""
-    return np.uint64(i)
 
 
 def _tables():

@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.base import seat_bot
+from sim.kernel_util import fn, inl, ix
 from sim.rng import _INV53, GOLDEN, derive, mix64
 
 from . import tables as T
@@ -72,19 +73,6 @@ BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonu
 
 CONTINUE, OVER, AGAIN = 0, 1, 2
 
-# ---- compilation flavours ---------------------------------------------------------------------
-# ``fn``: a separate function; ``inl``: inlined by LLVM into every caller (``forceinline``).
-# Both set every flag explicitly: an unset flag is inherited from the first compiling caller.
-# Helpers run without the numba runtime (``_nrt=False``): none allocates, so no call pays
-# reference counting on its array arguments.
-fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
-inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
-
-
-@inl
-def ix(i):
-    """An index as unsigned: numba then skips the negative-index wraparound check."""
-    return np.uint64(i)
 
 
 # ---- the generator: ``sim.rng``'s next_u64/randbelow/uniform/shuffle, inlined -------------------

@@ -53,20 +53,9 @@ from sim.games.virus_dogs.rules import (
     DOC, EXC, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, MSK, N_TYPES, NO_WINNER, P_INDEX,
     QRN, SHF, TP, TURN_CAP, V, deck_counts, param_vector,
 )
+from sim.kernel_util import fn, inl, ix
 from sim.rng import _INV53, GOLDEN, derive, mix64
 
-# ---- compilation flavours ------------------------------------------------------------------------
-# ``fn``: a separate function; ``inl``: inlined by LLVM into every caller (``forceinline``), which
-# removes the call overhead of the array-passing convention at no extra numba compile time.
-# Both are set explicitly: an unset flag is inherited from whichever caller triggers compilation.
-fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
-inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
-
-@inl
-def ix(i):
-    """A buffer index as unsigned: numba then skips the negative-index wraparound (a compare
-    and select per access, about a tenth of the run time). Constant indices need no ``ix``."""
-    return np.uint64(i)
 
 
 # ---- typed constants ----------------------------------------------------------------------------
