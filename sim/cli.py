@@ -300,6 +300,18 @@ def _best_time(fn, repeat: int) -> float:
     return best
 
 
+@app.command()
+def tables(game: str = GAME_ARG):
+    """List a game's result tables: kind, meaning, and every column with its type."""
+    g = _game(game)
+    frames = g.run_batch(g.make_config(), 0, 2, "reference")
+    for name, spec in g.tables.items():
+        keys = f", summed by {', '.join(spec.keys)}" if spec.kind == "sum" else ""
+        typer.echo(f"{name} ({spec.kind}{keys}): {spec.doc}")
+        for col, dtype in frames[name].dtypes.items():
+            typer.echo(f"    {col}: {dtype}")
+
+
 @app.command("games")
 def list_games():
     """List the games this installation simulates."""

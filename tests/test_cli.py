@@ -97,6 +97,13 @@ def test_rules_lists_parameters():
     assert doc["params"][0]["source"] == "assumed" and doc["params"][0]["allowed"] == "int in [0, 5]"
 
 
+def test_tables_lists_columns():
+    res = cardlab("tables", "toy")
+    assert res.returncode == 0, res.stderr
+    assert "cards (sum, summed by card): card value counts" in res.stdout
+    assert "    win: bool" in res.stdout
+
+
 def test_verify_and_bench_json():
     res = cardlab("verify", "toy", "--games", 300)
     assert res.returncode == 0 and "agree on all 300 games" in res.stdout
