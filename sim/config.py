@@ -100,8 +100,32 @@ def _num(x: float) -> str:
 
 
 @dataclass(frozen=True)
+class BotParam:
+    """Meaning and allowed range ``[lo, hi]`` of a bot parameter (one name, one meaning per game)."""
+
+    name: str
+    lo: float
+    hi: float
+    doc: str
+
+    def allowed(self) -> str:
+        return f"a number in [{_num(self.lo)}, {_num(self.hi)}]"
+
+    def coerce(self, key: str, value: Any) -> float:
+        """``value`` as a float inside the range, or a one-line ConfigError naming ``key``."""
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            v = None
+        if v is None or not self.lo <= v <= self.hi:
+            raise ConfigError(f"bad value {value!r} for '{key}': expected {self.allowed()} ({self.doc})")
+        return v
+
+
+@dataclass(frozen=True)
 class BotSpec:
-    """A scripted policy: a name, its id in the kernel, and named parameters with defaults."""
+    """A scripted policy: a name, its id in the kernel, and named parameters with defaults
+    (ranges and meanings: the game's ``BotParam`` rows)."""
 
     name: str
     policy: int
@@ -148,6 +172,10 @@ class RunConfig:
 
     def bot_param(self, bot: str, name: str, defaults: dict[str, float]) -> float:
         return self.bot_params.get(bot, {}).get(name, defaults[name])
+
+    def bot_values(self, spec: BotSpec) -> dict[str, float]:
+        """Every parameter of bot ``spec`` in declaration order: the run's override, else the default."""
+        return {k: self.bot_param(spec.name, k, spec.params) for k in spec.params}
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:

@@ -7,13 +7,15 @@ Each seat draws a card 0..12; the highest card wins (ties: every tied seat share
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from numba import njit
 
 from sim import rng
-from sim.config import BotSpec, Param
-from sim.games.base import Game, Section, Table, seat_bot, seat_bots
+from sim.config import BotParam, BotSpec, Param
+from sim.games.base import SEAT_KEYS, Game, Section, Table, seat_bot, seat_keys
 
 
 @njit(cache=True)
@@ -36,68 +38,70 @@ def _kernel(seed, start, count, players, bonus, policy, turns, cards, winner, nw
                     winner[g] = p
 
 
+@dataclass
+class Played:
+    """A finished reference game: its length, every seat's card, the winning seats."""
+
+    turns: int
+    cards: list[int]
+    winners: list[int]
+
+
 class HighCard(Game):
     name = "toy"
     title = "High card (test game)"
-    spec = ""
     min_players, max_players, default_players = 2, 5, 3
     params = (
         Param("lucky_bonus", 0, "int", "assumed", "T-1", "added to the lucky bot's card", lo=0, hi=5),
         Param("mode", "plain", "choice", "assumed", "T-2", "unused switch", choices=("plain", "fancy")),
     )
     bots = {"plain": BotSpec("plain", 0, {}), "lucky": BotSpec("lucky", 1, {"nerve": 0.5})}
+    bot_param_specs = (BotParam("nerve", 0.0, 1.0, "unused"),)
     default_bots = ("plain", "lucky")
     tables = {
-        "games": Table("game", "one row per game"),
-        "seats": Table("seat", "one row per seat per game"),
-        "cards": Table("sum", "card value counts", keys=("card",)),
+        "games": Table("game", "one row per game", columns=(
+            ("game", "int64"), ("winner", "int64"), ("n_winners", "int64"), ("turns", "int64"))),
+        "seats": Table("seat", "one row per seat per game", columns=(*SEAT_KEYS, ("win", "bool"), ("card", "int64"))),
+        "cards": Table("sum", "card value counts", keys=("card",), columns=(("card", "int64"), ("count", "int64"))),
     }
     broken_reference = False  # tests flip this to prove verify can fail
 
-    def _frames(self, cfg, start, count, turns, cards, winner, nwin):
-        games = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64), "winner": winner,
-                              "n_winners": nwin, "turns": turns})
-        n = cfg.players
-        names = [seat_bots(cfg, start + g) for g in range(count)]
-        seats = pd.DataFrame({
-            "game": np.repeat(games["game"].to_numpy(), n),
-            "seat": np.tile(np.arange(n, dtype=np.int64), count),
-            "bot": [b for row in names for b in row],
-            "win": (cards == cards.max(axis=1, keepdims=True)).ravel(),
-            "card": cards.ravel(),
-        })
+    def new_arrays(self, cfg, count):
+        return {"turns": np.zeros(count, np.int64), "cards": np.zeros((count, cfg.players), np.int64),
+                "winner": np.zeros(count, np.int64), "nwin": np.zeros(count, np.int64)}
+
+    def fast_batch(self, cfg, start, count):
+        raw = self.new_arrays(cfg, count)
+        policy, _ = self.bot_matrix(cfg)
+        _kernel(np.uint64(cfg.seed), start, count, cfg.players, cfg.params["lucky_bonus"], policy, raw["turns"],
+                raw["cards"], raw["winner"], raw["nwin"])
+        return raw
+
+    def play_reference(self, cfg, index, log=None):
+        r = rng.Rng(cfg.seed, index)
+        turns = 1 + r.randbelow(5)
+        seats = self.seat_params(cfg, index)
+        cards = [r.randbelow(13) + (cfg.params["lucky_bonus"] if b == "lucky" else 0) for b, _ in seats]
+        if self.broken_reference and index == 7:
+            turns += 1
+        if log is not None:
+            log.extend(f"seat {s} ({b}) draws {c}" for s, ((b, _), c) in enumerate(zip(seats, cards)))
+        return Played(turns, cards, [p for p, c in enumerate(cards) if c == max(cards)])
+
+    def record(self, played, raw, row):
+        raw["turns"][row] = played.turns
+        raw["cards"][row] = played.cards
+        raw["winner"][row], raw["nwin"][row] = played.winners[0], len(played.winners)
+
+    def build_tables(self, cfg, start, count, raw):
+        cards = raw["cards"]
+        games = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64), "winner": raw["winner"],
+                              "n_winners": raw["nwin"], "turns": raw["turns"]})
+        seats = pd.DataFrame({**seat_keys(cfg, start, count),
+                              "win": (cards == cards.max(axis=1, keepdims=True)).ravel(), "card": cards.ravel()})
         vals, cnt = np.unique(cards, return_counts=True)
         sums = pd.DataFrame({"card": vals.astype(np.int64), "count": cnt.astype(np.int64)})
         return {"games": games, "seats": seats, "cards": sums}
-
-    def run_batch(self, cfg, start, count, engine="fast"):
-        n = cfg.players
-        turns = np.zeros(count, np.int64)
-        cards = np.zeros((count, n), np.int64)
-        winner = np.zeros(count, np.int64)
-        nwin = np.zeros(count, np.int64)
-        bonus = cfg.params["lucky_bonus"]
-        if engine == "fast":
-            policy, _ = self.bot_matrix(cfg)
-            _kernel(np.uint64(cfg.seed), start, count, n, bonus, policy, turns, cards, winner, nwin)
-        else:
-            for g in range(count):
-                r = rng.Rng(cfg.seed, start + g)
-                turns[g] = 1 + r.randbelow(5)
-                bots = seat_bots(cfg, start + g)
-                for p in range(n):
-                    cards[g, p] = r.randbelow(13) + (bonus if bots[p] == "lucky" else 0)
-                best = cards[g].max()
-                winners = [p for p in range(n) if cards[g, p] == best]
-                winner[g], nwin[g] = winners[0], len(winners)
-                if self.broken_reference and start + g == 7:
-                    turns[g] += 1
-        return self._frames(cfg, start, count, turns, cards, winner, nwin)
-
-    def replay(self, cfg, index):
-        tables = self.run_batch(cfg, index, 1, "reference")
-        lines = [f"seat {s.seat} ({s.bot}) draws {s.card}" for s in tables["seats"].itertuples()]
-        return lines, tables
 
     def scenario(self, spec):
         return {"game": self.name, "state": spec.get("state", {}), "events": [], "illegal": None,

@@ -1,8 +1,19 @@
 """The game plug-in contract. The runner, store, CLI and report know games only through it.
 
 A game package ``sim/games/<name>/`` exposes ``GAME``, an instance of a ``Game`` subclass
-that fills in the class attributes and the four engine hooks (``run_batch``, ``replay``,
-``scenario``, ``report_sections``). Config building and validation are shared here.
+that fills in the class attributes and the engine hooks. ``Game`` owns everything shared:
+config building and validation (bot parameter ranges included), engine validation, batching,
+seat/bot rotation, bot parameter matrices and the seat key columns of the result tables. A
+game supplies only
+
+- ``new_arrays(cfg, count)``: the raw result arrays of ``count`` games, zeroed;
+- ``fast_batch(cfg, start, count)``: its kernel call, returning filled raw arrays;
+- ``play_reference(cfg, index, log)``: one finished reference-engine game;
+- ``record(engine, raw, row)``: a finished reference game into row ``row`` of the raw arrays;
+- ``build_tables(cfg, start, count, raw)``: the DataFrames (one per ``tables`` entry);
+- ``scenario(spec)`` and, for now, ``report_sections(run)``.
+
+``run_batch`` and ``replay`` are written once here from those hooks.
 """
 
 from __future__ import annotations
@@ -14,7 +25,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from sim.config import BotSpec, ConfigError, Param, RunConfig
+from sim.config import BotParam, BotSpec, ConfigError, Param, RunConfig
 
 ENGINES = ("fast", "reference")
 
@@ -32,6 +43,12 @@ class Table:
     kind: str
     doc: str
     keys: tuple[str, ...] = ()
+    # Columns every run of the game has, with their numpy/pandas dtype names (``str`` for
+    # text). Runs may have more (for example one column per seat or per round).
+    columns: tuple[tuple[str, str], ...] = ()
+
+
+SEAT_KEYS = (("game", "int64"), ("seat", "int64"), ("bot", "str"))
 
 
 @dataclass
@@ -61,17 +78,34 @@ def seat_bots(cfg: RunConfig, game_index: int) -> list[str]:
     return [cfg.bots[(s + game_index) % n] for s in range(n)]
 
 
+def seat_keys(cfg: RunConfig, start: int, count: int) -> dict[str, Any]:
+    """Key columns of the seat rows of games ``start..start+count-1`` (game-major): ``game``,
+    ``seat`` (int64) and ``bot`` (``str``, rotated as ``seat_bots``; a take from the n table
+    names instead of one Python string per row)."""
+    n = cfg.players
+    game = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
+    seat = np.tile(np.arange(n, dtype=np.int64), count)
+    names = pd.array(list(cfg.bots), dtype="str")
+    return {"game": game, "seat": seat, "bot": names.take((seat + game) % n)}
+
+
+def check_engine(engine: str) -> None:
+    """One message for an unknown engine name."""
+    if engine not in ENGINES:
+        raise ConfigError(f"unknown engine '{engine}'; known: {', '.join(ENGINES)}")
+
+
 class Game:
     """Base class of a game plug-in."""
 
     name: ClassVar[str]
     title: ClassVar[str]
-    spec: ClassVar[str]  # spec file name in the rules folder
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     params: ClassVar[tuple[Param, ...]]
     bots: ClassVar[dict[str, BotSpec]]
+    bot_param_specs: ClassVar[tuple[BotParam, ...]] = ()  # range and meaning of every bot parameter
     default_bots: ClassVar[tuple[str, ...]]
     tables: ClassVar[dict[str, Table]]
     unit: ClassVar[str] = "games"  # what `bench` counts
@@ -136,10 +170,7 @@ class Game:
                     raise ConfigError(
                         f"unknown parameter '{parts[2]}' of bot '{parts[1]}'; known: {', '.join(spec.params) or 'none'}"
                     )
-                try:
-                    v = float(value)
-                except (TypeError, ValueError):
-                    raise ConfigError(f"bad value {value!r} for '{key}': expected a number") from None
+                v = self.bot_param_spec(parts[2]).coerce(key, value)
                 bot_params.setdefault(parts[1], {})[parts[2]] = v
                 continue
             values[key] = self.param(key).coerce(value)
@@ -149,6 +180,17 @@ class Game:
 
     def check(self, cfg: RunConfig) -> None:
         """Cross-parameter checks; raise ConfigError. Override per game."""
+
+    def bot_param_spec(self, name: str) -> BotParam:
+        """The ``BotParam`` row of a bot parameter name."""
+        for p in self.bot_param_specs:
+            if p.name == name:
+                return p
+        raise ConfigError(f"bot parameter '{name}' of {self.name} has no declared range (bot_param_specs)")
+
+    def seat_params(self, cfg: RunConfig, index: int) -> list[tuple[str, dict[str, float]]]:
+        """Per seat of game ``index``: the bot name (``seat_bots``) and its resolved parameters."""
+        return [(b, cfg.bot_values(self.bots[b])) for b in seat_bots(cfg, index)]
 
     def bot_matrix(self, cfg: RunConfig) -> tuple[np.ndarray, np.ndarray]:
         """Per table position: policy ids (int64[n]) and parameter rows (float64[n, k]).
@@ -174,13 +216,45 @@ class Game:
                     out.append(n)
         return out
 
-    # ---- engine hooks (per game) ------------------------------------------------------
+    # ---- batch and replay skeleton (shared) --------------------------------------------
     def run_batch(self, cfg: RunConfig, start: int, count: int, engine: str = "fast") -> dict[str, pd.DataFrame]:
         """Play games ``start .. start+count-1``; return one DataFrame per table in ``tables``."""
-        raise NotImplementedError
+        check_engine(engine)
+        if engine == "fast":
+            raw = self.fast_batch(cfg, start, count)
+        else:
+            raw = self.new_arrays(cfg, count)
+            for row in range(count):
+                self.record(self.play_reference(cfg, start + row), raw, row)
+        return self.build_tables(cfg, start, count, raw)
 
     def replay(self, cfg: RunConfig, index: int) -> tuple[list[str], dict[str, pd.DataFrame]]:
         """Play game ``index`` in the reference engine: play-by-play lines and its result tables."""
+        log: list[str] = []
+        raw = self.new_arrays(cfg, 1)
+        self.record(self.play_reference(cfg, index, log), raw, 0)
+        return log, self.build_tables(cfg, index, 1, raw)
+
+    # ---- engine hooks (per game) ------------------------------------------------------
+    def new_arrays(self, cfg: RunConfig, count: int) -> Any:
+        """The raw result arrays of ``count`` games, zeroed, in the layout both engines fill."""
+        raise NotImplementedError
+
+    def fast_batch(self, cfg: RunConfig, start: int, count: int) -> Any:
+        """Games ``start .. start+count-1`` in the compiled kernel: the filled raw arrays."""
+        raise NotImplementedError
+
+    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None) -> Any:
+        """Game ``index`` played to the end in the reference engine (seated by ``seat_params``),
+        appending its play-by-play lines to ``log`` when given; returns the finished engine."""
+        raise NotImplementedError
+
+    def record(self, engine: Any, raw: Any, row: int) -> None:
+        """Write a finished reference game into row ``row`` of ``raw`` (and add to its sums)."""
+        raise NotImplementedError
+
+    def build_tables(self, cfg: RunConfig, start: int, count: int, raw: Any) -> dict[str, pd.DataFrame]:
+        """One DataFrame per table in ``tables`` from filled raw arrays of games ``start..``."""
         raise NotImplementedError
 
     def scenario(self, spec: dict[str, Any]) -> dict[str, Any]:
@@ -194,8 +268,3 @@ class Game:
     def bench_config(self) -> RunConfig:
         """The configuration ``cardlab bench`` times (defaults unless a game says otherwise)."""
         return self.make_config(players=self.default_players)
-
-    def warmup(self) -> None:
-        """Compile the fast engine (a tiny batch)."""
-        cfg = self.make_config()
-        self.run_batch(cfg, 0, 2, "fast")

@@ -19,7 +19,7 @@ card). Ties always go to the first option in the engine's canonical order.
 
 from __future__ import annotations
 
-from sim.config import BotSpec
+from sim.config import BotParam, BotSpec
 
 from . import rules as R
 from .plays import JOKER_SINGLE, SET, value, strength
@@ -37,6 +37,12 @@ BOTS = {
         "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards",
     ),
 }
+BOT_PARAMS = (
+    BotParam("revolt_below", 0.0, 13.0, "strategist revolts when the mean strength (0-12) of its natural cards is below this"),
+    BotParam("pass_control_above", 0.0, float(R.BASE_DECK),
+             "strategist passes instead of spending control cards while every opponent holds more cards than this"),
+    BotParam("boss_hand", 0.0, float(R.BASE_DECK), "strategist leads a play nobody can beat once its hand is this small"),
+)
 
 # D1 draft preference of the strategist (implemented cards; inert cards score 0)
 DRAFT_PREF = [0] * (R.N_RULE_CARDS + 1)

@@ -1,19 +1,20 @@
-"""The daifugo plug-in: configuration checks, both engines behind ``run_batch``, replay."""
+"""The daifugo plug-in: configuration checks and the engine hooks of ``sim.games.base.Game``."""
 
 from __future__ import annotations
 
 
 from sim.config import ConfigError
-from sim.games.base import Game, Table, seat_bots
+from sim.games.base import Game, Table
 from sim.rng import Rng
 
 from . import rules as R
 from . import tables as T
-from .bots import BOTS, BotAgent
+from .bots import BOT_PARAMS, BOTS, BotAgent
 
 
 def bot_params(cfg, names):
-    return [{k: cfg.bot_param(b, k, BOTS[b].params) for k in BOTS[b].params} for b in names]
+    """Resolved parameters of each named bot."""
+    return [cfg.bot_values(BOTS[b]) for b in names]
 
 
 def fill_arrays(eng, g, r, s) -> None:
@@ -44,35 +45,26 @@ def fill_arrays(eng, g, r, s) -> None:
                             eng.revs_by_seat[q], mask, bin(mask).count("1")]
 
 
-def reference_game(cfg, index: int, log=None):
-    """Play game ``index`` in the reference engine; returns the finished engine."""
-    from .reference import Engine
-
-    names = seat_bots(cfg, index)
-    eng = Engine(cfg, Rng(cfg.seed, index), BotAgent(names, bot_params(cfg, names)), log)
-    eng.start_game()
-    eng.run()
-    return eng
-
-
 class Daifugo(Game):
     name = "daifugo"
     title = "Daifugō with rule cards (Cthulhu variant)"
-    spec = "daifugo-rule-cards.md"
     min_players = 3
     max_players = R.MAX_PLAYERS
     default_players = 4
     params = R.PARAMS
     bots = BOTS
+    bot_param_specs = BOT_PARAMS
     default_bots = ("strategist", "greedy", "random", "strategist", "greedy", "random")
     length_column = "plays"
     unit = "rounds"
     tables = {
-        "games": Table("game", "one row per game: mode, laws in order, precept owners, winner, ties, totals"),
+        "games": Table("game", "one row per game: mode, laws in order, precept owners, winner, ties, totals",
+                       columns=T.GAME_TYPES),
         "rounds": Table("round", "one row per round (keys game, round): placements, king, capital fall, "
                         "revolutions, J-backs, eight cuts, locks, forbidden finishes, tricks, plays, guard",
-                        ("game", "round")),
-        "seats": Table("seat", "one row per seat: bot, points by source, win, placements, precepts held"),
+                        ("game", "round"), columns=T.ROUND_TYPES),
+        "seats": Table("seat", "one row per seat: bot, points by source, win, placements, precepts held",
+                       columns=T.SEAT_TYPES),
     }
 
     def check(self, cfg) -> None:
@@ -84,27 +76,31 @@ class Daifugo(Game):
         """One round, 4 players, no rule cards, default bots (issue: rounds/s)."""
         return self.make_config(players=4, overrides={"rounds": 1, "rule_deck": ""})
 
-    def run_batch(self, cfg, start, count, engine="fast"):
-        rounds = R.n_rounds(cfg)
-        g, r, s = T.alloc(count, cfg.players, rounds)
-        if engine == "reference":
-            for i in range(count):
-                fill_arrays(reference_game(cfg, start + i), g[i], r[i], s[i])
-        elif engine == "fast":
-            from .kernel import run_kernel
+    def new_arrays(self, cfg, count):
+        return T.alloc(count, cfg.players, R.n_rounds(cfg))
 
-            run_kernel(self, cfg, start, count, g, r, s)
-        else:
-            raise ConfigError(f"unknown engine '{engine}'")
-        return T.frames(start, int(cfg.params["mode"] == "madness"), cfg.players, rounds, cfg.bots, g, r, s)
+    def fast_batch(self, cfg, start, count):
+        from .kernel import run_kernel
 
-    def replay(self, cfg, index):
-        lines: list[str] = []
-        eng = reference_game(cfg, index, lines)
-        rounds = R.n_rounds(cfg)
-        g, r, s = T.alloc(1, cfg.players, rounds)
-        fill_arrays(eng, g[0], r[0], s[0])
-        return lines, T.frames(index, int(cfg.params["mode"] == "madness"), cfg.players, rounds, cfg.bots, g, r, s)
+        raw = self.new_arrays(cfg, count)
+        run_kernel(self, cfg, start, count, *raw)
+        return raw
+
+    def play_reference(self, cfg, index, log=None):
+        from .reference import Engine
+
+        names, values = zip(*self.seat_params(cfg, index))
+        eng = Engine(cfg, Rng(cfg.seed, index), BotAgent(names, values), log)
+        eng.start_game()
+        eng.run()
+        return eng
+
+    def record(self, eng, raw, row):
+        g, r, s = raw
+        fill_arrays(eng, g[row], r[row], s[row])
+
+    def build_tables(self, cfg, start, count, raw):
+        return T.frames(cfg, start, *raw)
 
     def scenario(self, spec):
         from .scenario import run_scenario

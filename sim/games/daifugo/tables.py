@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .rules import MAX_PLAYERS, N_RULE_CARDS
+from sim.games.base import SEAT_KEYS, seat_keys
+
+from .rules import MAX_PLAYERS, N_RULE_CARDS, n_rounds
 
 GAME_COLS = ["plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin",
              "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept"]
@@ -31,6 +33,18 @@ SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
 BOOL_COLS = {"win", "king_kept", "guard_hit"}
+
+
+def _types(cols, default: str) -> tuple[tuple[str, str], ...]:
+    return tuple((c, "bool" if c in BOOL_COLS else default) for c in cols)
+
+
+# Columns of every run (``Table.columns``); law_k, points_sq, pos_sq and pos_rk follow the
+# run's rounds and players (int8, points int64).
+GAME_TYPES = (("game", "int64"), ("mode", "int8"), ("players", "int8"), *_types(GAME_COLS, "int64"),
+              *((f"owner_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)))
+ROUND_TYPES = (("game", "int64"), ("round", "int64"), *_types(ROUND_COLS, "int64"))
+SEAT_TYPES = (*SEAT_KEYS, *_types(SEAT_COLS, "int64"), ("win_share", "float64"))
 
 
 def game_width(rounds: int) -> int:
@@ -52,10 +66,10 @@ def alloc(count: int, players: int, rounds: int):
             np.zeros((count, players, seat_width(rounds)), np.int64))
 
 
-def frames(start: int, mode: int, players: int, rounds: int, table_bots, g, r, s) -> dict[str, pd.DataFrame]:
-    """DataFrames from the result arrays; seat q of game i is played by
-    ``table_bots[(q + i) % len(table_bots)]`` (the foundation's seat rotation)."""
-    count = g.shape[0]
+def frames(cfg, start: int, g, r, s) -> dict[str, pd.DataFrame]:
+    """DataFrames from the result arrays of games ``start..`` of run ``cfg``."""
+    count, players, rounds = g.shape[0], cfg.players, n_rounds(cfg)
+    mode = int(cfg.params["mode"] == "madness")
     game_ids = np.arange(start, start + count, dtype=np.int64)
     cols: dict[str, np.ndarray] = {"game": game_ids, "mode": np.full(count, mode, np.int8),
                                    "players": np.full(count, players, np.int8)}
@@ -78,10 +92,7 @@ def frames(start: int, mode: int, players: int, rounds: int, table_bots, g, r, s
     rr = pd.DataFrame(cols)
 
     flat = s.reshape(count * players, -1)
-    seat = np.tile(np.arange(players, dtype=np.int64), count)
-    game = np.repeat(game_ids, players)
-    cols = {"game": game, "seat": seat,
-            "bot": np.array(table_bots, dtype=object)[(seat + game) % len(table_bots)]}
+    cols = seat_keys(cfg, start, count)
     for j, name in enumerate(SEAT_COLS):
         cols[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
     nw = np.repeat(g[:, GAME_COLS.index("n_winners")], players)

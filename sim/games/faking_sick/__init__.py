@@ -7,25 +7,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from sim.config import ConfigError, RunConfig
-from sim.games.base import ENGINES, Game, Section
+from sim.config import RunConfig
+from sim.games.base import Game, Section
 
 from . import rules
-from .bots import BOTS, DEFAULT_BOTS
+from .bots import BOT_PARAMS, BOTS, DEFAULT_BOTS
 from .tables import TABLES, frames, new_arrays
 
 
 class FakingSick(Game):
     name = rules.NAME
     title = "Virus — faking-sick mode"
-    spec = "virus-faking-sick.md"
     min_players = 3
     max_players = 4
     default_players = 4
     params = rules.PARAMS
     bots = BOTS
+    bot_param_specs = BOT_PARAMS
     default_bots = DEFAULT_BOTS
     tables = TABLES
     length_column = "turns"
@@ -33,29 +34,28 @@ class FakingSick(Game):
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)
 
-    def run_batch(self, cfg: RunConfig, start: int, count: int, engine: str = "fast") -> dict[str, pd.DataFrame]:
-        if engine not in ENGINES:
-            raise ConfigError(f"unknown engine '{engine}'; known: {', '.join(ENGINES)}")
+    def new_arrays(self, cfg: RunConfig, count: int) -> dict[str, np.ndarray]:
+        return new_arrays(count, cfg.players)
+
+    def fast_batch(self, cfg: RunConfig, start: int, count: int) -> dict[str, np.ndarray]:
+        from .kernel import run_kernel
+
         arr = new_arrays(count, cfg.players)
-        if engine == "fast":
-            from .kernel import run_kernel
+        run_kernel(self, cfg, start, count, arr)
+        return arr
 
-            run_kernel(self, cfg, start, count, arr)
-        else:
-            from .reference import record, run_game
+    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):
+        from .reference import run_game
 
-            for i in range(count):
-                record(run_game(cfg, start + i), arr, i)
-        return frames(arr, start, cfg.bots)
+        return run_game(cfg, index, log)
 
-    def replay(self, cfg: RunConfig, index: int) -> tuple[list[str], dict[str, pd.DataFrame]]:
-        from .reference import record, run_game
+    def record(self, engine, raw: dict[str, np.ndarray], row: int) -> None:
+        from .reference import record
 
-        log: list[str] = []
-        g = run_game(cfg, index, log)
-        arr = new_arrays(1, cfg.players)
-        record(g, arr, 0)
-        return log, frames(arr, index, cfg.bots)
+        record(engine, raw, row)
+
+    def build_tables(self, cfg: RunConfig, start: int, count: int, raw) -> dict[str, pd.DataFrame]:
+        return frames(cfg, raw, start)
 
     def scenario(self, spec: dict[str, Any]) -> dict[str, Any]:
         from .scenario import run_scenario

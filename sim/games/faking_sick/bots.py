@@ -29,7 +29,7 @@ Push (policies 1 and 2): own banned types first (slot order), then the type held
 
 from __future__ import annotations
 
-from sim.config import BotSpec
+from sim.config import BotParam, BotSpec
 
 from .rules import NT
 
@@ -51,6 +51,14 @@ BOTS: dict[str, BotSpec] = {
     ),
 }
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
+BOT_PARAMS = (
+    BotParam("call_prob", 0.0, 1.0, "random calls a play with this probability"),
+    BotParam("call_threshold", 0.0, 1.0, "model callers call when the estimated ban probability exceeds this"),
+    BotParam("call_urgency", 0.0, 1.0, "threshold cut when the challenged player holds 2 cards or fewer"),
+    BotParam("call_win_bonus", 0.0, 1.0, "threshold cut when the caller's own hand is at most push_count"),
+    BotParam("bluff_max", 0.0, 1.0, "bluff probability with no honest playable card"),
+    BotParam("bluff_k", 0.01, 100.0, "honest cards in hand at which the bluff probability halves"),
+)
 
 
 def argmax_type(counts, allowed) -> int:

@@ -579,7 +579,7 @@ def seat_agent(cfg, index: int) -> tuple[list[str], BotAgent]:
     """The bots of game ``index`` (rotated seats, ``seat_bots``) with resolved parameters."""
     names = seat_bots(cfg, index)
     specs = [B.BOTS[b] for b in names]
-    params = [{k: cfg.bot_param(sp.name, k, sp.params) for k in sp.params} for sp in specs]
+    params = [cfg.bot_values(sp) for sp in specs]
     return names, BotAgent(specs, params)
 
 

@@ -165,16 +165,6 @@ def check(cfg: RunConfig) -> None:
         raise ConfigError("last_card_forbidden_types may not contain MSK (FS-4.4: MASK may be the last card)")
     if p["first_player"] >= n:
         raise ConfigError(f"first_player {p['first_player']} is not a seat of a {n}-player game")
-    from .bots import BOTS
-
-    for bot in set(cfg.bots):
-        spec = BOTS[bot]
-        for name in spec.params:
-            v = cfg.bot_param(bot, name, spec.params)
-            if name in ("call_prob", "bluff_max") and not 0.0 <= v <= 1.0:
-                raise ConfigError(f"bot.{bot}.{name} must be in [0, 1], got {v}")
-            if name == "bluff_k" and not v > 0.0:
-                raise ConfigError(f"bot.{bot}.bluff_k must be > 0, got {v}")
 
 
 # ---- kernel parameter vector ----------------------------------------------------------

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.games.base import Table
+from sim.games.base import SEAT_KEYS, Table, seat_keys
 
 from .rules import NT
 
@@ -57,13 +57,23 @@ S = {name: i for i, name in enumerate(SEAT_FIELDS)}
 OUTCOME_LOST, OUTCOME_WON, OUTCOME_CAP = 0, 1, 2
 WIN_METHODS = ("none", "play_out", "push_out")
 
+
+
+def _int64(*names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((c, "int64") for c in names)
+
+
 TABLES = {
-    "games": Table("game", "one row per game: winner, length, calls, bluffs, reveals, pushes, turn cap"),
-    "seats": Table("seat", "one row per seat per game: bot, outcome, bluffs, calls made and correct"),
+    "games": Table("game", "one row per game: winner, length, calls, bluffs, reveals, pushes, turn cap",
+                   columns=(*_int64("game", "winner", "n_winners", "turns", "win_method"), ("turn_cap", "bool"),
+                            *_int64(*GAME_STATS))),
+    "seats": Table("seat", "one row per seat per game: bot, outcome, bluffs, calls made and correct",
+                   columns=(*SEAT_KEYS, ("win", "bool"), *_int64("outcome", *SEAT_FIELDS))),
     "calls": Table("sum", "judged calls and successes by played card type (code), clockwise distance "
-                   "from the challenged player to the caller, and caller seat", ("card", "distance", "caller_seat")),
+                   "from the challenged player to the caller, and caller seat", ("card", "distance", "caller_seat"),
+                   columns=_int64("card", "distance", "caller_seat", "calls", "successes")),
     "plays": Table("sum", "plays, bluffs, called plays and caught bluffs by card type (code) and seat",
-                   ("card", "seat")),
+                   ("card", "seat"), columns=_int64("card", "seat", *PLAY_SUMS)),
 }
 
 
@@ -76,17 +86,8 @@ def new_arrays(count: int, n: int) -> dict[str, np.ndarray]:
     }
 
 
-def seat_bot_names(bots: tuple[str, ...], start: int, count: int):
-    """Bot name per (game, seat) row, rotated exactly as ``sim.games.base.seat_bots``: a take
-    from the n table names (no per-row string conversion)."""
-    n = len(bots)
-    games = np.arange(start, start + count, dtype=np.int64)
-    idx = (np.arange(n, dtype=np.int64)[None, :] + games[:, None]) % n
-    return pd.array(list(bots), dtype="str").take(idx.ravel())
-
-
-def frames(arr: dict[str, np.ndarray], start: int, bots: tuple[str, ...]) -> dict[str, pd.DataFrame]:
-    """DataFrames of every table from filled arrays (``bots``: the run's table of bots)."""
+def frames(cfg, arr: dict[str, np.ndarray], start: int) -> dict[str, pd.DataFrame]:
+    """DataFrames of every table from filled arrays of games ``start..`` of run ``cfg``."""
     games_a, seats_a = arr["games"], arr["seats"]
     count, n = seats_a.shape[0], seats_a.shape[1]
     game_ids = np.arange(start, start + count, dtype=np.int64)
@@ -101,9 +102,7 @@ def frames(arr: dict[str, np.ndarray], start: int, bots: tuple[str, ...]) -> dic
     cap = np.repeat(games_a[:, G["turn_cap"]], n) == 1
     outcome = np.where(win, OUTCOME_WON, np.where(cap, OUTCOME_CAP, OUTCOME_LOST)).astype(np.int64)
     seats = pd.DataFrame(seats_a.reshape(count * n, NS), columns=list(SEAT_FIELDS), copy=False)
-    for i, (name, col) in enumerate((("game", np.repeat(game_ids, n)), ("seat", seat_ids),
-                                     ("bot", seat_bot_names(bots, start, count)), ("win", win),
-                                     ("outcome", outcome))):
+    for i, (name, col) in enumerate((*seat_keys(cfg, start, count).items(), ("win", win), ("outcome", outcome))):
         seats.insert(i, name, col)
 
     calls_a = arr["calls"]

@@ -24,7 +24,7 @@ Shared estimates, identical in both engines:
 
 from __future__ import annotations
 
-from sim.config import BotSpec
+from sim.config import BotParam, BotSpec
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
@@ -36,6 +36,17 @@ BOTS = {
                                                      "quarantine_suspicion": 4.0},
                           "draws 2, coughs and controls likely carriers, plants viruses, bluffs"),
 }
+
+_SUSPICION = "unseen cards taken into a hand since it was last revealed"
+BOT_PARAMS = (
+    BotParam("skip_density", 0.0, 1.0, "cautious skips the draw when the estimated virus density is at least this"),
+    BotParam("refuse_density", 0.0, 1.0, "cautious refuses a cough when the estimated virus density is at least this"),
+    BotParam("exchange_suspicion", 0.0, 100.0, f"cautious refuses an exchange from a giver with this many {_SUSPICION}"),
+    BotParam("draw_two", 0.0, 1.0, "aggressive draws draw_max cards when >= 0.5, else draw_min"),
+    BotParam("bluff", 0.0, 1.0, "chance that aggressive bluffs with an empty mask take"),
+    BotParam("control_suspicion", 0.0, 100.0, f"aggressive controls an opponent holding this many {_SUSPICION}"),
+    BotParam("quarantine_suspicion", 0.0, 100.0, f"aggressive quarantines when opponents hold this many {_SUSPICION} in all"),
+)
 
 
 def ppm(x: float) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.games.base import Table
+from sim.games.base import SEAT_KEYS, Table, seat_keys
 
 GAME_COLS = (
     "winner", "n_winners", "outcome", "turns", "rounds", "first_player",
@@ -62,11 +62,18 @@ S_EXPOSED, S_KILLS, S_HAND_END, S_HIDDEN_END, S_OPEN_END, S_TP_END = (SI[c] for 
 
 D_GAMES, D_DECK, D_DECK_SQ, D_VDECK, D_VDECK_SQ, D_HID, D_HID_SQ, D_OPEN, D_OPEN_SQ, D_DGAMES, D_BP, D_BP_SQ = range(ND)
 
+def _typed(cols: tuple, bools: tuple, dtype: str) -> tuple:
+    return tuple((c, "bool" if c in bools else dtype) for c in cols)
+
+
 TABLES = {
-    "games": Table("game", "one row per game: outcome, length, draws by kind, eliminations by cause, hard quarantine"),
-    "seats": Table("seat", "one row per seat per game: bot, result, elimination, cards played by type, virus handling"),
+    "games": Table("game", "one row per game: outcome, length, draws by kind, eliminations by cause, hard quarantine",
+                   columns=(("game", "int64"), *_typed(GAME_COLS, GAME_BOOL, "int32"))),
+    "seats": Table("seat", "one row per seat per game: bot, result, elimination, cards played by type, virus handling",
+                   columns=SEAT_KEYS + _typed(SEAT_COLS, SEAT_BOOL, "int32")),
     "density": Table("sum", "sums per turn index, recorded at every turn end: deck size, viruses in deck/hidden/open"
-                     " (with squares) and virus density in basis points", ("turn",)),
+                     " (with squares) and virus density in basis points", ("turn",),
+                     columns=(("turn", "int64"), *_typed(DENSITY_COLS, (), "int64"))),
 }
 
 
@@ -106,15 +113,9 @@ def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened:
 def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray) -> dict:
     """DataFrames for games ``start..start+count-1`` from the raw column-major int32 matrices
     (``games[col, game]``, ``seats[col, game * n + seat]``) and the int64 density sums."""
-    n = cfg.players
     gidx = np.arange(start, start + count, dtype=np.int64)
     gdf = _frame({"game": gidx}, games, GAME_COLS, GAME_BOOL)
-    sg = np.repeat(gidx, n)
-    ss = np.tile(np.arange(n, dtype=np.int64), count)
-    # Bot per seat row (``seat_bot`` rotation): a take from the n table names, already in the
-    # frame's string dtype, instead of converting one Python string per row.
-    names = pd.Series(list(cfg.bots)).array
-    sdf = _frame({"game": sg, "seat": ss, "bot": names.take((ss + sg) % n)}, seats, SEAT_COLS, SEAT_BOOL)
+    sdf = _frame(seat_keys(cfg, start, count), seats, SEAT_COLS, SEAT_BOOL)
     rows = np.nonzero(density[:, D_GAMES])[0]
     ddf = _frame({"turn": rows.astype(np.int64)}, np.ascontiguousarray(density[rows].T), DENSITY_COLS, ())
     return {"games": gdf, "seats": sdf, "density": ddf}
