@@ -100,15 +100,21 @@ def report(
 
 @app.command()
 def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
-    """List a game's rule parameters (default, allowed values, source, rule) and bots."""
+    """List a game's rule parameters (default, allowed values, source, rule), bots and bot parameters."""
     g = _game(game)
     rows = [
         {"name": p.name, "default": p.default, "allowed": p.allowed(), "source": p.source, "rule": p.rule, "doc": p.doc}
         for p in g.params
     ]
     bots = [{"bot": b.name, "params": b.params, "doc": b.doc} for b in g.bots.values()]
+    bot_params = [
+        {"name": p.name, "lo": p.lo, "hi": p.hi, "allowed": p.allowed(), "doc": p.doc,
+         "bots": [b.name for b in g.bots.values() if p.name in b.params]}
+        for p in g.bot_param_specs
+    ]
     if as_json:
-        typer.echo(json.dumps({"game": g.name, "params": rows, "bots": bots}, default=list, ensure_ascii=False))
+        typer.echo(json.dumps({"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params},
+                              default=list, ensure_ascii=False))
         return
     from rich.console import Console
     from rich.table import Table
@@ -128,6 +134,13 @@ def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", he
     for r in bots:
         b.add_row(r["bot"], ", ".join(f"{k}={v}" for k, v in r["params"].items()) or "-", r["doc"])
     con.print(b)
+    if bot_params:
+        p = Table(title="bot parameters")
+        for col in ("name", "allowed", "bots", "doc"):
+            p.add_column(col, overflow="fold")
+        for r in bot_params:
+            p.add_row(r["name"], f"[{r['lo']:g}, {r['hi']:g}]", ", ".join(r["bots"]), r["doc"])
+        con.print(p)
 
 
 @app.command()

@@ -95,6 +95,10 @@ def test_rules_lists_parameters():
     doc = json.loads(res.stdout)
     assert [p["name"] for p in doc["params"]] == ["lucky_bonus", "mode"]
     assert doc["params"][0]["source"] == "assumed" and doc["params"][0]["allowed"] == "int in [0, 5]"
+    assert doc["bot_params"] == [{"name": "nerve", "lo": 0.0, "hi": 1.0, "allowed": "a number in [0, 1]",
+                                  "doc": "unused", "bots": ["lucky"]}]
+    text = cardlab("rules", "toy").stdout
+    assert "bot parameters" in text and "nerve" in text and "[0, 1]" in text
 
 
 def test_tables_lists_columns():

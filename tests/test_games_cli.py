@@ -16,6 +16,10 @@ from tests.test_cli import cardlab, one_line_error
         (["virus-dogs", "--set", "hq_target=random"], "'hq_target'"),
         (["virus-dogs", "--players", "2", "--bots", "cautious,shark"], "unknown bot 'shark'"),
         (["virus-dogs", "--set", "bot.cautious.nerve_of_steel=1"], "unknown parameter 'nerve_of_steel'"),
+        (["virus-dogs", "--set", "bot.cautious.skip_density=-5"],
+         "bad value '-5' for 'bot.cautious.skip_density': expected a number in [0, 1]"),
+        (["faking-sick", "--set", "bot.bluffer.bluff_k=0"], "'bot.bluffer.bluff_k': expected a number in [0.01, 100]"),
+        (["daifugo", "--set", "bot.strategist.revolt_below=x"], "'bot.strategist.revolt_below': expected a number in [0, 13]"),
         (["faking-sick", "--players", "5"], "3 to 4 players"),
         (["faking-sick", "--set", "banned_per_player=5"], "banned_per_player"),
         (["faking-sick", "--set", "last_card_forbidden_types=MSK"], "MSK"),
@@ -47,3 +51,7 @@ def test_simulate_replay_report_rules(tmp_path, game):
     assert "Win rate by seat and by bot" in html and html.count("data:image/png;base64,") >= 4
     rules = json.loads(cardlab("rules", game, "--json").stdout)
     assert rules["game"] == game and all(p["source"] for p in rules["params"])
+    declared = {p["name"]: p for p in rules["bot_params"]}
+    for bot in rules["bots"]:
+        for name, default in bot["params"].items():
+            assert bot["bot"] in declared[name]["bots"] and declared[name]["lo"] <= default <= declared[name]["hi"]

@@ -37,15 +37,18 @@ BOTS = {
                           "draws 2, coughs and controls likely carriers, plants viruses, bluffs"),
 }
 
-_SUSPICION = "unseen cards taken into a hand since it was last revealed"
+# suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
 BOT_PARAMS = (
     BotParam("skip_density", 0.0, 1.0, "cautious skips the draw when the estimated virus density is at least this"),
     BotParam("refuse_density", 0.0, 1.0, "cautious refuses a cough when the estimated virus density is at least this"),
-    BotParam("exchange_suspicion", 0.0, 100.0, f"cautious refuses an exchange from a giver with this many {_SUSPICION}"),
-    BotParam("draw_two", 0.0, 1.0, "aggressive draws draw_max cards when >= 0.5, else draw_min"),
+    BotParam("exchange_suspicion", 0.0, 100.0,
+             "cautious refuses an exchange from a giver whose suspicion (unseen cards taken) is at least this"),
+    BotParam("draw_two", 0.0, 1.0, "aggressive draws draw_max cards when this is >= 0.5, else draw_min"),
     BotParam("bluff", 0.0, 1.0, "chance that aggressive bluffs with an empty mask take"),
-    BotParam("control_suspicion", 0.0, 100.0, f"aggressive controls an opponent holding this many {_SUSPICION}"),
-    BotParam("quarantine_suspicion", 0.0, 100.0, f"aggressive quarantines when opponents hold this many {_SUSPICION} in all"),
+    BotParam("control_suspicion", 0.0, 100.0,
+             "aggressive controls the most suspicious opponent whose suspicion is at least this"),
+    BotParam("quarantine_suspicion", 0.0, 100.0,
+             "aggressive quarantines when the opponents' suspicion adds up to at least this"),
 )
 
 
