@@ -14,7 +14,7 @@ import pandas as pd
 from numba import njit
 
 from sim import rng
-from sim.config import BotParam, BotSpec, Param
+from sim.config import BotParam, BotSpec, ConfigError, Param
 from sim.games.base import SEAT_KEYS, Game, Section, Table, seat_bot, seat_keys
 
 
@@ -104,6 +104,11 @@ class HighCard(Game):
         return {"games": games, "seats": seats, "cards": sums}
 
     def scenario(self, spec):
+        unknown = set(spec) - {"game", "players", "params", "seed", "state", "decisions", "bots"}
+        if unknown:
+            raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(unknown))}")
+        if not isinstance(spec.get("seed", 0), int) or isinstance(spec.get("seed"), bool):
+            raise ConfigError(f"seed must be an integer, got {spec['seed']!r}")
         return {"game": self.name, "state": spec.get("state", {}), "events": [], "illegal": None,
                 "waiting": None, "finished": True, "result": {}}
 
