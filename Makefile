@@ -11,7 +11,7 @@ VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
 DF_GAMES ?= 100000
 
-.PHONY: venv demo test bench clean
+.PHONY: venv demo test golden bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# rewrite tests/golden/ from the reference engines (after an intended change; review the diff)
+golden: $(STAMP)
+	$(BIN)/python -m tests.golden.regenerate
 
 bench: $(STAMP)
 	$(BIN)/cardlab bench all

@@ -35,7 +35,8 @@ class Table:
     """A result table a game writes.
 
     kind: ``game`` (one row per game, key column ``game``), ``seat`` (one row per seat per
-    game, keys ``game``, ``seat``) or ``sum`` (an aggregate: rows keyed by ``keys`` whose
+    game, keys ``game``, ``seat``), another per-game row kind keyed by ``keys`` (daifugo's
+    ``round``: keys ``game``, ``round``) or ``sum`` (an aggregate: rows keyed by ``keys`` whose
     other columns are sums; batches are combined by summing, so totals do not depend on
     batch size).
     """
