@@ -6,6 +6,7 @@ from typing import Any
 
 from sim.config import ConfigError
 from sim.rng import Rng
+from sim.scenario import Script, parse_envelope
 
 from . import rules as R
 from .bots import BOTS, BotAgent
@@ -36,6 +37,22 @@ def _flag(v, what: str) -> bool:
     if not isinstance(v, bool):
         raise ConfigError(f"'{what}' must be true or false, got {v!r}")
     return v
+
+
+def _list(st: dict, name: str, default: list | None = None) -> list:
+    """A list-valued state field (default: empty)."""
+    v = st.get(name, [] if default is None else default)
+    if not isinstance(v, list):
+        raise ConfigError(f"'{name}' must be a list, got {v!r}")
+    return v
+
+
+def _points(st: dict, name: str, n: int) -> list:
+    """A per-seat points field: n integers (default zeros)."""
+    v = _list(st, name, [0] * n)
+    if len(v) != n or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
+        raise ConfigError(f"'{name}' must list {n} integers, got {v!r}")
+    return list(v)
 
 
 def _suits(v) -> int:
@@ -122,46 +139,61 @@ def play_json(x: Play) -> dict:
 class ScriptAgent:
     """Takes decisions from the list; then bots (if given) or stops with ``waiting``."""
 
-    def __init__(self, decisions: list, bots: BotAgent | None, events: list):
-        self.decisions = list(decisions)
-        self.index = 0
+    def __init__(self, script: Script, bots: BotAgent | None, events: list, stop_at_forced: bool = False):
+        self.script = script
         self.bots = bots
         self.events = events
+        # Every forced decision is asked like a real one (envelope ``stop_at_forced``).
+        self.stop_at_forced = stop_at_forced
 
     def forced(self, eng, p, kind, choice):
         """A decision with one option is applied without asking; the next scripted decision is
         taken as that decision when it names this very choice and either names this player
         (e.g. the pass of a player who cannot beat the top play) or names cards only this
-        player holds (a forced gift, a lone card led, the last precept on offer)."""
-        d = self.decisions[self.index] if self.index < len(self.decisions) else None
-        if not isinstance(d, dict):
+        player holds (a forced gift, a lone card led, the last precept on offer). With
+        ``stop_at_forced`` the decision is asked like any other (the list, else bots, else
+        ``waiting``)."""
+        d = self.script.next()
+        if self.stop_at_forced and (d is not None or self.bots is None):
+            self._forced_as_decision(eng, p, kind, choice, d)
+            return
+        if d is None:
             return
         own_cards = kind in ("give", "king_give", "draft") or (kind == "play" and "play" in d)
         if d.get("player", None if own_cards else -1) not in (p, None):
             return
+        if self._names(eng, p, kind, choice, d):
+            self.script.take(forced=True)
+
+    def _names(self, eng, p, kind, choice, d) -> bool:
+        """Whether scripted decision ``d`` names ``choice``, p's only option."""
         if kind == "trim":
-            ok = d.get("trim") == []
-        else:
-            try:
-                ok = match(eng, p, kind, [choice], d) == choice
-            except (_Illegal, ConfigError):
-                ok = False
-        if ok:
-            self.index += 1
+            return d.get("trim") == [] and d.get("player", p) == p
+        try:
+            return match(eng, p, kind, [choice], d) == choice
+        except (_Illegal, ConfigError):
+            return False
+
+    def _forced_as_decision(self, eng, p, kind, choice, d):
+        legal = [{"trim": []}] if kind == "trim" else legal_json(kind, [choice])
+        if d is None:
+            raise StopRun("waiting", {"player": p, "decision": kind, "legal": legal})
+        if not self._names(eng, p, kind, choice, d):
+            reason = f"P{p}'s {kind} has one option: {legal[0]}"
+            raise StopRun("illegal", {"index": self.script.pos, "decision": d, "reason": reason})
+        self.script.take(forced=True)
 
     def decide(self, eng, p, kind, options):
-        if self.index >= len(self.decisions):
+        d = self.script.next()
+        if d is None:
             if self.bots is not None:
                 return self.bots.decide(eng, p, kind, options)
             raise StopRun("waiting", {"player": p, "decision": kind, "legal": legal_json(kind, options)})
-        d = self.decisions[self.index]
-        if not isinstance(d, dict):
-            raise ConfigError(f"decision {self.index} must be an object")
         try:
             choice = match(eng, p, kind, options, d)
         except _Illegal as e:
-            raise StopRun("illegal", {"index": self.index, "decision": d, "reason": str(e)}) from None
-        self.index += 1
+            raise StopRun("illegal", {"index": self.script.pos, "decision": d, "reason": str(e)}) from None
+        self.script.take()
         return choice
 
 
@@ -246,8 +278,6 @@ def match_play(eng, p, options, d):
 # ---------------------------------------------------------------- state <-> engine
 def load_state(eng: Engine, st: dict) -> None:
     n = eng.n
-    if not isinstance(st, dict):
-        raise ConfigError("'state' must be an object")
     known = {"round", "phase", "hands", "laws", "precepts", "rule_deck", "revealed", "draft_left", "exchange_left",
              "king_give_left", "trim_left", "prev_ranking", "rank_points", "bonus_points", "precept_points",
              "top", "field", "rev", "jback", "suit_lock", "num_lock", "passed", "turn", "top_list", "bottom_list",
@@ -256,9 +286,9 @@ def load_state(eng: Engine, st: dict) -> None:
     if unknown:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(unknown))}")
     eng._clear_round()
-    eng.round_no = int(st.get("round", 1))
-    if not 1 <= eng.round_no <= eng.rounds:
-        raise ConfigError(f"'round' must be 1..{eng.rounds}")
+    eng.round_no = st.get("round", 1)
+    if isinstance(eng.round_no, bool) or not isinstance(eng.round_no, int) or not 1 <= eng.round_no <= eng.rounds:
+        raise ConfigError(f"'round' must be an integer 1..{eng.rounds}, got {eng.round_no!r}")
     eng.phase = st.get("phase", "play")
     if eng.phase not in Engine.PHASES or eng.phase == "over":
         raise ConfigError(f"unknown phase {eng.phase!r}")
@@ -266,7 +296,7 @@ def load_state(eng: Engine, st: dict) -> None:
     if not isinstance(hands, list) or len(hands) != n:
         raise ConfigError(f"'hands' must list {n} hands")
     eng.hands = [set(_cards(h, "hands")) for h in hands]
-    eng.laws = [_rule_card(c, "laws") for c in st.get("laws", [])]
+    eng.laws = [_rule_card(c, "laws") for c in _list(st, "laws")]
     precepts = st.get("precepts", {})
     if not isinstance(precepts, dict):
         raise ConfigError("'precepts' must be an object: rule card -> owning seat, e.g. {\"14\": 1}")
@@ -275,17 +305,17 @@ def load_state(eng: Engine, st: dict) -> None:
         if c in eng.laws:
             raise ConfigError(f"rule card {c:02d} cannot be both a law and a precept (spec §4.0)")
         eng.owner[c] = _seat(p, n, "precepts")
-    eng.rule_deck = [_rule_card(c, "rule_deck") for c in st.get("rule_deck", [])]
-    eng.revealed = [_rule_card(c, "revealed") for c in st.get("revealed", [])]
+    eng.rule_deck = [_rule_card(c, "rule_deck") for c in _list(st, "rule_deck")]
+    eng.revealed = [_rule_card(c, "revealed") for c in _list(st, "revealed")]
     prev = st.get("prev_ranking")
     if prev is not None:
-        if sorted(prev) != list(range(n)):
+        if not isinstance(prev, list) or sorted(_seat(q, n, "prev_ranking") for q in prev) != list(range(n)):
             raise ConfigError("'prev_ranking' must order all seats")
         eng.prev_ranking = list(prev)
     elif eng.round_no > 1:
         raise ConfigError("round >= 2 needs 'prev_ranking' (the king is its first seat)")
     for name, attr in (("rank_points", "rank_pts"), ("bonus_points", "bonus_pts"), ("precept_points", "vp_pts")):
-        setattr(eng, attr, list(st.get(name, [0] * n)))
+        setattr(eng, attr, _points(st, name, n))
     eng.stats = RoundStats(bonus=[0] * n, king=eng.king, round=eng.round_no)
     default_left = {
         "draft_left": [] if not eng.revealed else (eng.draft_order() if eng.prev_ranking else list(range(n))),
@@ -294,8 +324,12 @@ def load_state(eng: Engine, st: dict) -> None:
         "trim_left": list(range(n)),
     }
     for name, dflt in default_left.items():
-        setattr(eng, name, [_seat(q, n, name) for q in st.get(name, dflt)])
-    eng.start_player = st.get("start_player", 0)
+        setattr(eng, name, [_seat(q, n, name) for q in _list(st, name, dflt)])
+    eng.start_player = _seat(st.get("start_player", 0), n, "start_player")
+    eng.rev = _flag(st.get("rev", False), "rev")
+    eng.jback = _flag(st.get("jback", False), "jback")
+    eng.suit_lock = _suits(st.get("suit_lock", []))
+    eng.num_lock = _flag(st.get("num_lock", False), "num_lock")
     if "top" in st and st["top"] is not None:
         t = st["top"]
         if not isinstance(t, dict):
@@ -310,13 +344,9 @@ def load_state(eng: Engine, st: dict) -> None:
             eng.top = tops[0]
         eng.top_owner = _seat(t.get("owner"), n, "top.owner")
         eng.field = set(eng.top.cards) | set(_cards(st.get("field", []), "field"))
-    eng.rev = _flag(st.get("rev", False), "rev")
-    eng.jback = _flag(st.get("jback", False), "jback")
-    eng.suit_lock = _suits(st.get("suit_lock", []))
-    eng.num_lock = _flag(st.get("num_lock", False), "num_lock")
-    eng.passed = {_seat(q, n, "passed") for q in st.get("passed", [])}
-    eng.top_list = [_seat(q, n, "top_list") for q in st.get("top_list", [])]
-    eng.bottom_list = [_seat(q, n, "bottom_list") for q in st.get("bottom_list", [])]
+    eng.passed = {_seat(q, n, "passed") for q in _list(st, "passed")}
+    eng.top_list = [_seat(q, n, "top_list") for q in _list(st, "top_list")]
+    eng.bottom_list = [_seat(q, n, "bottom_list") for q in _list(st, "bottom_list")]
     placed = set(eng.top_list) | set(eng.bottom_list)
     if len(placed) != len(eng.top_list) + len(eng.bottom_list):
         raise ConfigError("a seat is placed twice in 'top_list'/'bottom_list'")
@@ -376,32 +406,24 @@ def _top_json(x: Play) -> dict:
     return {"cards": d["play"], **({"as": d["as"]} if "as" in d else {})}
 
 
+def _players_in_state(state: dict) -> int | None:
+    """One player per listed hand (else the game default)."""
+    hands = state.get("hands")
+    return len(hands) if isinstance(hands, list) and hands else None
+
+
 def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(spec, dict):
-        raise ConfigError("a scenario must be a JSON object")
-    unknown = set(spec) - {"game", "players", "params", "seed", "state", "decisions", "bots"}
-    if unknown:
-        raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(unknown))}")
-    if spec.get("game", game.name) != game.name:
-        raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {game.name}")
-    state = spec.get("state", {})
-    hands = state.get("hands") if isinstance(state, dict) else None
-    # without 'players' the player count is the number of listed hands (else the default 4)
-    players = spec.get("players", len(hands) if isinstance(hands, list) and hands else 4)
-    cfg = game.make_config(players=players, seed=int(spec.get("seed", 0)), overrides=spec.get("params", {}))
-    bots = spec.get("bots")
+    env = parse_envelope(game, spec, _players_in_state)
+    cfg = env.config
     agent_bots = None
-    if bots is not None:
-        if len(bots) != players or any(b not in BOTS for b in bots):
-            raise ConfigError(f"'bots' must name {players} bots from: {', '.join(BOTS)}")
-        agent_bots = BotAgent(bots, [{k: cfg.bot_param(b, k, BOTS[b].params) for k in BOTS[b].params} for b in bots])
+    if env.bots is not None:
+        agent_bots = BotAgent(env.bots, [{k: cfg.bot_param(b, k, BOTS[b].params) for k in BOTS[b].params}
+                                         for b in env.bots])
     events: list[str] = []
-    decisions = spec.get("decisions", [])
-    if not isinstance(decisions, list):
-        raise ConfigError("'decisions' must be a list")
-    agent = ScriptAgent(decisions, agent_bots, events)
+    script = Script(env.decisions)
+    agent = ScriptAgent(script, agent_bots, events, env.stop_at_forced)
     eng = Engine(cfg, Rng(cfg.seed, 0), agent, events)
-    load_state(eng, spec.get("state", {}))
+    load_state(eng, env.state)
     out = {"game": game.name, "events": events, "illegal": None, "waiting": None, "finished": False, "result": None}
     eng.stop_after_round = eng.round_no if eng.phase != "deal" else eng.round_no + 1
     try:
@@ -421,4 +443,5 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
     out["rounds"] = [{"round": h.round, "ranking": h.ranking, "points": h.points,
                       "bonus": h.bonus, "revolutions": h.revolutions, "forbidden": h.forbidden,
                       "capital_falls": h.capital_falls} for h in eng.history]
+    out.update(script.report())
     return out

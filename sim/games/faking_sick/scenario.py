@@ -12,6 +12,7 @@ from typing import Any
 
 from sim.config import ConfigError
 from sim.rng import Rng
+from sim.scenario import Script, parse_envelope
 
 from . import bots as B
 from .reference import FakingSick, bot_decide
@@ -19,7 +20,6 @@ from .rules import FEV, NAME, NT, SNZ, TYPES, VIR, type_code
 from .tables import WIN_METHODS
 
 STATE_KEYS = {"hands", "banned", "draw", "discard", "unused", "removed", "to_move", "turns", "attack", "ban"}
-ENVELOPE_KEYS = {"game", "players", "params", "seed", "state", "decisions", "bots"}
 
 
 class _Stop(Exception):
@@ -167,8 +167,6 @@ def _same(decision: dict, option: dict, kind: str) -> bool:
 
 def _check_codes(d: dict, index: int) -> None:
     """Malformed decisions (not merely illegal ones) are ConfigErrors."""
-    if not isinstance(d, dict):
-        raise ConfigError(f"decision {index} must be an object")
     known = {"player", "action", "card", "bluff", "call", "calls", "push"}
     if set(d) - known:
         raise ConfigError(f"decision {index}: unknown field(s) {', '.join(sorted(set(d) - known))}")
@@ -187,19 +185,18 @@ def _check_codes(d: dict, index: int) -> None:
 class ScriptAgent:
     """Decisions from the scenario list, then bots, else stop with ``waiting``."""
 
-    def __init__(self, decisions: list, bot_names: list[str] | None, cfg):
-        self.decisions = decisions
-        self.i = 0
+    def __init__(self, script: Script, bot_names: list[str] | None, cfg):
+        self.script = script
         self.bots = None
         if bot_names:
             specs = [B.BOTS[b] for b in bot_names]
             self.bots = [(sp.policy, {k: cfg.bot_param(sp.name, k, sp.params) for k in sp.params}) for sp in specs]
 
     def _next(self) -> dict | None:
-        return self.decisions[self.i] if self.i < len(self.decisions) else None
+        return self.script.next()
 
     def _illegal(self, d: dict, reason: str):
-        raise _Stop("illegal", {"index": self.i, "decision": d, "reason": reason})
+        raise _Stop("illegal", {"index": self.script.pos, "decision": d, "reason": reason})
 
     def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
         """FS-6.2 from the list: one ``{"calls": [...]}``, or ``{"call": bool}`` answers (with
@@ -211,11 +208,11 @@ class ScriptAgent:
         if d is not None and "calls" in d:
             callers = d["calls"]
             if not isinstance(callers, list) or any(not isinstance(q, int) or isinstance(q, bool) for q in callers):
-                raise ConfigError(f"decision {self.i}: calls must be a list of seats")
+                raise ConfigError(f"decision {self.script.pos}: calls must be a list of seats")
             for q in callers:
                 if q not in eligible:
                     self._illegal(d, f"P{q} may not call this play (FS-6.1)")
-            self.i += 1
+            self.script.take()
             return [q for q in eligible if q in callers]
         answers: dict[int, bool] = {}
         while True:
@@ -240,7 +237,7 @@ class ScriptAgent:
             if not isinstance(d["call"], bool):
                 self._illegal(d, "call must be true or false")
             answers[q] = d["call"]
-            self.i += 1
+            self.script.take()
         return [q for q in eligible if answers.get(q)]
 
     def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
@@ -257,48 +254,35 @@ class ScriptAgent:
             self._illegal(d, f"expected a {kind} decision of P{s}")
         for option in legal:
             if _same(d, option, kind):
+                if "bluff" in d and "card" not in option:
+                    self._illegal(d, f"a {option['action']} is no play: bluff does not apply")
                 if "bluff" in d and d["bluff"] != option.get("bluff"):
                     self._illegal(d, f"{option['card']} is {'' if option['bluff'] else 'not '}a bluff for P{s}")
-                self.i += 1
+                self.script.take()
                 return option
         self._illegal(d, f"not a legal {kind} decision for P{s}")
         raise AssertionError  # unreachable
 
 
+def _players_in_state(state: dict) -> int | None:
+    """One player per listed hand (else the game default)."""
+    hands = state.get("hands")
+    return len(hands) if isinstance(hands, list) and hands else None
+
+
 def run_scenario(game, spec: dict) -> dict:
-    if not isinstance(spec, dict):
-        raise ConfigError("scenario must be a JSON object")
-    bad = set(spec) - ENVELOPE_KEYS
-    if bad:
-        raise ConfigError(f"unknown scenario field(s): {', '.join(sorted(bad))}")
-    if spec.get("game", NAME) != NAME:
-        raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {NAME}")
-    players = spec.get("players")
-    if players is None:  # default: one player per listed hand, else the game default
-        hands = (spec.get("state") or {}).get("hands") if isinstance(spec.get("state"), dict) else None
-        players = len(hands) if isinstance(hands, list) and hands else game.default_players
-    params = spec.get("params", {}) or {}
-    if not isinstance(params, dict):
-        raise ConfigError("params must be an object")
-    bot_names = spec.get("bots")
-    if bot_names is not None and (not isinstance(bot_names, list) or len(bot_names) != players):
-        raise ConfigError(f"bots must list one bot name per seat ({players})")
-    cfg = game.make_config(players=players, bots=bot_names, overrides=params)
-    seed = spec.get("seed", 0)
-    if not isinstance(seed, int) or seed < 0:
-        raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
-    decisions = spec.get("decisions", [])
-    if not isinstance(decisions, list):
-        raise ConfigError("decisions must be a list")
-    for i, d in enumerate(decisions):
+    env = parse_envelope(game, spec, _players_in_state)
+    players, cfg, seed = env.players, env.config, env.seed
+    for i, d in enumerate(env.decisions):
         _check_codes(d, i)
-    agent = ScriptAgent(decisions, bot_names, cfg)
+    script = Script(env.decisions)
+    agent = ScriptAgent(script, env.bots, cfg)
     log: list[str] = []
     g = FakingSick(cfg.params, players, Rng(seed, 0), agent, log)
     g.setup()
     g.log.clear()
     g.stats = dict.fromkeys(g.stats, 0)
-    load_state(g, spec.get("state", {}))
+    load_state(g, env.state)
     g.check = True
     out = {"game": NAME, "illegal": None, "waiting": None, "finished": False, "result": None}
     try:
@@ -318,6 +302,7 @@ def run_scenario(game, spec: dict) -> dict:
             "winner_banned": [] if g.winner < 0 else [TYPES[t] for t in g.banned_types(g.winner)],
         }
     out["stats"] = stats(g)
+    out.update(script.report())
     return out
 
 

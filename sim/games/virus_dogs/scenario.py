@@ -9,6 +9,7 @@ from sim.games.virus_dogs.bots import BOTS, BotAgent
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import BAT, CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
 from sim.rng import Rng
+from sim.scenario import Script, parse_envelope
 
 STATE_KEYS = {"deck", "reserve", "discard", "players", "current", "phase", "turn", "doctors_played",
               "cards_played", "known_top", "first", "pending", "unresolved"}
@@ -58,12 +59,14 @@ def _show(legal: list[dict]) -> str:
 class ScriptedAgent:
     """Takes decisions from the scenario list in order, then falls back to bots (or waits)."""
 
-    def __init__(self, decisions: list[dict], fallback: list | None, stop_early: bool = False):
-        self.decisions = decisions
-        self.pos = 0
+    def __init__(self, script: Script, fallback: list | None, stop_early: bool = False,
+                 stop_at_forced: bool = False):
+        self.script = script
         self.fallback = fallback
         # Once the list is used up: stop before a forced draw from a non-empty deck.
         self.stop_early = stop_early
+        # Every forced decision is asked like a real one (envelope ``stop_at_forced``).
+        self.stop_at_forced = stop_at_forced
         # The state after the last listed decision was applied, before any forced step that
         # followed it: (state, number of events, forced options taken since). An illegal
         # decision reports this state (docs/scenarios.md: "the state after the last decision
@@ -71,25 +74,30 @@ class ScriptedAgent:
         self.snap: tuple[dict, int, list] | None = None
         self.fresh = True
 
+    @property
+    def pos(self) -> int:
+        return self.script.pos
+
     def _query(self, eng) -> None:
         if self.fresh:
             self.snap = (dump_state(eng), len(eng.log or []), [])
             self.fresh = False
 
-    def _take(self) -> None:
-        self.pos += 1
+    def _take(self, forced: bool = False) -> None:
+        self.script.take(forced)
         self.fresh = True
 
     def _next_matches(self, seat: int, option: dict) -> bool:
-        if self.pos >= len(self.decisions):
-            return False
-        d = self.decisions[self.pos]
-        return _norm(d) == option and _by(d, seat) == seat
+        d = self.script.next()
+        return d is not None and _norm(d) == option and _by(d, seat) == seat
 
     def forced(self, eng, seat, kind, option) -> None:
+        if self.stop_at_forced and (self.script.next() is not None or self.fallback is None):
+            self.decide(eng, seat, kind, [option], {}, forced=True)
+            return
         self._query(eng)
         if self._next_matches(seat, option):
-            self._take()
+            self._take(forced=True)
         elif self.stop_early and self.exhausted() and option["type"] == "mode" and eng.deck:
             raise Waiting(seat, kind, [option])
         else:
@@ -99,21 +107,21 @@ class ScriptedAgent:
         """A listed decision for a choice that cannot arise (e.g. stop after two cards) is consumed."""
         if any(self._next_matches(seat, o) for o in options):
             self._query(eng)
-            self._take()
+            self._take(forced=True)
 
-    def decide(self, eng, seat, kind, legal, ctx) -> int:
+    def decide(self, eng, seat, kind, legal, ctx, forced: bool = False) -> int:
         self._query(eng)
-        if self.pos >= len(self.decisions):
+        d = self.script.next()
+        if d is None:
             if self.fallback is None:
                 raise Waiting(seat, kind, legal)
             return self.fallback[seat].decide(eng, seat, kind, legal, ctx)
-        d = self.decisions[self.pos]
         if _by(d, seat) != seat:
             raise Illegal(self.pos, d, f"P{seat} decides now ({kind}), not P{_by(d, seat)}")
         nd = _norm(d)
         for i, o in enumerate(legal):
             if o == nd:
-                self._take()
+                self._take(forced)
                 return i
         reason = f"not legal for P{seat} now ({kind}); legal: {_show(legal)}"
         if self.snap[2]:
@@ -122,7 +130,7 @@ class ScriptedAgent:
         raise Illegal(self.pos, d, reason)
 
     def exhausted(self) -> bool:
-        return self.pos >= len(self.decisions) and self.fallback is None
+        return self.script.next() is None and self.fallback is None
 
 
 def _cards(value, where: str) -> list[int]:
@@ -145,7 +153,7 @@ def _int(value, where: str, lo: int = 0) -> int:
 
 
 def _check_decision(i: int, d) -> None:
-    if not isinstance(d, dict) or d.get("type") not in DECISION_FIELDS:
+    if not isinstance(d.get("type"), str) or d["type"] not in DECISION_FIELDS:
         raise ConfigError(f"decision {i}: unknown or missing type in {d!r}")
     allowed = set(DECISION_FIELDS[d["type"]]) | {"type", "by", "player"}
     extra = set(d) - allowed
@@ -254,40 +262,29 @@ def dump_state(eng: Engine) -> dict:
     }
 
 
+def _players_in_state(state: dict) -> int | None:
+    """One seat per listed player (at least 2), else the game default."""
+    listed = state.get("players")
+    return len(listed) if isinstance(listed, list) and len(listed) >= 2 else None
+
+
 def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(spec, dict):
-        raise ConfigError("a scenario must be a JSON object")
-    if spec.get("game", game.name) != game.name:
-        raise ConfigError(f"scenario is for game {spec.get('game')!r}, not {game.name}")
-    n = spec.get("players")
-    if n is None:  # one seat per listed player, else the game default
-        listed = (spec.get("state") or {}).get("players") if isinstance(spec.get("state"), dict) else None
-        n = len(listed) if isinstance(listed, list) and len(listed) >= 2 else game.default_players
-    seed = _int(spec.get("seed", 0), "seed")
-    cfg = game.make_config(players=n, overrides=spec.get("params", {}) or {}, seed=seed)
-    decisions = spec.get("decisions", [])
-    if not isinstance(decisions, list):
-        raise ConfigError("decisions must be a list")
-    for i, d in enumerate(decisions):
+    env = parse_envelope(game, spec, _players_in_state, extra_fields=("turns",))
+    n, cfg = env.players, env.config
+    for i, d in enumerate(env.decisions):
         _check_decision(i, d)
     rng = Rng(cfg.seed, 0)
     fallback = None
-    if spec.get("bots"):
-        names = spec["bots"] if isinstance(spec["bots"], list) else [spec["bots"]]
-        names = names * n if len(names) == 1 else names
-        for b in names:
-            if b not in BOTS:
-                raise ConfigError(f"unknown bot '{b}'; known: {', '.join(BOTS)}")
-        if len(names) != n:
-            raise ConfigError(f"bots lists {len(names)} bots for {n} players")
-        fallback = [BotAgent(b, {**BOTS[b].params, **cfg.bot_params.get(b, {})}, rng) for b in names]
-    limit = spec.get("turns")
+    if env.bots:
+        fallback = [BotAgent(b, {**BOTS[b].params, **cfg.bot_params.get(b, {})}, rng) for b in env.bots]
+    limit = env.extra.get("turns")
     if limit is not None:
         limit = _int(limit, "turns", 1)
-    agent = ScriptedAgent(decisions, fallback, stop_early=limit is None)
+    script = Script(env.decisions)
+    agent = ScriptedAgent(script, fallback, stop_early=limit is None, stop_at_forced=env.stop_at_forced)
     log: list[str] = []
     eng = Engine(Rules(cfg.params), n, rng, [agent] * n, log)
-    start = load_state(eng, spec.get("state", {}) or {}, n)
+    start = load_state(eng, env.state, n)
     eng.check_every_step = True
     out = {"game": game.name, "illegal": None, "waiting": None, "finished": False, "result": None}
     # Without a turn limit or bots, the run stops before a new turn once the list is used up
@@ -322,4 +319,5 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
             "elimination_order": list(eng.elim_order),
         }
     out["decisions_used"] = agent.pos
+    out.update(script.report())
     return out
