@@ -359,3 +359,41 @@ def test_deal_phase_draft_round1():
     assert out["finished"] and out["result"]["round"] == 1
     assert out["state"]["laws"] == [7] and sorted(out["state"]["precepts"]) == ["09", "14", "15", "19"]
     assert out["state"]["rule_deck"] == [21]
+
+
+# ---------------------------------------------------------------- state input
+def test_joker_top_without_as_respects_the_suit_lock():
+    """§4.14 (card 14) with §3.6: a top play [♠5, Jk] given without ``as`` under the lock
+    {♠, ♦} is read with the joker as ♦5 (the missing locked suit), not as ♥5 (the lowest
+    missing suit when no lock is known); the lock then binds the next play."""
+    hands = [["S3"], ["S6", "H6", "D6", "C6"], ["HA", "CA"]]
+    state = {"laws": [14], "turn": 1, "suit_lock": ["S", "D"], "top": {"cards": ["S5", "Jk"], "owner": 0}}
+    out = run(hands, players=3, **state)
+    assert out["state"]["top"] == {"cards": ["S5", "Jk"], "as": ["D5"], "owner": 0}
+    assert out["waiting"]["legal"] == [{"pass": True}, {"play": ["S6", "D6"]}]
+    assert illegal(run(hands, [P("S6", "H6")], players=3, **state)) == "suit lock: must contain ♠♦"
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("round", "x", "'round' must be an integer 1..1, got 'x'"),
+    ("start_player", 7, "'start_player' must be a seat 0..3, got 7"),
+    ("laws", 14, "'laws' must be a list, got 14"),
+    ("rule_deck", None, "'rule_deck' must be a list, got None"),
+    ("revealed", "7", "'revealed' must be a list, got '7'"),
+    ("passed", 1, "'passed' must be a list, got 1"),
+    ("top_list", {}, "'top_list' must be a list, got {}"),
+    ("bottom_list", 3, "'bottom_list' must be a list, got 3"),
+    ("draft_left", 0, "'draft_left' must be a list, got 0"),
+    ("trim_left", "0", "'trim_left' must be a list, got '0'"),
+    ("prev_ranking", 1, "'prev_ranking' must order all seats"),
+    ("rank_points", [1, 2], "'rank_points' must list 4 integers, got [1, 2]"),
+    ("bonus_points", None, "'bonus_points' must be a list, got None"),
+    ("precept_points", [0, 0, 0, "x"], "'precept_points' must list 4 integers, got [0, 0, 0, 'x']"),
+])
+def test_malformed_state_field(field, value, message):
+    from sim.config import ConfigError
+
+    spec = {"game": "daifugo", "params": {"rounds": 1}, "state": {"hands": [F0, F1, F2, F3], field: value}}
+    with pytest.raises(ConfigError) as e:
+        GAME.scenario(spec)
+    assert str(e.value) == message

@@ -167,19 +167,29 @@ class ScriptAgent:
 
     def _names(self, eng, p, kind, choice, d) -> bool:
         """Whether scripted decision ``d`` names ``choice``, p's only option."""
+        return self._mismatch(eng, p, kind, choice, d) is None
+
+    @staticmethod
+    def _mismatch(eng, p, kind, choice, d) -> str | None:
+        """Why ``d`` does not name ``choice``, p's only option (None if it does)."""
+        if d.get("player", p) != p:
+            return f"P{p} decides now ({kind}), not P{d['player']}"
         if kind == "trim":
-            return d.get("trim") == [] and d.get("player", p) == p
+            return None if d.get("trim") == [] else (
+                f"P{p} holds {len(eng.hands[p])} cards, at most trim_to = {eng.pv[R.P_TRIM_TO]}: the only trim is []")
         try:
-            return match(eng, p, kind, [choice], d) == choice
-        except (_Illegal, ConfigError):
-            return False
+            if match(eng, p, kind, [choice], d) == choice:
+                return None
+        except (_Illegal, ConfigError) as e:
+            return f"{e}; P{p}'s only option: {legal_json(kind, [choice])[0]}"
+        return f"P{p}'s only option: {legal_json(kind, [choice])[0]}"
 
     def _forced_as_decision(self, eng, p, kind, choice, d):
         legal = [{"trim": []}] if kind == "trim" else legal_json(kind, [choice])
         if d is None:
             raise StopRun("waiting", {"player": p, "decision": kind, "legal": legal})
-        if not self._names(eng, p, kind, choice, d):
-            reason = f"P{p}'s {kind} has one option: {legal[0]}"
+        reason = self._mismatch(eng, p, kind, choice, d)
+        if reason is not None:
             raise StopRun("illegal", {"index": self.script.pos, "decision": d, "reason": reason})
         self.script.take(forced=True)
 
