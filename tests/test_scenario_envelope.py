@@ -219,3 +219,36 @@ def test_cli_one_line_error(game, field, value, needle):
     assert res.returncode == 2, res.stderr
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(needle), res.stderr
+
+
+def doc_examples(page: str) -> list[dict]:
+    import re
+
+    text = (ROOT / "docs" / page).read_text()
+    return [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"...' not in b]
+
+
+def test_doc_example_stop_at_forced_daifugo():
+    """docs/scenarios.md: the stop_at_forced example stops at P1's forced pass (§3.3)."""
+    (spec,) = [s for s in doc_examples("scenarios.md") if s.get("stop_at_forced")]
+    out = cardlab_json(spec)
+    assert out["waiting"] == {"player": 1, "decision": "play", "legal": [{"pass": True}]}
+    assert out["state"]["top"] == {"cards": ["S2"], "owner": 0}
+    spec["decisions"].append({"player": 1, "pass": True})
+    out = cardlab_json(spec)
+    assert out["waiting"]["player"] == 2 and out["forced_decisions"] == [{"index": 1, "decision": spec["decisions"][1]}]
+
+
+def test_doc_example_stop_at_forced_virus_dogs():
+    """docs/scenarios/virus-dogs.md: the stop_at_forced example stops at P0's forced end."""
+    (spec,) = [s for s in doc_examples("scenarios/virus-dogs.md") if s.get("stop_at_forced")]
+    out = cardlab_json(spec)
+    assert out["waiting"] == {"player": 0, "decision": "action", "legal": [{"type": "end"}]}
+    assert out["state"]["phase"] == "C" and out["state"]["players"][0]["hand"] == ["DOC"]
+    assert [f["index"] for f in out["forced_decisions"]] == [0]
+
+
+def cardlab_json(spec) -> dict:
+    res = cardlab_scenario(spec)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
