@@ -1,0 +1,112 @@
+"""Every rule ID the code cites is defined in the game's rules page (docs/rules/<game>.md).
+
+Which game an ID belongs to:
+- by its prefix, anywhere in sim/ and tests/: ``VD-``, ``AD-``, ``DP-``, ``TS-``, ``M-``
+  (virus-dogs), ``FS-`` (faking-sick), ``DEC-``, ``QA-`` (daifugo);
+- bare ``§n.m`` section numbers and ``T-nn`` scenario numbers exist in several specs, so
+  they belong to the game whose package or test folder holds the file
+  (sim/games/<game>/, tests/<game>/); in a file of no game folder they must be defined in
+  at least one rules page. The toy game of the tests (tests/toy_game.py) has no rules page.
+
+A rules page defines an ID by starting a table row or a heading with it (``| VD-4.2 |``,
+``### §4.14 ...``); ranges are not definitions.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = {"virus-dogs": "virus_dogs", "faking-sick": "faking_sick", "daifugo": "daifugo"}
+NUMBER = r"[0-9]+(?:\.[0-9]+)*"
+PREFIXED = {  # prefix -> game
+    "VD": "virus-dogs", "AD": "virus-dogs", "DP": "virus-dogs", "TS": "virus-dogs", "M": "virus-dogs",
+    "FS": "faking-sick", "DEC": "daifugo", "QA": "daifugo",
+}
+PREFIXED_ID = re.compile(rf"\b(?:{'|'.join(PREFIXED)})-{NUMBER}\b")
+LOCAL_ID = re.compile(rf"(?:§{NUMBER}|\bT-[0-9]+\b)")
+ANY_ID = re.compile(rf"{PREFIXED_ID.pattern}|{LOCAL_ID.pattern}")
+NOT_CITING = {"tests/toy_game.py", "tests/test_rule_ids.py"}  # the toy game; this file
+
+
+def _strip(ident: str) -> str:
+    return ident.rstrip(".")
+
+
+def defined_ids(game: str) -> set[str]:
+    """IDs a rules page defines: the first cell of a table row, or the start of a heading."""
+    text = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    out = set()
+    for line in text.splitlines():
+        m = re.match(r"\|\s*`?([^|`]+?)`?\s*\|", line) or re.match(r"#+\s+(\S+)", line)
+        if m and ANY_ID.fullmatch(m.group(1)):
+            out.add(m.group(1))
+    return out
+
+
+def source_files():
+    for top in ("sim", "tests"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel not in NOT_CITING:
+                yield rel, path.read_text(encoding="utf-8")
+
+
+def home_game(rel: str) -> str | None:
+    for game, pkg in GAMES.items():
+        if rel.startswith((f"sim/games/{pkg}/", f"tests/{pkg}/")):
+            return game
+    return None
+
+
+def citations() -> tuple[dict[str, dict[str, set[str]]], dict[str, set[str]]]:
+    """(game -> ID -> files citing it, ambiguous ID -> files) over sim/ and tests/."""
+    per_game: dict[str, dict[str, set[str]]] = {g: {} for g in GAMES}
+    shared: dict[str, set[str]] = {}
+    for rel, text in source_files():
+        for ident in PREFIXED_ID.findall(text):
+            game = PREFIXED[ident.split("-")[0]]
+            per_game[game].setdefault(_strip(ident), set()).add(rel)
+        home = home_game(rel)
+        for ident in LOCAL_ID.findall(text):
+            target = per_game[home] if home else shared
+            target.setdefault(_strip(ident), set()).add(rel)
+    return per_game, shared
+
+
+def _report(missing: dict[str, set[str]]) -> str:
+    return "; ".join(f"{i} (cited in {', '.join(sorted(files)[:3])})" for i, files in sorted(missing.items()))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cited_ids_are_defined(game):
+    cited = citations()[0][game]
+    assert cited, f"no rule IDs found for {game}: the scan is broken"
+    defined = defined_ids(game)
+    missing = {i: f for i, f in cited.items() if i not in defined}
+    assert not missing, f"docs/rules/{game}.md does not define: " + _report(missing)
+
+
+def test_shared_section_and_scenario_ids_are_defined_somewhere():
+    defined = set().union(*(defined_ids(g) for g in GAMES))
+    missing = {i: f for i, f in citations()[1].items() if i not in defined}
+    assert not missing, "no docs/rules/*.md defines: " + _report(missing)
+
+
+def test_daifugo_defines_every_spec_rule_card():
+    """The 25 rule cards §4.1-§4.25 (and §4.0, §4.26, §4.27) are all defined, cited or not."""
+    defined = defined_ids("daifugo")
+    assert {f"§4.{k}" for k in range(28)} <= defined
+
+
+def test_scan_finds_citations_and_reports_missing(tmp_path, monkeypatch):
+    """The scan sees IDs in code and would report one no page defines."""
+    per_game, _ = citations()
+    assert "VD-19.3" in per_game["virus-dogs"] and "FS-6.2" in per_game["faking-sick"]
+    assert "DEC-11" in per_game["daifugo"] and "§4.14" in per_game["daifugo"]
+    assert "T-05" in per_game["faking-sick"] and "T-46" in per_game["daifugo"]
+    assert "VD-99.9" not in defined_ids("virus-dogs")
+    assert _report({"VD-99.9": {"sim/x.py"}}) == "VD-99.9 (cited in sim/x.py)"
