@@ -112,9 +112,10 @@ def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", he
          "bots": [b.name for b in g.bots.values() if p.name in b.params]}
         for p in g.bot_param_specs
     ]
+    doc = f"docs/rules/{g.name}.md"
     if as_json:
-        typer.echo(json.dumps({"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params},
-                              default=list, ensure_ascii=False))
+        out = {"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params, "rules_doc": doc}
+        typer.echo(json.dumps(out, default=list, ensure_ascii=False))
         return
     from rich.console import Console
     from rich.table import Table
@@ -141,6 +142,7 @@ def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", he
         for r in bot_params:
             p.add_row(r["name"], f"[{r['lo']:g}, {r['hi']:g}]", ", ".join(r["bots"]), r["doc"])
         con.print(p)
+    typer.echo(f"rules, rule IDs and the engines' readings: {doc} (in the cardlab repository)")
 
 
 @app.command()

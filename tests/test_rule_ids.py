@@ -62,11 +62,12 @@ def home_game(rel: str) -> str | None:
     return None
 
 
-def citations() -> tuple[dict[str, dict[str, set[str]]], dict[str, set[str]]]:
-    """(game -> ID -> files citing it, ambiguous ID -> files) over sim/ and tests/."""
+def citations(files=None) -> tuple[dict[str, dict[str, set[str]]], dict[str, set[str]]]:
+    """(game -> ID -> files citing it, ambiguous ID -> files) over ``files`` ((path, text)
+    pairs; default: sim/ and tests/)."""
     per_game: dict[str, dict[str, set[str]]] = {g: {} for g in GAMES}
     shared: dict[str, set[str]] = {}
-    for rel, text in source_files():
+    for rel, text in source_files() if files is None else files:
         for ident in PREFIXED_ID.findall(text):
             game = PREFIXED[ident.split("-")[0]]
             per_game[game].setdefault(_strip(ident), set()).add(rel)
@@ -81,12 +82,15 @@ def _report(missing: dict[str, set[str]]) -> str:
     return "; ".join(f"{i} (cited in {', '.join(sorted(files)[:3])})" for i, files in sorted(missing.items()))
 
 
+def undefined(cited: dict[str, set[str]], defined: set[str]) -> dict[str, set[str]]:
+    return {i: f for i, f in cited.items() if i not in defined}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_cited_ids_are_defined(game):
     cited = citations()[0][game]
     assert cited, f"no rule IDs found for {game}: the scan is broken"
-    defined = defined_ids(game)
-    missing = {i: f for i, f in cited.items() if i not in defined}
+    missing = undefined(cited, defined_ids(game))
     assert not missing, f"docs/rules/{game}.md does not define: " + _report(missing)
 
 
@@ -102,11 +106,45 @@ def test_daifugo_defines_every_spec_rule_card():
     assert {f"§4.{k}" for k in range(28)} <= defined
 
 
-def test_scan_finds_citations_and_reports_missing(tmp_path, monkeypatch):
-    """The scan sees IDs in code and would report one no page defines."""
+def test_scan_finds_citations_and_reports_missing():
+    """The scan sees IDs in code, attributes them per game and reports undefined ones."""
     per_game, _ = citations()
     assert "VD-19.3" in per_game["virus-dogs"] and "FS-6.2" in per_game["faking-sick"]
     assert "DEC-11" in per_game["daifugo"] and "§4.14" in per_game["daifugo"]
     assert "T-05" in per_game["faking-sick"] and "T-46" in per_game["daifugo"]
-    assert "VD-99.9" not in defined_ids("virus-dogs")
+    files = [("sim/games/daifugo/x.py", "see §4.99 and T-67, DEC-53 (VD-4.2)."),
+             ("tests/faking_sick/y.py", "T-23 FS-6.2 §2"), ("sim/z.py", "§3.3 and §12.1")]
+    per_game, shared = citations(files)
+    assert undefined(per_game["daifugo"], defined_ids("daifugo")) == {
+        "§4.99": {"sim/games/daifugo/x.py"}, "T-67": {"sim/games/daifugo/x.py"}, "DEC-53": {"sim/games/daifugo/x.py"}}
+    assert set(per_game["virus-dogs"]) == {"VD-4.2"} and not undefined(per_game["virus-dogs"], defined_ids("virus-dogs"))
+    assert undefined(per_game["faking-sick"], defined_ids("faking-sick")) == {"T-23": {"tests/faking_sick/y.py"}}
+    assert set(shared) == {"§3.3", "§12.1"}
     assert _report({"VD-99.9": {"sim/x.py"}}) == "VD-99.9 (cited in sim/x.py)"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_page_lists_every_parameter(game):
+    """The parameter table of the rules page names every rule parameter of the game."""
+    from sim.games import get_game
+
+    text = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    listed = set(re.findall(r"^\| `([a-z0-9_]+)` \|", text, re.M))
+    assert {p.name for p in get_game(game).params} <= listed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cardlab_rules_ends_with_the_rules_page(game):
+    import json
+
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    res = CliRunner().invoke(app, ["rules", game])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip().splitlines()[-1] == (
+        f"rules, rule IDs and the engines' readings: docs/rules/{game}.md (in the cardlab repository)")
+    res = CliRunner().invoke(app, ["rules", game, "--json"])
+    assert json.loads(res.output)["rules_doc"] == f"docs/rules/{game}.md"
+    assert (ROOT / "docs" / "rules" / f"{game}.md").is_file()

@@ -1,6 +1,6 @@
 """Virus, faking-sick mode (仮病モード): banned cards, bluffs and "faking sick!" calls.
 
-Spec: rules/virus-faking-sick.md (rule IDs FS-...). Plug-in for sim.games.base.Game.
+Rules and rule IDs (FS-...): docs/rules/faking-sick.md. Plug-in for sim.games.base.Game.
 """
 
 from __future__ import annotations

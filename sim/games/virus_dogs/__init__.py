@@ -1,4 +1,4 @@
-"""Virus Dogs (spec: rules/virus-dogs.md): the game plug-in ``GAME``."""
+"""Virus Dogs (rules and rule IDs: docs/rules/virus-dogs.md): the game plug-in ``GAME``."""
 
 from __future__ import annotations
 
