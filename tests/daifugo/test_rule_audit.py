@@ -584,7 +584,7 @@ def test_player_count_from_hands():
             "decisions": [{"player": 2, "play": ["S9"]}, {"player": 0, "pass": True}]}
     out = GAME.scenario(spec)
     assert out["result"]["ranking"] == [1, 2, 0] and out["result"]["rank_points"] == [1, 3, 2]
-    with pytest.raises(ConfigError, match="'state'"):
+    with pytest.raises(ConfigError, match="^state must be an object"):
         GAME.scenario({"game": "daifugo", "state": [["S5"]]})
 
 
