@@ -561,7 +561,10 @@ def test_doc_examples_run_as_described():
     from pathlib import Path
 
     doc = (Path(__file__).parents[2] / "docs" / "scenarios" / "virus-dogs.md").read_text()
-    ts4, ts22 = [GAME.scenario(json.loads(b)) for b in re.findall(r"```json\n(.*?)```", doc, re.S)]
+    specs = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", doc, re.S)]
+    ts4, ts22 = [GAME.scenario(s) for s in specs if not s.get("stop_at_forced")]
+    (stop,) = [GAME.scenario(s) for s in specs if s.get("stop_at_forced")]
+    assert stop["waiting"] == {"player": 0, "decision": "action", "legal": [END]}
     assert ts4["state"]["deck"] == ["DOC", "SHF", "V", "V"] and ts4["state"]["current"] == 2
     assert ts22["state"]["deck"] == ["DOC", "SHF"] and ts22["state"]["discard"] == ["ANT", "CGH"]
     assert ts22["waiting"] == {"player": 0, "decision": "action", "legal": [DRAW]}
