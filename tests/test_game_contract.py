@@ -45,9 +45,6 @@ SCENARIOS = {
 # at the beginning of ``to_move``'s turn, so an output inside a turn counts it once more when fed
 # back (docs/scenarios/faking-sick.md).
 RECOUNTED = {"faking-sick": {"turns": 1}}
-# Being fixed in the shared scenario envelope parser (issue 7, item 3).
-ENVELOPE_BUGS = {("daifugo", "seed"): "daifugo: \"seed\": \"x\" raises a ValueError traceback",
-                 ("virus-dogs", "unknown"): "virus-dogs accepts unknown envelope fields"}
 
 
 def mixed_config(game, seed: int = 11):
@@ -147,10 +144,7 @@ def test_scenario_output_state_fed_back_reproduces_itself(game):
 
 
 @pytest.mark.parametrize("field, value", [("seed", "x"), ("unknown", 1)], ids=["seed", "unknown"])
-def test_malformed_scenario_envelope_is_a_one_line_error(request, game, field, value):
-    bug = ENVELOPE_BUGS.get((game.name, field))
-    if bug:
-        request.applymarker(pytest.mark.xfail(reason=bug, strict=True))
+def test_malformed_scenario_envelope_is_a_one_line_error(game, field, value):
     spec = _scenario(game)
     spec["seed" if field == "seed" else "no_such_field"] = value
     with pytest.raises(ConfigError) as err:
