@@ -1,0 +1,99 @@
+"""Cached kernels never outlive an edit of their game package (sim/jit_cache.py)."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim import jit_cache
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "faking_sick"
+COPY = "cardlab_copy_of_game"
+
+# a small kernel added to the copy's kernel.py: it compiles in constants of rules.py and tables.py
+PROBE = f"""
+
+from .rules import PROBE_RULE
+from .tables import PROBE_TABLE
+
+
+@fn
+def probe_kernel():
+    return PROBE_RULE * 100 + PROBE_TABLE
+"""
+
+CALL = f"""
+import json
+from {COPY}.kernel import probe_kernel
+value = probe_kernel()
+print(json.dumps({{"value": int(value), "hits": sum(probe_kernel.stats.cache_hits.values())}}))
+"""
+
+
+def copy_game(dest: Path) -> Path:
+    """The game package under another module name, plus the probe kernel."""
+    pkg = dest / COPY
+    shutil.copytree(ROOT / "sim" / "games" / GAME, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for f in pkg.glob("*.py"):
+        f.write_text(f.read_text().replace(f"sim.games.{GAME}", COPY))
+    (pkg / "rules.py").write_text((pkg / "rules.py").read_text() + "\nPROBE_RULE = 3\n")
+    (pkg / "tables.py").write_text((pkg / "tables.py").read_text() + "\nPROBE_TABLE = 4\n")
+    (pkg / "kernel.py").write_text((pkg / "kernel.py").read_text() + PROBE)
+    return pkg
+
+
+def edit_constant(file: Path, name: str, value: int) -> None:
+    text, n = re.subn(rf"^{name} = \d+$", f"{name} = {value}", file.read_text(), flags=re.M)
+    assert n == 1
+    file.write_text(text)
+
+
+def call_probe(where: Path, env_extra=None) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(where), str(ROOT)]), **(env_extra or {}))
+    env.pop("NUMBA_CACHE_DIR", None)
+    res = subprocess.run([sys.executable, "-c", CALL], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_editing_rules_or_tables_recompiles_the_kernel(tmp_path):
+    pkg = copy_game(tmp_path)
+    assert call_probe(tmp_path) == {"value": 304, "hits": 0}
+    assert call_probe(tmp_path) == {"value": 304, "hits": 1}  # unchanged package: the cache serves
+    edit_constant(pkg / "rules.py", "PROBE_RULE", 5)
+    assert call_probe(tmp_path) == {"value": 504, "hits": 0}
+    assert call_probe(tmp_path) == {"value": 504, "hits": 1}
+    edit_constant(pkg / "tables.py", "PROBE_TABLE", 6)
+    assert call_probe(tmp_path) == {"value": 506, "hits": 0}
+
+
+def test_boundscheck_mode_keeps_its_own_cache(tmp_path):
+    copy_game(tmp_path)
+    assert call_probe(tmp_path)["hits"] == 0
+    # code compiled without bounds checks is never handed to the bounds-check mode
+    assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"})["hits"] == 0
+    assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"})["hits"] == 1
+    assert call_probe(tmp_path)["hits"] == 1
+    assert list((tmp_path / COPY / "__pycache__" / "boundscheck1").glob("kernel.probe_kernel-*.nbi"))
+
+
+@pytest.mark.parametrize("rel, root", [
+    ("sim/games/daifugo/kernel.py", "sim/games/daifugo"),
+    ("sim/rng.py", None),
+    ("sim/games/base.py", None),
+    ("tests/toy_game.py", "tests"),
+])
+def test_package_root(rel, root):
+    assert jit_cache.package_root(ROOT / rel) == (ROOT / root if root else None)
+
+
+def test_locators_are_installed_first():
+    from numba.core import caching
+
+    assert tuple(caching.CacheImpl._locator_classes[:3]) == jit_cache.LOCATORS
