@@ -10,7 +10,7 @@ import pyarrow.dataset as ds
 
 from sim.config import ConfigError, RunConfig
 from sim.games import get_game
-from sim.store import RunDir
+from sim.store import RunDir, require_intact
 
 
 class Run:
@@ -20,6 +20,7 @@ class Run:
         self.dir = RunDir(path)
         self.path = self.dir.path
         self.meta = self.dir.manifest()
+        require_intact(self.path)
         try:
             self.config = RunConfig.from_dict(self.meta["config"])
         except (KeyError, TypeError, ValueError):

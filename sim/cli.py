@@ -52,6 +52,9 @@ BOTS = typer.Option(None, "--bots", "-b", help="Comma-separated bot per table po
 SEED = typer.Option(None, "--seed", "-s", help="Run seed (0 if omitted and not in --config).")
 SETS = typer.Option(None, "--set", help="Rule or bot parameter override key=value (bot.<bot>.<param>=v); repeatable.")
 CONFIG = typer.Option(None, "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>].")
+ALLOW_CODE_CHANGE = typer.Option(
+    False, "--allow-code-change", help="Resume a run played by another code version (recorded in run.json)."
+)
 
 
 @app.command()
@@ -66,17 +69,41 @@ def simulate(
     sets: Optional[List[str]] = SETS,
     config: Optional[Path] = CONFIG,
     engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
-    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file."),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (default: about 16 batches)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
+    allow_code_change: bool = ALLOW_CODE_CHANGE,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
-    from sim import runner
-
     g = _game(game)
     cfg = _config(g, players, bots, seed, sets, config)
+    _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet)
+
+
+@app.command()
+def resume(
+    run: Path = typer.Argument(..., help="Run directory."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
+    allow_code_change: bool = ALLOW_CODE_CHANGE,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Finish or repair a run with the settings in its run.json: play its missing and damaged batches."""
+    from sim.config import RunConfig
+    from sim.store import RunDir
+
+    meta = RunDir(run).manifest()
+    cfg = RunConfig.from_dict(meta["config"])
+    _game(cfg.game).check(cfg)
+    _run(cfg, meta["games"], run, workers, meta["batch_size"], meta["engine"], scheduler, allow_code_change, quiet)
+
+
+def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet) -> None:
+    from sim import runner
+
     try:
-        summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet)
+        summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet,
+                             allow_code_change=allow_code_change, notify=typer.echo)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
     played = summary.played_batches
@@ -93,7 +120,10 @@ def report(
 ):
     """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories."""
     from reports.build import build
+    from sim.store import require_intact
 
+    for run in runs:
+        require_intact(run)
     html, pdf = build(runs, out)
     typer.echo(f"wrote {html} and {pdf}")
 
@@ -161,8 +191,8 @@ def verify(
 
     g = _game(game)
     cfg = _config(g, players, bots, seed, sets, config)
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, got {games}")
+    if games < 1 or batch < 1:
+        raise ConfigError(f"--games and --batch-size must be at least 1, got {games} and {batch}")
     problem = compare_engines(g, cfg, games, batch)
     if problem:
         raise Fail(f"engines differ: {problem}", 1)
@@ -249,7 +279,10 @@ def compare(
     """Compare two runs of one game: win rates, per-game flags and length, with p-values."""
     from analysis.compare import compare as compare_runs
     from analysis.load import Run
+    from sim.store import require_intact
 
+    require_intact(a)
+    require_intact(b)
     table = compare_runs(Run(a), Run(b))
     _print_table(table, f"A = {a}   B = {b}   (diff with 95% interval; two-proportion z / Welch t p-values)")
     if csv:

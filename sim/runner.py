@@ -4,16 +4,17 @@ Game ``i`` is seeded from ``(seed, i)`` alone, so batches can run anywhere and i
 order: results are the same for any worker count or batch size. Each finished batch is
 written by the process that played it (the coordinator never holds game data), and the
 manifest is updated as batches land. Rerunning the same command resumes: finished
-batches are kept and the missing ones are played.
+batches whose files are intact are kept, and the missing or damaged ones are played.
 """
 
 from __future__ import annotations
 
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Callable
 
 from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
@@ -33,6 +34,7 @@ class RunSummary:
     batches: int
     played_batches: int
     seconds: float
+    damaged: list[str] = field(default_factory=list)  # what was wrong with each batch played again
 
     @property
     def games_per_s(self) -> float:
@@ -47,21 +49,22 @@ def plan(cfg: RunConfig, games: int, batch_size: int | None, engine: str) -> Run
         raise ConfigError(f"--games must be at least 1, got {games}")
     # default: about 16 batches (so workers share the load), within [500, MAX_BATCH]; it
     # depends on the game count only, so rerunning the same command resumes the same plan
-    batch_size = batch_size or max(1, min(MAX_BATCH[engine], max(500, -(-games // 16))))
+    if batch_size is None:
+        batch_size = max(1, min(MAX_BATCH[engine], max(500, -(-games // 16))))
     if batch_size < 1:
         raise ConfigError(f"--batch-size must be at least 1, got {batch_size}")
     game = get_game(cfg.game)
     return RunFacts(cfg, games, min(batch_size, games), engine, tuple(game.tables))
 
 
-def play_batch(cfg_dict: dict, facts_dict: dict, k: int, out: str) -> tuple[int, int]:
-    """Worker task: play batch ``k`` and write its files. Returns (k, games played)."""
+def play_batch(cfg_dict: dict, facts_dict: dict, k: int, out: str) -> tuple[int, int, dict]:
+    """Worker task: play batch ``k`` and write its files. Returns (k, games played, the
+    batch's manifest entry)."""
     cfg = RunConfig.from_dict(cfg_dict)
     facts = RunFacts(cfg, facts_dict["games"], facts_dict["batch_size"], facts_dict["engine"], tuple(facts_dict["tables"]))
     start, count = facts.batch_range(k)
     tables = get_game(cfg.game).run_batch(cfg, start, count, facts.engine)
-    RunDir(out).write_batch(facts, k, tables)
-    return k, count
+    return k, count, RunDir(out).write_batch(facts, k, tables)
 
 
 class _Rate(ProgressColumn):
@@ -79,13 +82,22 @@ def run(
     engine: str = "fast",
     scheduler: str | None = None,
     progress: bool = True,
+    allow_code_change: bool = False,
+    notify: Callable[[str], None] | None = None,
 ) -> RunSummary:
-    """Play ``games`` games of ``cfg`` into run directory ``out`` (resuming if present)."""
+    """Play ``games`` games of ``cfg`` into run directory ``out`` (resuming if present).
+
+    On resume, every finished batch is checked first; ``notify`` gets one line for each
+    batch that is played again because a file of it is missing or damaged."""
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     facts = plan(cfg, games, batch_size, engine)
     rd = RunDir(out)
-    done = set(rd.open(facts))
+    kept, problems = rd.open(facts, allow_code_change)
+    damaged = [f"{p}; playing batch {p.batch} again" for p in problems]
+    for line in damaged if notify else []:
+        notify(line)
+    done = set(kept)
     todo = [k for k in range(facts.n_batches()) if k not in done]
     facts_dict = {"games": facts.games, "batch_size": facts.batch_size, "engine": facts.engine, "tables": list(facts.tables)}
     args = (cfg.to_dict(), facts_dict, str(out))
@@ -95,11 +107,10 @@ def run(
                _Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, disable=not progress, transient=False) as bar:
         task = bar.add_task("games", total=games, completed=already)
-        for k, count in _execute(todo, args, workers, scheduler):
+        for k, count, entry in _execute(todo, args, workers, scheduler):
             bar.advance(task, count)
-            rd.record(facts)
-    rd.record(facts)
-    return RunSummary(Path(out), games, facts.n_batches(), len(todo), time.perf_counter() - t0)
+            rd.add_batch(facts, entry)
+    return RunSummary(Path(out), games, facts.n_batches(), len(todo), time.perf_counter() - t0, damaged)
 
 
 def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):

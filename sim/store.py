@@ -3,23 +3,29 @@
 Layout of a run directory::
 
     run.json                      run facts (config, hash, seed, bots, engine, code version,
-                                  game count, batch size) and the list of finished batches
+                                  game count, batch size), the finished batches (each with the
+                                  code version that played it and, per table, its file's row
+                                  count and SHA-256) and the code changes allowed on resume
     <table>/part-00000.parquet    one file per table per batch; schema metadata key
                                   ``cardlab`` repeats the run facts and the batch range
 
 Every file is written to a temporary name and renamed when complete, so a crash leaves
-either a whole file or none. A batch is finished when all its table files exist.
+either a whole file or none. A batch is finished when ``run.json`` lists it; ``check_run``
+compares every listed file with its record (present, same bytes), so damage done later is
+found too, and a resume plays damaged batches again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pandas as pd
 import pyarrow as pa
@@ -32,10 +38,25 @@ MANIFEST = "run.json"
 META_KEY = b"cardlab"
 
 
+class _File(pydantic.BaseModel):
+    rows: int
+    sha256: str
+
+
 class _Batch(pydantic.BaseModel):
     id: int
     start: int
     count: int
+    code_version: Optional[str] = None  # None in runs written before batches recorded it
+    files: dict[str, _File] = {}  # per table; empty in runs written before files were recorded
+
+
+class _CodeChange(pydantic.BaseModel):
+    """A resume allowed (``--allow-code-change``) over batches of other code versions."""
+
+    batches_from: list[str]
+    to: str
+    at: str
 
 
 class Manifest(pydantic.BaseModel):
@@ -54,11 +75,14 @@ class Manifest(pydantic.BaseModel):
     code_version: str
     batches: list[_Batch] = []
     complete: bool = False
+    code_changes: list[_CodeChange] = []
 
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    """Package version plus the git commit of the source tree when there is one."""
+    """Package version plus the git commit of the source tree when there is one; a tree with
+    uncommitted changes adds ``.dirty`` and a digest of the ``sim`` sources, so that every
+    edit of the simulation code gives another version."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -76,10 +100,19 @@ def code_version() -> str:
                 ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
                 capture_output=True, text=True, timeout=5,
             )
-            v += f"+g{rev.stdout.strip()}" + (".dirty" if dirty.stdout.strip() else "")
+            v += f"+g{rev.stdout.strip()}" + (f".dirty.{_sources_digest()}" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         pass
     return v
+
+
+def _sources_digest() -> str:
+    """First 8 hex digits of a SHA-256 over the ``sim`` package's source files."""
+    sim = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(sim.rglob("*.py")):
+        h.update(str(f.relative_to(sim)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:8]
 
 
 @dataclass(frozen=True)
@@ -108,11 +141,28 @@ class RunFacts:
         return start, min(self.batch_size, self.games - start)
 
 
+@dataclass(frozen=True)
+class Problem:
+    """A finished batch whose file is missing or damaged, or a file of no finished batch."""
+
+    file: str  # relative to the run directory, e.g. ``seats/part-00003.parquet``
+    what: str  # e.g. ``is missing``
+    batch: Optional[int] = None
+    start: int = 0
+    count: int = 0
+
+    def __str__(self) -> str:
+        where = f"batch {self.batch} (games {self.start}-{self.start + self.count - 1}): " if self.batch is not None else ""
+        return f"{where}{self.file} {self.what}"
+
+
 class RunDir:
     """A run directory on disk."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self._batches: dict[int, dict[str, Any]] = {}
+        self._code_changes: list[dict[str, Any]] = []
 
     # ---- manifest ---------------------------------------------------------------------
     def manifest(self) -> dict[str, Any]:
@@ -121,7 +171,7 @@ class RunDir:
             doc = json.loads(f.read_text())
         except FileNotFoundError:
             raise ConfigError(f"not a run directory (no {MANIFEST}): {self.path}") from None
-        except (OSError, json.JSONDecodeError) as e:
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
             raise ConfigError(f"cannot read {f}: {str(e).splitlines()[0]}") from None
         try:
             return Manifest.model_validate(doc).model_dump()
@@ -133,62 +183,165 @@ class RunDir:
     def exists(self) -> bool:
         return (self.path / MANIFEST).exists()
 
-    def open(self, facts: RunFacts) -> list[int]:
-        """Create the run, or check an existing one matches; return finished batch ids."""
+    def open(self, facts: RunFacts, allow_code_change: bool = False) -> tuple[list[int], list[Problem]]:
+        """Create the run, or check an existing one matches and re-check its finished batches.
+
+        Returns the intact finished batch ids and the problems of the damaged ones, which
+        are dropped from the manifest (with the files of no finished batch) so that they
+        are played again. Another code version is refused unless ``allow_code_change``,
+        which is then recorded in ``code_changes``.
+        """
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(f"output path exists and is not a directory: {self.path}")
-        if self.exists():
-            old = self.manifest()
-            mine = facts.identity()
-            diff = [k for k in mine if old.get(k) != mine[k]]
-            if diff:
-                raise ConfigError(
-                    f"{self.path} holds a run with another {', '.join(diff)}; "
-                    "use a new --out directory"
-                )
-            return self.finished(facts)
-        if self.path.is_dir() and any(self.path.iterdir()):
-            raise ConfigError(f"output directory is not empty and holds no run: {self.path}")
-        self.path.mkdir(parents=True, exist_ok=True)
-        self._write_manifest(facts, [])
-        return []
+        if not self.exists():
+            if self.path.is_dir() and any(self.path.iterdir()):
+                raise ConfigError(f"output directory is not empty and holds no run: {self.path}")
+            try:
+                self.path.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise ConfigError(f"cannot create run directory {self.path}: {e.strerror or e}") from None
+            self._write_manifest(facts)
+            return [], []
+        old = self.manifest()
+        mine = facts.identity()
+        diff = [k for k in mine if old.get(k) != mine[k]]
+        if diff:
+            raise ConfigError(f"{self.path} holds a run with another {', '.join(diff)}; use a new --out directory")
+        self._code_changes = list(old["code_changes"])
+        self._check_code_version(old, allow_code_change)
+        problems = self.check_batches(old["batches"], facts.tables)
+        bad = {p.batch for p in problems}
+        self._batches = {b["id"]: b for b in old["batches"] if b["id"] not in bad}
+        self._write_manifest(facts)
+        self._remove_stray_files(facts.tables)
+        return sorted(self._batches), problems
 
-    def finished(self, facts: RunFacts) -> list[int]:
-        return [k for k in range(facts.n_batches()) if all(self._file(t, k).exists() for t in facts.tables)]
+    def _check_code_version(self, old: dict[str, Any], allow: bool) -> None:
+        mine = code_version()
+        others = sorted({b["code_version"] or old["code_version"] for b in old["batches"]} - {mine})
+        if not others:
+            return
+        if not allow:
+            raise ConfigError(
+                f"{self.path} holds batches played by code version {', '.join(others)}, this is code version "
+                f"{mine}; use a new --out directory, or --allow-code-change to resume with this code (recorded in run.json)"
+            )
+        at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self._code_changes.append({"batches_from": others, "to": mine, "at": at})
 
-    def record(self, facts: RunFacts) -> None:
-        """Rewrite the manifest's batch list from the files on disk."""
-        self._write_manifest(facts, self.finished(facts))
+    def add_batch(self, facts: RunFacts, entry: dict[str, Any]) -> None:
+        """Record a finished batch (the entry ``write_batch`` returned) in the manifest."""
+        self._batches[entry["id"]] = entry
+        self._write_manifest(facts)
 
-    def _write_manifest(self, facts: RunFacts, batches: list[int]) -> None:
+    def _write_manifest(self, facts: RunFacts) -> None:
         doc = run_meta(facts)
-        doc["batches"] = [
-            {"id": k, "start": facts.batch_range(k)[0], "count": facts.batch_range(k)[1]} for k in batches
-        ]
-        doc["complete"] = len(batches) == facts.n_batches()
-        _atomic_write(self.path / MANIFEST, json.dumps(doc, indent=2).encode())
+        doc["batches"] = [self._batches[k] for k in sorted(self._batches)]
+        doc["complete"] = len(self._batches) == facts.n_batches()
+        doc["code_changes"] = self._code_changes
+        try:
+            _atomic_write(self.path / MANIFEST, json.dumps(doc, indent=2).encode())
+        except OSError as e:
+            raise ConfigError(f"cannot write {self.path / MANIFEST}: {e.strerror or e}") from None
+
+    # ---- integrity --------------------------------------------------------------------
+    def check_batches(self, batches: list[dict[str, Any]], tables) -> list[Problem]:
+        """Problems of the listed batches' files: missing, unreadable, other rows or bytes."""
+        problems = []
+        for b in batches:
+            expected = b.get("files") or {t: None for t in tables}  # older runs: readability only
+            for table, rec in expected.items():
+                what = _file_problem(self._file(table, b["id"]), rec)
+                if what:
+                    problems.append(Problem(self._rel(table, b["id"]), what, b["id"], b["start"], b["count"]))
+        return problems
+
+    def stray_files(self, tables) -> list[Path]:
+        """Batch files of no finished batch (left by a crash, or by a damaged batch)."""
+        keep = {self._file(t, k) for t in tables for k in self._batches}
+        found = [f for t in tables for f in (self.path / t).glob("part-*.parquet*")]
+        return sorted(f for f in found if f not in keep)
+
+    def _remove_stray_files(self, tables) -> None:
+        for f in self.stray_files(tables):
+            f.unlink(missing_ok=True)
 
     # ---- batch files ------------------------------------------------------------------
     def _file(self, table: str, k: int) -> Path:
         return self.path / table / f"part-{k:05d}.parquet"
 
-    def write_batch(self, facts: RunFacts, k: int, tables: dict[str, pd.DataFrame]) -> None:
-        """Write every table of batch ``k`` atomically, with the run facts as metadata."""
+    def _rel(self, table: str, k: int) -> str:
+        return f"{table}/part-{k:05d}.parquet"
+
+    def write_batch(self, facts: RunFacts, k: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+        """Write every table of batch ``k`` atomically, with the run facts as metadata.
+
+        Returns the batch's manifest entry: range, code version, and per table the file's
+        row count and SHA-256."""
         start, count = facts.batch_range(k)
         meta = run_meta(facts)
         meta["batch"] = {"id": k, "start": start, "count": count}
         blob = json.dumps(meta).encode()
+        files = {}
         for name in facts.tables:
             at = pa.Table.from_pandas(tables[name], preserve_index=False)
             at = at.replace_schema_metadata({**(at.schema.metadata or {}), META_KEY: blob})
             f = self._file(name, k)
-            f.parent.mkdir(parents=True, exist_ok=True)
             tmp = f.with_name(f.name + f".tmp{os.getpid()}")
-            pq.write_table(at, tmp)
-            os.replace(tmp, f)
+            try:
+                f.parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(at, tmp)
+                files[name] = {"rows": at.num_rows, "sha256": _sha256(tmp)}
+                os.replace(tmp, f)
+            except OSError as e:
+                raise ConfigError(f"cannot write {f}: {e.strerror or e}; finished batches are kept") from None
+        return {"id": k, "start": start, "count": count, "code_version": meta["code_version"], "files": files}
 
     def files(self, table: str) -> list[Path]:
-        return sorted((self.path / table).glob("part-*.parquet"))
+        """The table's files of the finished batches, in batch order."""
+        return [self._file(table, b["id"]) for b in sorted(self.manifest()["batches"], key=lambda b: b["id"])]
+
+
+def check_run(path: str | Path) -> list[Problem]:
+    """Everything that makes a run directory disagree with its ``run.json``: missing or
+    damaged files of finished batches, and batch files of no finished batch."""
+    rd = RunDir(path)
+    meta = rd.manifest()
+    rd._batches = {b["id"]: b for b in meta["batches"]}
+    problems = rd.check_batches(meta["batches"], meta["tables"])
+    for f in rd.stray_files(meta["tables"]):
+        problems.append(Problem(str(f.relative_to(rd.path)), "belongs to no finished batch in run.json"))
+    return problems
+
+
+def require_intact(path: str | Path) -> None:
+    """Raise a one-line ConfigError naming the first problem of a run and how to repair it."""
+    problems = check_run(path)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ConfigError(f"run {path}: {problems[0]}{more}; repair it with: cardlab resume {path}")
+
+
+def _file_problem(f: Path, rec: Optional[dict[str, Any]]) -> Optional[str]:
+    """Why a batch file does not match its record (None: it does; no record: readable)."""
+    if not f.exists():
+        return "is missing"
+    if rec is not None and _sha256(f) == rec["sha256"]:
+        return None
+    try:
+        rows = pq.read_metadata(f).num_rows
+    except Exception as e:  # pyarrow raises several types for damaged files
+        return f"is unreadable ({str(e).splitlines()[0]})"
+    if rec is None:
+        return None
+    if rows != rec["rows"]:
+        return f"has {rows} rows where run.json records {rec['rows']}"
+    return "is damaged (its bytes differ from the SHA-256 in run.json)"
+
+
+def _sha256(f: Path) -> str:
+    with open(f, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def run_meta(facts: RunFacts) -> dict[str, Any]:
