@@ -217,10 +217,13 @@ class RunDir:
         return sorted(self._batches), problems
 
     def _check_code_version(self, old: dict[str, Any], allow: bool) -> None:
+        """A run resumes with a code version that played some of its batches or that
+        ``--allow-code-change`` admitted before; any other needs ``allow`` (recorded)."""
         mine = code_version()
-        others = sorted({b["code_version"] or old["code_version"] for b in old["batches"]} - {mine})
-        if not others:
+        played = {b["code_version"] or old["code_version"] for b in old["batches"]}
+        if not played or mine in played | {c["to"] for c in self._code_changes}:
             return
+        others = sorted(played)
         if not allow:
             raise ConfigError(
                 f"{self.path} holds batches played by code version {', '.join(others)}, this is code version "

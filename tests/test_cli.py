@@ -44,6 +44,10 @@ def run_dir(tmp_path_factory):
         (["simulate", "toy", "--players", "9", "--out", "{tmp}/a"], "2 to 5 players"),
         (["simulate", "toy", "--games", "0", "--out", "{tmp}/a"], "at least 1"),
         (["simulate", "toy", "--games", "many", "--out", "{tmp}/a"], "--games"),
+        (["simulate", "toy", "--batch-size", "0", "--out", "{tmp}/a"], "--batch-size must be at least 1, got 0"),
+        (["simulate", "toy", "--games", "10", "--out", "/proc/x"], "cannot create run directory /proc/x"),
+        (["verify", "toy", "--batch-size", "0"], "must be at least 1"),
+        (["resume", "{tmp}/nothing"], "not a run directory"),
         (["simulate", "toy", "--config", "{tmp}/missing.toml", "--out", "{tmp}/a"], "config file not found"),
         (["simulate", "toy", "--config", "{tmp}/bad.toml", "--out", "{tmp}/a"], "cannot read config file"),
         (["report", "{tmp}/nothing", "--out", "{tmp}/r"], "not a run directory"),
@@ -71,6 +75,24 @@ def test_existing_run_with_other_config_is_refused_and_untouched(run_dir):
 def test_rerun_same_command_keeps_batches(run_dir):
     res = cardlab("simulate", "toy", "--games", 300, "--seed", 4, "--out", run_dir, "--batch-size", 100, "-q")
     assert res.returncode == 0 and "0 batches played now, 3 kept" in res.stdout
+
+
+def test_damaged_run_is_refused_by_report_and_compare_until_resumed(tmp_path):
+    out = tmp_path / "run"
+    assert cardlab("simulate", "toy", "--games", 300, "--seed", 4, "--out", out, "--batch-size", 100, "-q").returncode == 0
+    (out / "seats" / "part-00001.parquet").unlink()
+    for args in (["report", out, "--out", tmp_path / "rep"], ["compare", out, out]):
+        assert one_line_error(cardlab(*args)) == (
+            f"error: run {out}: batch 1 (games 100-199): seats/part-00001.parquet is missing; "
+            f"repair it with: cardlab resume {out}"
+        )
+    assert not (tmp_path / "rep").exists()
+    res = cardlab("resume", out, "-q")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == "batch 1 (games 100-199): seats/part-00001.parquet is missing; playing batch 1 again"
+    assert lines[1].startswith(f"toy: 300 games in 3 batches -> {out} (1 batches played now, 2 kept;")
+    assert cardlab("compare", out, out).returncode == 0
 
 
 def test_replay_prints_and_checks(run_dir):
