@@ -240,7 +240,8 @@ def bench(
     repeat: int = typer.Option(3, "--repeat", help="Timed repetitions per engine; the best is reported."),
     as_json: bool = typer.Option(False, "--json", help="Also print the figures as one JSON object on the last line."),
 ):
-    """Print fast-engine speed (one worker), reference speed, their ratio and compile time."""
+    """Print fast-engine speed (one worker), reference speed, their ratio and compile time;
+    player decisions per second where the games table counts them."""
     from sim.games import available
 
     names = available() if game == "all" else [game]
@@ -255,14 +256,17 @@ def bench(
         compile_s = time.perf_counter() - t
         g.run_batch(cfg, 0, min(games, 2000), "fast")  # warm caches
         g.run_batch(cfg, 0, 5, "reference")
-        fast = games / _best_time(lambda: g.run_batch(cfg, 0, games, "fast"), repeat)
-        ref = reference_games / _best_time(lambda: g.run_batch(cfg, 0, reference_games, "reference"), repeat)
+        fast_s, fast_frames = _best_time(lambda: g.run_batch(cfg, 0, games, "fast"), repeat)
+        ref_s, ref_frames = _best_time(lambda: g.run_batch(cfg, 0, reference_games, "reference"), repeat)
+        fast, ref = games / fast_s, reference_games / ref_s
         r = {"game": name, "unit": g.unit, "players": cfg.players, "bots": list(cfg.bots),
              "fast_games_per_s": round(fast, 1), "reference_games_per_s": round(ref, 2),
              "ratio": round(fast / ref, 1), "compile_s": round(compile_s, 2)}
+        r.update(_decision_rates(fast_frames, fast_s, ref_frames, ref_s))
         results.append(r)
+        per_decision = f", {r['decisions_per_s']:,.0f} decisions/s" if "decisions_per_s" in r else ""
         typer.echo(
-            f"{name}: fast {fast:,.0f} {g.unit}/s (1 worker, {games:,} {g.unit}, best of {repeat}), "
+            f"{name}: fast {fast:,.0f} {g.unit}/s{per_decision} (1 worker, {games:,} {g.unit}, best of {repeat}), "
             f"reference {ref:,.1f} {g.unit}/s, ratio {fast / ref:,.0f}x, "
             f"first call (compile or cache load) {compile_s:.2f} s"
         )
@@ -338,14 +342,26 @@ def _print_table(df, title: str) -> None:
     Console(width=200).print(t)
 
 
-def _best_time(fn, repeat: int) -> float:
-    """Shortest wall time of ``repeat`` calls (the usual timeit practice on a shared machine)."""
+def _best_time(fn, repeat: int):
+    """Shortest wall time of ``repeat`` calls (the usual timeit practice on a shared machine),
+    and the last call's result."""
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
-        fn()
+        result = fn()
         best = min(best, time.perf_counter() - t)
-    return best
+    return best, result
+
+
+def _decision_rates(fast_frames, fast_s: float, ref_frames, ref_s: float) -> dict:
+    """Player decisions per second of both engines, from the ``games`` table's ``decisions``
+    column (empty when a game's table has no such column)."""
+    if "decisions" not in fast_frames["games"].columns:
+        return {}
+    return {
+        "decisions_per_s": round(int(fast_frames["games"]["decisions"].sum()) / fast_s, 1),
+        "reference_decisions_per_s": round(int(ref_frames["games"]["decisions"].sum()) / ref_s, 2),
+    }
 
 
 @app.command()

@@ -130,13 +130,31 @@ def test_tables_lists_columns():
     assert "    win: bool" in res.stdout
 
 
-def test_verify_and_bench_json():
+def test_verify_and_bench_json(toy):
     res = cardlab("verify", "toy", "--games", 300)
     assert res.returncode == 0 and "agree on all 300 games" in res.stdout
     res = cardlab("bench", "toy", "--games", 2000, "--reference-games", 50, "--json")
     doc = json.loads(res.stdout.strip().splitlines()[-1])
-    assert set(doc) >= {"fast_games_per_s", "reference_games_per_s", "ratio", "compile_s"}
+    assert set(doc) >= {"fast_games_per_s", "reference_games_per_s", "ratio", "compile_s",
+                        "decisions_per_s", "reference_decisions_per_s"}
     assert doc["fast_games_per_s"] > 0
+    # decisions per second = decisions of the timed batch / its time = games/s * mean decisions per game
+    cfg = toy.bench_config()
+    for engine, games, key in [("fast", 2000, "fast_games_per_s"), ("reference", 50, "reference_games_per_s")]:
+        mean = toy.run_batch(cfg, 0, games, engine)["games"]["decisions"].mean()
+        rate = doc["decisions_per_s" if engine == "fast" else "reference_decisions_per_s"]
+        assert rate == pytest.approx(doc[key] * mean, rel=1e-3)
+    assert "decisions/s" in res.stdout
+
+
+def test_bench_leaves_decisions_out_without_the_column(toy):
+    from sim.cli import _decision_rates
+
+    frames = toy.run_batch(toy.make_config(), 0, 10, "fast")
+    assert set(_decision_rates(frames, 1.0, frames, 2.0)) == {"decisions_per_s", "reference_decisions_per_s"}
+    assert _decision_rates(frames, 1.0, frames, 2.0)["decisions_per_s"] == frames["games"]["decisions"].sum()
+    frames["games"] = frames["games"].drop(columns="decisions")
+    assert _decision_rates(frames, 1.0, frames, 2.0) == {}
 
 
 def test_verify_reports_a_mismatch(toy):

@@ -1,7 +1,8 @@
 """A tiny plug-in game (high card) for testing the runner, store, CLI and report machinery.
 
 Each seat draws a card 0..12; the highest card wins (ties: every tied seat shares the win);
-``turns`` is 1 + a draw in 0..4. Both engines follow the protocol: per game, one draw for
+``turns`` is 1 + a draw in 0..4 and every turn counts as one player decision (``decisions``,
+as in the real games' ``games`` tables). Both engines follow the protocol: per game, one draw for
 ``turns``, then one ``randbelow(13)`` per seat in seat order.
 """
 
@@ -60,7 +61,8 @@ class HighCard(Game):
     default_bots = ("plain", "lucky")
     tables = {
         "games": Table("game", "one row per game", columns=(
-            ("game", "int64"), ("winner", "int64"), ("n_winners", "int64"), ("turns", "int64"))),
+            ("game", "int64"), ("winner", "int64"), ("n_winners", "int64"), ("turns", "int64"),
+            ("decisions", "int64"))),
         "seats": Table("seat", "one row per seat per game", columns=(*SEAT_KEYS, ("win", "bool"), ("card", "int64"))),
         "cards": Table("sum", "card value counts", keys=("card",), columns=(("card", "int64"), ("count", "int64"))),
     }
@@ -96,7 +98,7 @@ class HighCard(Game):
     def build_tables(self, cfg, start, count, raw):
         cards = raw["cards"]
         games = pd.DataFrame({"game": np.arange(start, start + count, dtype=np.int64), "winner": raw["winner"],
-                              "n_winners": raw["nwin"], "turns": raw["turns"]})
+                              "n_winners": raw["nwin"], "turns": raw["turns"], "decisions": raw["turns"].copy()})
         seats = pd.DataFrame({**seat_keys(cfg, start, count),
                               "win": (cards == cards.max(axis=1, keepdims=True)).ravel(), "card": cards.ravel()})
         vals, cnt = np.unique(cards, return_counts=True)
