@@ -11,7 +11,10 @@ VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
 DF_GAMES ?= 100000
 
-.PHONY: venv demo test golden bench clean
+# games per differential check that the reference engine replays in the bounds-check pass
+BOUNDSCHECK_REFERENCE_GAMES ?= 60
+
+.PHONY: venv demo test test-boundscheck golden bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +32,14 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+	$(MAKE) test-boundscheck
+
+# The differential tests once more with every kernel compiled with bounds checks (an index
+# out of range raises IndexError); sim/jit_cache.py keeps these compilations apart from the
+# normal ones. The fast engine plays every game, the reference engine the first few per check.
+test-boundscheck: $(STAMP)
+	NUMBA_BOUNDSCHECK=1 CARDLAB_DIFF_REFERENCE_GAMES=$(BOUNDSCHECK_REFERENCE_GAMES) \
+	    $(BIN)/python -m pytest -q tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py
 
 # rewrite tests/golden/ from the reference engines (after an intended change; review the diff)
 golden: $(STAMP)

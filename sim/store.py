@@ -213,7 +213,8 @@ class RunDir:
         bad = {p.batch for p in problems}
         self._batches = {b["id"]: b for b in old["batches"] if b["id"] not in bad}
         self._write_manifest(facts)
-        self._remove_stray_files(facts.tables)
+        for f in self.stray_files(facts.tables, self._batches):
+            f.unlink(missing_ok=True)
         return sorted(self._batches), problems
 
     def _check_code_version(self, old: dict[str, Any], allow: bool) -> None:
@@ -259,15 +260,11 @@ class RunDir:
                     problems.append(Problem(self._rel(table, b["id"]), what, b["id"], b["start"], b["count"]))
         return problems
 
-    def stray_files(self, tables) -> list[Path]:
-        """Batch files of no finished batch (left by a crash, or by a damaged batch)."""
-        keep = {self._file(t, k) for t in tables for k in self._batches}
+    def stray_files(self, tables, finished) -> list[Path]:
+        """Batch files of none of the ``finished`` batch ids (left by a crash or a damaged batch)."""
+        keep = {self._file(t, k) for t in tables for k in finished}
         found = [f for t in tables for f in (self.path / t).glob("part-*.parquet*")]
         return sorted(f for f in found if f not in keep)
-
-    def _remove_stray_files(self, tables) -> None:
-        for f in self.stray_files(tables):
-            f.unlink(missing_ok=True)
 
     # ---- batch files ------------------------------------------------------------------
     def _file(self, table: str, k: int) -> Path:
@@ -310,9 +307,8 @@ def check_run(path: str | Path) -> list[Problem]:
     damaged files of finished batches, and batch files of no finished batch."""
     rd = RunDir(path)
     meta = rd.manifest()
-    rd._batches = {b["id"]: b for b in meta["batches"]}
     problems = rd.check_batches(meta["batches"], meta["tables"])
-    for f in rd.stray_files(meta["tables"]):
+    for f in rd.stray_files(meta["tables"], {b["id"] for b in meta["batches"]}):
         problems.append(Problem(str(f.relative_to(rd.path)), "belongs to no finished batch in run.json"))
     return problems
 

@@ -111,3 +111,19 @@ def test_damaged_or_stray_files_stop_loading_with_the_repair_command(toy, tmp_pa
     run(toy.make_config(seed=8), out)
     (out / "games" / "part-00007.parquet").write_bytes(b"junk")
     assert [str(p) for p in check_run(out)] == ["games/part-00007.parquet belongs to no finished batch in run.json"]
+
+
+def test_runs_from_before_batch_records_are_checked_for_readable_files(toy, tmp_path):
+    cfg = toy.make_config(seed=9)
+    out = tmp_path / "r"
+    run(cfg, out, games=300)
+    manifest = json.loads((out / "run.json").read_text())
+    manifest["batches"] = [{k: b[k] for k in ("id", "start", "count")} for b in manifest["batches"]]
+    del manifest["code_changes"]
+    (out / "run.json").write_text(json.dumps(manifest))
+    assert check_run(out) == []
+    (out / "seats" / "part-00001.parquet").write_bytes(b"not parquet at all")
+    [p] = check_run(out)
+    assert str(p).startswith("batch 1 (games 100-199): seats/part-00001.parquet is unreadable (")
+    assert run(cfg, out, games=300).played_batches == 1
+    assert check_run(out) == []
