@@ -17,22 +17,35 @@ GAME = "faking_sick"
 COPY = "cardlab_copy_of_game"
 
 # a small kernel added to the copy's kernel.py: it compiles in constants of rules.py and tables.py
-PROBE = f"""
+PROBE = """
+
+from sim.kernel_util import fn as _fn, ix as _ix
 
 from .rules import PROBE_RULE
 from .tables import PROBE_TABLE
 
 
-@fn
+@_fn
 def probe_kernel():
     return PROBE_RULE * 100 + PROBE_TABLE
+
+
+@_fn
+def probe_index(a, i):
+    return a[_ix(i)]
 """
 
 CALL = f"""
 import json
-from {COPY}.kernel import probe_kernel
+import numpy as np
+from {COPY}.kernel import probe_index, probe_kernel
 value = probe_kernel()
-print(json.dumps({{"value": int(value), "hits": sum(probe_kernel.stats.cache_hits.values())}}))
+try:
+    probe_index(np.zeros(3, np.int64), 3)
+    checked = False
+except IndexError:
+    checked = True
+print(json.dumps({{"value": int(value), "hits": sum(probe_kernel.stats.cache_hits.values()), "checked": checked}}))
 """
 
 
@@ -64,22 +77,21 @@ def call_probe(where: Path, env_extra=None) -> dict:
 
 def test_editing_rules_or_tables_recompiles_the_kernel(tmp_path):
     pkg = copy_game(tmp_path)
-    assert call_probe(tmp_path) == {"value": 304, "hits": 0}
-    assert call_probe(tmp_path) == {"value": 304, "hits": 1}  # unchanged package: the cache serves
+    assert call_probe(tmp_path) == {"value": 304, "hits": 0, "checked": False}
+    assert call_probe(tmp_path)["hits"] == 1  # unchanged package: the cache serves
     edit_constant(pkg / "rules.py", "PROBE_RULE", 5)
-    assert call_probe(tmp_path) == {"value": 504, "hits": 0}
-    assert call_probe(tmp_path) == {"value": 504, "hits": 1}
+    assert call_probe(tmp_path) == {"value": 504, "hits": 0, "checked": False}
     edit_constant(pkg / "tables.py", "PROBE_TABLE", 6)
-    assert call_probe(tmp_path) == {"value": 506, "hits": 0}
+    assert call_probe(tmp_path) == {"value": 506, "hits": 0, "checked": False}
 
 
-def test_boundscheck_mode_keeps_its_own_cache(tmp_path):
+def test_boundscheck_mode_checks_and_keeps_its_own_cache(tmp_path):
     copy_game(tmp_path)
-    assert call_probe(tmp_path)["hits"] == 0
+    assert call_probe(tmp_path) == {"value": 304, "hits": 0, "checked": False}
     # code compiled without bounds checks is never handed to the bounds-check mode
-    assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"})["hits"] == 0
-    assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"})["hits"] == 1
-    assert call_probe(tmp_path)["hits"] == 1
+    assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"}) == {"value": 304, "hits": 0, "checked": True}
+    assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"}) == {"value": 304, "hits": 1, "checked": True}
+    assert call_probe(tmp_path) == {"value": 304, "hits": 1, "checked": False}
     assert list((tmp_path / COPY / "__pycache__" / "boundscheck1").glob("kernel.probe_kernel-*.nbi"))
 
 
