@@ -33,8 +33,7 @@ run out of cards, the void going-out) and run without the numba runtime (``fn``/
 below). Comments name the helper/rule each block mirrors. In the play loop, variable array
 indices go through ``ix`` (unsigned: no negative-index wraparound) and the legal plays are bit
 masks over the types (branchy per-type tests were the largest single cost).
-Cached compilations key on this file only: after editing the constants in rules.py or
-tables.py, touch this file (or clear ``__pycache__``) so numba recompiles.
+Cached compilations are recompiled whenever any file of this package changes (sim/jit_cache.py).
 """
 
 from __future__ import annotations
