@@ -105,7 +105,7 @@ def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_cha
         summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet,
                              allow_code_change=allow_code_change, notify=typer.echo)
     except KeyboardInterrupt:
-        raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
+        raise Fail(f"interrupted; finished batches are kept in {out}; resume with: cardlab resume {out}", 130)
     played = summary.played_batches
     typer.echo(
         f"{cfg.game}: {games:,} games in {summary.batches} batches -> {out} "
