@@ -8,7 +8,8 @@ helpers. ``install()`` puts cache locators in front of numba's own (numba looks 
 - every ``*.py`` file of the function's package: the outermost directory above the file
   that still has an ``__init__.py``, below ``sim/`` and ``sim/games/`` (for a built-in game,
   ``sim/games/<game>/``; for a plug-in package, that package), and
-- the shared kernel files ``SHARED_FILES`` of ``sim/``.
+- the shared kernel files: ``SHARED_FILES`` of ``sim/`` and every ``*.py`` of ``sim/games/``
+  (``base.py``: the game skeleton and its compiled helpers).
 
 numba compares the stamp when it loads a function's cache index; any edit to those files
 makes it compile afresh and overwrite the stale entry. Files of installed packages (under
@@ -32,7 +33,7 @@ from numba.core import caching, config
 
 SIM_DIR = Path(__file__).resolve().parent
 SHARED_DIRS = (SIM_DIR, SIM_DIR / "games")
-SHARED_FILES = ("rng.py", "kernel_util.py", "layout.py", "jit_cache.py", "games/base.py")
+SHARED_FILES = ("rng.py", "kernel_util.py", "layout.py", "jit_cache.py")
 
 
 def package_root(py_file: str | Path) -> Path | None:
@@ -48,7 +49,7 @@ def package_root(py_file: str | Path) -> Path | None:
 @lru_cache(maxsize=None)
 def _package_digest(root: Path | None) -> str:
     files = sorted(root.rglob("*.py")) if root is not None else []
-    files += [SIM_DIR / f for f in SHARED_FILES]
+    files += [SIM_DIR / f for f in SHARED_FILES] + sorted((SIM_DIR / "games").glob("*.py"))
     h = hashlib.sha256()
     for f in files:
         h.update(str(f.relative_to(root) if root is not None and f.is_relative_to(root) else f.name).encode())
