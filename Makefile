@@ -36,10 +36,12 @@ test: $(STAMP)
 
 # The differential tests once more with every kernel compiled with bounds checks (an index
 # out of range raises IndexError); sim/jit_cache.py keeps these compilations apart from the
-# normal ones. The fast engine plays every game, the reference engine the first few per check.
+# normal ones. The fast engine plays every game, the reference engine the first few per check
+# (the contract test's agreement check, over every registered game, keeps its own count).
 test-boundscheck: $(STAMP)
 	NUMBA_BOUNDSCHECK=1 CARDLAB_DIFF_REFERENCE_GAMES=$(BOUNDSCHECK_REFERENCE_GAMES) \
-	    $(BIN)/python -m pytest -q tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py
+	    $(BIN)/python -m pytest -q tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py \
+	    tests/test_game_contract.py::test_engines_agree_on_mixed_bot_games
 
 # rewrite tests/golden/ from the reference engines (after an intended change; review the diff)
 golden: $(STAMP)
