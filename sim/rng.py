@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.kernel_util import inl, ix
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -58,30 +60,59 @@ def game_state(run_seed, game_index):
 @njit(cache=True)
 def next_u64(s):
     """Advance the counter and return the next 64 random bits."""
-    s[0] = s[0] + GOLDEN
-    return mix64(s[0])
+    return next_u64_at(s, 0)
 
 
 @njit(cache=True)
 def randbelow(s, n):
     """A uniform integer in [0, n); n >= 1. Always consumes exactly one draw."""
-    return np.int64(next_u64(s) % np.uint64(n))
+    return randbelow_at(s, 0, n)
 
 
 @njit(cache=True)
 def uniform(s):
     """A uniform float in [0, 1). Always consumes exactly one draw."""
-    return np.float64(next_u64(s) >> _S11) * _INV53
+    return uniform_at(s, 0)
 
 
 @njit(cache=True)
 def shuffle(s, a, n):
     """Fisher-Yates shuffle of ``a[0:n]`` in place (n - 1 draws)."""
+    shuffle_at(s, 0, a, 0, n)
+
+
+# ---- the same generator with its counter in one slot of a kernel's integer state buffer ------
+# ``buf[slot]`` holds the counter's 64 bits (as int64 in an int64 buffer), so a kernel keeps
+# the generator inside its state array and no second array travels through every call. The
+# functions above are these with ``slot = 0`` of the length-1 generator array.
+@inl
+def next_u64_at(buf, slot):
+    """``next_u64`` with the counter in ``buf[slot]``."""
+    z = np.uint64(buf[slot]) + GOLDEN
+    buf[slot] = np.int64(z)
+    return mix64(z)
+
+
+@inl
+def randbelow_at(buf, slot, n):
+    """``randbelow`` with the counter in ``buf[slot]``."""
+    return np.int64(next_u64_at(buf, slot) % np.uint64(n))
+
+
+@inl
+def uniform_at(buf, slot):
+    """``uniform`` with the counter in ``buf[slot]``."""
+    return np.float64(next_u64_at(buf, slot) >> _S11) * _INV53
+
+
+@inl
+def shuffle_at(buf, slot, a, lo, n):
+    """``shuffle`` of ``a[lo:lo+n]`` with the counter in ``buf[slot]`` (``a`` may be ``buf``)."""
     for i in range(n - 1, 0, -1):
-        j = randbelow(s, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+        j = randbelow_at(buf, slot, i + 1)
+        t = a[ix(lo + i)]
+        a[ix(lo + i)] = a[ix(lo + j)]
+        a[ix(lo + j)] = t
 
 
 class Rng:

@@ -62,3 +62,20 @@ def test_shuffle_prefix_only():
     rng.shuffle(rng.game_state(np.uint64(1), np.uint64(1)), arr, 4)
     assert sorted(arr[:4]) == [0, 1, 2, 3]
     assert list(arr[4:]) == list(range(4, 10))
+
+
+def test_counter_in_a_buffer_slot_gives_the_same_stream():
+    """``*_at``: the generator kept in one slot of an int64 state buffer (as kernels do)."""
+    s = rng.game_state(np.uint64(3), np.uint64(9))
+    buf = np.zeros(30, dtype=np.int64)
+    slot, lo = 2, 5
+    buf[slot] = np.int64(s[0])
+    for n in (1, 2, 7, 48, 1000):
+        assert rng.randbelow_at(buf, slot, n) == rng.randbelow(s, n)
+    assert rng.uniform_at(buf, slot) == rng.uniform(s)
+    assert rng.next_u64_at(buf, slot) == rng.next_u64(s)
+    a = np.arange(20, dtype=np.int64)
+    buf[lo:lo + 20] = a
+    rng.shuffle(s, a, 20)
+    rng.shuffle_at(buf, slot, buf, lo, 20)
+    assert list(buf[lo:lo + 20]) == list(a) and buf[slot] == np.int64(s[0])
