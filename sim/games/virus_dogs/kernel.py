@@ -278,9 +278,11 @@ def to_hand(b, s, c, unseen):
 
 
 @inl
-def count_decision(b):
-    """A player is asked to decide (reference: ``Engine.ask``): the ``decisions`` column."""
+def ask(b, seat):
+    """``seat`` is asked for a decision (reference: ``Engine.ask``): counted in the
+    ``decisions`` column; returns the seat's bot policy."""
     b[O_GM + tb.G_DECISIONS] += 1
+    return b[ix(O_POL + seat)]
 
 
 # ============================================================================================
@@ -1054,12 +1056,11 @@ def finalize(b):
 # ============================================================================================
 # Each decision below returns the chosen option itself (the heuristic bots' rule, or the random
 # bot's pick mapped through the canonical option order), so no option list is written; each
-# counts itself once (``count_decision``), as the reference engine's ``ask`` does.
+# starts with ``ask``, which counts the decision as the reference engine's ``ask`` does.
 @inl
 def choose_action(b, p, phase_a):
     """The phase-A/C ``action`` decision (DP-1, DP-2, DP-8)."""
-    count_decision(b)
-    if b[ix(O_POL + p)] == RANDOM:
+    if ask(b, p) == RANDOM:
         nopt = action_options(b, p, phase_a)
         suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
         return b[ix(O_OPT + pick(b, nopt, ZERO if suicide and not allows_suicide(b, p) else NOX))]
@@ -1210,8 +1211,7 @@ def pick(b, nopt, excl):
 @inl
 def virus_response(b, seat):
     """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
-    count_decision(b)
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     h = O_H + seat * NT
     has_ant = b[ix(h + ANT)] > 0
     safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
@@ -1228,8 +1228,7 @@ def virus_response(b, seat):
 @inl
 def wants_more(b, seat):
     """DP-3 / DP-5: draw another card (options: more, stop)."""
-    count_decision(b)
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
@@ -1239,12 +1238,11 @@ def wants_more(b, seat):
 def mask_take(b, seat, m):
     """DP-6: the bit set of the ``m`` peeked cards (b[ix(O_PEEK + i)], top first) to take. Options are
     every subset in bit order, or (prefix mode) the prefixes by length."""
-    count_decision(b)
+    p = ask(b, seat)
     prefix = b[O_P + P_PREFIX]
     nopt = m + 1 if prefix else ONE << m
     if nopt == 1:
         return ZERO
-    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         i = pick(b, nopt, NOX)
         return (ONE << i) - ONE if prefix else i
@@ -1252,8 +1250,7 @@ def mask_take(b, seat, m):
         return ZERO
     want = ZERO
     for i in range(m):
-        c = b[ix(O_PEEK + i)]
-        if c != V and (c != BAT or p == AGGRESSIVE):
+        if wanted(p, b[ix(O_PEEK + i)]):
             want |= ONE << i
         elif prefix:
             break
@@ -1261,17 +1258,21 @@ def mask_take(b, seat, m):
 
 
 @inl
+def wanted(p, c):
+    """DP-6 / DP-7: a seen card a heuristic bot takes: never a virus, a bat only if aggressive."""
+    return c != V and (c != BAT or p == AGGRESSIVE)
+
+
+@inl
 def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
-    count_decision(b)
+    p = ask(b, seat)
     if m == 1:
         return ZERO
-    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, m, NOX)
     for i in range(m):
-        c = b[ix(O_PEEK + i)]
-        if c != V and (c != BAT or p == AGGRESSIVE):
+        if wanted(p, b[ix(O_PEEK + i)]):
             return i
     if p == CAUTIOUS:
         for i in range(m):
@@ -1283,8 +1284,7 @@ def market_take(b, seat, m):
 @inl
 def refuses_cough(b, seat):
     """DP-11: answer a cough with TP (options: refuse, accept)."""
-    count_decision(b)
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
@@ -1296,8 +1296,7 @@ def refuses_cough(b, seat):
 @inl
 def antisepticks_cough(b, seat):
     """DP-12: antiseptic on a face-up cough virus (options: antiseptic, accept)."""
-    count_decision(b)
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
@@ -1306,9 +1305,9 @@ def antisepticks_cough(b, seat):
 @inl
 def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
-    count_decision(b)
+    p = ask(b, seat)
     h = O_H + seat * NT
-    if b[ix(O_POL + seat)] != RANDOM:
+    if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
             if b[ix(h + c)] > 0:
@@ -1317,7 +1316,7 @@ def give_card(b, seat):
     for c in range(N_TYPES):
         if b[ix(h + c)] > 0:
             nopt += 1
-    i = pick(b, nopt, NOX) if b[ix(O_POL + seat)] == RANDOM else ZERO
+    i = pick(b, nopt, NOX) if p == RANDOM else ZERO
     for c in range(N_TYPES):
         if b[ix(h + c)] > 0:
             if i == 0:
@@ -1329,8 +1328,7 @@ def give_card(b, seat):
 @inl
 def refuses_exchange(b, seat, giver):
     """DP-14: refuse the giver's card with TP (options: refuse, accept)."""
-    count_decision(b)
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
@@ -1339,8 +1337,7 @@ def refuses_exchange(b, seat, giver):
 @fn
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
-    count_decision(b)
-    if b[ix(O_POL + seat)] == RANDOM:
+    if ask(b, seat) == RANDOM:
         return pick(b, nopt, NOX)
     best = ZERO
     for i in range(1, nopt):
