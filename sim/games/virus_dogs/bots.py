@@ -41,6 +41,8 @@ BOTS = {
 
 # suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
 BOT_PARAMS = (
+    BotParam("allow_suicide", 0.0, 1.0,
+             "random also picks declarations that eliminate itself (AD-16) when this is >= 0.5"),
     BotParam("skip_density", 0.0, 1.0, "cautious skips the draw when the estimated virus density is at least this"),
     BotParam("refuse_density", 0.0, 1.0, "cautious refuses a cough when the estimated virus density is at least this"),
     BotParam("exchange_suspicion", 0.0, 100.0,
