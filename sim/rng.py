@@ -14,12 +14,18 @@ Random-consumption protocol (both engines MUST follow it):
 - ``uniform(s)``: one draw, the top 53 bits as a float in [0, 1).
 - ``shuffle(s, a, n)``: Fisher-Yates over ``a[0:n]``: for ``i = n-1 .. 1``,
   ``j = randbelow(s, i + 1)``, swap ``a[i], a[j]`` (exactly ``n - 1`` draws).
+
+Kernels that keep the counter in a slot of their own state buffer use the ``*_at(buf, slot,
+...)`` forms (any 64-bit integer buffer; ``forceinline``, no numba runtime): the same draws,
+with ``s`` standing for ``buf[slot]``. The plain forms are slot 0 of a length-1 array.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from sim.kernel_util import inl, ix
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -55,33 +61,63 @@ def game_state(run_seed, game_index):
     return s
 
 
+@inl
+def next_u64_at(buf, slot):
+    """Advance the counter held in ``buf[slot]`` and return the next 64 random bits."""
+    z = np.uint64(buf[slot]) + GOLDEN
+    buf[slot] = z
+    return mix64(z)
+
+
+@inl
+def randbelow_at(buf, slot, n):
+    """``randbelow`` with the counter in ``buf[slot]``."""
+    return np.int64(next_u64_at(buf, slot) % np.uint64(n))
+
+
+@inl
+def uniform_at(buf, slot):
+    """``uniform`` with the counter in ``buf[slot]``."""
+    return np.float64(next_u64_at(buf, slot) >> _S11) * _INV53
+
+
+@inl
+def shuffle_at(buf, slot, a, lo, n):
+    """``shuffle`` of ``a[lo:lo+n]`` with the counter in ``buf[slot]`` (``a`` may be ``buf``
+    itself, outside ``slot``). The counter stays in a local during the loop: the stores into
+    ``a`` would otherwise force it through memory on every draw."""
+    c = np.uint64(buf[slot])
+    for i in range(n - 1, 0, -1):
+        c += GOLDEN
+        j = np.int64(mix64(c) % np.uint64(i + 1))
+        t = a[ix(lo + i)]
+        a[ix(lo + i)] = a[ix(lo + j)]
+        a[ix(lo + j)] = t
+    buf[slot] = c
+
+
 @njit(cache=True)
 def next_u64(s):
     """Advance the counter and return the next 64 random bits."""
-    s[0] = s[0] + GOLDEN
-    return mix64(s[0])
+    return next_u64_at(s, 0)
 
 
 @njit(cache=True)
 def randbelow(s, n):
     """A uniform integer in [0, n); n >= 1. Always consumes exactly one draw."""
-    return np.int64(next_u64(s) % np.uint64(n))
+    return randbelow_at(s, 0, n)
 
 
 @njit(cache=True)
 def uniform(s):
     """A uniform float in [0, 1). Always consumes exactly one draw."""
-    return np.float64(next_u64(s) >> _S11) * _INV53
+    return uniform_at(s, 0)
 
 
 @njit(cache=True)
 def shuffle(s, a, n):
     """Fisher-Yates shuffle of ``a[0:n]`` in place (n - 1 draws)."""
-    for i in range(n - 1, 0, -1):
-        j = randbelow(s, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+    shuffle_at(s, 0, a, 0, n)
 
 
 class Rng:

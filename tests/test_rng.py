@@ -62,3 +62,21 @@ def test_shuffle_prefix_only():
     rng.shuffle(rng.game_state(np.uint64(1), np.uint64(1)), arr, 4)
     assert sorted(arr[:4]) == [0, 1, 2, 3]
     assert list(arr[4:]) == list(range(4, 10))
+
+
+def test_buffer_slot_forms_draw_the_same_stream():
+    """``*_at(buf, slot)`` with the counter in a slot of an int64 kernel buffer: the same
+    draws as the plain forms, and ``shuffle_at`` may shuffle a region of that same buffer."""
+    s = rng.game_state(np.uint64(8), np.uint64(2))
+    buf = np.zeros(30, dtype=np.int64)
+    buf[3] = np.int64(s[0].astype(np.int64))
+    assert [int(rng.randbelow(s, 1000)) for _ in range(5)] == [int(rng.randbelow_at(buf, 3, 1000)) for _ in range(5)]
+    assert rng.uniform(s) == rng.uniform_at(buf, 3)
+    assert int(rng.next_u64(s)) == int(rng.next_u64_at(buf, 3))
+    arr = np.arange(20)
+    rng.shuffle(s, arr, 20)
+    buf[10:30] = np.arange(20)
+    rng.shuffle_at(buf, 3, buf, 10, 20)
+    assert list(buf[10:30]) == list(arr)
+    assert np.uint64(buf[3].astype(np.uint64)) == s[0]
+    assert list(buf[:3]) == [0, 0, 0] and list(buf[4:10]) == [0] * 6

@@ -11,8 +11,8 @@ from tests.engines import engines_agree
 from sim.games.virus_dogs import GAME, play_reference
 from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.rules import CHOICE_CODES, OUTCOMES
-from sim.rng import game_state, randbelow, shuffle, uniform
+from sim.games.virus_dogs.reference import Engine
+from sim.games.virus_dogs.rules import CHOICE_CODES, OUTCOMES, V, deck_counts, param_vector
 
 TABLES = [
     (4, ["cautious", "random", "aggressive", "cautious"], 1200),
@@ -54,19 +54,85 @@ def test_differential_rule_variants(overrides):
         assert_same(cfg, 100, 60)
 
 
-def test_kernel_rng_matches_shared_generator():
-    """The kernel's in-buffer counter produces sim.rng's stream exactly (protocol, kernel.py)."""
-    s = game_state(np.uint64(3), np.uint64(9))
-    b = np.zeros(K.O_DECK + 20, dtype=np.int64)
-    b[K.O_RNG] = np.int64(s[0])
-    for n in (1, 2, 7, 48, 1000):
-        assert K.rbelow(b, n) == randbelow(s, n)
-    assert K.runiform(b) == uniform(s)
-    a = np.arange(20, dtype=np.int64)
-    b[K.O_DECK:K.O_DECK + 20] = a
-    shuffle(s, a, 20)
-    K.rshuffle(b, K.O_DECK, 20)
-    assert (b[K.O_DECK:K.O_DECK + 20] == a).all()
+def test_kernel_layout_is_named_and_fits_every_config():
+    """The state buffer is declared once (kernel.LAYOUT) and its blocks fit the largest game."""
+    fields = K.LAYOUT.fields
+    assert K.SIZE == K.LAYOUT.size == sum(f.size for f in fields.values())
+    assert fields["params"].size == len(param_vector(GAME.make_config().params))
+    assert K.MAX_SEATS == GAME.max_players
+    assert fields["seats"].size == GAME.max_players * K.SEAT.size
+    assert K.BOT_PARAM_NAMES == tuple(GAME.bot_param_names())
+    assert fields["bot_params"].size == GAME.max_players * len(GAME.bot_param_names())
+    assert fields["game_row"].size == tb.NG and fields["seat_rows"].size == GAME.max_players * tb.NS
+    biggest = {p.name: p.hi for p in GAME.params if p.name.startswith("n_")}
+    biggest["n_virus_in_deck"] = biggest["n_virus_total"]
+    cards = sum(deck_counts(biggest)) - biggest["n_virus_in_deck"] + biggest["n_virus_total"]
+    assert fields["deck"].size == cards
+    peek = max(GAME.param("mask_peek").hi, GAME.param("black_market_look").hi)
+    assert fields["peeked"].size == fields["limbo"].size == peek
+    assert K.FRESH_STOP == fields["seat_rows"].stop  # setup zeroes the per-game blocks
+    assert all(name in K.LAYOUT.describe() for name in fields)
+
+
+def test_kernel_option_list_holds_the_longest_action_menu():
+    """Every legal phase-A option of a full hand fits the ``options`` block (canonical order)."""
+    cfg = GAME.make_config(players=5, overrides={"draw_count_declared_upfront": True, "draw_min": 1,
+                                                 "draw_max": 4})
+    eng = play_reference(cfg, 0)
+    me = eng.players[0]
+    me.live, me.open = True, 1
+    for p in eng.players:
+        p.live = True
+    me.hand = [1] * len(me.hand)
+    eng.deck, eng.docs_this_turn, eng.cards_this_turn = [2], 0, 0
+    assert len(eng.action_options(me, "A")) == K.LAYOUT["options"].size
+
+
+@pytest.mark.parametrize("destination", ["discard", "deck_bottom"])
+def test_taker_eliminated_mid_mask_take_keeps_the_other_taken_cards(destination, monkeypatch):
+    """VD-19.3, VD-5.5, M-2: a player eliminated while resolving a mask take (declaring a taken
+    virus) first gets the other taken cards, a virus among them, into the hand; they then go
+    under the deck or to the discard with the rest. Random bots allowed suicidal declarations
+    (AD-16) reach this; both engines agree row by row, and card conservation holds throughout."""
+    reached = []
+    remove, ask = Engine.remove_player, Engine.ask
+
+    def spy_remove(self, p, cause, instigator):
+        if p.seat == self.current and not self.in_hq and V in self.limbo:
+            reached.append(len(self.limbo))
+        remove(self, p, cause, instigator)
+
+    def checked_ask(self, *a, **kw):
+        self.check_invariants()
+        return ask(self, *a, **kw)
+
+    monkeypatch.setattr(Engine, "remove_player", spy_remove)
+    monkeypatch.setattr(Engine, "ask", checked_ask)
+    cfg = GAME.make_config(players=4, bots=["random"], seed=3, overrides={
+        "bot.random.allow_suicide": 1, "mask_peek": 4, "n_mask": 16, "n_virus_in_deck": 8,
+        "n_virus_total": 12, "elimination_threshold": 1, "eliminated_hand_destination": destination})
+    engines_agree(GAME, cfg, 0, 200)
+    assert len(reached) >= 5
+
+
+def test_decisions_are_counted_alike():
+    """``decisions`` (tables.py): one per decision asked, single-option ones included."""
+    cfg = GAME.make_config(players=2, bots=["cautious", "random"], seed=8)
+    fast = assert_same(cfg, 0, 40)
+    options = []  # legal options of every decision asked
+    ask = Engine.ask
+
+    def counting(self, seat, kind, legal, ctx=None):
+        options.append(len(legal))
+        return ask(self, seat, kind, legal, ctx)
+
+    Engine.ask = counting
+    try:
+        eng = play_reference(cfg, 5)
+    finally:
+        Engine.ask = ask
+    assert fast["games"]["decisions"][5] == len(options) == eng.g[tb.G_DECISIONS]
+    assert min(options) == 1 and len(options) > eng.turn  # forced ones count; >= 1 per turn
 
 
 def test_density_table_sums_and_replay():

@@ -12,7 +12,8 @@ Shared estimates, identical in both engines:
   parameters; both engines compare them in parts per million with integer arithmetic.
 
 ``random``: uniform over the legal options, except declarations that would eliminate the
-  bot itself (AD-16); one ``randbelow`` per decision with >= 2 candidates.
+  bot itself (AD-16) unless ``allow_suicide >= 0.5`` (then uniform over every legal option);
+  one ``randbelow`` per decision with >= 2 candidates.
 ``cautious``: masks and black markets before drawing, draws 1, skips on a known or dense
   top, declares a virus only when it can start a cure, cures early, antisepticks always,
   refuses coughs when at risk and exchange cards from suspicious givers.
@@ -29,7 +30,8 @@ from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, 
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
 BOTS = {
-    "random": BotSpec("random", RANDOM, {}, "uniform over legal decisions (never a suicidal declaration)"),
+    "random": BotSpec("random", RANDOM, {"allow_suicide": 0.0},
+                      "uniform over legal decisions (never a suicidal declaration unless allow_suicide >= 0.5)"),
     "cautious": BotSpec("cautious", CAUTIOUS, {"skip_density": 0.22, "refuse_density": 0.3, "exchange_suspicion": 3.0},
                         "masks/black markets first, draws 1, hides only when it must, cures early"),
     "aggressive": BotSpec("aggressive", AGGRESSIVE, {"draw_two": 1.0, "bluff": 0.25, "control_suspicion": 2.0,
@@ -39,6 +41,8 @@ BOTS = {
 
 # suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
 BOT_PARAMS = (
+    BotParam("allow_suicide", 0.0, 1.0,
+             "random also picks declarations that eliminate itself (AD-16) when this is >= 0.5"),
     BotParam("skip_density", 0.0, 1.0, "cautious skips the draw when the estimated virus density is at least this"),
     BotParam("refuse_density", 0.0, 1.0, "cautious refuses a cough when the estimated virus density is at least this"),
     BotParam("exchange_suspicion", 0.0, 100.0,
@@ -115,7 +119,8 @@ class BotAgent:
 
     def decide(self, eng, seat: int, kind: str, legal: list[dict], ctx: dict) -> int:
         if self.policy == RANDOM:
-            cands = [i for i, o in enumerate(legal) if not suicidal(eng, seat, o)]
+            keep_all = self.p["allow_suicide"] >= 500_000
+            cands = [i for i, o in enumerate(legal) if keep_all or not suicidal(eng, seat, o)]
             return cands[self.rng.randbelow(len(cands))] if len(cands) > 1 else cands[0]
         i = getattr(self, "on_" + kind)(eng, seat, legal, ctx)
         assert i >= 0, (self.name, kind, legal)

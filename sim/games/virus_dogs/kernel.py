@@ -1,30 +1,30 @@
-"""Fast Virus Dogs engine: numba kernels over small fixed integer arrays, one call per batch.
+"""Fast Virus Dogs engine: numba kernels over one flat integer buffer, one call per batch.
 
 The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per batch, reset
-per game). Every function but ``run_games`` is compiled without the numba runtime
+per game), declared field by field in ``LAYOUT`` below (``LAYOUT.describe()`` lists it):
+scalars such as the deck size, the rule parameters, one ``SEAT`` record and one hand per
+seat, scratch lists for decisions, the result rows, the bot parameters, the generator's
+counter and the deck. Every function but ``run_games`` is compiled without the numba runtime
 (``_nrt=False``): none allocates, and without it no call pays atomic reference counting,
-which otherwise took half the run time. Regions (offsets below):
-  [0, NST)        scalars: deck size, reserve, pending, known top, viruses in deck, ...
-  O_P             the rule parameters (``rules.param_vector``)
-  O_PL + s*NF     per seat: open viruses O, treatment T, live, suspicion, hand size
-  O_H + s*NT + c  copies of card code c in seat s's hand (hidden viruses: c = V)
-  O_OPT, O_CTX    option lists (random bot's actions, hard-quarantine targets) and context
-                  (peeked cards, exchange selections, simultaneous losers)
-  O_GM, O_SM      this game's result row and seat rows (tables.GAME_COLS / SEAT_COLS)
-  O_DECK          the deck, bottom-first: ``b[S_DSIZE]`` cards, top = b[O_DECK + size - 1]
-  O_BP + s*NB     seat s's bot parameters in parts per million (``bots.ppm``)
-  O_RNG           the game's SplitMix64 counter (bits of the uint64 as int64)
+which otherwise took half the run time.
+
+The functions follow the reference engine (``reference.py``) phase by phase and carry the
+same names (``setup``, ``take_turn``, ``phase_actions``, ``play_card``, ``draw_phase``,
+``normal_draw``, ``mask``, ``remove_player``, ``hard_quarantine``, ``hq_pull``, ...), so the
+two read side by side. The reference engine's exceptions become flags: ``over`` (GameOver),
+``turn_ended`` (TurnEnds), ``start_hq`` (StartHQ), tested by ``interrupted``; its ``limbo``
+(taken cards not yet resolved) is the ``limbo`` block.
+
 Each decision is one small function returning the chosen option itself: the heuristic bots
 compute it from the state, the random bot picks an index into the legal options in the
 canonical order of the reference engine (docs/scenarios/virus-dogs.md) and maps it back, so
-only its action choice and the hard-quarantine target choice need an option list. Hot helpers
-are ``inl`` (LLVM ``forceinline``): numba's array calling convention makes every call cost
-about as much as a small decision.
+only its action choice and the hard-quarantine target choice need an option list. Every
+decision function counts itself in the ``decisions`` column (tables.py), as the reference
+engine's ``ask`` does. Hot helpers are ``inl`` (LLVM ``forceinline``): numba's array calling
+convention makes every call cost about as much as a small decision.
 
-The generator is ``sim.rng``'s: ``rnext``/``rbelow``/``runiform``/``rshuffle`` below are
-``next_u64``/``randbelow``/``uniform``/``shuffle`` with the counter kept in ``b`` instead of a
-separate uint64 array (so no second array travels through every call); the test suite
-checks that the streams are identical.
+The generator is ``sim.rng``'s, with its counter in the ``rng`` slot of ``b``
+(``randbelow_at``/``uniform_at``/``shuffle_at``).
 
 Random-consumption protocol (the reference engine follows the same order):
   1. setup: the deck is built bottom-first in card-code order and shuffled (Fisher-Yates as
@@ -37,8 +37,9 @@ Random-consumption protocol (the reference engine follows the same order):
      the target's hand in card-code order;
   4. bots: a decision with one legal option is taken without asking (no draw); ``random``
      draws one ``randbelow(candidates)`` when it has >= 2 candidates (suicidal declarations
-     removed); ``aggressive`` draws one ``uniform`` at every mask decision it is asked
-     (bluff if ``uniform * 1e6 < bluff_ppm``); nothing else in the bots draws.
+     removed unless ``allow_suicide``); ``aggressive`` draws one ``uniform`` at every mask
+     decision it is asked (bluff if ``uniform * 1e6 < bluff_ppm``); nothing else in the bots
+     draws.
 """
 
 from __future__ import annotations
@@ -49,14 +50,14 @@ from numba import njit
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.bots import AGGRESSIVE, CAUTIOUS, RANDOM, ppm
 from sim.games.virus_dogs.rules import (
-    AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY, CGH, CTL,
-    DOC, EXC, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, MSK, N_TYPES, NO_WINNER, P_INDEX,
-    QRN, SHF, TP, TURN_CAP, V, deck_counts, param_vector,
+    ACTION_CARDS, AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE,
+    C_VOLUNTARY, CGH, COUNT_PARAM, CTL, DOC, EXC, GIVE_ORDER, HQ_FIRST_ELIM, HQ_STALEMATE,
+    LAST_HQ, LAST_NORMAL, MSK, N_TYPES, NO_WINNER, P_INDEX, PARAMS, QRN, SHF, TP, TURN_CAP, V,
+    deck_counts, param_vector,
 )
 from sim.kernel_util import fn, inl, ix
-from sim.rng import _INV53, GOLDEN, derive, mix64
-
-
+from sim.layout import Layout
+from sim.rng import derive, randbelow_at, shuffle_at, uniform_at
 
 # ---- typed constants ----------------------------------------------------------------------------
 # A plain Python int passed as an argument reaches the callee as a Literal type, and numba then
@@ -71,7 +72,7 @@ from sim.rng import _INV53, GOLDEN, derive, mix64
 ZERO, ONE, TWO, NOX = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
 YES, NO = np.bool_(True), np.bool_(False)
 
-# ---- parameter slots --------------------------------------------------------------------------
+# ---- parameter slots (offsets inside the ``params`` block) --------------------------------------
 P_NVT = P_INDEX["n_virus_total"]
 P_NVD = P_INDEX["n_virus_in_deck"]
 P_BATADD = P_INDEX["bat_virus_add"]
@@ -99,79 +100,101 @@ P_HQMAX = P_INDEX["hq_max_steps"]
 P_ALLSHARED = P_INDEX["all_eliminated_outcome"]
 P_MAXTURNS = P_INDEX["max_turns"]
 
-# ---- buffer layout ------------------------------------------------------------------------------
-MAXN = 5
+# ---- sizes ---------------------------------------------------------------------------------------
+_BOUND = {p.name: p for p in PARAMS}
 NT = N_TYPES
-NF = 5
+MAX_SEATS = 5  # = VirusDogs.max_players (checked by the tests)
+# Legal phase-A options at most: declare, CTL on each other seat, the other action cards, every
+# up-front draw count, mask, black market and skip (the canonical order, reference.action_options).
+DRAW_COUNTS = int(_BOUND["draw_max"].hi - _BOUND["draw_min"].lo + 1)
+MAX_OPTIONS = 1 + (MAX_SEATS - 1) + (len(ACTION_CARDS) - 1) + DRAW_COUNTS + 3
+MAX_PEEK = int(max(_BOUND["mask_peek"].hi, _BOUND["black_market_look"].hi))  # cards a mask/BM sees
+# Every card of the largest configurable game: all non-virus cards plus every virus (deck + reserve).
+MAX_CARDS = int(sum(_BOUND[COUNT_PARAM[c]].hi for c in range(N_TYPES) if c != V) + _BOUND["n_virus_total"].hi)
+
+# ---- one seat's public record ------------------------------------------------------------------
+SEAT = Layout("virus-dogs seat record")
+F_O = SEAT.scalar("open", "open viruses O (VD-1)")
+F_T = SEAT.scalar("treatment", "treatment T (VD-17)")
+F_LIVE = SEAT.scalar("live", "1 while the seat is in the game")
+F_SUS = SEAT.scalar("suspicion", "cards taken unseen since the hand was last revealed (bots.py)")
+F_HS = SEAT.scalar("hand_size", "cards in the hand")
+NF = SEAT.size
+
+# ---- one seat's bot parameters, in GAME.bot_param_names() order --------------------------------
+BOT_PARAMS = Layout("virus-dogs bot parameters (parts per million, bots.ppm)")
+B_SUICIDE = BOT_PARAMS.scalar("allow_suicide", "random: >= 0.5 keeps suicidal declarations (AD-16)")
+B_SKIP = BOT_PARAMS.scalar("skip_density", "cautious")
+B_REFUSE = BOT_PARAMS.scalar("refuse_density", "cautious")
+B_EXSUS = BOT_PARAMS.scalar("exchange_suspicion", "cautious")
+B_DRAW2 = BOT_PARAMS.scalar("draw_two", "aggressive")
+B_BLUFF = BOT_PARAMS.scalar("bluff", "aggressive")
+B_CTLSUS = BOT_PARAMS.scalar("control_suspicion", "aggressive")
+B_QRNSUS = BOT_PARAMS.scalar("quarantine_suspicion", "aggressive")
+BOT_PARAM_NAMES = tuple(BOT_PARAMS.fields)
+NB = BOT_PARAMS.size
+
+# ---- the game state buffer ---------------------------------------------------------------------
+LAYOUT = Layout("virus-dogs game state")
+# Fresh at every game start (``setup`` zeroes everything up to FRESH_STOP):
+S_DSIZE = LAYOUT.scalar("deck_size", "cards in the deck")
+S_RES = LAYOUT.scalar("reserve", "viruses in the reserve (VD-3.3)")
+S_PEND = LAYOUT.scalar("pending", "antisepticked viruses waiting to go back on top (VD-7.3)")
+S_KTOP = LAYOUT.scalar("known_top", "viruses publicly known to lie on top of the deck (VD-7.7)")
+S_VDECK = LAYOUT.scalar("viruses_in_deck", "viruses among the deck's cards")
+S_NLIVE = LAYOUT.scalar("live_count", "live seats")
+S_CUR = LAYOUT.scalar("current", "the seat whose turn it is")
+S_TURN = LAYOUT.scalar("turn", "turns started")
+S_DOCS = LAYOUT.scalar("docs_this_turn", "DOC cards played this turn (VD-4.6)")
+S_CARDS = LAYOUT.scalar("cards_this_turn", "cards played this turn (VD-12.2)")
+S_INHQ = LAYOUT.scalar("in_hq", "1 during hard quarantine")
+S_OVER = LAYOUT.scalar("over", "1 once the game has ended (reference: GameOver)")
+S_TEND = LAYOUT.scalar("turn_ended", "1 once the current player is out (VD-4.8; reference: TurnEnds)")
+S_SHQ = LAYOUT.scalar("start_hq", "1: hard quarantine starts now (VD-20.1 immediate; reference: StartHQ)")
+S_FIRST = LAYOUT.scalar("first", "the first player")
+S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
+S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
+O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
+O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
+O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
+O_SM = LAYOUT.block("seat_rows", MAX_SEATS * tb.NS, "seat s's result row at seat_rows + s*NS (tables.SEAT_COLS)")
+FRESH_STOP = LAYOUT.size
+# Scratch lists, written before they are read:
+O_OPT = LAYOUT.block("options", MAX_OPTIONS, "a decision's legal options (random actions, hard-quarantine targets)")
+O_PEEK = LAYOUT.block("peeked", MAX_PEEK, "the cards a mask or black market sees, top first")
+O_LIMBO = LAYOUT.block("limbo", MAX_PEEK, "taken cards not yet resolved, the next one last")
+O_GIVEN = LAYOUT.block("exchange_given", MAX_SEATS, "card code each seat gives in an exchange (-1: none)")
+O_REFUSED = LAYOUT.block("exchange_refused", MAX_SEATS, "1 if the seat's exchange card is refused")
+O_LOS = LAYOUT.block("losers", MAX_SEATS, "seats eliminated together (one game-end check)")
+# Set by ``run_games`` for the batch or for each game:
+S_N = LAYOUT.scalar("players", "seats at the table")
+O_P = LAYOUT.block("params", len(P_INDEX), "the rule parameters (rules.param_vector)")
+O_POL = LAYOUT.block("policies", MAX_SEATS, "seat s's bot policy (bots.RANDOM, ...)")
+O_BP = LAYOUT.block("bot_params", MAX_SEATS * NB, "seat s's BOT_PARAMS at bot_params + s*NB")
+O_RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (the uint64's bits)")
+O_DECK = LAYOUT.block("deck", MAX_CARDS, "bottom-first: deck_size cards, the top at deck + deck_size - 1")
+SIZE = LAYOUT.size
 NS = tb.NS
-F_O, F_T, F_LIVE, F_SUS, F_HS = range(NF)
-(S_DSIZE, S_RES, S_PEND, S_KTOP, S_VDECK, S_NLIVE, S_CUR, S_TURN, S_DOCS, S_CARDS, S_INHQ,
- S_OVER, S_TEND, S_SHQ, S_FIRST, S_ROUNDS, S_N) = range(17)
-NST = 17
-O_P = 32
-O_PL = O_P + len(P_INDEX)
-O_H = O_PL + MAXN * NF
-O_OPT = O_H + MAXN * NT
-O_CTX = O_OPT + 64
-O_LOS = O_CTX + 32
-O_POL = O_LOS + 8
-O_GM = O_POL + MAXN
-O_SM = O_GM + tb.NG
-NB = 8
-O_BP = O_SM + MAXN * tb.NS
-O_RNG = O_BP + MAXN * NB
-O_DECK = O_RNG + 1
 
 # ---- option codes ------------------------------------------------------------------------------
 A_DECLARE = 0
 A_CTL0 = 1  # + target seat
-A_QRN, A_DOC, A_AMB, A_SHF, A_CGH, A_EXC = 6, 7, 8, 9, 10, 11
-A_DRAW = 20  # + declared count (0 = sequential)
-A_MASK, A_MARKET, A_SKIP, A_END = 30, 31, 32, 40
+A_QRN = A_CTL0 + MAX_SEATS
+A_DOC, A_AMB, A_SHF, A_CGH, A_EXC = A_QRN + 1, A_QRN + 2, A_QRN + 3, A_QRN + 4, A_QRN + 5
+A_DRAW = A_EXC + 1  # + declared count (0 = sequential)
+A_MASK = A_DRAW + int(_BOUND["draw_max"].hi) + 1
+A_MARKET, A_SKIP = A_MASK + 1, A_MASK + 2
+A_END = A_SKIP + 1
 R_ANT, R_DECLARE, R_HIDE = 0, 1, 2  # virus responses; cough responses: 0 refuse/antiseptic, 1 accept
-
-# ---- bot parameter columns (GAME.bot_param_names order) ---------------------------------------
-BOT_PARAM_NAMES = ("skip_density", "refuse_density", "exchange_suspicion", "draw_two", "bluff",
-                   "control_suspicion", "quarantine_suspicion")
-B_SKIP, B_REFUSE, B_EXSUS, B_DRAW2, B_BLUFF, B_CTLSUS, B_QRNSUS = range(7)
-GIVE_SEQ = np.array([V, 13, EXC, SHF, QRN, CGH, CTL, BM, MSK, AMB, DOC, ANT, TP], dtype=np.int64)
+GIVE_SEQ = np.array((V,) + GIVE_ORDER, dtype=np.int64)  # DP-13: what a heuristic bot gives first
 
 
 # ============================================================================================
-# the shared generator, counter held in b[O_RNG]
-# ============================================================================================
-@inl
-def rnext(b):
-    z = np.uint64(b[O_RNG]) + GOLDEN
-    b[O_RNG] = np.int64(z)
-    return mix64(z)
-
-
-@inl
-def rbelow(b, n):
-    return np.int64(rnext(b) % np.uint64(n))
-
-
-@fn
-def runiform(b):
-    return np.float64(rnext(b) >> np.uint64(11)) * _INV53
-
-
-@fn
-def rshuffle(b, lo, n):
-    """Fisher-Yates over b[lo:lo+n], exactly as ``sim.rng.shuffle``."""
-    for i in range(n - 1, 0, -1):
-        j = rbelow(b, i + 1)
-        t = b[ix(lo + i)]
-        b[ix(lo + i)] = b[ix(lo + j)]
-        b[ix(lo + j)] = t
-
-
-# ============================================================================================
-# zone helpers
+# helpers (reference: left_of .. to_discard)
 # ============================================================================================
 @inl
 def left_of(b, n, s):
+    """VD-1: the next live seat in turn order."""
     t = s
     for _ in range(n):
         t += 1
@@ -184,6 +207,7 @@ def left_of(b, n, s):
 
 @inl
 def right_of(b, n, s):
+    """VD-1: the previous live seat in turn order."""
     t = s
     for _ in range(n):
         t -= 1
@@ -230,12 +254,13 @@ def put_bottom(b, c, k):
 
 @fn
 def shuffle_deck(b):
-    rshuffle(b, O_DECK, b[S_DSIZE])
+    """VD-11.1 / VD-8.2: uniform shuffle; all order knowledge is wiped."""
+    shuffle_at(b, O_RNG, b, O_DECK, b[S_DSIZE])
     b[S_KTOP] = 0
 
 
 @inl
-def discard(b, s, c):
+def to_discard(b, s, c):
     """A card leaves seat s's hand for the discard (counted as played for TP..EXC)."""
     b[ix(O_H + s * NT + c)] -= 1
     b[ix(O_PL + s * NF + F_HS)] -= 1
@@ -243,9 +268,398 @@ def discard(b, s, c):
         b[ix(O_SM + s * NS + tb.S_PLAYED0 + c - TP)] += 1
 
 
+@inl
+def to_hand(b, s, c, unseen):
+    """Card ``c`` joins seat s's hand (``unseen``: taken privately, so suspicion grows)."""
+    b[ix(O_H + s * NT + c)] += 1
+    b[ix(O_PL + s * NF + F_HS)] += 1
+    if unseen:
+        b[ix(O_PL + s * NF + F_SUS)] += 1
+
+
+@inl
+def ask(b, seat):
+    """``seat`` is asked for a decision (reference: ``Engine.ask``): counted in the
+    ``decisions`` column; returns the seat's bot policy."""
+    b[O_GM + tb.G_DECISIONS] += 1
+    return b[ix(O_POL + seat)]
+
+
+# ============================================================================================
+# setup (VD-3) and the game loop (VD-4, VD-20.1)
+# ============================================================================================
+@fn
+def setup(b, counts):
+    """VD-3.1..3.5: fresh state, shuffled deck with its viruses, the reserve, first player."""
+    n = b[S_N]
+    for i in range(FRESH_STOP):
+        b[ix(i)] = 0
+    size = 0
+    for c in range(N_TYPES):
+        for _ in range(counts[c]):
+            b[ix(O_DECK + size)] = c
+            size += 1
+    b[S_DSIZE] = size
+    b[S_VDECK] = counts[V]
+    b[S_RES] = b[O_P + P_NVT] - b[O_P + P_NVD]
+    b[S_NLIVE] = n
+    for s in range(n):
+        b[ix(O_PL + s * NF + F_LIVE)] = 1
+        b[ix(O_SM + s * NS + tb.S_CAUSE)] = -1
+        b[ix(O_SM + s * NS + tb.S_ELIM_TURN)] = -1
+        b[ix(O_SM + s * NS + tb.S_INSTIGATOR)] = -1
+    b[O_GM + tb.G_WINNER] = -1
+    b[O_GM + tb.G_FIRST_ELIM] = -1
+    shuffle_at(b, O_RNG, b, O_DECK, size)
+    first = 0
+    if b[O_P + P_FIRST] == 1:
+        first = randbelow_at(b, O_RNG, n)
+    b[S_FIRST] = first
+    b[S_CUR] = first
+    b[O_GM + tb.G_FIRST] = first
+
+
+@fn
+def play(b, dens):
+    """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap; M-2 sums in ``dens``."""
+    n = b[S_N]
+    while True:
+        if b[S_TURN] >= b[O_P + P_MAXTURNS]:
+            b[O_GM + tb.G_TURN_CAP] = 1
+            b[O_GM + tb.G_OUTCOME] = TURN_CAP
+            break
+        cur = b[S_CUR]
+        b[S_TEND] = 0
+        take_turn(b, cur)
+        if b[S_OVER]:
+            break
+        record_density(b, dens)
+        if b[S_SHQ] or (b[S_DSIZE] == 0 and b[S_NLIVE] >= 2):
+            hard_quarantine(b, left_of(b, n, cur))
+            break
+        advance(b, n, cur)
+    finalize(b)
+
+
+@inl
+def advance(b, n, cur):
+    """VD-4.5: the left neighbour of the seat that just played takes the next turn."""
+    first = b[S_FIRST]
+    nxt = left_of(b, n, cur)
+    rn = nxt - first if nxt >= first else nxt - first + n  # seats relative to the first player
+    rc = cur - first if cur >= first else cur - first + n
+    if rn <= rc:
+        b[S_ROUNDS] += 1
+    b[S_CUR] = nxt
+
+
+@inl
+def record_density(b, dens):
+    """M-2 series at a turn end (the sums of tables.density_row)."""
+    n = b[S_N]
+    t = b[S_TURN] - 1
+    ds = b[S_DSIZE]
+    vd = b[S_VDECK]
+    hid = 0
+    opn = 0
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            hid += b[ix(O_H + s * NT + V)]
+            opn += b[ix(O_PL + s * NF + F_O)]
+    dens[t, tb.D_GAMES] += 1
+    dens[t, tb.D_DECK] += ds
+    dens[t, tb.D_DECK_SQ] += ds * ds
+    dens[t, tb.D_VDECK] += vd
+    dens[t, tb.D_VDECK_SQ] += vd * vd
+    dens[t, tb.D_HID] += hid
+    dens[t, tb.D_HID_SQ] += hid * hid
+    dens[t, tb.D_OPEN] += opn
+    dens[t, tb.D_OPEN_SQ] += opn * opn
+    if ds > 0:
+        bp = vd * 10000 // ds
+        dens[t, tb.D_DGAMES] += 1
+        dens[t, tb.D_BP] += bp
+        dens[t, tb.D_BP_SQ] += bp * bp
+        if bp > b[O_GM + tb.G_PEAK]:
+            b[O_GM + tb.G_PEAK] = bp
+
+
+@inl
+def take_turn(b, p):
+    """VD-4.1: phases A (actions), B (draw mode), C (actions), D (end)."""
+    b[S_TURN] += 1
+    b[S_DOCS] = 0
+    b[S_CARDS] = 0
+    mode = phase_actions(b, p, YES)
+    if mode < 0:
+        return
+    if mode == A_SKIP:
+        skip(b, p)
+        return
+    draw_phase(b, p, mode)
+    if interrupted(b):
+        return
+    phase_actions(b, p, NO)
+
+
+@inl
+def interrupted(b):
+    """Game over, current player out, or (``immediate``) an empty deck starting hard quarantine
+    (the reference engine's GameOver, TurnEnds and check_immediate / StartHQ)."""
+    if b[S_OVER] or b[S_TEND]:
+        return True
+    if b[O_P + P_IMMEDIATE] and b[S_DSIZE] == 0 and b[S_NLIVE] >= 2:
+        b[S_SHQ] = 1
+        return True
+    return False
+
+
+# ============================================================================================
+# phases A and C (VD-4.2, VD-4.4)
+# ============================================================================================
+@inl
+def action_options(b, p, phase_a):
+    """Legal phase-A/C options at O_OPT in canonical order (DP-1, DP-2, DP-8); their count."""
+    n = b[S_N]
+    nopt = 0
+    if b[ix(O_H + p * NT + V)] > 0:
+        b[ix(O_OPT + nopt)] = A_DECLARE
+        nopt += 1
+    if b[ix(O_H + p * NT + CTL)] > 0:
+        for t in range(n):
+            if t != p and b[ix(O_PL + t * NF + F_LIVE)]:
+                b[ix(O_OPT + nopt)] = A_CTL0 + t
+                nopt += 1
+    if b[ix(O_H + p * NT + QRN)] > 0:
+        b[ix(O_OPT + nopt)] = A_QRN
+        nopt += 1
+    if b[ix(O_H + p * NT + DOC)] > 0 and b[ix(O_PL + p * NF + F_O)] >= 1 and b[S_DOCS] < b[O_P + P_DPT]:
+        b[ix(O_OPT + nopt)] = A_DOC
+        nopt += 1
+    if b[ix(O_H + p * NT + AMB)] > 0:
+        b[ix(O_OPT + nopt)] = A_AMB
+        nopt += 1
+    if b[ix(O_H + p * NT + SHF)] > 0:
+        b[ix(O_OPT + nopt)] = A_SHF
+        nopt += 1
+    if b[ix(O_H + p * NT + CGH)] > 0 and b[ix(O_PL + p * NF + F_O)] >= 1:
+        b[ix(O_OPT + nopt)] = A_CGH
+        nopt += 1
+    if b[ix(O_H + p * NT + EXC)] > 0:
+        b[ix(O_OPT + nopt)] = A_EXC
+        nopt += 1
+    if not phase_a:
+        b[ix(O_OPT + nopt)] = A_END
+        return nopt + 1
+    if b[O_P + P_UPFRONT]:
+        for k in range(b[O_P + P_DMIN], b[O_P + P_DMAX] + 1):
+            b[ix(O_OPT + nopt)] = A_DRAW + k
+            nopt += 1
+    else:
+        b[ix(O_OPT + nopt)] = A_DRAW
+        nopt += 1
+    if b[ix(O_H + p * NT + MSK)] > 0 and b[S_DSIZE] > 0:
+        b[ix(O_OPT + nopt)] = A_MASK
+        nopt += 1
+    if b[ix(O_H + p * NT + BM)] > 0 and b[S_DSIZE] > 0:
+        b[ix(O_OPT + nopt)] = A_MARKET
+        nopt += 1
+    if b[ix(O_H + p * NT + TP)] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
+        b[ix(O_OPT + nopt)] = A_SKIP
+        nopt += 1
+    return nopt
+
+
+@inl
+def phase_actions(b, p, phase_a):
+    """Play cards and declare until the player picks a draw mode (A) or ends the turn (C);
+    returns that mode/end code, or -1 if interrupted."""
+    while True:
+        a = choose_action(b, p, phase_a)
+        if a >= A_DRAW:
+            return a
+        if a == A_DECLARE:
+            declare_voluntary(b, p)
+        else:
+            play_card(b, p, a)
+        if interrupted(b):
+            return -1
+
+
+@inl
+def play_card(b, p, a):
+    """An action card from the hand: discard it, then its effect (VD-13..VD-18)."""
+    b[S_CARDS] += 1
+    if a < A_QRN:
+        to_discard(b, p, CTL)
+        control(b, p, a - A_CTL0)
+    elif a == A_QRN:
+        to_discard(b, p, QRN)
+        quarantine(b, p)
+    elif a == A_DOC:
+        to_discard(b, p, DOC)
+        doctor(b, p)
+    elif a == A_AMB:
+        to_discard(b, p, AMB)
+        ambulance_effect(b, b[S_N])
+    elif a == A_SHF:
+        to_discard(b, p, SHF)
+        shuffle_deck(b)
+    elif a == A_CGH:
+        to_discard(b, p, CGH)
+        cough(b, p)
+    else:
+        to_discard(b, p, EXC)
+        exchange(b, p)
+
+
+# ============================================================================================
+# phase B (VD-5, VD-9, VD-10, VD-12)
+# ============================================================================================
+@inl
+def draw_phase(b, p, mode):
+    if mode == A_MASK:
+        mask(b, p)
+    elif mode == A_MARKET:
+        black_market(b, p)
+    else:
+        normal_draw(b, p, mode - A_DRAW)
+
+
+@inl
+def skip(b, p):
+    """VD-12.2: TP as the draw mode; nothing drawn, no phase C."""
+    to_discard(b, p, TP)
+    b[ix(O_SM + p * NS + tb.S_TP_SKIP)] += 1
+
+
+@inl
+def normal_draw(b, p, upfront):
+    """VD-5.1..5.5: draw 1..2 cards one at a time; pending viruses go on top at the end."""
+    drawn = 0
+    while b[S_DSIZE] > 0 and drawn < b[O_P + P_DMAX]:
+        if drawn >= b[O_P + P_DMIN]:
+            if b[O_P + P_UPFRONT]:
+                if drawn >= upfront:
+                    break
+            else:
+                if not wants_more(b, p):
+                    break
+        c = take_top(b)
+        b[O_GM + tb.G_DRAWS] += 1
+        b[O_GM + tb.G_DR_NORMAL] += 1
+        if c != BAT or b[O_P + P_BATCOUNT]:
+            drawn += 1
+        receive_private(b, p, c)
+        if b[S_OVER] or b[S_TEND]:
+            return
+    return_pending(b)
+
+
+@inl
+def peek(b, m):
+    """The top ``m`` cards into the ``peeked`` block, top first (they stay in the deck)."""
+    for i in range(m):
+        b[ix(O_PEEK + i)] = b[ix(O_DECK + b[S_DSIZE] - 1 - i)]
+
+
+@fn
+def mask(b, p):
+    """VD-9: peek at the top cards, take any subset (or a prefix); the rest stay in order."""
+    to_discard(b, p, MSK)
+    m = min(b[O_P + P_PEEK], b[S_DSIZE])
+    peek(b, m)
+    take = mask_take(b, p, m)
+    cnt = 0
+    for i in range(m):
+        cnt += (take >> i) & 1
+    b[ix(O_SM + p * NS + tb.S_MASK_TAKEN)] += cnt
+    if cnt == 0:
+        b[ix(O_SM + p * NS + tb.S_MASK_NONE)] += 1
+    take_peeked(b, p, m, take, tb.G_DR_MASK)
+
+
+@fn
+def black_market(b, p):
+    """VD-10: look at the top cards, take exactly one; the others stay in order."""
+    to_discard(b, p, BM)
+    m = min(b[O_P + P_LOOK], b[S_DSIZE])
+    peek(b, m)
+    k = market_take(b, p, m)
+    b[S_KTOP] = 0
+    take_peeked(b, p, m, ONE << k, tb.G_DR_MARKET)
+
+
+@fn
+def take_peeked(b, p, m, take, col):
+    """Shared tail of mask and black market: the peeked cards leave the deck, the untaken ones
+    go back on top in their order, the taken ones (bit set ``take``) enter the limbo and are
+    resolved one by one, top first. If the taker is eliminated meanwhile, ``remove_player``
+    puts the rest of the limbo in the hand first (VD-19.3)."""
+    b[S_DSIZE] -= m
+    for i in range(m):
+        if b[ix(O_PEEK + i)] == V:
+            b[S_VDECK] -= 1
+    k = 0
+    for i in range(m - 1, -1, -1):
+        if (take >> i) & 1:
+            b[ix(O_LIMBO + k)] = b[ix(O_PEEK + i)]
+            k += 1
+        else:
+            put_top(b, b[ix(O_PEEK + i)])
+    b[S_LIMBO] = k
+    if take:
+        b[S_KTOP] = 0
+    while b[S_LIMBO] > 0:
+        b[S_LIMBO] -= 1
+        b[O_GM + tb.G_DRAWS] += 1
+        b[ix(O_GM + col)] += 1
+        receive_private(b, p, b[ix(O_LIMBO + b[S_LIMBO])])
+        if b[S_OVER] or b[S_TEND]:
+            return
+    return_pending(b)
+
+
+@inl
+def return_pending(b):
+    """VD-5.5 / VD-7.3 / VD-7.4: pending viruses go back on top, publicly known."""
+    while b[S_PEND] > 0:
+        b[S_PEND] -= 1
+        put_top(b, V)
+        b[S_KTOP] += 1
+
+
+@inl
+def receive_private(b, p, c):
+    """VD-5.3: a privately drawn card: bat, virus, or into the hand."""
+    if c == BAT:
+        bat(b)
+    elif c == V:
+        private_virus(b, p)
+    else:
+        to_hand(b, p, c, YES)
+
+
+@inl
+def private_virus(b, p):
+    """VD-6.1 / VD-7: antiseptic, declare or hide a privately drawn virus."""
+    b[ix(O_SM + p * NS + tb.S_V_DRAWN)] += 1
+    r = virus_response(b, p)
+    if r == R_ANT:
+        to_discard(b, p, ANT)
+        b[O_GM + tb.G_ANTISEPTICS] += 1
+        b[S_PEND] += 1
+    elif r == R_DECLARE:
+        b[ix(O_SM + p * NS + tb.S_V_DECLARED)] += 1
+        open_viruses(b, b[S_N], p, ONE, C_DECLARE, p)
+    else:
+        b[ix(O_SM + p * NS + tb.S_V_HIDDEN)] += 1
+        to_hand(b, p, V, YES)
+
+
 @fn
 def bat(b):
-    """VD-8: k reserve viruses on top, shuffle."""
+    """VD-8: up to ``bat_virus_add`` reserve viruses on top, shuffle."""
     k = min(b[O_P + P_BATADD], b[S_RES])
     b[S_RES] -= k
     for _ in range(k):
@@ -255,60 +669,65 @@ def bat(b):
     b[O_GM + tb.G_BAT_ADDED] += k
 
 
+# ============================================================================================
+# viruses and elimination (VD-6, VD-18.4, VD-19, VD-21)
+# ============================================================================================
 @inl
-def return_pending(b):
-    while b[S_PEND] > 0:
-        b[S_PEND] -= 1
-        put_top(b, V)
-        b[S_KTOP] += 1
-
-
-# ============================================================================================
-# results
-# ============================================================================================
-@fn
-def finish_shared(b, n, outcome, only_min_open):
-    """Every live seat wins (or, with ``only_min_open``, those with the fewest open viruses)."""
-    least = 1 << 30
-    if only_min_open:
-        for s in range(n):
-            if b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_PL + s * NF + F_O)] < least:
-                least = b[ix(O_PL + s * NF + F_O)]
-    cnt = 0
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)] and (not only_min_open or b[ix(O_PL + s * NF + F_O)] == least):
-            if cnt == 0:
-                b[O_GM + tb.G_WINNER] = s
-            cnt += 1
-            b[ix(O_SM + s * NS + tb.S_WIN)] = 1
-    b[O_GM + tb.G_NWIN] = cnt
-    b[O_GM + tb.G_OUTCOME] = outcome
-    b[S_OVER] = 1
+def declare_voluntary(b, p):
+    """VD-6.3: move one hidden virus to the open area."""
+    b[ix(O_H + p * NT + V)] -= 1
+    b[ix(O_PL + p * NF + F_HS)] -= 1
+    b[ix(O_SM + p * NS + tb.S_VOLUNTARY)] += 1
+    open_viruses(b, b[S_N], p, ONE, C_VOLUNTARY, p)
 
 
 @fn
-def stalemate(b, n):
-    b[O_GM + tb.G_HQ_STALE] = 1
-    finish_shared(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == ZERO)
+def open_viruses(b, n, p, k, cause, inst):
+    """VD-6.6 / VD-19.1: O += k, then the elimination check."""
+    b[ix(O_PL + p * NF + F_O)] += k
+    if b[ix(O_PL + p * NF + F_O)] >= b[O_P + P_THR] and not reactive_ambulance(b, n, p):
+        b[O_LOS + 0] = p
+        eliminate(b, n, ONE, cause, inst)
 
 
-# ============================================================================================
-# viruses and elimination (VD-6, VD-18, VD-19)
-# ============================================================================================
 @fn
-def ambulance_effect(b, n):
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)]:
-            o = b[ix(O_PL + s * NF + F_O)]
-            put_bottom(b, V, o)
-            b[O_GM + tb.G_AMB_CURED] += o
-            b[ix(O_PL + s * NF + F_O)] = 0
-            b[ix(O_PL + s * NF + F_T)] = 0
+def reactive_ambulance(b, n, p):
+    """VD-18.4: with ``ambulance_reactive``, a held AMB is played before the elimination check."""
+    if b[O_P + P_AMBREACT] and b[ix(O_H + p * NT + AMB)] > 0:
+        to_discard(b, p, AMB)
+        ambulance_effect(b, n)
+        return True
+    return False
+
+
+@fn
+def eliminate(b, n, nl, cause, inst):
+    """VD-19.3 for the ``nl`` seats in ``losers`` (simultaneously), then the game-end check
+    (VD-21) and VD-4.8 (the current player is out: the turn ends)."""
+    for i in range(nl):
+        remove_player(b, b[ix(O_LOS + i)], cause, inst)
+    if b[S_NLIVE] == 1:
+        finish(b, n, LAST_HQ if b[S_INHQ] else LAST_NORMAL, NO)
+        return
+    if b[S_NLIVE] == 0:
+        if b[O_P + P_ALLSHARED] == 1:
+            finish_losers(b, nl)
+        else:
+            b[O_GM + tb.G_WINNER] = -1
+            b[O_GM + tb.G_NWIN] = 0
+            b[O_GM + tb.G_OUTCOME] = NO_WINNER
+            b[S_OVER] = 1
+        return
+    if not b[S_INHQ]:
+        for i in range(nl):
+            if b[ix(O_LOS + i)] == b[S_CUR]:
+                b[S_TEND] = 1
 
 
 @fn
 def remove_player(b, p, cause, inst):
-    """VD-19.3 for one seat (no game-end check)."""
+    """VD-19.3: every virus to the deck bottom, other cards per ``eliminated_hand_destination``
+    (no game-end check)."""
     turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
     b[ix(O_SM + p * NS + tb.S_ELIM)] = 1
     b[ix(O_SM + p * NS + tb.S_CAUSE)] = cause
@@ -324,7 +743,9 @@ def remove_player(b, p, cause, inst):
     b[ix(O_PL + p * NF + F_LIVE)] = 0
     b[S_NLIVE] -= 1
     if p == b[S_CUR] and not b[S_INHQ]:
+        # Eliminated mid-draw: the draw phase ends (VD-5.5); cards still being taken join the hand.
         return_pending(b)
+        limbo_to_hand(b, p)
     put_bottom(b, V, b[ix(O_PL + p * NF + F_O)] + b[ix(O_H + p * NT + V)])
     b[ix(O_PL + p * NF + F_O)] = 0
     b[ix(O_PL + p * NF + F_T)] = 0
@@ -340,56 +761,318 @@ def remove_player(b, p, cause, inst):
         shuffle_deck(b)
 
 
+@inl
+def limbo_to_hand(b, p):
+    """The taken cards not yet resolved join seat p's hand (a bat goes to the discard)."""
+    for i in range(b[S_LIMBO]):
+        c = b[ix(O_LIMBO + i)]
+        if c != BAT:
+            to_hand(b, p, c, NO)
+    b[S_LIMBO] = 0
+
+
 @fn
-def after_eliminations(b, n, nl):
-    """VD-21 game-end check and VD-4.8 (current player out) after simultaneous eliminations."""
-    if b[S_NLIVE] == 1:
-        finish_shared(b, n, LAST_HQ if b[S_INHQ] else LAST_NORMAL, NO)
+def finish(b, n, outcome, fewest_open_only):
+    """VD-21: every live seat wins (or, with ``fewest_open_only``, those with the fewest open
+    viruses); the game is over."""
+    least = 1 << 30
+    if fewest_open_only:
+        for s in range(n):
+            if b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_PL + s * NF + F_O)] < least:
+                least = b[ix(O_PL + s * NF + F_O)]
+    cnt = 0
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)] and (not fewest_open_only or b[ix(O_PL + s * NF + F_O)] == least):
+            if cnt == 0:
+                b[O_GM + tb.G_WINNER] = s
+            cnt += 1
+            b[ix(O_SM + s * NS + tb.S_WIN)] = 1
+    b[O_GM + tb.G_NWIN] = cnt
+    b[O_GM + tb.G_OUTCOME] = outcome
+    b[S_OVER] = 1
+
+
+@fn
+def finish_losers(b, nl):
+    """VD-21.3 ``shared_win``: the last players, fallen together, share the win."""
+    b[O_GM + tb.G_WINNER] = b[O_LOS + 0]
+    for i in range(nl):
+        b[ix(O_SM + b[ix(O_LOS + i)] * NS + tb.S_WIN)] = 1
+        b[O_GM + tb.G_WINNER] = min(b[O_GM + tb.G_WINNER], b[ix(O_LOS + i)])
+    b[O_GM + tb.G_NWIN] = nl
+    b[O_GM + tb.G_OUTCOME] = LAST_NORMAL
+    b[S_OVER] = 1
+
+
+# ============================================================================================
+# action cards (VD-13..VD-18)
+# ============================================================================================
+@fn
+def control(b, p, t):
+    """VD-13: the target reveals the hand; every virus in it becomes open."""
+    k = b[ix(O_H + t * NT + V)]
+    b[ix(O_H + t * NT + V)] = 0
+    b[ix(O_PL + t * NF + F_HS)] -= k
+    b[ix(O_PL + t * NF + F_SUS)] = 0
+    b[ix(O_SM + p * NS + tb.S_EXPOSED)] += k
+    if k:
+        open_viruses(b, b[S_N], t, k, C_CONTROL, p)
+
+
+@fn
+def quarantine(b, p):
+    """VD-14: every live hand is revealed at once; the threshold check runs for all together."""
+    n = b[S_N]
+    thr = b[O_P + P_THR]
+    nl = 0
+    for j in range(n):
+        s = p + j - n if p + j >= n else p + j
+        if not b[ix(O_PL + s * NF + F_LIVE)]:
+            continue
+        k = b[ix(O_H + s * NT + V)]
+        b[ix(O_H + s * NT + V)] = 0
+        b[ix(O_PL + s * NF + F_HS)] -= k
+        b[ix(O_PL + s * NF + F_O)] += k
+        b[ix(O_PL + s * NF + F_SUS)] = 0
+        b[ix(O_SM + p * NS + tb.S_EXPOSED)] += k
+        if b[ix(O_PL + s * NF + F_O)] >= thr:
+            b[ix(O_LOS + nl)] = s
+            nl += 1
+    if nl == 0:
         return
-    if b[S_NLIVE] == 0:
-        if b[O_P + P_ALLSHARED] == 1:
-            for i in range(nl):
-                b[ix(O_SM + (b[O_LOS + i]) * NS + tb.S_WIN)] = 1
-            b[O_GM + tb.G_WINNER] = b[O_LOS + 0]
-            for i in range(nl):
-                b[O_GM + tb.G_WINNER] = min(b[O_GM + tb.G_WINNER], b[ix(O_LOS + i)])
-            b[O_GM + tb.G_NWIN] = nl
-            b[O_GM + tb.G_OUTCOME] = LAST_NORMAL
+    for i in range(nl):
+        if reactive_ambulance(b, n, b[ix(O_LOS + i)]):
+            return
+    eliminate(b, n, nl, C_QUARANTINE, p)
+
+
+@fn
+def doctor(b, p):
+    """VD-17: one treatment step; at ``doctors_per_cure`` an open virus goes to the deck bottom."""
+    b[S_DOCS] += 1
+    b[ix(O_PL + p * NF + F_T)] += 1
+    if b[ix(O_PL + p * NF + F_T)] >= b[O_P + P_DPC]:
+        b[ix(O_PL + p * NF + F_O)] -= 1
+        b[ix(O_PL + p * NF + F_T)] = 0
+        put_bottom(b, V, ONE)
+        b[O_GM + tb.G_CURES] += 1
+        b[ix(O_SM + p * NS + tb.S_CURES)] += 1
+
+
+@fn
+def ambulance_effect(b, n):
+    """VD-18.2: every open virus goes to the deck bottom; every T resets."""
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            o = b[ix(O_PL + s * NF + F_O)]
+            put_bottom(b, V, o)
+            b[O_GM + tb.G_AMB_CURED] += o
+            b[ix(O_PL + s * NF + F_O)] = 0
+            b[ix(O_PL + s * NF + F_T)] = 0
+
+
+@fn
+def cough(b, p):
+    """VD-15: each other live player, from the caster's left, draws one card face up."""
+    n = b[S_N]
+    for j in range(1, n):
+        q = p + j - n if p + j >= n else p + j
+        if not b[ix(O_PL + q * NF + F_LIVE)]:
+            continue
+        if b[ix(O_H + q * NT + TP)] > 0:
+            if refuses_cough(b, q):
+                to_discard(b, q, TP)
+                b[ix(O_SM + q * NS + tb.S_TP_COUGH)] += 1
+                continue
+        if b[S_DSIZE] == 0:
+            continue
+        c = take_top(b)
+        b[O_GM + tb.G_DRAWS] += 1
+        b[O_GM + tb.G_DR_COUGH] += 1
+        if c == BAT:
+            bat(b)
+        elif c == V:
+            if b[O_P + P_ANTCOUGH] and b[ix(O_H + q * NT + ANT)] > 0:
+                if antisepticks_cough(b, q):
+                    to_discard(b, q, ANT)
+                    b[O_GM + tb.G_ANTISEPTICS] += 1
+                    put_top(b, V)
+                    b[S_KTOP] += 1
+                    continue
+            open_viruses(b, n, q, ONE, C_COUGH, p)
+            if b[S_OVER]:
+                return
         else:
-            b[O_GM + tb.G_WINNER] = -1
-            b[O_GM + tb.G_NWIN] = 0
-            b[O_GM + tb.G_OUTCOME] = NO_WINNER
-        b[S_OVER] = 1
+            to_hand(b, q, c, NO)
+
+
+@fn
+def exchange(b, p):
+    """VD-16: select (secretly), refuse with TP (in turn order from the caster), transfer left."""
+    n = b[S_N]
+    for s in range(n):
+        b[ix(O_GIVEN + s)] = -1
+        b[ix(O_REFUSED + s)] = 0
+    for j in range(n):
+        s = p + j - n if p + j >= n else p + j
+        if not b[ix(O_PL + s * NF + F_LIVE)] or b[ix(O_PL + s * NF + F_HS)] == 0:
+            continue
+        c = give_card(b, s)
+        b[ix(O_H + s * NT + c)] -= 1
+        b[ix(O_PL + s * NF + F_HS)] -= 1
+        b[ix(O_GIVEN + s)] = c
+    for j in range(n):
+        s = p + j - n if p + j >= n else p + j
+        if not b[ix(O_PL + s * NF + F_LIVE)]:
+            continue
+        giver = right_of(b, n, s)
+        if giver != s and b[ix(O_GIVEN + giver)] >= 0 and b[ix(O_H + s * NT + TP)] > 0:
+            if refuses_exchange(b, s, giver):
+                to_discard(b, s, TP)
+                b[ix(O_SM + s * NS + tb.S_TP_EXCHANGE)] += 1
+                b[ix(O_SM + s * NS + tb.S_REFUSALS)] += 1
+                b[ix(O_REFUSED + giver)] = 1
+    for j in range(n):
+        s = p + j - n if p + j >= n else p + j
+        c = b[ix(O_GIVEN + s)]
+        if c < 0:
+            continue
+        if b[ix(O_REFUSED + s)]:
+            if b[O_P + P_EXREF] == 0:
+                to_hand(b, s, c, NO)
+            continue
+        to = left_of(b, n, s)
+        to_hand(b, to, c, YES)
+        if c == V:
+            b[ix(O_SM + s * NS + tb.S_PLANTED)] += 1
+
+
+# ============================================================================================
+# hard quarantine (VD-20)
+# ============================================================================================
+@fn
+def hard_quarantine(b, first):
+    """VD-20.4..20.11: drawers pull one random card from a target until a decision."""
+    n = b[S_N]
+    b[S_INHQ] = 1
+    b[O_GM + tb.G_HQ] = 1
+    b[O_GM + tb.G_HQ_LIVE] = b[S_NLIVE]
+    b[O_GM + tb.G_HQ_HIDDEN] = hidden_total(b, n)
+    if hq_check(b, n):
         return
-    if not b[S_INHQ]:
-        for i in range(nl):
-            if b[ix(O_LOS + i)] == b[S_CUR]:
-                b[S_TEND] = 1
+    d = first
+    steps = 0
+    while True:
+        x = hq_target(b, n, d)
+        steps += 1
+        b[O_GM + tb.G_HQ_STEPS] += 1
+        if x >= 0 and b[ix(O_PL + x * NF + F_HS)] > 0:
+            hq_pull(b, n, d, x)
+            if b[S_OVER]:
+                return
+        if hq_check(b, n):
+            return
+        if steps >= b[O_P + P_HQMAX]:
+            stalemate(b, n)
+            return
+        d = left_of(b, n, d)
+
+
+@inl
+def hq_target(b, n, d):
+    """VD-20.6: the left neighbour, or a chosen live player with cards (DP-19); -1 if none."""
+    if not b[O_P + P_HQCHOICE]:
+        return left_of(b, n, d)
+    nopt = 0
+    for s in range(n):
+        if s != d and b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_PL + s * NF + F_HS)] > 0:
+            b[ix(O_OPT + nopt)] = s
+            nopt += 1
+    if nopt == 0:
+        return NOX
+    return b[ix(O_OPT + hq_choice(b, d, nopt))]
 
 
 @fn
-def reactive_ambulance(b, n, p):
-    """VD-18.4."""
-    if b[O_P + P_AMBREACT] and b[ix(O_H + p * NT + AMB)] > 0:
-        discard(b, p, AMB)
-        ambulance_effect(b, n)
-        return True
-    return False
+def hq_pull(b, n, d, x):
+    """VD-20.6: a uniformly random card of X's hand (code order) is shown; a virus becomes open."""
+    r = randbelow_at(b, O_RNG, b[ix(O_PL + x * NF + F_HS)])
+    c = 0
+    while r >= b[ix(O_H + x * NT + c)]:
+        r -= b[ix(O_H + x * NT + c)]
+        c += 1
+    if c == V:
+        b[ix(O_H + x * NT + V)] -= 1
+        b[ix(O_PL + x * NF + F_HS)] -= 1
+        before = b[S_NLIVE]
+        open_viruses(b, n, x, ONE, C_HQ, d)
+        if not b[S_OVER] and b[O_P + P_HQFIRST] and b[S_NLIVE] < before:
+            finish(b, n, HQ_FIRST_ELIM, NO)
+
+
+@inl
+def hidden_total(b, n):
+    hid = 0
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            hid += b[ix(O_H + s * NT + V)]
+    return hid
 
 
 @fn
-def open_viruses(b, n, p, k, cause, inst):
-    """VD-6.6 / VD-19.1: O += k, then the elimination check."""
-    b[ix(O_PL + p * NF + F_O)] += k
-    if b[ix(O_PL + p * NF + F_O)] >= b[O_P + P_THR] and not reactive_ambulance(b, n, p):
-        remove_player(b, p, cause, inst)
-        b[O_LOS + 0] = p
-        after_eliminations(b, n, ONE)
+def hq_check(b, n):
+    """VD-20.8: a stalemate when no live player holds a hidden virus; true if so."""
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_H + s * NT + V)] > 0:
+            return False
+    stalemate(b, n)
+    return True
+
+
+@fn
+def stalemate(b, n):
+    """VD-20.10."""
+    b[O_GM + tb.G_HQ_STALE] = 1
+    finish(b, n, HQ_STALEMATE, b[O_P + P_HQALL] == ZERO)
 
 
 # ============================================================================================
-# bots (twins of bots.BotAgent)
+# results
 # ============================================================================================
+@fn
+def finalize(b):
+    n = b[S_N]
+    b[O_GM + tb.G_TURNS] = b[S_TURN]
+    b[O_GM + tb.G_ROUNDS] = b[S_ROUNDS]
+    for s in range(n):
+        b[ix(O_SM + s * NS + tb.S_HAND_END)] = b[ix(O_PL + s * NF + F_HS)]
+        b[ix(O_SM + s * NS + tb.S_HIDDEN_END)] = b[ix(O_H + s * NT + V)]
+        b[ix(O_SM + s * NS + tb.S_OPEN_END)] = b[ix(O_PL + s * NF + F_O)]
+        b[ix(O_SM + s * NS + tb.S_TP_END)] = b[ix(O_H + s * NT + TP)]
+
+
+# ============================================================================================
+# decisions: the bots (twins of bots.BotAgent)
+# ============================================================================================
+# Each decision below returns the chosen option itself (the heuristic bots' rule, or the random
+# bot's pick mapped through the canonical option order), so no option list is written; each
+# starts with ``ask``, which counts the decision as the reference engine's ``ask`` does.
+@inl
+def choose_action(b, p, phase_a):
+    """The phase-A/C ``action`` decision (DP-1, DP-2, DP-8)."""
+    if ask(b, p) == RANDOM:
+        nopt = action_options(b, p, phase_a)
+        suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
+        return b[ix(O_OPT + pick(b, nopt, ZERO if suicide and not allows_suicide(b, p) else NOX))]
+    return bot_action(b, b[S_N], p, phase_a)
+
+
+@inl
+def allows_suicide(b, seat):
+    """The random bot's ``allow_suicide`` parameter (AD-16: off by default)."""
+    return b[ix(O_BP + seat * NB + B_SUICIDE)] >= 500000
+
+
 @inl
 def density_at_least(b, n, seat, ppm):
     """Estimated virus density (see bots.py) >= ppm / 1e6, in exact integer arithmetic."""
@@ -519,24 +1202,22 @@ def pick(b, nopt, excl):
     if nopt == 1:
         return ZERO
     cands = nopt - 1 if excl >= 0 else nopt
-    r = rbelow(b, cands) if cands > 1 else ZERO
+    r = randbelow_at(b, O_RNG, cands) if cands > 1 else ZERO
     if excl >= 0 and r >= excl:
         r += 1
     return r
 
 
-# Each decision below returns the chosen option itself (the heuristic bots' rule, or the random
-# bot's pick mapped through the canonical option order), so no option list is written.
 @inl
 def virus_response(b, seat):
     """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     h = O_H + seat * NT
     has_ant = b[ix(h + ANT)] > 0
     safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
     if p == RANDOM:
         first = R_ANT if has_ant else R_DECLARE
-        return first + pick(b, R_HIDE - first + 1, NOX if safe else R_DECLARE - first)
+        return first + pick(b, R_HIDE - first + 1, NOX if safe or allows_suicide(b, seat) else R_DECLARE - first)
     if has_ant and (p == CAUTIOUS or not safe):
         return R_ANT
     if safe and ((p == CAUTIOUS and (b[ix(h + DOC)] > 0 or b[ix(h + AMB)] > 0)) or (p == AGGRESSIVE and b[ix(h + CGH)] > 0)):
@@ -547,7 +1228,7 @@ def virus_response(b, seat):
 @inl
 def wants_more(b, seat):
     """DP-3 / DP-5: draw another card (options: more, stop)."""
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
@@ -555,22 +1236,21 @@ def wants_more(b, seat):
 
 @inl
 def mask_take(b, seat, m):
-    """DP-6: the bit set of the ``m`` peeked cards (b[ix(O_CTX + i)], top first) to take. Options are
+    """DP-6: the bit set of the ``m`` peeked cards (b[ix(O_PEEK + i)], top first) to take. Options are
     every subset in bit order, or (prefix mode) the prefixes by length."""
+    p = ask(b, seat)
     prefix = b[O_P + P_PREFIX]
     nopt = m + 1 if prefix else ONE << m
     if nopt == 1:
         return ZERO
-    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         i = pick(b, nopt, NOX)
         return (ONE << i) - ONE if prefix else i
-    if p == AGGRESSIVE and runiform(b) * 1000000.0 < b[ix(O_BP + seat * NB + B_BLUFF)]:
+    if p == AGGRESSIVE and uniform_at(b, O_RNG) * 1000000.0 < b[ix(O_BP + seat * NB + B_BLUFF)]:
         return ZERO
     want = ZERO
     for i in range(m):
-        c = b[ix(O_CTX + i)]
-        if c != V and (c != BAT or p == AGGRESSIVE):
+        if wanted(p, b[ix(O_PEEK + i)]):
             want |= ONE << i
         elif prefix:
             break
@@ -578,20 +1258,25 @@ def mask_take(b, seat, m):
 
 
 @inl
+def wanted(p, c):
+    """DP-6 / DP-7: a seen card a heuristic bot takes: never a virus, a bat only if aggressive."""
+    return c != V and (c != BAT or p == AGGRESSIVE)
+
+
+@inl
 def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
+    p = ask(b, seat)
     if m == 1:
         return ZERO
-    p = b[ix(O_POL + seat)]
     if p == RANDOM:
         return pick(b, m, NOX)
     for i in range(m):
-        c = b[ix(O_CTX + i)]
-        if c != V and (c != BAT or p == AGGRESSIVE):
+        if wanted(p, b[ix(O_PEEK + i)]):
             return i
     if p == CAUTIOUS:
         for i in range(m):
-            if b[ix(O_CTX + i)] == BAT:
+            if b[ix(O_PEEK + i)] == BAT:
                 return i
     return ZERO
 
@@ -599,7 +1284,7 @@ def market_take(b, seat, m):
 @inl
 def refuses_cough(b, seat):
     """DP-11: answer a cough with TP (options: refuse, accept)."""
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
@@ -611,7 +1296,7 @@ def refuses_cough(b, seat):
 @inl
 def antisepticks_cough(b, seat):
     """DP-12: antiseptic on a face-up cough virus (options: antiseptic, accept)."""
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
@@ -620,8 +1305,9 @@ def antisepticks_cough(b, seat):
 @inl
 def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
+    p = ask(b, seat)
     h = O_H + seat * NT
-    if b[ix(O_POL + seat)] != RANDOM:
+    if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
             if b[ix(h + c)] > 0:
@@ -630,7 +1316,7 @@ def give_card(b, seat):
     for c in range(N_TYPES):
         if b[ix(h + c)] > 0:
             nopt += 1
-    i = pick(b, nopt, NOX) if b[ix(O_POL + seat)] == RANDOM else ZERO
+    i = pick(b, nopt, NOX) if p == RANDOM else ZERO
     for c in range(N_TYPES):
         if b[ix(h + c)] > 0:
             if i == 0:
@@ -642,7 +1328,7 @@ def give_card(b, seat):
 @inl
 def refuses_exchange(b, seat, giver):
     """DP-14: refuse the giver's card with TP (options: refuse, accept)."""
-    p = b[ix(O_POL + seat)]
+    p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
@@ -651,7 +1337,7 @@ def refuses_exchange(b, seat, giver):
 @fn
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
-    if b[ix(O_POL + seat)] == RANDOM:
+    if ask(b, seat) == RANDOM:
         return pick(b, nopt, NOX)
     best = ZERO
     for i in range(1, nopt):
@@ -663,550 +1349,22 @@ def hq_choice(b, seat, nopt):
     return best
 
 
-# ============================================================================================
-# drawing (VD-5..VD-10)
-# ============================================================================================
-@inl
-def private_virus(b, p):
-    """VD-6.1 / VD-7."""
-    n = b[S_N]
-    b[ix(O_SM + p * NS + tb.S_V_DRAWN)] += 1
-    r = virus_response(b, p)
-    if r == R_ANT:
-        discard(b, p, ANT)
-        b[O_GM + tb.G_ANTISEPTICS] += 1
-        b[S_PEND] += 1
-    elif r == R_DECLARE:
-        b[ix(O_SM + p * NS + tb.S_V_DECLARED)] += 1
-        open_viruses(b, n, p, ONE, C_DECLARE, p)
-    else:
-        b[ix(O_SM + p * NS + tb.S_V_HIDDEN)] += 1
-        b[ix(O_H + p * NT + V)] += 1
-        b[ix(O_PL + p * NF + F_HS)] += 1
-        b[ix(O_PL + p * NF + F_SUS)] += 1
-
-
-@inl
-def receive_private(b, p, c):
-    if c == BAT:
-        bat(b)
-    elif c == V:
-        private_virus(b, p)
-    else:
-        b[ix(O_H + p * NT + c)] += 1
-        b[ix(O_PL + p * NF + F_HS)] += 1
-        b[ix(O_PL + p * NF + F_SUS)] += 1
-
-
-@inl
-def normal_draw(b, p, upfront):
-    drawn = 0
-    while b[S_DSIZE] > 0 and drawn < b[O_P + P_DMAX]:
-        if drawn >= b[O_P + P_DMIN]:
-            if b[O_P + P_UPFRONT]:
-                if drawn >= upfront:
-                    break
-            else:
-                if not wants_more(b, p):
-                    break
-        c = take_top(b)
-        b[O_GM + tb.G_DRAWS] += 1
-        b[O_GM + tb.G_DR_NORMAL] += 1
-        if c != BAT or b[O_P + P_BATCOUNT]:
-            drawn += 1
-        receive_private(b, p, c)
-        if b[S_OVER] or b[S_TEND]:
-            return
-    return_pending(b)
-
-
-@fn
-def take_peeked(b, p, m, take, col):
-    """Shared tail of mask and black market: unpicked cards back on top, picked ones resolved."""
-    for i in range(m):
-        b[ix(O_CTX + 8 + i)] = b[ix(O_CTX + i)]
-    b[S_DSIZE] -= m
-    for i in range(m):
-        if b[ix(O_CTX + 8 + i)] == V:
-            b[S_VDECK] -= 1
-    for i in range(m - 1, -1, -1):
-        if not (take >> i) & 1:
-            put_top(b, b[ix(O_CTX + 8 + i)])
-    if take:
-        b[S_KTOP] = 0
-    for i in range(m):
-        if (take >> i) & 1:
-            b[O_GM + tb.G_DRAWS] += 1
-            b[ix(O_GM + col)] += 1
-            receive_private(b, p, b[ix(O_CTX + 8 + i)])
-            if b[S_OVER] or b[S_TEND]:
-                return
-    return_pending(b)
-
-
-@fn
-def mask(b, p):
-    """VD-9."""
-    discard(b, p, MSK)
-    m = min(b[O_P + P_PEEK], b[S_DSIZE])
-    for i in range(m):
-        b[ix(O_CTX + i)] = b[ix(O_DECK + b[S_DSIZE] - 1 - i)]
-    take = mask_take(b, p, m)
-    cnt = 0
-    for i in range(m):
-        cnt += (take >> i) & 1
-    b[ix(O_SM + p * NS + tb.S_MASK_TAKEN)] += cnt
-    if cnt == 0:
-        b[ix(O_SM + p * NS + tb.S_MASK_NONE)] += 1
-    take_peeked(b, p, m, take, tb.G_DR_MASK)
-
-
-@fn
-def black_market(b, p):
-    """VD-10."""
-    discard(b, p, BM)
-    m = min(b[O_P + P_LOOK], b[S_DSIZE])
-    for i in range(m):
-        b[ix(O_CTX + i)] = b[ix(O_DECK + b[S_DSIZE] - 1 - i)]
-    k = market_take(b, p, m)
-    b[S_KTOP] = 0
-    take_peeked(b, p, m, 1 << k, tb.G_DR_MARKET)
 
 
 # ============================================================================================
-# action cards (VD-13..VD-18)
-# ============================================================================================
-@fn
-def control(b, p, t):
-    """VD-13."""
-    k = b[ix(O_H + t * NT + V)]
-    b[ix(O_H + t * NT + V)] = 0
-    b[ix(O_PL + t * NF + F_HS)] -= k
-    b[ix(O_PL + t * NF + F_SUS)] = 0
-    b[ix(O_SM + p * NS + tb.S_EXPOSED)] += k
-    if k:
-        open_viruses(b, b[S_N], t, k, C_CONTROL, p)
-
-
-@fn
-def quarantine(b, p):
-    """VD-14: all hands revealed, one simultaneous check."""
-    n = b[S_N]
-    thr = b[O_P + P_THR]
-    nl = 0
-    for j in range(n):
-        s = p + j - n if p + j >= n else p + j
-        if not b[ix(O_PL + s * NF + F_LIVE)]:
-            continue
-        k = b[ix(O_H + s * NT + V)]
-        b[ix(O_H + s * NT + V)] = 0
-        b[ix(O_PL + s * NF + F_HS)] -= k
-        b[ix(O_PL + s * NF + F_O)] += k
-        b[ix(O_PL + s * NF + F_SUS)] = 0
-        b[ix(O_SM + p * NS + tb.S_EXPOSED)] += k
-        if b[ix(O_PL + s * NF + F_O)] >= thr:
-            b[ix(O_LOS + nl)] = s
-            nl += 1
-    if nl == 0:
-        return
-    for i in range(nl):
-        if reactive_ambulance(b, n, b[ix(O_LOS + i)]):
-            return
-    for i in range(nl):
-        remove_player(b, b[ix(O_LOS + i)], C_QUARANTINE, p)
-    after_eliminations(b, n, nl)
-
-
-@fn
-def doctor(b, p):
-    """VD-17."""
-    b[S_DOCS] += 1
-    b[ix(O_PL + p * NF + F_T)] += 1
-    if b[ix(O_PL + p * NF + F_T)] >= b[O_P + P_DPC]:
-        b[ix(O_PL + p * NF + F_O)] -= 1
-        b[ix(O_PL + p * NF + F_T)] = 0
-        put_bottom(b, V, ONE)
-        b[O_GM + tb.G_CURES] += 1
-        b[ix(O_SM + p * NS + tb.S_CURES)] += 1
-
-
-@fn
-def cough(b, p):
-    """VD-15."""
-    n = b[S_N]
-    for j in range(1, n):
-        q = p + j - n if p + j >= n else p + j
-        if not b[ix(O_PL + q * NF + F_LIVE)]:
-            continue
-        if b[ix(O_H + q * NT + TP)] > 0:
-            if refuses_cough(b, q):
-                discard(b, q, TP)
-                b[ix(O_SM + q * NS + tb.S_TP_COUGH)] += 1
-                continue
-        if b[S_DSIZE] == 0:
-            continue
-        c = take_top(b)
-        b[O_GM + tb.G_DRAWS] += 1
-        b[O_GM + tb.G_DR_COUGH] += 1
-        if c == BAT:
-            bat(b)
-        elif c == V:
-            if b[O_P + P_ANTCOUGH] and b[ix(O_H + q * NT + ANT)] > 0:
-                if antisepticks_cough(b, q):
-                    discard(b, q, ANT)
-                    b[O_GM + tb.G_ANTISEPTICS] += 1
-                    put_top(b, V)
-                    b[S_KTOP] += 1
-                    continue
-            open_viruses(b, n, q, ONE, C_COUGH, p)
-            if b[S_OVER]:
-                return
-        else:
-            b[ix(O_H + q * NT + c)] += 1
-            b[ix(O_PL + q * NF + F_HS)] += 1
-
-
-@fn
-def exchange(b, p):
-    """VD-16: select, refuse, transfer. b[ix(O_CTX + 16+s)] = selected card (-1 none), b[ix(O_CTX + 24+s)] = refused."""
-    n = b[S_N]
-    for s in range(n):
-        b[ix(O_CTX + 16 + s)] = -1
-        b[ix(O_CTX + 24 + s)] = 0
-    for j in range(n):
-        s = p + j - n if p + j >= n else p + j
-        if not b[ix(O_PL + s * NF + F_LIVE)] or b[ix(O_PL + s * NF + F_HS)] == 0:
-            continue
-        c = give_card(b, s)
-        b[ix(O_H + s * NT + c)] -= 1
-        b[ix(O_PL + s * NF + F_HS)] -= 1
-        b[ix(O_CTX + 16 + s)] = c
-    for j in range(n):
-        s = p + j - n if p + j >= n else p + j
-        if not b[ix(O_PL + s * NF + F_LIVE)]:
-            continue
-        giver = right_of(b, n, s)
-        if giver != s and b[ix(O_CTX + 16 + giver)] >= 0 and b[ix(O_H + s * NT + TP)] > 0:
-            if refuses_exchange(b, s, giver):
-                discard(b, s, TP)
-                b[ix(O_SM + s * NS + tb.S_TP_EXCHANGE)] += 1
-                b[ix(O_SM + s * NS + tb.S_REFUSALS)] += 1
-                b[ix(O_CTX + 24 + giver)] = 1
-    for j in range(n):
-        s = p + j - n if p + j >= n else p + j
-        c = b[ix(O_CTX + 16 + s)]
-        if c < 0:
-            continue
-        if b[ix(O_CTX + 24 + s)]:
-            if b[O_P + P_EXREF] == 0:
-                b[ix(O_H + s * NT + c)] += 1
-                b[ix(O_PL + s * NF + F_HS)] += 1
-            continue
-        to = left_of(b, n, s)
-        b[ix(O_H + to * NT + c)] += 1
-        b[ix(O_PL + to * NF + F_HS)] += 1
-        b[ix(O_PL + to * NF + F_SUS)] += 1
-        if c == V:
-            b[ix(O_SM + s * NS + tb.S_PLANTED)] += 1
-
-
-# ============================================================================================
-# turn structure (VD-4, VD-12, VD-20.1)
-# ============================================================================================
-@inl
-def action_options(b, p, phase_a):
-    n = b[S_N]
-    nopt = 0
-    if b[ix(O_H + p * NT + V)] > 0:
-        b[ix(O_OPT + nopt)] = A_DECLARE
-        nopt += 1
-    if b[ix(O_H + p * NT + CTL)] > 0:
-        for t in range(n):
-            if t != p and b[ix(O_PL + t * NF + F_LIVE)]:
-                b[ix(O_OPT + nopt)] = A_CTL0 + t
-                nopt += 1
-    if b[ix(O_H + p * NT + QRN)] > 0:
-        b[ix(O_OPT + nopt)] = A_QRN
-        nopt += 1
-    if b[ix(O_H + p * NT + DOC)] > 0 and b[ix(O_PL + p * NF + F_O)] >= 1 and b[S_DOCS] < b[O_P + P_DPT]:
-        b[ix(O_OPT + nopt)] = A_DOC
-        nopt += 1
-    if b[ix(O_H + p * NT + AMB)] > 0:
-        b[ix(O_OPT + nopt)] = A_AMB
-        nopt += 1
-    if b[ix(O_H + p * NT + SHF)] > 0:
-        b[ix(O_OPT + nopt)] = A_SHF
-        nopt += 1
-    if b[ix(O_H + p * NT + CGH)] > 0 and b[ix(O_PL + p * NF + F_O)] >= 1:
-        b[ix(O_OPT + nopt)] = A_CGH
-        nopt += 1
-    if b[ix(O_H + p * NT + EXC)] > 0:
-        b[ix(O_OPT + nopt)] = A_EXC
-        nopt += 1
-    if not phase_a:
-        b[ix(O_OPT + nopt)] = A_END
-        return nopt + 1
-    if b[O_P + P_UPFRONT]:
-        for k in range(b[O_P + P_DMIN], b[O_P + P_DMAX] + 1):
-            b[ix(O_OPT + nopt)] = A_DRAW + k
-            nopt += 1
-    else:
-        b[ix(O_OPT + nopt)] = A_DRAW
-        nopt += 1
-    if b[ix(O_H + p * NT + MSK)] > 0 and b[S_DSIZE] > 0:
-        b[ix(O_OPT + nopt)] = A_MASK
-        nopt += 1
-    if b[ix(O_H + p * NT + BM)] > 0 and b[S_DSIZE] > 0:
-        b[ix(O_OPT + nopt)] = A_MARKET
-        nopt += 1
-    if b[ix(O_H + p * NT + TP)] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
-        b[ix(O_OPT + nopt)] = A_SKIP
-        nopt += 1
-    return nopt
-
-
-@inl
-def interrupted(b):
-    """Game over, current player out, or (``immediate``) an empty deck starting hard quarantine."""
-    if b[S_OVER] or b[S_TEND]:
-        return True
-    if b[O_P + P_IMMEDIATE] and b[S_DSIZE] == 0 and b[S_NLIVE] >= 2:
-        b[S_SHQ] = 1
-        return True
-    return False
-
-
-@inl
-def phase_actions(b, p, phase_a):
-    """Phase A or C; returns the chosen mode/end code, or -1 if interrupted."""
-    n = b[S_N]
-    while True:
-        if b[ix(O_POL + p)] == RANDOM:
-            nopt = action_options(b, p, phase_a)
-            suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
-            a = b[ix(O_OPT + pick(b, nopt, ZERO if suicide else NOX))]
-        else:
-            a = bot_action(b, n, p, phase_a)
-        if a >= A_DRAW:
-            return a
-        if a == A_DECLARE:
-            b[ix(O_H + p * NT + V)] -= 1
-            b[ix(O_PL + p * NF + F_HS)] -= 1
-            b[ix(O_SM + p * NS + tb.S_VOLUNTARY)] += 1
-            open_viruses(b, n, p, ONE, C_VOLUNTARY, p)
-        else:
-            b[S_CARDS] += 1
-            if a < A_QRN:
-                discard(b, p, CTL)
-                control(b, p, a - A_CTL0)
-            elif a == A_QRN:
-                discard(b, p, QRN)
-                quarantine(b, p)
-            elif a == A_DOC:
-                discard(b, p, DOC)
-                doctor(b, p)
-            elif a == A_AMB:
-                discard(b, p, AMB)
-                ambulance_effect(b, n)
-            elif a == A_SHF:
-                discard(b, p, SHF)
-                shuffle_deck(b)
-            elif a == A_CGH:
-                discard(b, p, CGH)
-                cough(b, p)
-            else:
-                discard(b, p, EXC)
-                exchange(b, p)
-        if interrupted(b):
-            return -1
-
-
-@inl
-def take_turn(b, p):
-    b[S_TURN] += 1
-    b[S_DOCS] = 0
-    b[S_CARDS] = 0
-    mode = phase_actions(b, p, YES)
-    if mode < 0:
-        return
-    if mode == A_SKIP:
-        discard(b, p, TP)
-        b[ix(O_SM + p * NS + tb.S_TP_SKIP)] += 1
-        return
-    if mode == A_MASK:
-        mask(b, p)
-    elif mode == A_MARKET:
-        black_market(b, p)
-    else:
-        normal_draw(b, p, mode - A_DRAW)
-    if interrupted(b):
-        return
-    phase_actions(b, p, NO)
-
-
-# ============================================================================================
-# hard quarantine (VD-20)
-# ============================================================================================
-@fn
-def no_hidden(b, n):
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_H + s * NT + V)] > 0:
-            return False
-    return True
-
-
-@fn
-def hard_quarantine(b, first):
-    n = b[S_N]
-    b[S_INHQ] = 1
-    b[O_GM + tb.G_HQ] = 1
-    b[O_GM + tb.G_HQ_LIVE] = b[S_NLIVE]
-    hid = 0
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)]:
-            hid += b[ix(O_H + s * NT + V)]
-    b[O_GM + tb.G_HQ_HIDDEN] = hid
-    if hid == 0:
-        stalemate(b, n)
-        return
-    d = first
-    steps = 0
-    while True:
-        if b[O_P + P_HQCHOICE]:
-            nopt = 0
-            for s in range(n):
-                if s != d and b[ix(O_PL + s * NF + F_LIVE)] and b[ix(O_PL + s * NF + F_HS)] > 0:
-                    b[ix(O_OPT + nopt)] = s
-                    nopt += 1
-            x = -1
-            if nopt > 0:
-                x = b[ix(O_OPT + hq_choice(b, d, nopt))]
-        else:
-            x = left_of(b, n, d)
-        steps += 1
-        b[O_GM + tb.G_HQ_STEPS] += 1
-        if x >= 0 and b[ix(O_PL + x * NF + F_HS)] > 0:
-            r = rbelow(b, b[ix(O_PL + x * NF + F_HS)])
-            c = 0
-            while r >= b[ix(O_H + x * NT + c)]:
-                r -= b[ix(O_H + x * NT + c)]
-                c += 1
-            if c == V:
-                b[ix(O_H + x * NT + V)] -= 1
-                b[ix(O_PL + x * NF + F_HS)] -= 1
-                before = b[S_NLIVE]
-                open_viruses(b, n, x, ONE, C_HQ, d)
-                if b[S_OVER]:
-                    return
-                if b[O_P + P_HQFIRST] and b[S_NLIVE] < before:
-                    finish_shared(b, n, HQ_FIRST_ELIM, NO)
-                    return
-        if no_hidden(b, n) or steps >= b[O_P + P_HQMAX]:
-            stalemate(b, n)
-            return
-        d = left_of(b, n, d)
-
-
-# ============================================================================================
-# games
+# batches
 # ============================================================================================
 @fn
 def play_game(b, counts, dens):
-    """One game from setup (VD-3) to its end; results in the O_GM/O_SM regions, series in ``dens``."""
-    n = b[S_N]
-    size = 0
-    for c in range(N_TYPES):
-        for _ in range(counts[c]):
-            b[ix(O_DECK + size)] = c
-            size += 1
-    for i in range(NST):
-        if i != S_N:
-            b[ix(i)] = 0
-    for i in range(O_PL, O_OPT):
-        b[ix(i)] = 0
-    for i in range(O_GM, O_BP):
-        b[ix(i)] = 0
-    b[S_DSIZE] = size
-    b[S_VDECK] = counts[V]
-    b[S_RES] = b[O_P + P_NVT] - b[O_P + P_NVD]
-    b[S_NLIVE] = n
-    for s in range(n):
-        b[ix(O_PL + s * NF + F_LIVE)] = 1
-        b[ix(O_SM + s * NS + tb.S_CAUSE)] = -1
-        b[ix(O_SM + s * NS + tb.S_ELIM_TURN)] = -1
-        b[ix(O_SM + s * NS + tb.S_INSTIGATOR)] = -1
-    rshuffle(b, O_DECK, size)
-    first = 0
-    if b[O_P + P_FIRST] == 1:
-        first = rbelow(b, n)
-    b[S_FIRST] = first
-    b[S_CUR] = first
-    b[O_GM + tb.G_FIRST] = first
-    b[O_GM + tb.G_WINNER] = -1
-    b[O_GM + tb.G_FIRST_ELIM] = -1
-    peak = 0
-    while True:
-        if b[S_TURN] >= b[O_P + P_MAXTURNS]:
-            b[O_GM + tb.G_TURN_CAP] = 1
-            b[O_GM + tb.G_OUTCOME] = TURN_CAP
-            break
-        cur = b[S_CUR]
-        b[S_TEND] = 0
-        take_turn(b, cur)
-        if b[S_OVER]:
-            break
-        # M-2 series at the turn end
-        t = b[S_TURN] - 1
-        ds = b[S_DSIZE]
-        vd = b[S_VDECK]
-        hid = 0
-        opn = 0
-        for s in range(n):
-            if b[ix(O_PL + s * NF + F_LIVE)]:
-                hid += b[ix(O_H + s * NT + V)]
-                opn += b[ix(O_PL + s * NF + F_O)]
-        dens[t, tb.D_GAMES] += 1
-        dens[t, tb.D_DECK] += ds
-        dens[t, tb.D_DECK_SQ] += ds * ds
-        dens[t, tb.D_VDECK] += vd
-        dens[t, tb.D_VDECK_SQ] += vd * vd
-        dens[t, tb.D_HID] += hid
-        dens[t, tb.D_HID_SQ] += hid * hid
-        dens[t, tb.D_OPEN] += opn
-        dens[t, tb.D_OPEN_SQ] += opn * opn
-        if ds > 0:
-            bp = vd * 10000 // ds
-            dens[t, tb.D_DGAMES] += 1
-            dens[t, tb.D_BP] += bp
-            dens[t, tb.D_BP_SQ] += bp * bp
-            if bp > peak:
-                peak = bp
-        if b[S_SHQ] or (ds == 0 and b[S_NLIVE] >= 2):
-            hard_quarantine(b, left_of(b, n, cur))
-            break
-        nxt = left_of(b, n, cur)
-        rn = nxt - first if nxt >= first else nxt - first + n  # seats relative to the first player
-        rc = cur - first if cur >= first else cur - first + n
-        if rn <= rc:
-            b[S_ROUNDS] += 1
-        b[S_CUR] = nxt
-    b[O_GM + tb.G_PEAK] = peak
-    b[O_GM + tb.G_TURNS] = b[S_TURN]
-    b[O_GM + tb.G_ROUNDS] = b[S_ROUNDS]
-    for s in range(n):
-        b[ix(O_SM + s * NS + tb.S_HAND_END)] = b[ix(O_PL + s * NF + F_HS)]
-        b[ix(O_SM + s * NS + tb.S_HIDDEN_END)] = b[ix(O_H + s * NT + V)]
-        b[ix(O_SM + s * NS + tb.S_OPEN_END)] = b[ix(O_PL + s * NF + F_O)]
-        b[ix(O_SM + s * NS + tb.S_TP_END)] = b[ix(O_H + s * NT + TP)]
+    """One game from setup (VD-3) to its end; results in the game_row/seat_rows blocks."""
+    setup(b, counts)
+    play(b, dens)
 
 
 @njit(cache=True, error_model="numpy")
 def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, seats, dens):
     """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller)."""
-    cap = 8 + prm[P_NVT]
-    for c in range(N_TYPES):
-        cap += counts[c]
-    b = np.zeros(O_DECK + cap, dtype=np.int64)
+    b = np.zeros(SIZE, dtype=np.int64)
     b[S_N] = n
     for i in range(prm.shape[0]):
         b[ix(O_P + i)] = prm[i]
@@ -1216,7 +1374,7 @@ def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, s
         for s in range(n):
             j = (s + gi) % n
             b[ix(O_POL + s)] = table_pol[j]
-            for q in range(table_ppm.shape[1]):
+            for q in range(NB):
                 b[ix(O_BP + s * NB + q)] = table_ppm[j, q]
         play_game(b, counts, dens)
         for j in range(tb.NG):
@@ -1231,6 +1389,8 @@ def run_fast(game, cfg, start: int, count: int):
     assert tuple(game.bot_param_names()) == BOT_PARAM_NAMES
     prm = np.array(param_vector(cfg.params), dtype=np.int64)
     counts = np.array(deck_counts(cfg.params), dtype=np.int64)
+    assert len(prm) == LAYOUT["params"].size and cfg.players <= MAX_SEATS
+    assert sum(counts) - counts[V] + cfg.params["n_virus_total"] <= MAX_CARDS
     pol, par = game.bot_matrix(cfg)
     table_ppm = np.array([[ppm(x) for x in row] for row in par], dtype=np.int64)
     n = cfg.players

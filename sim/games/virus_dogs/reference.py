@@ -141,6 +141,7 @@ class Engine:
         if self.check_every_step:
             self.check_invariants()
         agent = self.agents[seat]
+        self.g[tb.G_DECISIONS] += 1
         if len(legal) == 1:
             agent.forced(self, seat, kind, legal[0])
             return legal[0]

@@ -5,6 +5,19 @@ Both engines fill the same raw layout: column-major int32 matrices, one column p
 (``DENSITY_COLS``, row = turn index). ``build`` turns them into DataFrames (int32 metric
 columns, int64 keys and sums, bool flags), so the two engines produce identical frames
 whenever their raw numbers agree.
+
+``decisions`` (games table) counts the decisions players were asked for in the game: every
+time the rules give a player a choice among the legal options (reference engine:
+``Engine.ask``), including those with a single legal option, which are taken without
+consulting the player. They are: an action in phase A or C (one per card played or
+declaration made, plus the final draw mode or turn end), whether to draw another card, a
+privately drawn virus (antiseptic / declare / hide), a mask take, a black-market take, a
+cough (refuse with TP, asked only of a TP holder), a face-up cough virus (antiseptic, asked
+only with ANT held and ``antiseptic_on_cough``), the card given in an exchange (asked of each
+live player holding a card), refusing an exchange card (asked only of a TP holder whose
+giver gave a card) and a hard-quarantine target (with ``hq_target = choice``, when some
+player has cards). A further draw that cannot happen (``draw_max`` reached, empty deck) is
+not asked and not counted.
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ GAME_COLS = (
     "elim_declare_on_draw", "elim_voluntary_declare", "elim_control", "elim_quarantine",
     "elim_cough", "elim_hard_quarantine", "first_elim_turn",
     "hq", "hq_live_start", "hq_hidden_start", "hq_steps", "hq_eliminations", "hq_stalemate",
-    "turn_cap", "peak_density_bp",
+    "turn_cap", "peak_density_bp", "decisions",
 )
 GAME_BOOL = ("hq", "hq_stalemate", "turn_cap")
 SEAT_COLS = (
@@ -51,7 +64,7 @@ G_BATS, G_BAT_ADDED, G_CURES, G_AMB_CURED, G_ANTISEPTICS = (GI[c] for c in GAME_
 G_ELIM0 = GI["elim_declare_on_draw"]  # + cause code
 G_FIRST_ELIM = GI["first_elim_turn"]
 G_HQ, G_HQ_LIVE, G_HQ_HIDDEN, G_HQ_STEPS, G_HQ_ELIMS, G_HQ_STALE = (GI[c] for c in GAME_COLS[23:29])
-G_TURN_CAP, G_PEAK = GI["turn_cap"], GI["peak_density_bp"]
+G_TURN_CAP, G_PEAK, G_DECISIONS = GI["turn_cap"], GI["peak_density_bp"], GI["decisions"]
 
 S_WIN, S_ELIM, S_CAUSE, S_ELIM_TURN, S_INSTIGATOR = range(5)
 S_PLAYED0 = SI["played_tp"]  # + (card code - TP) for TP..EXC
