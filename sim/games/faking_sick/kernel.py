@@ -1,14 +1,31 @@
-"""Fast faking-sick engine: one numba kernel plays a whole batch over fixed-shape arrays.
+"""Fast faking-sick engine: one numba kernel plays a whole batch; it reads like reference.py.
 
-Random-consumption protocol (the reference engine follows the same order):
+Every phase of the reference engine (the ``FakingSick`` methods and the bots' ``bot_decide``,
+``wants_call``, ``choose_push``) is a function of the same name here, in the same order, so
+the two read side by side; where the reference raises ``GameOver`` or recurses (play again,
+FS-7.3 step 7), a phase returns ``OVER`` or ``AGAIN``. Phases are ``inl`` (forceinline: LLVM
+merges them into ``play_batch``, so passing the state around costs nothing); the rare steps
+(``reshuffle`` and the refills that call it, the void going-out) are ``fn`` (separate, no numba
+runtime). Variable indices go through ``ix`` (unsigned: no wraparound check) and the legal
+plays are bit masks over the types.
+
+State: one int64 buffer declared once by ``STATE`` below (``STATE.describe()`` lists it);
+the wrapper allocates it and tests read it by field name (``STATE.view``). The draw pile is
+``DRAW .. DRAW + b[ND]`` with its top LAST; the discard pile is ``b[DLO] .. b[DHI]`` bottom ->
+top inside a block with room for the whole deck below (cards put at the bottom, FS-7.3/FS-8.2)
+and above ``DISC_MID``, where each reshuffle restarts it. Rule parameters are the named
+``KernelRules`` tuple (rules.py: values stay in registers, no reloads after stores into the
+buffer). The played card in limbo is a local (``t``).
+
+Random-consumption protocol (the reference engine follows the same order), one generator
+(``sim.rng``) with its counter in ``b[RNG]``:
 
 1. Game ``g`` starts from ``derive(run_seed, g)`` (same stream as ``Rng(run_seed, g)``).
-2. Setup (FS-2): the banned pool expanded in type-code order is shuffled
-   (``shuffle``); seat ``s`` gets pool cards ``s*k .. s*k+k-1`` in slot order, the rest is
-   the unused pool. The remaining deck (deck minus pool minus one VIR marker) expanded in
-   type-code order is shuffled; the draw pile's top is the array's LAST element. Seats
-   0..n-1 in turn take ``hand_size`` cards each from the top, then the top card is turned
-   face up.
+2. Setup (FS-2): the banned pool expanded in type-code order is shuffled; seat ``s`` gets
+   pool cards ``s*k .. s*k+k-1`` in slot order, the rest is the unused pool. The remaining
+   deck (deck minus pool minus one VIR marker) expanded in type-code order is shuffled; the
+   draw pile's top is its LAST element. Seats 0..n-1 in turn take ``hand_size`` cards each
+   from the top, then the top card is turned face up.
 3. During play, draws happen only in these places, in game order:
    - bot decisions: ``random`` takes ``randbelow(#options)`` per turn/attack/after-draw
      decision, ``uniform()`` per call question and one ``randbelow(hand)`` per pushed card;
@@ -17,22 +34,10 @@ Random-consumption protocol (the reference engine follows the same order):
      ``call_priority = random`` and 2+ callers, ``randbelow(#callers)`` picks the caller
      from the callers in that clockwise order;
    - a reshuffle (FS-10.1): the discard pile below its top, in bottom->top order, is
-     shuffled with ``shuffle`` and becomes the draw pile.
+     shuffled and becomes the draw pile.
 
-State layout (allocated once per batch): ``hand[n, 7]`` counts and ``hs[n]`` hand sizes;
-``slots[n, k]`` banned cards (-1 = empty); ``drawp[0:ND]`` the draw pile (top last);
-``disc[DLO:DHI]`` the discard pile bottom -> top in a buffer with room below (cards put at
-the bottom, FS-7.3/FS-8.2) and above; ``cleared[n, 7]`` and ``revealed[7]`` the public
-information the call model reads; scalars in ``st``. Played cards in limbo are a local.
-
-Speed: numba reference-counts array arguments on every call of a non-inlined helper, which
-cost more than the rules themselves, so everything that happens on most turns (legality,
-bot choices, the call window, draws without reshuffle, the successful-call steps) is written
-out in ``play_batch``; helpers remain for rarer steps (reshuffles, replacement searches that
-run out of cards, the void going-out) and run without the numba runtime (``fn``/``inl``
-below). Comments name the helper/rule each block mirrors. In the play loop, variable array
-indices go through ``ix`` (unsigned: no negative-index wraparound) and the legal plays are bit
-masks over the types (branchy per-type tests were the largest single cost).
+Decisions (``decisions`` column, tables.py) are counted where the reference counts them:
+``ask`` (turn, attack, after-draw), ``call_window`` (each eligible player) and ``push``.
 Cached compilations are recompiled whenever any file of this package changes (sim/jit_cache.py).
 """
 
@@ -40,643 +45,731 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from sim.games.base import seat_bot
 from sim.kernel_util import fn, inl, ix
-from sim.rng import _INV53, GOLDEN, derive, mix64
+from sim.layout import Layout
+from sim.rng import derive, randbelow_at, shuffle_at, uniform_at
 
 from . import tables as T
 from .bots import BLUFFER, RANDOM
 from .rules import (
-    FEV, HDA, K_BAN_NEXT, K_BPP, K_CTR_PENALTY, K_DECK, K_DEST, K_DRAW, K_EFFECTS, K_FAIL_DRAW,
-    K_FEV_CTR, K_FEV_PEN, K_FIRST, K_FORBID_CALL, K_HAND, K_INIT_APPLY, K_LAST_FORBID, K_MAX_TURNS,
-    K_N, K_PLAY_AFTER, K_PLAY_AGAIN, K_POOL, K_PRIO_RANDOM, K_PUSH, K_RESHUFFLE, K_SNZ_CTR,
-    K_SNZ_PEN, K_VOID, K_VOLUNTARY, NT, SNZ, VIR, DEST_DISCARD, DEST_HAND,
+    DEST_DISCARD, DEST_HAND, FEV, HDA, K_DECK, K_POOL, MAX_DECK, MAX_PLAYERS, MAX_POOL, N_RULES,
+    NT, SNZ, VIR, KernelRules,
 )
 
-# scalar game state, kept in one int64 array so helpers can update it
-ND, DLO, DHI, BAN, ATK, ATK_T, TURNS, REV_ALL, NST = range(9)
+# ---- the state buffer ------------------------------------------------------------------------
+STATE = Layout("faking-sick kernel state")
+RNG = STATE.scalar("rng", "generator counter (sim.rng *_at)")
+ND = STATE.scalar("draw_size", "cards in the draw pile")
+DLO = STATE.scalar("discard_lo", "offset of the discard pile's bottom card")
+DHI = STATE.scalar("discard_hi", "one past the discard pile's top card")
+BAN = STATE.scalar("ban_owner", "seat whose HEADACHE ban on VIRUS is active, or -1 (FS-5.4)")
+ATK = STATE.scalar("attack", "pending attack FEV / SNZ, or -1 (FS-5.2)")
+ATK_T = STATE.scalar("attack_target", "seat the attack is pending on, or -1")
+TURNS = STATE.scalar("turns", "turns started (FS-3.2)")
+REV_ALL = STATE.scalar("revealed_total", "banned cards revealed so far")
+POOL_SIZE = STATE.scalar("pool_size", "cards in the banned pool (FS-2.1)")
+WINNER = STATE.scalar("winner", "winning seat, or -1")
+METHOD = STATE.scalar("win_method", "tables.WIN_METHODS code")
+CAP = STATE.scalar("turn_cap", "1 when the turn cap ended the game (FS-9.6)")
+HAND = STATE.block("hands", MAX_PLAYERS * NT, "cards of type t in seat p's hand at p*NT + t")
+HS = STATE.block("hand_sizes", MAX_PLAYERS, "cards in each seat's hand")
+BANNED = STATE.block("banned", MAX_POOL, "the shuffled banned pool: seat p's slot i at p*k + i "
+                     "(k = banned_per_player; -1 = empty), then the unused pool")
+CLEARED = STATE.block("cleared", MAX_PLAYERS * NT, "1 at p*NT + t: a failed call proved t not "
+                      "banned for p since p's last replacement (call model)")
+REVEALED = STATE.block("revealed", NT, "banned cards of each type revealed so far")
+SEAT_BOT = STATE.block("seat_bot", MAX_PLAYERS, "bot table row of each seat in this game")
+CALLERS = STATE.block("callers", MAX_PLAYERS - 1, "the players calling in a call window, clockwise")
+DRAW = STATE.block("draw_pile", MAX_DECK, "draw pile, bottom -> top")
+DISC = STATE.block("discard_pile", 2 * MAX_DECK + 1, "discard pile within, restarted at DISC_MID")
+DISC_MID = DISC + MAX_DECK
 
-# game/seat stat columns
+# ---- result columns (tables.py) --------------------------------------------------------------
 G_WINNER, G_TURNS, G_METHOD, G_CAP = (T.G[k] for k in ("winner", "turns", "win_method", "turn_cap"))
 (G_PLAYS, G_BLUFFS, G_CAUGHT, G_REQ, G_MADE, G_SUCC, G_FAIL, G_PUSHED, G_REVEALS, G_DUP, G_SKIP,
- G_RESHUF, G_DRAWS, G_PEN, G_DRAWN, G_ATK, G_CTRD, G_ACC, G_HDA, G_VBLOCK, G_VOID) = (
+ G_RESHUF, G_DRAWS, G_PEN, G_DRAWN, G_ATK, G_CTRD, G_ACC, G_HDA, G_VBLOCK, G_VOID, G_DECISIONS) = (
     T.G[k] for k in T.GAME_STATS)
 S_FINAL = T.S["final_hand"]
 (S_PLAYS, S_BLUFFS, S_CAUGHT, S_REQ, S_MADE, S_CORRECT, S_CALLED, S_PUSHED, S_RECV, S_DRAWN,
  S_DRAWS, S_SUFFER) = (T.S[k] for k in T.SEAT_STATS)
+P_PLAYS, P_BLUFFS, P_CALLED, P_CAUGHT = (T.P[k] for k in T.PLAY_SUMS)
+C_CALLS, C_SUCCESSES = (T.C[k] for k in T.CALL_SUMS)
+PLAY_OUT, PUSH_OUT = T.WIN_METHODS.index("play_out"), T.WIN_METHODS.index("push_out")
 
 # bot parameter columns (order of Game.bot_param_names)
-BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK = range(6)
 BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k")
+BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK = (BOT_PARAM_NAMES.index(k) for k in BOT_PARAM_NAMES)
 
-CONTINUE, OVER, AGAIN = 0, 1, 2
+CONTINUE, OVER, AGAIN = 0, 1, 2  # what a phase tells its caller
+TURN, ATTACK, AFTER_DRAW = 0, 1, 2  # the play decisions (reference.KINDS)
+ALL_TYPES = (1 << NT) - 1
 
 
-
-# ---- the generator: ``sim.rng``'s next_u64/randbelow/uniform/shuffle, inlined -------------------
+# ---- buffer addressing -----------------------------------------------------------------------
 @inl
-def rnext(rs):
-    rs[0] = rs[0] + GOLDEN
-    return mix64(rs[0])
-
-
-@inl
-def randbelow(rs, n):
-    return np.int64(rnext(rs) % np.uint64(n))
+def hand_at(p, t):
+    return ix(HAND + p * NT + t)
 
 
 @inl
-def uniform(rs):
-    return np.float64(rnext(rs) >> np.uint64(11)) * _INV53
+def size_at(p):
+    return ix(HS + p)
 
 
 @inl
-def shuffle(rs, a, n):
-    """Fisher-Yates over ``a[0:n]``, exactly as ``sim.rng.shuffle``. The counter stays in a
-    local during the loop (the stores into ``a`` would otherwise force it through memory)."""
-    c = rs[0]
-    for i in range(n - 1, 0, -1):
-        c += GOLDEN
-        j = np.int64(mix64(c) % np.uint64(i + 1))
-        t = a[ix(i)]
-        a[ix(i)] = a[ix(j)]
-        a[ix(j)] = t
-    rs[0] = c
+def slot_at(r, p, i):
+    return ix(BANNED + p * r.banned_per_player + i)
 
 
+@inl
+def cleared_at(p, t):
+    return ix(CLEARED + p * NT + t)
+
+
+@inl
+def next_seat(r, p):
+    return p + 1 if p + 1 < r.players else 0
+
+
+@inl
+def top(b):
+    return b[ix(b[DHI] - 1)] if b[DHI] > b[DLO] else -1
+
+
+@inl
+def put_bottom(b, t):
+    """A card under the discard pile (FS-7.3 step 4, FS-8.2)."""
+    b[DLO] -= 1
+    b[ix(b[DLO])] = t
+
+
+# ---- setup (FS-2) ----------------------------------------------------------------------------
+@inl
+def setup(b, r, pv, gs):
+    """FS-2.1-2.6. RNG: shuffle the banned pool, then the deck (protocol above)."""
+    n = r.players
+    m = 0
+    for t in range(NT):
+        for _ in range(pv[ix(K_POOL + t)]):
+            b[ix(BANNED + m)] = t
+            m += 1
+    shuffle_at(b, RNG, b, BANNED, m)  # seat s's slots are pool cards s*k .. s*k+k-1 (slot_at)
+    b[POOL_SIZE] = m
+    m = 0
+    for t in range(NT):
+        for _ in range(pv[ix(K_DECK + t)] - pv[ix(K_POOL + t)] - (1 if t == VIR else 0)):
+            b[ix(DRAW + m)] = t
+            m += 1
+    shuffle_at(b, RNG, b, DRAW, m)
+    for i in range(n * NT):
+        b[ix(HAND + i)] = 0
+        b[ix(CLEARED + i)] = 0
+    for t in range(NT):
+        b[ix(REVEALED + t)] = 0
+    for s in range(n):
+        for _ in range(r.hand_size):
+            m -= 1
+            b[hand_at(s, b[ix(DRAW + m)])] += 1
+        b[size_at(s)] = r.hand_size
+    m -= 1
+    b[DISC_MID] = b[ix(DRAW + m)]
+    b[ND] = m
+    b[DLO] = DISC_MID
+    b[DHI] = DISC_MID + 1
+    b[BAN] = -1
+    b[ATK] = -1
+    b[ATK_T] = -1
+    b[TURNS] = 0
+    b[REV_ALL] = 0
+    b[WINNER] = -1
+    b[METHOD] = 0
+    b[CAP] = 0
+    if r.initial_apply:
+        resolve_effect(b, r, gs, (r.first_player - 1 + n) % n, b[DISC_MID])
+
+
+# ---- drawing (FS-10, FS-8) -------------------------------------------------------------------
 @fn
-def reshuffle(rs, st, drawp, disc, gs, T0):
-    """FS-10.1: the discard pile below its top becomes the shuffled draw pile."""
-    m = st[DHI] - st[DLO] - 1
+def reshuffle(b, gs):
+    """FS-10.1: the discard pile below its top, shuffled, becomes the draw pile."""
+    lo = b[DLO]
+    m = b[DHI] - lo - 1
     for i in range(m):
-        drawp[i] = disc[st[DLO] + i]
-    shuffle(rs, drawp, m)
-    st[ND] = m
-    top = disc[st[DHI] - 1]
-    st[DLO] = T0
-    st[DHI] = T0 + 1
-    disc[T0] = top
+        b[ix(DRAW + i)] = b[ix(lo + i)]
+    b[DISC_MID] = b[ix(lo + m)]
+    shuffle_at(b, RNG, b, DRAW, m)
+    b[ND] = m
+    b[DLO] = DISC_MID
+    b[DHI] = DISC_MID + 1
     gs[G_RESHUF] += 1
 
 
 @fn
-def take_card(rs, st, drawp, disc, gs, pv, T0):
-    """FS-10.1-10.3: the next card of the draw pile, or -1."""
-    if st[ND] == 0:
-        if pv[K_RESHUFFLE] == 0 or st[DHI] - st[DLO] <= 1:
-            return -1
-        reshuffle(rs, st, drawp, disc, gs, T0)
-    st[ND] -= 1
-    return drawp[st[ND]]
+def refill(b, r, gs):
+    """FS-10.1 for an empty draw pile: reshuffle if the rules and the discard pile allow it."""
+    if r.reshuffle == 0 or b[DHI] - b[DLO] <= 1:
+        return False
+    reshuffle(b, gs)
+    return True
 
 
-@fn
-def draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, q, k):
-    """FS-10.2: draw k cards one at a time into q's hand."""
+@inl
+def take_from_pile(b, r, gs):
+    """FS-10.1-10.3: one card off the draw pile, reshuffling if needed; -1 if none."""
+    if b[ND] == 0 and not refill(b, r, gs):
+        return -1
+    b[ND] -= 1
+    return b[ix(DRAW + b[ND])]
+
+
+@inl
+def draw_cards(b, r, gs, ss, q, k):
+    """FS-10.2: draw one card at a time into q's hand; returns the number drawn."""
     got = 0
     for _ in range(k):
-        c = take_card(rs, st, drawp, disc, gs, pv, T0)
-        if c < 0:
+        t = take_from_pile(b, r, gs)
+        if t < 0:
             break
-        hand[q, c] += 1
-        hs[q] += 1
+        b[hand_at(q, t)] += 1
         got += 1
+    b[size_at(q)] += got
     gs[G_DRAWN] += got
-    ss[q, S_DRAWN] += got
+    ss[ix(q), S_DRAWN] += got
+    return got
 
 
 @fn
-def draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot):
-    """FS-8.1-8.4: new banned card into ``slot``; viruses go below the discard bottom."""
+def refill_for_replacement(b, r, gs):
+    """FS-8.4 for an empty draw pile: reshuffle if the discard pile below its top holds a
+    non-virus (else no replacement can be found)."""
+    if r.reshuffle == 0:
+        return False
+    for i in range(b[DLO], b[DHI] - 1):
+        if b[ix(i)] != VIR:
+            reshuffle(b, gs)
+            return True
+    return False
+
+
+@inl
+def draw_replacement(b, r, gs, p, slot):
+    """FS-8.1-8.4: draw a new banned card into ``slot``, skipping viruses to the discard bottom."""
     while True:
-        if st[ND] == 0:
-            if pv[K_RESHUFFLE] == 0:
-                return
-            found = False
-            for i in range(st[DLO], st[DHI] - 1):
-                if disc[i] != VIR:
-                    found = True
-                    break
-            if not found:
-                return
-            reshuffle(rs, st, drawp, disc, gs, T0)
-        st[ND] -= 1
-        c = drawp[st[ND]]
-        if c == VIR:
-            st[DLO] -= 1
-            disc[st[DLO]] = VIR
+        if b[ND] == 0 and not refill_for_replacement(b, r, gs):
+            return
+        b[ND] -= 1
+        t = b[ix(DRAW + b[ND])]
+        if t == VIR:
+            put_bottom(b, VIR)
             gs[G_SKIP] += 1
             continue
-        slots[p, slot] = c
-        for t in range(NT):
-            cleared[p, t] = 0
+        b[slot_at(r, p, slot)] = t
+        for x in range(NT):
+            b[cleared_at(p, x)] = 0
         return
 
 
-@fn
-def resolve_effect(pv, st, gs, n, p, t):
-    """FS-5.2 attacks (reconstructed profile), FS-5.4 HEADACHE ban."""
-    if (t == FEV or t == SNZ) and pv[K_EFFECTS]:
-        st[ATK] = t
-        st[ATK_T] = (p + 1) % n
+# ---- legality (FS-4) -------------------------------------------------------------------------
+@inl
+def ban_binds(b, r, p):
+    """FS-5.4: does an active HEADACHE ban on VIRUS bind p?"""
+    ban = b[BAN]
+    return ban >= 0 and (r.ban_next_player == 0 or p == next_seat(r, ban))
+
+
+@inl
+def banned_mask(b, r, p):
+    """The types of p's face-down banned cards as a bit mask (FS-4.3: playing one is a bluff)."""
+    m = 0
+    for i in range(r.banned_per_player):
+        y = b[slot_at(r, p, i)]
+        if y >= 0:
+            m |= 1 << y
+    return m
+
+
+@inl
+def can_play(b, r, p, bm, allowed):
+    """FS-4.1, 4.2, 4.4 (and 4.5: ``allowed`` = the counters under attack): the types p may
+    play as a bit mask."""
+    legal = 0
+    for x in range(NT):
+        if b[hand_at(p, x)] > 0:
+            legal |= 1 << x
+    legal &= allowed
+    t = top(b)
+    if t >= 0:
+        legal &= ~(1 << t)
+    if ban_binds(b, r, p):
+        legal &= ~(1 << VIR)
+    if b[size_at(p)] == 1:  # going-out play
+        legal &= ~r.last_card_forbidden
+        if r.void_last_card == 0:
+            legal &= ~bm
+    return legal
+
+
+# ---- asking ----------------------------------------------------------------------------------
+@inl
+def ask(b, r, policy, bmat, gs, p, kind):
+    """A play decision of p (``kind``: TURN D1, ATTACK D2, AFTER_DRAW) over the options of
+    reference ``legal_turn`` / ``legal_attack`` / ``legal_after_draw``, answered by
+    ``bot_decide``: the type played, or -1 for the fallback DRAW / ACCEPT / END."""
+    bm = banned_mask(b, r, p)
+    if kind == ATTACK:
+        allowed = r.fever_counters if b[ATK] == FEV else r.sneeze_counters
+    else:
+        allowed = ALL_TYPES
+    legal = can_play(b, r, p, bm, allowed)
+    fallback = kind != TURN or r.voluntary_draw == 1 or legal & ~bm == 0
+    gs[G_DECISIONS] += 1
+    row = b[ix(SEAT_BOT + p)]
+    return bot_decide(b, policy[ix(row)], bmat, row, p, legal, bm, fallback)
+
+
+# ---- the game loop ---------------------------------------------------------------------------
+@inl
+def play_game(b, r, pv, policy, bmat, gs, ss, calls, plays):
+    p = r.first_player
+    while True:
+        # turn (FS-3)
+        if start_turn(b, r, p) == OVER:
+            return
+        if take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p) == OVER:
+            return
+        p = end_turn(b, r, p)
+
+
+@inl
+def start_turn(b, r, p):
+    """FS-3.2: turn cap (FS-9.6), turn count, end of an owner-scoped HEADACHE ban."""
+    if b[TURNS] >= r.max_turns:
+        b[CAP] = 1
+        return finish(b, -1, 0)
+    b[TURNS] += 1
+    if b[BAN] == p and r.ban_next_player == 0:
+        b[BAN] = -1
+    return CONTINUE
+
+
+@inl
+def take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p):
+    """FS-3.3 (under attack) or FS-3.4 (normal turn); repeated once for FS-7.3 step 7 (the
+    reference recurses). Returns CONTINUE or OVER."""
+    retry = False
+    while True:
+        if b[ATK] >= 0 and b[ATK_T] == p:
+            t = ask(b, r, policy, bmat, gs, p, ATTACK)
+            if t < 0:
+                accept_attack(b, r, gs, ss, p)
+                return CONTINUE
+            code = play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, True, retry)
+        else:
+            if ban_binds(b, r, p) and b[hand_at(p, VIR)] > 0 and top(b) != VIR:
+                gs[G_VBLOCK] += 1
+            t = ask(b, r, policy, bmat, gs, p, TURN)
+            if t < 0:
+                voluntary_draw(b, r, gs, ss, p)
+                if r.play_after_draw == 0:
+                    return CONTINUE
+                t = ask(b, r, policy, bmat, gs, p, AFTER_DRAW)
+                if t < 0:
+                    return CONTINUE
+            code = play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, False, retry)
+        if code != AGAIN:
+            return code
+        retry = True
+
+
+@inl
+def voluntary_draw(b, r, gs, ss, p):
+    """FS-3.4 DRAW: draw_count cards; the turn ends (no call window, FS-6.1)."""
+    draw_cards(b, r, gs, ss, p, r.draw_count)
+    gs[G_DRAWS] += 1
+    ss[ix(p), S_DRAWS] += 1
+
+
+@inl
+def accept_attack(b, r, gs, ss, p):
+    """FS-3.3 ACCEPT / FS-5.2: draw the attack penalty; the attack is over."""
+    gs[G_ACC] += 1
+    suffer_attack(b, r, gs, ss, p)
+
+
+@inl
+def suffer_attack(b, r, gs, ss, p):
+    pen = r.fever_penalty_draw if b[ATK] == FEV else r.sneeze_penalty_draw
+    b[ATK] = -1
+    b[ATK_T] = -1
+    gs[G_PEN] += 1
+    ss[ix(p), S_SUFFER] += 1
+    draw_cards(b, r, gs, ss, p, pen)
+
+
+@inl
+def end_turn(b, r, p):
+    """FS-3.6: a next-player-scoped ban that bound p ends; returns the next player."""
+    ban = b[BAN]
+    if ban >= 0 and r.ban_next_player == 1 and next_seat(r, ban) == p:
+        b[BAN] = -1
+    return next_seat(r, p)
+
+
+# ---- a play and its call window (FS-4.6, FS-6) -----------------------------------------------
+@inl
+def play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, under_attack, retry):
+    """FS-4.6: the card goes to limbo; FS-6 window; FS-7 judgement or FS-6.5 confirmation."""
+    bluff = (banned_mask(b, r, p) >> t) & 1 == 1
+    b[hand_at(p, t)] -= 1
+    b[size_at(p)] -= 1
+    gs[G_PLAYS] += 1
+    ss[ix(p), S_PLAYS] += 1
+    plays[ix(t), ix(p), P_PLAYS] += 1
+    if bluff:
+        gs[G_BLUFFS] += 1
+        ss[ix(p), S_BLUFFS] += 1
+        plays[ix(t), ix(p), P_BLUFFS] += 1
+    caller = call_window(b, r, pv, policy, bmat, gs, ss, p, t)
+    if caller < 0:
+        if bluff and b[size_at(p)] == 0:
+            void_going_out(b, r, gs, ss, plays, p, t, under_attack)
+            return CONTINUE
+        return confirm(b, r, gs, p, t, under_attack)
+    plays[ix(t), ix(p), P_CALLED] += 1
+    ss[ix(p), S_CALLED] += 1
+    gs[G_MADE] += 1
+    ss[ix(caller), S_MADE] += 1
+    d = caller - p if caller > p else caller - p + r.players  # clockwise distance (FS-6.3)
+    calls[ix(t), ix(d), ix(caller), C_CALLS] += 1
+    if bluff:
+        calls[ix(t), ix(d), ix(caller), C_SUCCESSES] += 1
+        return call_succeeds(b, r, policy, gs, ss, plays, p, t, caller, under_attack, retry)
+    return call_fails(b, r, gs, ss, p, t, caller, under_attack)
+
+
+@inl
+def call_window(b, r, pv, policy, bmat, gs, ss, p, t):
+    """FS-6.1-6.3: ask every other eligible player once (clockwise from p); the judged caller,
+    or -1."""
+    n = r.players
+    safe = b[size_at(p)] == 0 and r.void_last_card == 0
+    p_slots = 0
+    for i in range(r.banned_per_player):
+        if b[slot_at(r, p, i)] >= 0:
+            p_slots += 1
+    nc = 0
+    for d in range(1, n):
+        q = p + d
+        if q >= n:
+            q -= n
+        if r.forbid_short_call and b[size_at(q)] < r.push_count:
+            continue
+        gs[G_DECISIONS] += 1
+        if wants_call(b, r, pv, policy, bmat, q, p, t, safe, p_slots):
+            b[ix(CALLERS + nc)] = q
+            nc += 1
+    gs[G_REQ] += nc
+    for i in range(nc):
+        ss[ix(b[ix(CALLERS + i)]), S_REQ] += 1
+    if nc == 0:
+        return -1
+    if r.random_priority and nc > 1:
+        return b[ix(CALLERS + randbelow_at(b, RNG, nc))]
+    return b[CALLERS]  # FS-6.3: nearest clockwise from the challenged player
+
+
+@inl
+def confirm(b, r, gs, p, t, under_attack):
+    """FS-6.5: the card goes on the discard pile; going out (FS-9.1) or its effect (FS-5)."""
+    b[ix(b[DHI])] = t
+    b[DHI] += 1
+    if b[size_at(p)] == 0:
+        return finish(b, p, PLAY_OUT)
+    if under_attack:
+        b[ATK] = -1
+        b[ATK_T] = -1
+        gs[G_CTRD] += 1
+    resolve_effect(b, r, gs, p, t)
+    return CONTINUE
+
+
+@inl
+def resolve_effect(b, r, gs, p, t):
+    """FS-5.2 attacks (reconstructed profile only) and FS-5.4 HEADACHE."""
+    if (t == FEV or t == SNZ) and r.attacks:
+        b[ATK] = t
+        b[ATK_T] = next_seat(r, p)
         gs[G_ATK] += 1
     elif t == HDA:
-        st[BAN] = p
+        b[BAN] = p
         gs[G_HDA] += 1
 
 
-@fn
-def suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p):
-    pen = pv[K_FEV_PEN] if st[ATK] == FEV else pv[K_SNZ_PEN]
-    st[ATK] = -1
-    st[ATK_T] = -1
-    gs[G_PEN] += 1
-    ss[p, S_SUFFER] += 1
-    draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, pen)
+# ---- judgement (FS-7) ------------------------------------------------------------------------
+@inl
+def call_fails(b, r, gs, ss, p, t, caller, under_attack):
+    """FS-7.4: the caller draws call_fail_draw; the play is confirmed."""
+    gs[G_FAIL] += 1
+    b[cleared_at(p, t)] = 1
+    draw_cards(b, r, gs, ss, caller, r.call_fail_draw)
+    return confirm(b, r, gs, p, t, under_attack)
 
 
-@fn
-def reveal(gs, st, slots, revealed, p, t):
-    """FS-7.1: reveal the lowest-index slot holding t (only one of duplicates); returns it."""
+@inl
+def reveal(b, r, gs, p, t):
+    """FS-7.1: reveal the lowest-index slot holding t (duplicates: only one, D5); returns it."""
     slot = -1
     cnt = 0
-    for i in range(slots.shape[1]):
-        if slots[p, i] == t:
+    for i in range(r.banned_per_player):
+        if b[slot_at(r, p, i)] == t:
             cnt += 1
             if slot < 0:
                 slot = i
     if cnt > 1:
         gs[G_DUP] += 1
     gs[G_REVEALS] += 1
-    revealed[t] += 1
-    st[REV_ALL] += 1
+    b[ix(REVEALED + t)] += 1
+    b[REV_ALL] += 1
     return slot
 
 
-@fn
-def discard_revealed(st, disc, pv, hand, hs, slots, p, slot):
+@inl
+def discard_revealed(b, r, p, slot):
     """FS-7.3 step 4: the revealed card goes to revealed_banned_destination."""
-    t = slots[p, slot]
-    slots[p, slot] = -1
-    d = pv[K_DEST]
-    if d == DEST_DISCARD:
-        st[DLO] -= 1
-        disc[st[DLO]] = t
-    elif d == DEST_HAND:
-        hand[p, t] += 1
-        hs[p] += 1
+    t = b[slot_at(r, p, slot)]
+    b[slot_at(r, p, slot)] = -1
+    if r.revealed_destination == DEST_DISCARD:
+        put_bottom(b, t)
+    elif r.revealed_destination == DEST_HAND:
+        b[hand_at(p, t)] += 1
+        b[size_at(p)] += 1
     # otherwise (removed) the card leaves the game
 
 
+@inl
+def call_succeeds(b, r, policy, gs, ss, plays, p, t, caller, under_attack, retry):
+    """FS-7.3 steps 1-7; returns OVER (push out), AGAIN (play again) or CONTINUE."""
+    gs[G_SUCC] += 1
+    gs[G_CAUGHT] += 1
+    ss[ix(caller), S_CORRECT] += 1
+    ss[ix(p), S_CAUGHT] += 1
+    plays[ix(t), ix(p), P_CAUGHT] += 1
+    slot = reveal(b, r, gs, p, t)                              # step 1
+    push(b, r, policy, gs, ss, caller, p)                      # step 2
+    if b[size_at(caller)] == 0:
+        return finish(b, caller, PUSH_OUT)  # the played card stays in limbo
+    b[hand_at(p, t)] += 1                                      # step 3
+    b[size_at(p)] += 1
+    discard_revealed(b, r, p, slot)                            # step 4
+    draw_replacement(b, r, gs, p, slot)                        # step 5
+    again = r.play_again == 1 and not retry
+    if under_attack and not again:                             # step 6
+        after_failed_counter(b, r, gs, ss, p)
+    return AGAIN if again else CONTINUE                        # step 7
+
+
+@inl
+def after_failed_counter(b, r, gs, ss, p):
+    """FS-7.3 step 6: the attack hits (failed_counter_penalty) or lapses; it is over."""
+    if r.failed_counter_penalty:
+        suffer_attack(b, r, gs, ss, p)
+    else:
+        b[ATK] = -1
+        b[ATK_T] = -1
+
+
+@inl
+def push(b, r, policy, gs, ss, caller, p):
+    """FS-7.2: the caller gives min(push_count, hand) cards of their choice to p."""
+    m = min(r.push_count, b[size_at(caller)])
+    if m == 0:
+        return
+    gs[G_DECISIONS] += 1
+    pol = policy[ix(b[ix(SEAT_BOT + caller)])]
+    for _ in range(m):
+        x = choose_push(b, r, pol, caller)
+        b[hand_at(caller, x)] -= 1
+        b[size_at(caller)] -= 1
+        b[hand_at(p, x)] += 1
+        b[size_at(p)] += 1
+    gs[G_PUSHED] += m
+    ss[ix(caller), S_PUSHED] += m
+    ss[ix(p), S_RECV] += m
+
+
 @fn
-def retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot):
-    """FS-7.3 steps 4-5: the revealed card leaves its slot; a replacement is drawn (FS-8)."""
-    discard_revealed(st, disc, pv, hand, hs, slots, p, slot)
-    draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
+def void_going_out(b, r, gs, ss, plays, p, t, under_attack):
+    """FS-9.4 banned_last_card = void: the reveal voids the going out."""
+    gs[G_VOID] += 1
+    gs[G_CAUGHT] += 1
+    ss[ix(p), S_CAUGHT] += 1
+    plays[ix(t), ix(p), P_CAUGHT] += 1
+    b[hand_at(p, t)] += 1
+    b[size_at(p)] += 1
+    draw_cards(b, r, gs, ss, p, r.call_fail_draw)
+    slot = reveal(b, r, gs, p, t)
+    discard_revealed(b, r, p, slot)
+    draw_replacement(b, r, gs, p, slot)
+    if under_attack:
+        after_failed_counter(b, r, gs, ss, p)
+
+
+@inl
+def finish(b, winner, method):
+    b[WINNER] = winner
+    b[METHOD] = method
+    return OVER
+
+
+# ---- bots (bots.py; reference.bot_decide, wants_call, choose_push) ---------------------------
+@inl
+def bot_decide(b, pol, bmat, row, p, legal, bm, fallback):
+    """The play decisions of the bundled policies: a legal type, or -1 for the fallback."""
+    if pol == RANDOM:
+        n_opts = 1 if fallback else 0
+        for x in range(NT):
+            n_opts += (legal >> x) & 1
+        k = randbelow_at(b, RNG, n_opts)  # options: the legal types in code order, then the fallback
+        for x in range(NT):
+            if (legal >> x) & 1:
+                if k == 0:
+                    return x
+                k -= 1
+        return -1
+    honest = legal & ~bm
+    bluffs = legal & bm
+    sel = honest
+    if pol == BLUFFER and bluffs != 0:
+        h = 0
+        for x in range(NT):
+            if (honest >> x) & 1:
+                h += b[hand_at(p, x)]
+        if uniform_at(b, RNG) < bluff_probability(bmat, row, h):
+            sel = bluffs
+    return argmax_type(b, p, sel)
+
+
+@inl
+def argmax_type(b, p, allowed):
+    """Type p holds most among the bit mask ``allowed`` (ties: lowest code), or -1."""
+    best, best_n = -1, 0
+    for x in range(NT):
+        if (allowed >> x) & 1 and b[hand_at(p, x)] > best_n:
+            best, best_n = x, b[hand_at(p, x)]
+    return best
+
+
+@inl
+def bluff_probability(bmat, row, honest_cards):
+    return bmat[ix(row), BP_BMAX] * bmat[ix(row), BP_BK] / (bmat[ix(row), BP_BK] + honest_cards)
+
+
+@inl
+def wants_call(b, r, pv, policy, bmat, q, p, t, safe, p_slots):
+    """D3 of q on p's play of t (``safe``: p goes out on it and may not bluff doing so)."""
+    row = b[ix(SEAT_BOT + q)]
+    if policy[ix(row)] == RANDOM:
+        return uniform_at(b, RNG) < bmat[ix(row), BP_CALL_PROB]
+    pr = ban_probability(b, r, pv, q, p, t, p_slots, safe)
+    return pr > 0.0 and pr > call_threshold(b, r, bmat, row, p, q)
+
+
+@inl
+def ban_probability(b, r, pv, q, p, t, p_slots, safe):
+    """The call model's estimate (as seen by q) that t is banned for p."""
+    if safe or b[cleared_at(p, t)]:
+        return 0.0
+    own_t = 0
+    own_all = 0
+    for i in range(r.banned_per_player):
+        y = b[slot_at(r, q, i)]
+        own_all += y >= 0
+        own_t += y == t
+    unseen_t = max(0, pv[ix(K_POOL + t)] - own_t - b[ix(REVEALED + t)])
+    unseen_all = max(1, b[POOL_SIZE] - own_all - b[REV_ALL])
+    ratio = min(1.0, unseen_t / unseen_all)
+    miss = 1.0
+    for _ in range(p_slots):
+        miss *= 1.0 - ratio
+    return 1.0 - miss
+
+
+@inl
+def call_threshold(b, r, bmat, row, p, q):
+    th = bmat[ix(row), BP_TH]
+    if b[size_at(p)] <= 2:
+        th -= bmat[ix(row), BP_URG]
+    if b[size_at(q)] <= r.push_count:
+        th -= bmat[ix(row), BP_WIN]
+    return th
+
+
+@inl
+def choose_push(b, r, pol, caller):
+    """One card of D4 from the caller's remaining hand: ``random`` uniform, else the first own
+    banned type held (slot order), else the type held most."""
+    if pol == RANDOM:
+        i = randbelow_at(b, RNG, b[size_at(caller)])
+        x = 0
+        while i >= b[hand_at(caller, x)]:
+            i -= b[hand_at(caller, x)]
+            x += 1
+        return x
+    for j in range(r.banned_per_player):
+        y = b[slot_at(r, caller, j)]
+        if y >= 0 and b[hand_at(caller, y)] > 0:
+            return y
+    return argmax_type(b, caller, ALL_TYPES)
+
+
+# ---- whole games -----------------------------------------------------------------------------
+@inl
+def record(b, r, gs, ss):
+    """Write one finished game into its games / seats rows (tables.py)."""
+    gs[G_WINNER] = b[WINNER]
+    gs[G_TURNS] = b[TURNS]
+    gs[G_METHOD] = b[METHOD]
+    gs[G_CAP] = b[CAP]
+    for s in range(r.players):
+        ss[ix(s), S_FINAL] = b[size_at(s)]
 
 
 @njit(cache=True, error_model="numpy", boundscheck=False)  # no zero-division checks: inputs are validated
-def play_batch(pv, seed, start, count, policy, bmat, games, seats, calls, plays):
+def play_batch(pv, seed, start, count, policy, bmat, b, games, seats, calls, plays):
     """Play games ``start .. start+count-1`` (parameters ``pv`` from rules.encode; bots
-    ``policy``/``bmat`` per table position) into the tables.py result arrays."""
-    n = pv[K_N]
-    K = pv[K_BPP]
-    # rule parameters as locals: stores into the int64 state arrays could alias ``pv``
-    c_ban_next = pv[K_BAN_NEXT]
-    c_ctr_penalty = pv[K_CTR_PENALTY]
-    c_dest = pv[K_DEST]
-    c_draw = pv[K_DRAW]
-    c_effects = pv[K_EFFECTS]
-    c_fail_draw = pv[K_FAIL_DRAW]
-    c_fev_ctr = pv[K_FEV_CTR]
-    c_fev_pen = pv[K_FEV_PEN]
-    c_first = pv[K_FIRST]
-    c_forbid_call = pv[K_FORBID_CALL]
-    c_hand = pv[K_HAND]
-    c_init_apply = pv[K_INIT_APPLY]
-    c_last_forbid = pv[K_LAST_FORBID]
-    c_max_turns = pv[K_MAX_TURNS]
-    c_play_after = pv[K_PLAY_AFTER]
-    c_play_again = pv[K_PLAY_AGAIN]
-    c_prio_random = pv[K_PRIO_RANDOM]
-    c_push = pv[K_PUSH]
-    c_snz_ctr = pv[K_SNZ_CTR]
-    c_snz_pen = pv[K_SNZ_PEN]
-    c_void = pv[K_VOID]
-    c_voluntary = pv[K_VOLUNTARY]
-    total = 0
-    pool_tot = 0
-    for t in range(NT):
-        total += pv[K_DECK + t]
-        pool_tot += pv[K_POOL + t]
-    T0 = total + 1
-    rs = np.zeros(1, dtype=np.uint64)
-    st = np.zeros(NST, dtype=np.int64)
-    hand = np.zeros((n, NT), dtype=np.int64)
-    hs = np.zeros(n, dtype=np.int64)
-    slots = np.zeros((n, K), dtype=np.int64)
-    cleared = np.zeros((n, NT), dtype=np.int64)
-    revealed = np.zeros(NT, dtype=np.int64)
-    drawp = np.zeros(total + 1, dtype=np.int64)
-    disc = np.zeros(2 * T0 + 2, dtype=np.int64)
-    pooltmp = np.zeros(pool_tot + 1, dtype=np.int64)
-    callers = np.zeros(n, dtype=np.int64)
-    rows = np.arange(n)
-    seat_row = np.zeros(n, dtype=np.int64)
-    all_mask = (1 << NT) - 1
+    ``policy``/``bmat`` per table position; state buffer ``b`` laid out by ``STATE``) into
+    the tables.py result arrays."""
+    r = KernelRules(*to_fixed_tuple(pv, N_RULES))
+    rows = np.arange(r.players)
     for gi in range(count):
         g = start + gi
-        rs[0] = derive(np.uint64(seed), np.uint64(g))
+        b[RNG] = derive(np.uint64(seed), np.uint64(g))
+        for s in range(r.players):
+            b[ix(SEAT_BOT + s)] = seat_bot(rows, g, s)
         gs = games[gi]
         ss = seats[gi]
-        for s_ in range(n):
-            seat_row[ix(s_)] = seat_bot(rows, g, s_)
-        # ---- setup (FS-2) ----
-        k = 0
-        for t in range(NT):
-            for _ in range(pv[K_POOL + t]):
-                pooltmp[ix(k)] = t
-                k += 1
-        shuffle(rs, pooltmp, pool_tot)
-        for s_ in range(n):
-            for j in range(K):
-                slots[ix(s_), ix(j)] = pooltmp[ix(s_ * K + j)]
-        k = 0
-        for t in range(NT):
-            for _ in range(pv[K_DECK + t] - pv[K_POOL + t] - (1 if t == VIR else 0)):
-                drawp[ix(k)] = t
-                k += 1
-        shuffle(rs, drawp, k)
-        st[ND] = k
-        hand[:, :] = 0
-        cleared[:, :] = 0
-        revealed[:] = 0
-        for s_ in range(n):
-            for _ in range(c_hand):
-                st[ND] -= 1
-                hand[ix(s_), ix(drawp[ix(st[ND])])] += 1
-            hs[ix(s_)] = c_hand
-        st[DLO] = T0
-        st[DHI] = T0 + 1
-        st[ND] -= 1
-        disc[T0] = drawp[ix(st[ND])]
-        st[BAN] = -1
-        st[ATK] = -1
-        st[ATK_T] = -1
-        st[TURNS] = 0
-        st[REV_ALL] = 0
-        if c_init_apply:
-            resolve_effect(pv, st, gs, n, (c_first - 1 + n) % n, disc[T0])
-        winner = -1
-        method = 0
-        cap = 0
-        p = c_first
-        # ---- turns (FS-3) ----
-        while True:
-            if st[TURNS] >= c_max_turns:
-                cap = 1
-                break
-            st[TURNS] += 1
-            if st[BAN] == p and c_ban_next == 0:
-                st[BAN] = -1
-            row = seat_row[ix(p)]
-            pol = policy[ix(row)]
-            retry = False
-            after_draw = False
-            code = AGAIN
-            while code == AGAIN:
-                # one pass per decision of this turn (FS-3.3 / FS-3.4; helpers are inlined by
-                # hand here: numba array arguments cost reference counting on every call)
-                code = CONTINUE
-                under_attack = st[ATK] >= 0 and st[ATK_T] == p
-                bm = 0
-                for i in range(K):
-                    if slots[ix(p), ix(i)] >= 0:
-                        bm |= 1 << slots[ix(p), ix(i)]
-                top = disc[ix(st[DHI] - 1)] if st[DHI] > st[DLO] else -1
-                ban = st[BAN]
-                binds = ban >= 0 and (c_ban_next == 0 or p == (ban + 1 if ban + 1 < n else 0))
-                if under_attack:
-                    mask = c_fev_ctr if st[ATK] == FEV else c_snz_ctr
-                else:
-                    mask = all_mask
-                    if not after_draw and binds and hand[ix(p), VIR] > 0 and top != VIR:
-                        gs[G_VBLOCK] += 1
-                # legal plays (FS-4.1, 4.2, 4.4, 4.5) as bit masks over the types
-                lmask = 0
-                for x in range(NT):
-                    if hand[ix(p), ix(x)] > 0:
-                        lmask |= 1 << x
-                lmask &= mask
-                if top >= 0:
-                    lmask &= ~(1 << top)
-                if binds:
-                    lmask &= ~(1 << VIR)
-                if hs[ix(p)] == 1:
-                    lmask &= ~c_last_forbid
-                    if c_void == 0:
-                        lmask &= ~bm
-                honest = lmask & ~bm
-                bluffs = lmask & bm
-                fallback = under_attack or after_draw or c_voluntary == 1 or honest == 0
-                # bot decision (bots.py): a type, or -1 for DRAW / ACCEPT / END
-                t = -1
-                if pol == RANDOM:
-                    nlegal = 0
-                    for x in range(NT):
-                        nlegal += (lmask >> x) & 1
-                    k = randbelow(rs, nlegal + (1 if fallback else 0))
-                    for x in range(NT):
-                        if (lmask >> x) & 1:
-                            if k == 0:
-                                t = x
-                                break
-                            k -= 1
-                else:
-                    sel = honest
-                    if pol == BLUFFER and bluffs != 0:
-                        h = 0
-                        for x in range(NT):
-                            if (honest >> x) & 1:
-                                h += hand[ix(p), ix(x)]
-                        pb = bmat[ix(row), BP_BMAX] * bmat[ix(row), BP_BK] / (bmat[ix(row), BP_BK] + h)
-                        if uniform(rs) < pb:
-                            sel = bluffs
-                    best_n = 0
-                    for x in range(NT):
-                        if (sel >> x) & 1 and hand[ix(p), ix(x)] > best_n:
-                            t, best_n = x, hand[ix(p), ix(x)]
-                if t < 0:
-                    if after_draw:
-                        break
-                    if under_attack:
-                        # FS-3.3 ACCEPT (suffer_attack with the common no-reshuffle draw inlined)
-                        gs[G_ACC] += 1
-                        k = c_fev_pen if st[ATK] == FEV else c_snz_pen
-                        if st[ND] < k:
-                            suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
-                            break
-                        st[ATK] = -1
-                        st[ATK_T] = -1
-                        gs[G_PEN] += 1
-                        ss[ix(p), S_SUFFER] += 1
-                        for _ in range(k):
-                            st[ND] -= 1
-                            hand[ix(p), ix(drawp[ix(st[ND])])] += 1
-                        hs[ix(p)] += k
-                        gs[G_DRAWN] += k
-                        ss[ix(p), S_DRAWN] += k
-                        break
-                    # FS-3.4 DRAW
-                    k = c_draw
-                    if st[ND] >= k:
-                        for _ in range(k):
-                            st[ND] -= 1
-                            hand[ix(p), ix(drawp[ix(st[ND])])] += 1
-                        hs[ix(p)] += k
-                        gs[G_DRAWN] += k
-                        ss[ix(p), S_DRAWN] += k
-                    else:
-                        draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, k)
-                    gs[G_DRAWS] += 1
-                    ss[ix(p), S_DRAWS] += 1
-                    if c_play_after == 0:
-                        break
-                    after_draw = True
-                    code = AGAIN
-                    continue
-                # ---- a play (FS-4.6) and its call window (FS-6) ----
-                bluff = (bm >> t) & 1 == 1
-                hand[ix(p), ix(t)] -= 1
-                hs[ix(p)] -= 1
-                gs[G_PLAYS] += 1
-                ss[ix(p), S_PLAYS] += 1
-                plays[ix(t), ix(p), 0] += 1
-                if bluff:
-                    gs[G_BLUFFS] += 1
-                    ss[ix(p), S_BLUFFS] += 1
-                    plays[ix(t), ix(p), 1] += 1
-                nc = 0
-                safe = hs[ix(p)] == 0 and c_void == 0
-                p_slots = 0
-                for i in range(K):
-                    if slots[ix(p), ix(i)] >= 0:
-                        p_slots += 1
-                for d in range(1, n):
-                    q = p + d
-                    if q >= n:
-                        q -= n
-                    if c_forbid_call and hs[ix(q)] < c_push:
-                        continue
-                    rq = seat_row[ix(q)]
-                    # D3 call decision (bots.py call model)
-                    if policy[ix(rq)] == RANDOM:
-                        call = uniform(rs) < bmat[ix(rq), BP_CALL_PROB]
-                    elif safe or cleared[ix(p), ix(t)]:
-                        call = False
-                    else:
-                        own_t = 0
-                        own_all = 0
-                        for i in range(K):
-                            y = slots[ix(q), ix(i)]
-                            own_all += y >= 0
-                            own_t += y == t
-                        unseen_t = max(0, pv[ix(K_POOL + t)] - own_t - revealed[ix(t)])
-                        unseen_all = max(1, pool_tot - own_all - st[REV_ALL])
-                        r = min(1.0, unseen_t / unseen_all)
-                        miss = 1.0
-                        for _ in range(p_slots):
-                            miss *= 1.0 - r
-                        pr = 1.0 - miss
-                        th = bmat[ix(rq), BP_TH]
-                        th -= bmat[ix(rq), BP_URG] if hs[ix(p)] <= 2 else 0.0
-                        th -= bmat[ix(rq), BP_WIN] if hs[ix(q)] <= c_push else 0.0
-                        call = pr > 0.0 and pr > th
-                    if call:
-                        callers[ix(nc)] = q
-                        nc += 1
-                gs[G_REQ] += nc
-                for i in range(nc):
-                    ss[ix(callers[ix(i)]), S_REQ] += 1
-                confirm = True
-                if nc == 0:
-                    if bluff and hs[ix(p)] == 0:
-                        # FS-9.4 banned_last_card = void
-                        confirm = False
-                        gs[G_VOID] += 1
-                        gs[G_CAUGHT] += 1
-                        ss[ix(p), S_CAUGHT] += 1
-                        plays[ix(t), ix(p), 3] += 1
-                        hand[ix(p), ix(t)] += 1
-                        hs[ix(p)] += 1
-                        draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p, c_fail_draw)
-                        slot = reveal(gs, st, slots, revealed, p, t)
-                        retire_banned(rs, st, drawp, disc, gs, pv, T0, hand, hs, slots, cleared, p, slot)
-                        if under_attack:
-                            if c_ctr_penalty:
-                                suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
-                            else:
-                                st[ATK] = -1
-                                st[ATK_T] = -1
-                else:
-                    c = callers[0]
-                    if c_prio_random and nc > 1:
-                        c = callers[ix(randbelow(rs, nc))]
-                    plays[ix(t), ix(p), 2] += 1
-                    ss[ix(p), S_CALLED] += 1
-                    gs[G_MADE] += 1
-                    ss[ix(c), S_MADE] += 1
-                    d = c - p if c > p else c - p + n
-                    calls[ix(t), ix(d), ix(c), 0] += 1
-                    if bluff:
-                        # FS-7.3 success
-                        confirm = False
-                        calls[ix(t), ix(d), ix(c), 1] += 1
-                        gs[G_SUCC] += 1
-                        gs[G_CAUGHT] += 1
-                        ss[ix(c), S_CORRECT] += 1
-                        ss[ix(p), S_CAUGHT] += 1
-                        plays[ix(t), ix(p), 3] += 1
-                        # step 1, as reveal()
-                        slot = -1
-                        cnt = 0
-                        for i in range(K):
-                            if slots[ix(p), ix(i)] == t:
-                                cnt += 1
-                                if slot < 0:
-                                    slot = i
-                        if cnt > 1:
-                            gs[G_DUP] += 1
-                        gs[G_REVEALS] += 1
-                        revealed[ix(t)] += 1
-                        st[REV_ALL] += 1
-                        # step 2: push (D4, bots.py)
-                        m = min(c_push, hs[ix(c)])
-                        cpol = policy[ix(seat_row[ix(c)])]
-                        for _ in range(m):
-                            if cpol == RANDOM:
-                                i = randbelow(rs, hs[ix(c)])
-                                x = 0
-                                while i >= hand[ix(c), ix(x)]:
-                                    i -= hand[ix(c), ix(x)]
-                                    x += 1
-                            else:
-                                x = -1
-                                for j in range(K):
-                                    y = slots[ix(c), ix(j)]
-                                    if y >= 0 and hand[ix(c), ix(y)] > 0:
-                                        x = y
-                                        break
-                                if x < 0:
-                                    best_n = 0
-                                    for y in range(NT):
-                                        if hand[ix(c), ix(y)] > best_n:
-                                            x, best_n = y, hand[ix(c), ix(y)]
-                            hand[ix(c), ix(x)] -= 1
-                            hs[ix(c)] -= 1
-                            hand[ix(p), ix(x)] += 1
-                            hs[ix(p)] += 1
-                        gs[G_PUSHED] += m
-                        ss[ix(c), S_PUSHED] += m
-                        ss[ix(p), S_RECV] += m
-                        if hs[ix(c)] == 0:
-                            winner = c
-                            method = 2
-                            code = OVER  # FS-7.3 step 2: the played card stays in limbo
-                            break
-                        hand[ix(p), ix(t)] += 1  # step 3
-                        hs[ix(p)] += 1
-                        # step 4 (as discard_revealed)
-                        x = slots[ix(p), ix(slot)]
-                        slots[ix(p), ix(slot)] = -1
-                        if c_dest == DEST_DISCARD:
-                            st[DLO] -= 1
-                            disc[ix(st[DLO])] = x
-                        elif c_dest == DEST_HAND:
-                            hand[ix(p), ix(x)] += 1
-                            hs[ix(p)] += 1
-                        # step 5 (as draw_replacement; the helper handles an empty draw pile)
-                        while st[ND] > 0:
-                            st[ND] -= 1
-                            y = drawp[ix(st[ND])]
-                            if y == VIR:
-                                st[DLO] -= 1
-                                disc[ix(st[DLO])] = VIR
-                                gs[G_SKIP] += 1
-                                continue
-                            slots[ix(p), ix(slot)] = y
-                            for z in range(NT):
-                                cleared[ix(p), ix(z)] = 0
-                            break
-                        if slots[ix(p), ix(slot)] < 0:
-                            draw_replacement(rs, st, drawp, disc, gs, pv, T0, slots, cleared, p, slot)
-                        again = c_play_again == 1 and not retry
-                        if under_attack and not again:
-                            if c_ctr_penalty:
-                                suffer_attack(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, p)
-                            else:
-                                st[ATK] = -1
-                                st[ATK_T] = -1
-                        if again:
-                            retry = True
-                            after_draw = False
-                            code = AGAIN
-                    else:
-                        # FS-7.4 failure
-                        gs[G_FAIL] += 1
-                        cleared[ix(p), ix(t)] = 1
-                        k = c_fail_draw
-                        if st[ND] >= k:
-                            for _ in range(k):
-                                st[ND] -= 1
-                                hand[ix(c), ix(drawp[ix(st[ND])])] += 1
-                            hs[ix(c)] += k
-                            gs[G_DRAWN] += k
-                            ss[ix(c), S_DRAWN] += k
-                        else:
-                            draw_cards(rs, st, drawp, disc, gs, ss, pv, T0, hand, hs, c, k)
-                if confirm:
-                    # FS-6.5
-                    disc[ix(st[DHI])] = t
-                    st[DHI] += 1
-                    if hs[ix(p)] == 0:
-                        winner = p
-                        method = 1
-                        code = OVER
-                        break
-                    if under_attack:
-                        st[ATK] = -1
-                        st[ATK_T] = -1
-                        gs[G_CTRD] += 1
-                    # FS-5.2 / FS-5.4 (as resolve_effect)
-                    if (t == FEV or t == SNZ) and c_effects:
-                        st[ATK] = t
-                        st[ATK_T] = p + 1 if p + 1 < n else 0
-                        gs[G_ATK] += 1
-                    elif t == HDA:
-                        st[BAN] = p
-                        gs[G_HDA] += 1
-            if code == OVER:
-                break
-            # ---- end of turn (FS-3.6) ----
-            ban = st[BAN]
-            if ban >= 0 and c_ban_next == 1 and (ban + 1 if ban + 1 < n else 0) == p:
-                st[BAN] = -1
-            p = p + 1 if p + 1 < n else 0
-        gs[G_WINNER] = winner
-        gs[G_TURNS] = st[TURNS]
-        gs[G_METHOD] = method
-        gs[G_CAP] = cap
-        for s_ in range(n):
-            ss[ix(s_), S_FINAL] = hs[ix(s_)]
+        setup(b, r, pv, gs)
+        play_game(b, r, pv, policy, bmat, gs, ss, calls, plays)
+        record(b, r, gs, ss)
 
 
-def run_kernel(game, cfg, start: int, count: int, arr: dict) -> None:
-    """Fill the tables.py arrays for games ``start .. start+count-1``."""
+def new_state() -> np.ndarray:
+    """A zeroed state buffer (``STATE`` layout)."""
+    return np.zeros(STATE.size, dtype=np.int64)
+
+
+def run_kernel(game, cfg, start: int, count: int, arr: dict, state: np.ndarray | None = None) -> np.ndarray:
+    """Fill the tables.py arrays for games ``start .. start+count-1``; returns the state
+    buffer, which then holds the last game's final state."""
     from .rules import encode
 
     assert tuple(game.bot_param_names()) == BOT_PARAM_NAMES
+    assert cfg.players <= MAX_PLAYERS
     policy, bmat = game.bot_matrix(cfg)
+    state = new_state() if state is None else state
     play_batch(encode(cfg), np.uint64(cfg.seed), np.int64(start), np.int64(count), policy, bmat,
-               arr["games"], arr["seats"], arr["calls"], arr["plays"])
+               state, arr["games"], arr["seats"], arr["calls"], arr["plays"])
+    return state

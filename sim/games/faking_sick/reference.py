@@ -16,7 +16,7 @@ from sim.rng import Rng
 
 from . import bots as B
 from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
-from .tables import GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS
+from .tables import CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked of agents
 
@@ -53,7 +53,7 @@ class FakingSick:
         self.over = False
         self.stats = dict.fromkeys(GAME_STATS, 0)
         self.seat = [dict.fromkeys(SEAT_STATS, 0) for _ in range(players)]
-        self.call_sums = [[[[0, 0] for _ in range(players)] for _ in range(players)] for _ in range(NT)]  # [t][d][seat]
+        self.call_sums = [[[[0] * len(CALL_SUMS) for _ in range(players)] for _ in range(players)] for _ in range(NT)]  # [t][d][seat]
         self.play_sums = [[[0] * len(PLAY_SUMS) for _ in range(players)] for _ in range(NT)]
         # public information for the call model (FS-7.5, FS-11.1)
         self.revealed_count = [0] * NT
@@ -233,6 +233,7 @@ class FakingSick:
 
     # ---- asking --------------------------------------------------------------------
     def ask(self, s: int, kind: str, legal: list[dict], **ctx) -> dict:
+        self.stats["decisions"] += 1  # tables.py: every ask counts, forced ones included
         if self.check:
             self.check_invariants()
         return self.agent.decide(self, s, kind, legal, **ctx)
@@ -321,11 +322,11 @@ class FakingSick:
         self.limbo = t
         self.stats["plays"] += 1
         self.seat[s]["plays"] += 1
-        self.play_sums[t][s][0] += 1
+        self.play_sums[t][s][P["plays"]] += 1
         if bluff:
             self.stats["bluffs"] += 1
             self.seat[s]["bluffs"] += 1
-            self.play_sums[t][s][1] += 1
+            self.play_sums[t][s][P["bluffs"]] += 1
         self.say(f"P{s} plays {TYPES[t]}" + (" (bluff)" if bluff else ""))
         caller = self.call_window(s, t)
         if caller is None:
@@ -334,15 +335,15 @@ class FakingSick:
             else:
                 self.confirm(s, t, under_attack)
             return
-        self.play_sums[t][s][2] += 1
+        self.play_sums[t][s][P["called"]] += 1
         self.seat[s]["times_called"] += 1
         self.stats["calls_made"] += 1
         self.seat[caller]["calls_made"] += 1
         d = (caller - s) % self.n  # clockwise distance challenged -> caller (FS-6.3)
         cell = self.call_sums[t][d][caller]
-        cell[0] += 1
+        cell[C["calls"]] += 1
         if bluff:
-            cell[1] += 1
+            cell[C["successes"]] += 1
             self.call_succeeds(s, t, caller, under_attack, retry)
         else:
             self.call_fails(s, t, caller, under_attack)
@@ -355,6 +356,7 @@ class FakingSick:
             if self.p["push_short_hand"] == "forbid_call" and self.hand_size(q) < self.p["push_count"]:
                 continue
             eligible.append(q)
+        self.stats["decisions"] += len(eligible)  # one call question each
         if self.check:
             self.check_invariants()
         callers = self.agent.window(self, s, t, eligible)
@@ -433,7 +435,7 @@ class FakingSick:
         self.stats["bluffs_caught"] += 1
         self.seat[caller]["calls_correct"] += 1
         self.seat[s]["bluffs_caught"] += 1
-        self.play_sums[t][s][3] += 1
+        self.play_sums[t][s][P["bluffs_caught"]] += 1
         slot = self.reveal(s, t)                                   # step 1
         self.push(caller, s)                                       # step 2
         if self.hand_size(caller) == 0:
@@ -478,7 +480,7 @@ class FakingSick:
         self.stats["void_go_outs"] += 1
         self.stats["bluffs_caught"] += 1
         self.seat[s]["bluffs_caught"] += 1
-        self.play_sums[t][s][3] += 1
+        self.play_sums[t][s][P["bluffs_caught"]] += 1
         self.say(f"P{s} tries to go out on banned {TYPES[t]}: void")
         self.hands[s][t] += 1
         self.limbo = None

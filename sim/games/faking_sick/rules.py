@@ -7,12 +7,14 @@ reference engine reads ``cfg.params`` by name instead.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from sim.config import ConfigError, Param, RunConfig
+from sim.layout import Layout
 
 NAME = "faking-sick"
 TYPES = ("VIR", "FEV", "SNZ", "INJ", "HDA", "MSK", "ICE")
@@ -88,6 +90,9 @@ class TypesParam(Param):
         return super().coerce(items)
 
 
+MAX_PLAYERS = 4  # FakingSick.max_players; the kernel's state buffer holds this many seats
+
+
 def _p(name, default, kind, source, rule, doc, **kw):
     return Param(name, default, kind, source, rule, doc, **kw)
 
@@ -99,7 +104,7 @@ PARAMS: tuple[Param, ...] = (
                 "cards per type taken out as the banned pool (no VIR)", hi=100),
     _p("banned_per_player", 2, "int", "seed", "FS-2.1", "banned cards dealt to each player", lo=1, hi=100),
     _p("hand_size", 10, "int", "seed", "FS-2.4", "cards dealt to each hand", lo=1, hi=60),
-    _p("first_player", 0, "int", "assumed", "FS-2.8", "seat that takes the first turn", lo=0, hi=3),
+    _p("first_player", 0, "int", "assumed", "FS-2.8", "seat that takes the first turn", lo=0, hi=MAX_PLAYERS - 1),
     _p("initial_card_effect", "none", "choice", "assumed", "FS-2.6",
        "apply: the first face-up card acts as played by the seat before the first player",
        choices=("none", "apply")),
@@ -168,12 +173,44 @@ def check(cfg: RunConfig) -> None:
 
 
 # ---- kernel parameter vector ----------------------------------------------------------
-(K_N, K_BPP, K_HAND, K_FIRST, K_INIT_APPLY, K_DRAW, K_VOLUNTARY, K_PLAY_AFTER, K_EFFECTS,
- K_FEV_CTR, K_SNZ_CTR, K_FEV_PEN, K_SNZ_PEN, K_BAN_NEXT, K_PRIO_RANDOM, K_PUSH, K_FORBID_CALL,
- K_FAIL_DRAW, K_PLAY_AGAIN, K_CTR_PENALTY, K_DEST, K_VOID, K_LAST_FORBID, K_RESHUFFLE,
- K_MAX_TURNS, K_DECK) = range(26)
-K_POOL = K_DECK + NT  # deck_counts and banned_pool take NT entries each
-K_LEN = K_POOL + NT
+# ``encode`` fills it; the kernel reads the scalars as the ``KernelRules`` tuple (by name) and
+# the two count blocks by offset.
+PV = Layout("faking-sick kernel parameters")
+K_N = PV.scalar("players")
+K_BPP = PV.scalar("banned_per_player")
+K_HAND = PV.scalar("hand_size")
+K_FIRST = PV.scalar("first_player")
+K_INIT_APPLY = PV.scalar("initial_apply", "initial_card_effect = apply")
+K_DRAW = PV.scalar("draw_count")
+K_VOLUNTARY = PV.scalar("voluntary_draw")
+K_PLAY_AFTER = PV.scalar("play_after_draw")
+K_EFFECTS = PV.scalar("attacks", "effects_profile = reconstructed")
+K_FEV_CTR = PV.scalar("fever_counters", "type mask (type_mask)")
+K_SNZ_CTR = PV.scalar("sneeze_counters", "type mask")
+K_FEV_PEN = PV.scalar("fever_penalty_draw")
+K_SNZ_PEN = PV.scalar("sneeze_penalty_draw")
+K_BAN_NEXT = PV.scalar("ban_next_player", "headache_ban_scope = next_player_turn")
+K_PRIO_RANDOM = PV.scalar("random_priority", "call_priority = random")
+K_PUSH = PV.scalar("push_count")
+K_FORBID_CALL = PV.scalar("forbid_short_call", "push_short_hand = forbid_call")
+K_FAIL_DRAW = PV.scalar("call_fail_draw")
+K_PLAY_AGAIN = PV.scalar("play_again", "successful_call_turn = play_again")
+K_CTR_PENALTY = PV.scalar("failed_counter_penalty")
+K_DEST = PV.scalar("revealed_destination", "DEST_* code of revealed_banned_destination")
+K_VOID = PV.scalar("void_last_card", "banned_last_card = void")
+K_LAST_FORBID = PV.scalar("last_card_forbidden", "type mask of last_card_forbidden_types")
+K_RESHUFFLE = PV.scalar("reshuffle", "reshuffle = discard_except_top")
+K_MAX_TURNS = PV.scalar("max_turns")
+N_RULES = PV.size
+K_DECK = PV.block("deck_counts", NT, "cards per type code")
+K_POOL = PV.block("banned_pool", NT, "cards per type code")
+K_LEN = PV.size
+KernelRules = namedtuple("KernelRules", list(PV.fields)[:N_RULES])
+
+# ---- sizes the kernel's state buffer is laid out for (the parameters' upper bounds) ----
+_HI = {p.name: p.hi for p in PARAMS}
+MAX_DECK = NT * _HI["deck_counts"]
+MAX_POOL = NT * _HI["banned_pool"]
 DEST_DISCARD, DEST_REMOVED, DEST_HAND = 0, 1, 2
 
 

@@ -21,7 +21,11 @@ Column meanings (spec "Metrics"). games: ``winner`` seat or -1, ``n_winners`` 0/
 ``penalty_draws`` (attack penalties suffered), ``cards_drawn`` (cards into hands),
 ``attacks_played``, ``attacks_countered``, ``attacks_accepted``, ``headache_bans``,
 ``virus_blocked`` (normal turns with a VIR in hand made unplayable by a ban),
-``void_go_outs`` (``banned_last_card = void``). seats: ``outcome`` 0 lost / 1 won /
+``void_go_outs`` (``banned_last_card = void``), ``decisions`` (player decisions: every time
+the engine asks a player to choose among the legal options, forced ones included: each turn
+decision D1, attack decision D2 and after-draw decision, one per eligible player asked in a
+call window D3 (call or not), and one per push D4 (the choice of the pushed cards; no
+decision when the caller has no card to push); both engines count in the same places). seats: ``outcome`` 0 lost / 1 won /
 2 turn cap, ``final_hand``, ``plays``, ``bluffs``, ``bluffs_caught``, ``call_requests``,
 ``calls_made``, ``calls_correct``, ``times_called``, ``cards_pushed``, ``cards_received``,
 ``cards_drawn``, ``draws``, ``attacks_suffered``. ``card`` keys are type codes 0..6 (rules.TYPES).
@@ -41,12 +45,14 @@ GAME_STATS = (
     "calls_failed", "cards_pushed", "reveals", "duplicate_reveals", "viruses_skipped",
     "reshuffles", "draws", "penalty_draws", "cards_drawn", "attacks_played",
     "attacks_countered", "attacks_accepted", "headache_bans", "virus_blocked", "void_go_outs",
+    "decisions",
 )
 SEAT_STATS = (
     "plays", "bluffs", "bluffs_caught", "call_requests", "calls_made", "calls_correct",
     "times_called", "cards_pushed", "cards_received", "cards_drawn", "draws", "attacks_suffered",
 )
 PLAY_SUMS = ("plays", "bluffs", "called", "bluffs_caught")
+CALL_SUMS = ("calls", "successes")
 GAME_FIELDS = ("winner", "turns", "win_method", "turn_cap") + GAME_STATS
 SEAT_FIELDS = ("final_hand",) + SEAT_STATS
 NG, NS, NP = len(GAME_FIELDS), len(SEAT_FIELDS), len(PLAY_SUMS)
@@ -54,6 +60,8 @@ NG, NS, NP = len(GAME_FIELDS), len(SEAT_FIELDS), len(PLAY_SUMS)
 # array indices used by the kernel
 G = {name: i for i, name in enumerate(GAME_FIELDS)}
 S = {name: i for i, name in enumerate(SEAT_FIELDS)}
+P = {name: i for i, name in enumerate(PLAY_SUMS)}
+C = {name: i for i, name in enumerate(CALL_SUMS)}
 OUTCOME_LOST, OUTCOME_WON, OUTCOME_CAP = 0, 1, 2
 WIN_METHODS = ("none", "play_out", "push_out")
 
@@ -81,7 +89,7 @@ def new_arrays(count: int, n: int) -> dict[str, np.ndarray]:
     return {
         "games": np.zeros((count, NG), dtype=np.int64),
         "seats": np.zeros((count, n, NS), dtype=np.int64),
-        "calls": np.zeros((NT, n, n, 2), dtype=np.int64),
+        "calls": np.zeros((NT, n, n, len(CALL_SUMS)), dtype=np.int64),
         "plays": np.zeros((NT, n, NP), dtype=np.int64),
     }
 
@@ -106,9 +114,8 @@ def frames(cfg, arr: dict[str, np.ndarray], start: int) -> dict[str, pd.DataFram
         seats.insert(i, name, col)
 
     calls_a = arr["calls"]
-    rows = [(t, d, c, calls_a[t, d, c, 0], calls_a[t, d, c, 1])
-            for t in range(NT) for d in range(1, n) for c in range(n)]
-    calls = pd.DataFrame(rows, columns=["card", "distance", "caller_seat", "calls", "successes"]).astype(np.int64)
+    rows = [(t, d, c, *calls_a[t, d, c]) for t in range(NT) for d in range(1, n) for c in range(n)]
+    calls = pd.DataFrame(rows, columns=["card", "distance", "caller_seat", *CALL_SUMS]).astype(np.int64)
 
     plays_a = arr["plays"]
     rows = [(t, st, *plays_a[t, st]) for t in range(NT) for st in range(n)]
