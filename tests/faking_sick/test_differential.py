@@ -79,3 +79,16 @@ def test_bot_column_follows_seat_bots():
     seats = GAME.run_batch(cfg, 7, 5, "fast")["seats"]
     expected = [b for i in range(7, 12) for b in seat_bots(cfg, i)]
     assert seats["bot"].tolist() == expected
+
+
+def test_decisions_count_every_ask():
+    """tables.py ``decisions``: one per turn (D1/D2, FS-3.3/3.4; no retries with
+    successful_call_turn = ends), one per eligible player in each call window (D3, FS-6.1:
+    push_all makes all n-1 others eligible), one per push (D4, FS-7.2; a caller always holds a
+    card), plus one after-draw decision per voluntary draw with play_after_draw (FS-3.4)."""
+    for after in (False, True):
+        cfg = GAME.make_config(players=4, bots=MIXED, seed=2, overrides={"play_after_draw": after})
+        g = assert_same(cfg, 0, 150)["games"]
+        expected = g["turns"] + 3 * g["plays"] + g["calls_succeeded"] + (g["draws"] if after else 0)
+        assert (g["decisions"] == expected).all()
+        assert g["decisions"].min() > 0
