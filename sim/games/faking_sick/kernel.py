@@ -101,7 +101,9 @@ PLAY_OUT, PUSH_OUT = T.WIN_METHODS.index("play_out"), T.WIN_METHODS.index("push_
 
 # bot parameter columns (order of Game.bot_param_names)
 BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k")
-BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK = (BOT_PARAM_NAMES.index(k) for k in BOT_PARAM_NAMES)
+BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK = (
+    BOT_PARAM_NAMES.index(k) for k in ("call_prob", "call_threshold", "call_urgency", "call_win_bonus",
+                                       "bluff_max", "bluff_k"))
 
 CONTINUE, OVER, AGAIN = 0, 1, 2  # what a phase tells its caller
 TURN, ATTACK, AFTER_DRAW = 0, 1, 2  # the play decisions (reference.KINDS)
