@@ -7,7 +7,10 @@ FS-7.3 step 7), a phase returns ``OVER`` or ``AGAIN``. Phases are ``inl`` (force
 merges them into ``play_batch``, so passing the state around costs nothing); the rare steps
 (``reshuffle`` and the refills that call it, the void going-out) are ``fn`` (separate, no numba
 runtime). Variable indices go through ``ix`` (unsigned: no wraparound check) and the legal
-plays are bit masks over the types.
+plays are bit masks over the types. Compile time: numba compiles a phase once per distinct
+argument types, and a literal argument is a type of its own, so counters handed to a phase
+start as ``np.int64(0)`` (a plain ``0`` costs one more compilation for ``Literal[int](0)``) and
+``play`` has one call site with a runtime ``under_attack`` flag.
 
 State: one int64 buffer declared once by ``STATE`` below (``STATE.describe()`` lists it);
 the wrapper allocates it and tests read it by field name (``STATE.view``). The draw pile is
@@ -153,14 +156,14 @@ def put_bottom(b, t):
 def setup(b, r, pv, gs):
     """FS-2.1-2.6. RNG: shuffle the banned pool, then the deck (protocol above)."""
     n = r.players
-    m = 0
+    m = np.int64(0)
     for t in range(NT):
         for _ in range(pv[ix(K_POOL + t)]):
             b[ix(BANNED + m)] = t
             m += 1
     shuffle_at(b, RNG, b, BANNED, m)  # seat s's slots are pool cards s*k .. s*k+k-1 (slot_at)
     b[POOL_SIZE] = m
-    m = 0
+    m = np.int64(0)
     for t in range(NT):
         for _ in range(pv[ix(K_DECK + t)] - pv[ix(K_POOL + t)] - (1 if t == VIR else 0)):
             b[ix(DRAW + m)] = t
@@ -363,12 +366,12 @@ def take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p):
     reference recurses). Returns CONTINUE or OVER."""
     retry = False
     while True:
-        if b[ATK] >= 0 and b[ATK_T] == p:
+        under_attack = b[ATK] >= 0 and b[ATK_T] == p
+        if under_attack:
             t = ask(b, r, policy, bmat, gs, p, ATTACK)
             if t < 0:
                 accept_attack(b, r, gs, ss, p)
                 return CONTINUE
-            code = play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, True, retry)
         else:
             if ban_binds(b, r, p) and b[hand_at(p, VIR)] > 0 and top(b) != VIR:
                 gs[G_VBLOCK] += 1
@@ -380,7 +383,8 @@ def take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p):
                 t = ask(b, r, policy, bmat, gs, p, AFTER_DRAW)
                 if t < 0:
                     return CONTINUE
-            code = play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, False, retry)
+        # one call site (a runtime flag, not a literal): numba compiles and inlines play once
+        code = play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, under_attack, retry)
         if code != AGAIN:
             return code
         retry = True
@@ -458,11 +462,11 @@ def call_window(b, r, pv, policy, bmat, gs, ss, p, t):
     or -1."""
     n = r.players
     safe = b[size_at(p)] == 0 and r.void_last_card == 0
-    p_slots = 0
+    p_slots = np.int64(0)
     for i in range(r.banned_per_player):
         if b[slot_at(r, p, i)] >= 0:
             p_slots += 1
-    nc = 0
+    nc = np.int64(0)
     for d in range(1, n):
         q = p + d
         if q >= n:
@@ -631,7 +635,7 @@ def finish(b, winner, method):
 def bot_decide(b, pol, bmat, row, p, legal, bm, fallback):
     """The play decisions of the bundled policies: a legal type, or -1 for the fallback."""
     if pol == RANDOM:
-        n_opts = 1 if fallback else 0
+        n_opts = np.int64(1 if fallback else 0)
         for x in range(NT):
             n_opts += (legal >> x) & 1
         k = randbelow_at(b, RNG, n_opts)  # options: the legal types in code order, then the fallback
@@ -645,7 +649,7 @@ def bot_decide(b, pol, bmat, row, p, legal, bm, fallback):
     bluffs = legal & bm
     sel = honest
     if pol == BLUFFER and bluffs != 0:
-        h = 0
+        h = np.int64(0)
         for x in range(NT):
             if (honest >> x) & 1:
                 h += b[hand_at(p, x)]
@@ -724,7 +728,7 @@ def choose_push(b, r, pol, caller):
         y = b[slot_at(r, caller, j)]
         if y >= 0 and b[hand_at(caller, y)] > 0:
             return y
-    return argmax_type(b, caller, ALL_TYPES)
+    return argmax_type(b, caller, np.int64(ALL_TYPES))
 
 
 # ---- whole games -----------------------------------------------------------------------------
