@@ -79,7 +79,7 @@ TABLES = {
                    columns=(*SEAT_KEYS, ("win", "bool"), *_int64("outcome", *SEAT_FIELDS))),
     "calls": Table("sum", "judged calls and successes by played card type (code), clockwise distance "
                    "from the challenged player to the caller, and caller seat", ("card", "distance", "caller_seat"),
-                   columns=_int64("card", "distance", "caller_seat", "calls", "successes")),
+                   columns=_int64("card", "distance", "caller_seat", *CALL_SUMS)),
     "plays": Table("sum", "plays, bluffs, called plays and caught bluffs by card type (code) and seat",
                    ("card", "seat"), columns=_int64("card", "seat", *PLAY_SUMS)),
 }
