@@ -31,7 +31,7 @@ demo: $(STAMP)
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo --out $(DEMO_DIR)/report
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/lint-imports && $(BIN)/python -m pytest -q
 	$(MAKE) test-boundscheck
 
 # The differential tests once more with every kernel compiled with bounds checks (an index

@@ -7,7 +7,7 @@ import pandas as pd
 from analysis import charts
 from analysis.load import Run
 from analysis.stats import rate_table
-from sim.games.base import Section
+from analysis.sections import Section
 
 
 def run_facts(run: Run) -> Section:

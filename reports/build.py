@@ -17,9 +17,10 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from analysis import common
+from analysis.games import sections_for
 from analysis.load import Run
+from analysis.sections import Section
 from sim.config import ConfigError
-from sim.games.base import Section
 from sim.store import code_version
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -27,7 +28,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 def run_sections(run: Run) -> list[Section]:
     """Shared sections, then the game's own."""
-    return common.sections(run) + run.game.report_sections(run)
+    own = sections_for(run.config.game)
+    return common.sections(run) + (own(run) if own else [])
 
 
 def build(run_dirs: list[str | Path], out: str | Path) -> tuple[Path, Path]:

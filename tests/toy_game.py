@@ -16,7 +16,7 @@ from numba import njit
 
 from sim import rng
 from sim.config import BotParam, BotSpec, ConfigError, Param
-from sim.games.base import SEAT_KEYS, Game, Section, Table, seat_bot, seat_keys
+from sim.games.base import SEAT_KEYS, Game, Table, seat_bot, seat_keys
 
 
 @njit(cache=True)
@@ -113,10 +113,6 @@ class HighCard(Game):
             raise ConfigError(f"seed must be an integer, got {spec['seed']!r}")
         return {"game": self.name, "state": spec.get("state", {}), "events": [], "illegal": None,
                 "waiting": None, "finished": True, "result": {}}
-
-    def report_sections(self, run):
-        cards = run.table("cards")
-        return [Section("Card values", tables=[("Card counts", cards)])]
 
 
 GAME = HighCard()

@@ -11,14 +11,15 @@ game supplies only
 - ``play_reference(cfg, index, log)``: one finished reference-engine game;
 - ``record(engine, raw, row)``: a finished reference game into row ``row`` of the raw arrays;
 - ``build_tables(cfg, start, count, raw)``: the DataFrames (one per ``tables`` entry);
-- ``scenario(spec)`` and, for now, ``report_sections(run)``.
+- ``scenario(spec)``.
 
-``run_batch`` and ``replay`` are written once here from those hooks.
+``run_batch`` and ``replay`` are written once here from those hooks. The game knows nothing
+of reports: its report sections live in ``analysis/games/<game>.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -50,16 +51,6 @@ class Table:
 
 
 SEAT_KEYS = (("game", "int64"), ("seat", "int64"), ("bot", "str"))
-
-
-@dataclass
-class Section:
-    """One block of a report: a heading, prose, tables and matplotlib figures."""
-
-    title: str
-    text: str = ""
-    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
-    figures: list[tuple[str, Any]] = field(default_factory=list)
 
 
 @njit(cache=True)
@@ -261,10 +252,6 @@ class Game:
     def scenario(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Run an explicit-state scenario (docs/scenarios.md) and return the resulting state."""
         raise NotImplementedError
-
-    def report_sections(self, run) -> list[Section]:
-        """Game-specific report sections from a loaded run (``analysis.load.Run``)."""
-        return []
 
     def bench_config(self) -> RunConfig:
         """The configuration ``cardlab bench`` times (defaults unless a game says otherwise)."""

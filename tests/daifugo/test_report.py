@@ -4,6 +4,7 @@ import pytest
 
 from analysis.load import Run
 from sim import runner
+from analysis.games.daifugo import sections
 from sim.games.daifugo import GAME
 
 
@@ -11,7 +12,7 @@ from sim.games.daifugo import GAME
 def test_sections(tmp_path, params):
     cfg = GAME.make_config(seed=1, overrides=params)
     runner.run(cfg, 400, tmp_path / "run", batch_size=200, progress=False)
-    secs = GAME.report_sections(Run(tmp_path / "run"))
+    secs = sections(Run(tmp_path / "run"))
     titles = [s.title for s in secs]
     assert titles[0] == "Points by seat and by bot" and any("King" in t for t in titles)
     cards = next(s for s in secs if s.title.startswith("Rule cards"))

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from analysis.games.faking_sick import sections as report_sections
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import bots as B
 from sim.games.faking_sick.reference import FakingSick, wants_call
@@ -73,7 +74,7 @@ def test_turn_cap_without_bluffers_and_default_table_terminates():
 
 
 class FakeRun:
-    """Enough of analysis.load.Run for report_sections: tables summed like the store does."""
+    """Enough of analysis.load.Run for the report sections: tables summed like the store does."""
 
     def __init__(self, cfg, frames):
         self.config, self._frames = cfg, frames
@@ -90,7 +91,7 @@ class FakeRun:
 def test_report_sections(players):
     cfg = GAME.make_config(players=players, seed=4)
     run = FakeRun(cfg, GAME.run_batch(cfg, 0, 300, "fast"))
-    sections = GAME.report_sections(run)
+    sections = report_sections(run)
     titles = [s.title for s in sections]
     assert titles == ["Faking-sick call success", "Bluffs", "Game end and turn cap"]
     for s in sections:

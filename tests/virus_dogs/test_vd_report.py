@@ -4,6 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+from analysis.games.virus_dogs import sections  # noqa: E402
 from sim.games.virus_dogs import GAME  # noqa: E402
 
 
@@ -20,7 +21,7 @@ class FakeRun:
 def test_report_sections_build():
     cfg = GAME.make_config(seed=3)
     run = FakeRun(GAME.run_batch(cfg, 0, 3000, "fast"), cfg)
-    secs = GAME.report_sections(run)
+    secs = sections(run)
     titles = [s.title for s in secs]
     assert titles == ["Outcome types", "Virus density over turns", "Elimination causes", "Action-card usage",
                       "Hard quarantine"]

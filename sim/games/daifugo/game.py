@@ -107,10 +107,5 @@ class Daifugo(Game):
 
         return run_scenario(self, spec)
 
-    def report_sections(self, run):
-        from .report import sections
-
-        return sections(run)
-
 
 GAME = Daifugo()

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sim.config import RunConfig
-from sim.games.base import Game, Section
+from sim.games.base import Game
 
 from . import rules
 from .bots import BOT_PARAMS, BOTS, DEFAULT_BOTS
@@ -61,11 +61,6 @@ class FakingSick(Game):
         from .scenario import run_scenario
 
         return run_scenario(self, spec)
-
-    def report_sections(self, run) -> list[Section]:
-        from .report import sections
-
-        return sections(run)
 
 
 GAME = FakingSick()

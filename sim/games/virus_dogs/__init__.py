@@ -74,11 +74,6 @@ class VirusDogs(Game):
 
         return run_scenario(self, spec)
 
-    def report_sections(self, run):
-        from sim.games.virus_dogs.report import sections
-
-        return sections(run)
-
 
 GAME = VirusDogs()
 play_reference = GAME.play_reference

@@ -8,9 +8,9 @@ import pandas as pd
 
 from analysis import charts
 from analysis.stats import compare_rates, mean_ci, rate_table, wilson
-from sim.games.base import Section
+from analysis.sections import Section
 
-from .rules import CARD_NAMES, IMPLEMENTED_CARDS, N_RULE_CARDS
+from sim.games.daifugo.rules import CARD_NAMES, IMPLEMENTED_CARDS, N_RULE_CARDS
 
 
 def _bars(table: pd.DataFrame, label: str, title: str):

@@ -7,9 +7,8 @@ import pandas as pd
 
 from analysis import charts
 from analysis.stats import rate_table, wilson
-from sim.games.base import Section
-
-from .rules import TYPES
+from analysis.sections import Section
+from sim.games.faking_sick.rules import TYPES
 
 
 def _cards(df: pd.DataFrame) -> pd.DataFrame:

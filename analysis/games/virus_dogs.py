@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis import charts
 from analysis.stats import mean_ci, rate_table, wilson
-from sim.games.base import Section
+from analysis.sections import Section
 from sim.games.virus_dogs.rules import CAUSES, OUTCOMES
 
 CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "exc")
