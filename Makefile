@@ -48,7 +48,7 @@ golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regenerate
 
 bench: $(STAMP)
-	$(BIN)/cardlab bench all
+	$(BIN)/cardlab bench all --report
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR)

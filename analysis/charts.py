@@ -24,11 +24,11 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate",
     return fig
 
 
-def histogram(values: pd.Series, title: str, xlabel: str) -> Figure:
-    """Integer-valued distribution as a bar histogram."""
+def histogram(counts: pd.Series, title: str, xlabel: str) -> Figure:
+    """Integer-valued distribution as a bar histogram, from counts indexed by value."""
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.add_subplot()
-    counts = values.value_counts().sort_index()
+    counts = counts.sort_index()
     ax.bar(counts.index.to_numpy(), counts.to_numpy() / counts.sum(), width=1.0, color="#72B7B2")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of games")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import charts
+from analysis import charts, queries
 from analysis.load import Run
-from analysis.stats import rate_table
 from analysis.sections import Section
 
 
@@ -35,10 +34,9 @@ def run_facts(run: Run) -> Section:
 
 
 def win_rates(run: Run) -> Section:
-    seats = run.table("seats", ["game", "seat", "bot", "win"])
     n = run.config.players
-    by_seat = rate_table(seats, "seat", "win")
-    by_bot = rate_table(seats, "bot", "win")
+    by_seat = queries.rates(run, "seats", "seat", "win")
+    by_bot = queries.rates(run, "seats", "bot", "win")
     text = (
         f"Share of games won by each seat (turn order from seat 0) and by each bot, with 95% Wilson "
         f"intervals. Shared wins count as wins for every sharer. An even table would give about "
@@ -57,12 +55,11 @@ def win_rates(run: Run) -> Section:
 
 def game_length(run: Run) -> Section:
     col = run.game.length_column
-    length = run.table("games", [col])[col]
-    q = length.quantile([0.05, 0.25, 0.5, 0.75, 0.95])
+    counts, d = queries.distribution(run, "games", col)
     summary = pd.DataFrame(
         {
             "measure": [f"mean {col}", "std", "p5", "p25", "median", "p75", "p95", "max"],
-            "value": [length.mean(), length.std(), *q.to_numpy(), length.max()],
+            "value": [d["mean"], d["std"], *d["quantiles"], d["max"]],
         }
     )
     summary["value"] = summary["value"].map(lambda v: f"{v:.2f}" if not float(v).is_integer() else f"{int(v)}")
@@ -70,7 +67,7 @@ def game_length(run: Run) -> Section:
         "Game length",
         text=f"Distribution of game length, measured in {col}.",
         tables=[("Game length", summary)],
-        figures=[("Game length distribution", charts.histogram(length, f"Game length ({col})", col))],
+        figures=[("Game length distribution", charts.histogram(counts, f"Game length ({col})", col))],
     )
 
 

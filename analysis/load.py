@@ -1,10 +1,22 @@
-"""Load a run directory's tables for analysis."""
+"""Open a run directory for analysis: its facts, its game plug-in and SQL over its tables.
+
+``Run.con`` is a DuckDB connection with one view per table of the game (``games``, ``seats``
+and the game's own tables) over the run's Parquet batch files; ``sum`` tables are summed
+by key across batches. Queries run out of core and multi-threaded and only their (small)
+results come back to pandas::
+
+    run = Run("demo/virus-dogs")
+    run.sql("SELECT seat, avg(win::INT) AS win_rate FROM seats GROUP BY seat ORDER BY seat")
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from functools import cached_property
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pyarrow.dataset as ds
 
@@ -12,9 +24,25 @@ from sim.config import ConfigError, RunConfig
 from sim.games import get_game
 from sim.store import RunDir, require_intact
 
+# DuckDB settings; override with CARDLAB_DUCKDB_THREADS / CARDLAB_DUCKDB_MEMORY (e.g. "2GB").
+# Aggregations over the batch files stream, so a modest limit serves any number of games;
+# what does not fit spills to a temporary directory.
+DEFAULT_MEMORY = "512MB"
+
+
+def _threads() -> int:
+    env = os.environ.get("CARDLAB_DUCKDB_THREADS")
+    if env:
+        return max(1, int(env))
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def _sql_list(files: list[Path]) -> str:
+    return "[" + ", ".join("'" + str(f).replace("'", "''") + "'" for f in files) + "]"
+
 
 class Run:
-    """A finished (or partial) run: its facts, its game plug-in and its tables."""
+    """A finished (or partial) run: its facts, its game plug-in and SQL views of its tables."""
 
     def __init__(self, path: str | Path):
         self.dir = RunDir(path)
@@ -31,14 +59,92 @@ class Run:
     def games_done(self) -> int:
         return sum(b["count"] for b in self.meta.get("batches", []))
 
-    def table(self, name: str, columns: list[str] | None = None) -> pd.DataFrame:
-        """All finished batches of a table; ``sum`` tables are summed over batches by key."""
+    def _files(self, name: str) -> list[Path]:
         if name not in self.game.tables:
             raise ConfigError(f"{self.config.game} has no table '{name}'")
-        spec = self.game.tables[name]
-        files = [str(f) for f in self.dir.files(name)]
+        files = self.dir.files(name)
         if not files:
             raise ConfigError(f"{self.path} has no finished batches of '{name}'")
+        return files
+
+    # ---- SQL ------------------------------------------------------------------------------
+    @cached_property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """An in-memory DuckDB connection with one view per table of the run."""
+        con = duckdb.connect(config={
+            "threads": _threads(),
+            "memory_limit": os.environ.get("CARDLAB_DUCKDB_MEMORY", DEFAULT_MEMORY),
+            "temp_directory": os.path.join(tempfile.gettempdir(), "cardlab-duckdb"),
+            "preserve_insertion_order": False,
+        })
+        con.execute("SET enable_progress_bar = false")
+        for name, spec in self.game.tables.items():
+            scan = f"read_parquet({_sql_list(self._files(name))})"
+            if spec.kind == "sum":
+                scan = self._summed(con, scan, spec.keys)
+            con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {scan}')
+        return con
+
+    @staticmethod
+    def _summed(con: duckdb.DuckDBPyConnection, scan: str, keys: tuple[str, ...]) -> str:
+        """A ``sum`` table's batches summed by key (sums cast back to BIGINT, not HUGEINT)."""
+        cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()]
+        key_list = ", ".join(f'"{k}"' for k in keys)
+        sums = ", ".join(f'sum("{c}")::BIGINT AS "{c}"' for c in cols if c not in keys)
+        return f"(SELECT {key_list}, {sums} FROM {scan} GROUP BY {key_list} ORDER BY {key_list})"
+
+    def sql(self, query: str, params: list | dict | None = None) -> pd.DataFrame:
+        """Run a query over the run's views; the (small) result as a DataFrame.
+
+        Errors (a bad query, a damaged file) are one-line ``ConfigError``s.
+        """
+        try:
+            return self.con.execute(query, params).df()
+        except duckdb.Error as e:
+            raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+
+    def relation(self, query: str) -> duckdb.DuckDBPyRelation:
+        """A query as a lazy DuckDB relation (nothing is computed until it is read or written)."""
+        try:
+            rel = self.con.sql(query)
+        except duckdb.Error as e:
+            raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+        if rel is None:
+            raise ConfigError("the statement returns no rows; give a query (SELECT ...)")
+        return rel
+
+    def head(self, query: str, n: int) -> pd.DataFrame:
+        """The first ``n`` rows of a query's result."""
+        try:
+            return self.relation(query).limit(n).df()
+        except duckdb.Error as e:
+            raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+
+    def export(self, query: str, out: str | Path) -> int:
+        """Write a query's result to ``out`` (``.csv`` or ``.parquet``) straight from DuckDB,
+        out of core; return the number of rows written."""
+        out = Path(out)
+        fmt = {".csv": "csv", ".parquet": "parquet"}.get(out.suffix.lower())
+        if fmt is None:
+            raise ConfigError(f"--out must end in .csv or .parquet, got {out.name}")
+        rel = self.relation(query)
+        try:
+            getattr(rel, f"write_{fmt}")(str(out))
+            return int(self.con.execute(f"SELECT count(*) FROM read_{fmt}(?)", [str(out)]).fetchone()[0])
+        except (duckdb.Error, OSError) as e:
+            raise ConfigError(f"cannot write {out}: {str(e).splitlines()[0]}") from None
+
+    def columns(self, name: str) -> dict[str, str]:
+        """Column name -> DuckDB type of a table's view."""
+        rows = self.con.execute(f'DESCRIBE "{name}"').fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    # ---- whole tables (notebooks, small runs) ---------------------------------------------
+    def table(self, name: str, columns: list[str] | None = None) -> pd.DataFrame:
+        """A whole table as one DataFrame (for notebooks and tests on small runs; reports use
+        ``sql``). ``sum`` tables are summed over batches by key; rows in key order."""
+        spec = self.game.tables.get(name)
+        files = [str(f) for f in self._files(name)]
         try:
             df = ds.dataset(files, format="parquet").to_table(columns=columns).to_pandas()
         except Exception as e:  # pyarrow raises many types for damaged files
@@ -51,11 +157,3 @@ class Run:
             order = ["game", "seat"] if "seat" in df.columns else ["game"]
             df = df.sort_values(order, kind="stable").reset_index(drop=True)
         return df
-
-    @cached_property
-    def games(self) -> pd.DataFrame:
-        return self.table("games")
-
-    @cached_property
-    def seats(self) -> pd.DataFrame:
-        return self.table("seats")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
 
@@ -27,7 +28,11 @@ def rate_table(df: pd.DataFrame, by: str | list[str], success: str, weight: str 
     else:
         g = df.groupby(by, observed=True)[[weight, success]].sum()
     g.columns = ["n", "successes"]
-    g = g.reset_index()
+    return with_rates(g.reset_index())
+
+
+def with_rates(g: pd.DataFrame) -> pd.DataFrame:
+    """Add ``rate``, ``lo``, ``hi`` (95% Wilson) to a frame of counts ``n`` and ``successes``."""
     g["rate"] = g["successes"] / g["n"].where(g["n"] > 0)
     g["lo"], g["hi"] = wilson(g["successes"], g["n"])
     return g
@@ -48,12 +53,39 @@ def compare_rates(s1: int, n1: int, s2: int, n2: int) -> dict:
 
 def mean_ci(values) -> tuple[float, float, float]:
     """Mean with a 95% t interval."""
-    from scipy import stats
-
     v = np.asarray(values, dtype=float)
     if v.size < 2:
         m = float(v.mean()) if v.size else np.nan
         return m, np.nan, np.nan
-    m = float(v.mean())
-    lo, hi = stats.t.interval(0.95, v.size - 1, loc=m, scale=stats.sem(v))
-    return m, float(lo), float(hi)
+    return mean_ci_from(float(v.mean()), float(v.std(ddof=1)), v.size)
+
+
+def mean_ci_from(mean: float, sd: float, n: int) -> tuple[float, float, float]:
+    """Mean with a 95% t interval from the sample mean, standard deviation (ddof 1) and size."""
+    if n < 2 or not np.isfinite(sd):
+        return (float(mean) if n else np.nan), np.nan, np.nan
+    if sd == 0:
+        return float(mean), float(mean), float(mean)
+    lo, hi = sps.t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
+    return float(mean), float(lo), float(hi)
+
+
+def histogram_summary(values: np.ndarray, counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
+    """Mean, standard deviation (ddof 1), quantiles (linear interpolation, as pandas and
+    numpy) and max of integer data given as sorted distinct ``values`` and their ``counts``."""
+    values = np.asarray(values, dtype=float)
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    mean = float((values * counts).sum() / n)
+    sd = float(np.sqrt((counts * (values - mean) ** 2).sum() / (n - 1))) if n > 1 else np.nan
+    ends = np.cumsum(counts)  # rank r (0-based) holds values[searchsorted(ends, r, 'right')]
+
+    def at(rank: int) -> float:
+        return values[np.searchsorted(ends, rank, side="right")]
+
+    quantiles = []
+    for q in qs:
+        h = (n - 1) * q
+        lo = int(np.floor(h))
+        quantiles.append(at(lo) + (h - lo) * (at(min(lo + 1, n - 1)) - at(lo)))
+    return {"n": n, "mean": mean, "std": sd, "quantiles": quantiles, "max": float(values[-1])}

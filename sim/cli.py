@@ -239,9 +239,12 @@ def bench(
     reference_games: int = typer.Option(300, "--reference-games", help="Games for the reference engine."),
     repeat: int = typer.Option(3, "--repeat", help="Timed repetitions per engine; the best is reported."),
     as_json: bool = typer.Option(False, "--json", help="Also print the figures as one JSON object on the last line."),
+    report: bool = typer.Option(False, "--report", help="Also time simulate + report of --report-games games (own processes)."),
+    report_games: int = typer.Option(100_000, "--report-games", help="Games for --report."),
 ):
     """Print fast-engine speed (one worker), reference speed, their ratio and compile time;
-    player decisions per second where the games table counts them."""
+    player decisions per second where the games table counts them;
+    with --report also the wall time and peak memory of `simulate` and `report` of one run."""
     from sim.games import available
 
     names = available() if game == "all" else [game]
@@ -270,6 +273,8 @@ def bench(
             f"reference {ref:,.1f} {g.unit}/s, ratio {fast / ref:,.0f}x, "
             f"first call (compile or cache load) {compile_s:.2f} s"
         )
+        if report:
+            r["report"] = _bench_report(name, report_games)
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else {"games": results}))
 
@@ -330,16 +335,57 @@ def sweep(
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}")
 
 
-def _print_table(df, title: str) -> None:
+@app.command()
+def sql(
+    run: Path = typer.Argument(..., help="Run directory."),
+    query: str = typer.Argument(..., help="SQL over the run's views: games, seats and the game's own tables."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the result to FILE.csv or FILE.parquet instead."),
+    limit: int = typer.Option(50, "--limit", help="Rows to print (the whole result goes to --out)."),
+):
+    """Run a DuckDB query over a run's tables; print the result or write it as CSV/Parquet."""
+    from analysis.load import Run
+
+    r = Run(run)
+    if out is not None:
+        n = r.export(query, out)
+        typer.echo(f"wrote {n:,} rows to {out}")
+        return
+    df = r.head(query, limit + 1)
+    more = f" (first {limit} rows)" if len(df) > limit else ""
+    _print_table(df.head(limit), f"{run}{more}", fit=True)
+
+
+def _print_table(df, title: str, fit: bool = False) -> None:
+    """A rich table; with ``fit`` the console is as wide as the table needs (no squeezed columns)."""
     from rich.console import Console
     from rich.table import Table
 
     t = Table(title=title)
     for c in df.columns:
-        t.add_column(str(c))
-    for row in df.itertuples(index=False):
-        t.add_row(*[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row])
-    Console(width=200).print(t)
+        t.add_column(str(c), no_wrap=fit)
+    rows = [[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row] for row in df.itertuples(index=False)]
+    for row in rows:
+        t.add_row(*row)
+    width = 200
+    if fit:
+        width = max(width, sum(max([len(str(c))] + [len(r[j]) for r in rows]) + 3 for j, c in enumerate(df.columns)) + 1)
+    Console(width=width).print(t)
+
+
+def _bench_report(game: str, games: int) -> dict:
+    from sim.report_bench import simulate_and_report
+
+    if games < 1:
+        raise ConfigError("--report-games must be at least 1")
+    try:
+        r = simulate_and_report(game, games)
+    except RuntimeError as e:
+        raise Fail(str(e), 1) from None
+    typer.echo(
+        f"{game}: simulate {games:,} games ({r['workers']} workers) {r['simulate_s']:.1f} s, peak {r['simulate_peak_mb']} MB; "
+        f"report {r['report_s']:.1f} s, peak {r['report_peak_mb']} MB; report/simulate {r['report_over_simulate']:.2f}"
+    )
+    return r
 
 
 def _best_time(fn, repeat: int):

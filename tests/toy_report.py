@@ -4,5 +4,5 @@ from analysis.sections import Section
 
 
 def sections(run):
-    cards = run.table("cards")
+    cards = run.sql("SELECT card, count FROM cards ORDER BY card")
     return [Section("Card values", tables=[("Card counts", cards)])]

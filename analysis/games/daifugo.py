@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts
-from analysis.stats import compare_rates, mean_ci, rate_table, wilson
+from analysis import charts, queries
+from analysis.stats import compare_rates, mean_ci_from, wilson
 from analysis.sections import Section
 
 from sim.games.daifugo.rules import CARD_NAMES, IMPLEMENTED_CARDS, N_RULE_CARDS
@@ -21,26 +21,17 @@ def _bars(table: pd.DataFrame, label: str, title: str):
     return charts.rate_bars(t, label, title)
 
 
-def _mean_table(df: pd.DataFrame, by: str, col: str) -> pd.DataFrame:
-    rows = []
-    for key, g in df.groupby(by, observed=True):
-        m, lo, hi = mean_ci(g[col].to_numpy())
-        rows.append({by: key, "n": len(g), f"mean_{col}": m, "lo": lo, "hi": hi})
-    return pd.DataFrame(rows)
-
-
 def points_section(run) -> Section:
-    seats = run.table("seats", ["game", "seat", "bot", "points", "win", "win_share", "rank_points",
-                                "bonus_points", "precept_points"])
     tables = []
     for by in ("seat", "bot"):
-        pts = _mean_table(seats, by, "points")
-        wr = rate_table(seats, by, "win")[[by, "rate", "lo", "hi"]].rename(
+        pts = queries.mean_table(run, "seats", by, "points")
+        wr = queries.rates(run, "seats", by, "win")[[by, "rate", "lo", "hi"]].rename(
             columns={"rate": "win_rate", "lo": "win_lo", "hi": "win_hi"})
-        share = seats.groupby(by, observed=True)["win_share"].mean().rename("win_share").reset_index()
+        share = queries.means(run, "seats", ["win_share"], by=by)
         tables.append((f"Final points and wins by {by} (95% t / Wilson intervals; win_share splits ties)",
                        pts.merge(wr, on=by).merge(share, on=by)))
-    src = seats[["rank_points", "bonus_points", "precept_points"]].mean().to_frame("mean per seat").reset_index()
+    src = queries.means(run, "seats", ["rank_points", "bonus_points", "precept_points"]).iloc[0]
+    src = src.to_frame("mean per seat").reset_index()
     tables.append(("Points by source (mean per seat and game)", src.rename(columns={"index": "source"})))
     return Section("Points by seat and by bot", text=(
         "Final victory points per seat and per bot with 95% intervals; a win is a sole or shared top "
@@ -49,14 +40,12 @@ def points_section(run) -> Section:
 
 
 def king_section(run) -> Section:
-    rounds = run.table("rounds", ["game", "round", "king", "king_kept", "capital_falls"])
-    r2 = rounds[rounds["king"] >= 0].copy()
-    if r2.empty:
+    overall = queries.rate(run, "rounds", "king_kept", "king >= 0")
+    if not overall["n"].iloc[0]:
         return Section("King retention", text="No round with a reigning king (one-round games).")
-    overall = rate_table(r2.assign(all="all rounds >= 2"), "all", "king_kept")
-    by_round = rate_table(r2, "round", "king_kept")
-    r2["fall"] = r2["capital_falls"] > 0
-    falls = rate_table(r2, "round", "fall")
+    overall.insert(0, "all", "all rounds >= 2")
+    by_round = queries.rates(run, "rounds", "round", "king_kept", "king >= 0")
+    falls = queries.rates(run, "rounds", "round", "capital_falls > 0", "king >= 0")
     return Section("King retention", text=(
         "Probability that the reigning king (1st of the previous round) is 1st again, and the rate of "
         "rounds with at least one capital fall, with 95% Wilson intervals."),
@@ -65,53 +54,67 @@ def king_section(run) -> Section:
         figures=[("King retention by round", _bars(by_round, "round", "King stays king (95% Wilson)"))])
 
 
-def _cards_in_force(rounds: pd.DataFrame) -> pd.DataFrame:
-    """Per round: bit c-1 set when card c was revealed as a law in this or an earlier round."""
-    rounds = rounds.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
-    law = rounds["law"].to_numpy()
-    bits = np.where(law > 0, np.left_shift(1, np.maximum(law - 1, 0)), 0).astype(np.int64)
-    per_game = int(rounds["round"].max())  # every game plays the same number of rounds
-    rounds["in_force"] = np.bitwise_or.accumulate(bits.reshape(-1, per_game), axis=1).reshape(-1)
-    return rounds
+def _card_list() -> str:
+    return "(SELECT unnest([" + ", ".join(map(str, IMPLEMENTED_CARDS)) + "]) AS card)"
+
+
+def _bit(card: str) -> str:
+    return f"(1::BIGINT << ({card} - 1))"
+
+
+def precept_counts(run) -> pd.DataFrame:
+    """Per implemented card: seats holding its precept and their wins (n1, s1), and the other
+    seats of the games where it was drafted and their wins (n2, s2)."""
+    held, drafted = f"(precepts_mask & {_bit('card')}) != 0", f"(drafted & {_bit('card')}) != 0"
+    return run.sql(f"""
+        WITH g AS (SELECT game, bit_or(precepts_mask) AS drafted FROM seats GROUP BY game)
+        SELECT card, count(*) FILTER (WHERE {held}) AS n1, count(*) FILTER (WHERE {held} AND win) AS s1,
+               count(*) FILTER (WHERE {drafted} AND NOT {held}) AS n2,
+               count(*) FILTER (WHERE {drafted} AND NOT {held} AND win) AS s2
+        FROM seats JOIN g USING (game) CROSS JOIN {_card_list()} GROUP BY card ORDER BY card""")
+
+
+def law_rounds(run) -> pd.DataFrame:
+    """Per implemented card, rounds with it in force as a law (revealed in this or an earlier
+    round of the game) and rounds without it: counts, plays moments, king and event counts."""
+    return run.sql(f"""
+        WITH r AS (SELECT plays, king, king_kept, revolutions, forbidden,
+                          bit_or(CASE WHEN law > 0 THEN {_bit('law')} ELSE 0 END) OVER (
+                              PARTITION BY game ORDER BY round ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                          ) AS in_force FROM rounds)
+        SELECT card, (in_force & {_bit('card')}) != 0 AS force, count(*) AS n,
+               avg(plays::DOUBLE) AS mean_plays, stddev_samp(plays::DOUBLE) AS sd_plays,
+               count(*) FILTER (WHERE king >= 0) AS kn, count(*) FILTER (WHERE king >= 0 AND king_kept) AS kk,
+               count(*) FILTER (WHERE revolutions > 0) AS rv, avg(forbidden::DOUBLE) AS forbidden
+        FROM r CROSS JOIN {_card_list()} GROUP BY ALL ORDER BY card, force DESC""")
+
+
+def _precept_row(r) -> dict:
+    s1, n1, s2, n2 = int(r.s1), int(r.n1), int(r.s2), int(r.n2)
+    d = compare_rates(s1, n1, s2, n2)
+    lo1, hi1 = wilson(s1, n1)
+    lo2, hi2 = wilson(s2, n2)
+    return {"card": f"{r.card:02d} {CARD_NAMES[r.card]}", "holders": n1, "holder_win": s1 / n1,
+            "holder_lo": float(lo1), "holder_hi": float(hi1), "others_win": s2 / n2 if n2 else np.nan,
+            "others_lo": float(lo2), "others_hi": float(hi2), "diff": d["diff"],
+            "diff_lo": d["lo"], "diff_hi": d["hi"], "p": d["p"]}
+
+
+def _law_row(r) -> dict:
+    m, lo, hi = mean_ci_from(r.mean_plays, r.sd_plays, int(r.n))
+    kk, kn, rv = int(r.kk), int(r.kn), int(r.rv)
+    klo, khi = wilson(kk, kn)
+    rlo, rhi = wilson(rv, int(r.n))
+    return {"card": f"{r.card:02d} {CARD_NAMES[r.card]}", "rounds": "law in force" if r.force else "not a law",
+            "n": int(r.n), "mean_plays": m, "plays_lo": lo, "plays_hi": hi,
+            "king_kept": kk / kn if kn else np.nan, "kept_lo": float(klo), "kept_hi": float(khi),
+            "revolution_rate": rv / r.n, "rev_lo": float(rlo), "rev_hi": float(rhi),
+            "forbidden_per_round": r.forbidden}
 
 
 def cards_section(run) -> Section:
-    seats = run.table("seats", ["game", "seat", "win", "precepts_mask"])
-    rounds = _cards_in_force(run.table("rounds"))
-    rounds["any_revolution"] = rounds["revolutions"] > 0
-    rounds["any_forbidden"] = rounds["forbidden"] > 0
-    prec_rows, law_rows = [], []
-    for c in IMPLEMENTED_CARDS:
-        bit = 1 << (c - 1)
-        held = (seats["precepts_mask"].to_numpy() & bit) > 0
-        games_with = seats.loc[held, "game"].unique()
-        if len(games_with):
-            sub = seats[seats["game"].isin(games_with)]
-            h = (sub["precepts_mask"].to_numpy() & bit) > 0
-            s1, n1 = int(sub["win"].to_numpy()[h].sum()), int(h.sum())
-            s2, n2 = int(sub["win"].to_numpy()[~h].sum()), int((~h).sum())
-            d = compare_rates(s1, n1, s2, n2)
-            lo1, hi1 = wilson(s1, n1)
-            lo2, hi2 = wilson(s2, n2)
-            prec_rows.append({"card": f"{c:02d} {CARD_NAMES[c]}", "holders": n1, "holder_win": s1 / n1,
-                              "holder_lo": float(lo1), "holder_hi": float(hi1), "others_win": s2 / n2 if n2 else np.nan,
-                              "others_lo": float(lo2), "others_hi": float(hi2), "diff": d["diff"],
-                              "diff_lo": d["lo"], "diff_hi": d["hi"], "p": d["p"]})
-        force = (rounds["in_force"].to_numpy() & bit) > 0
-        for label, part in (("law in force", rounds[force]), ("not a law", rounds[~force])):
-            if part.empty:
-                continue
-            m, lo, hi = mean_ci(part["plays"].to_numpy())
-            kings = part[part["king"] >= 0]
-            kk, kn = int(kings["king_kept"].sum()), len(kings)
-            klo, khi = wilson(kk, kn)
-            rv = int(part["any_revolution"].sum())
-            rlo, rhi = wilson(rv, len(part))
-            law_rows.append({"card": f"{c:02d} {CARD_NAMES[c]}", "rounds": label, "n": len(part),
-                             "mean_plays": m, "plays_lo": lo, "plays_hi": hi,
-                             "king_kept": kk / kn if kn else np.nan, "kept_lo": float(klo), "kept_hi": float(khi),
-                             "revolution_rate": rv / len(part), "rev_lo": float(rlo), "rev_hi": float(rhi),
-                             "forbidden_per_round": part["forbidden"].mean()})
+    prec_rows = [_precept_row(r) for r in precept_counts(run).itertuples() if r.n1]
+    law_rows = [_law_row(r) for r in law_rounds(run).itertuples()]
     tables = []
     if prec_rows:
         tables.append(("Win rate of the precept holder vs the other players in games where the card was "
@@ -126,22 +129,26 @@ def cards_section(run) -> Section:
         "per card (assumed, §1.5)."), tables=tables)
 
 
+EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jbacks", "J-back"),
+          ("eight_cuts", "eight cut"), ("suit_locks", "suit lock"), ("number_locks", "number lock"),
+          ("geki", "both locks (geki-shibari)"), ("capital_falls", "capital fall"), ("guard_hit", "play-count guard"))
+
+
 def frequency_section(run) -> Section:
-    rounds = run.table("rounds")
-    n = len(rounds)
+    f = queries.one(run, "SELECT count(*) AS n, " + ", ".join(
+        f"count(*) FILTER (WHERE {col}::BIGINT > 0) AS k_{col}, avg({col}::DOUBLE) AS m_{col}" for col, _ in EVENTS)
+        + " FROM rounds")
+    n = int(f["n"])
     rows = []
-    for col, label in (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jbacks", "J-back"),
-                       ("eight_cuts", "eight cut"), ("suit_locks", "suit lock"), ("number_locks", "number lock"),
-                       ("geki", "both locks (geki-shibari)"), ("capital_falls", "capital fall"),
-                       ("guard_hit", "play-count guard")):
-        k = int((rounds[col] > 0).sum())
+    for col, label in EVENTS:
+        k = int(f[f"k_{col}"])
         lo, hi = wilson(k, n)
         rows.append({"event": label, "rounds_with": k, "rate": k / n, "lo": float(lo), "hi": float(hi),
-                     "mean_per_round": rounds[col].astype(float).mean()})
+                     "mean_per_round": float(f[f"m_{col}"])})
     table = pd.DataFrame(rows)
-    seats = run.table("seats", ["bot", "forbidden", "revolutions"])
-    per = seats.groupby("bot")[["forbidden", "revolutions"]].mean().reset_index()
-    length = rounds[["plays", "passes", "tricks", "trimmed"]].mean().to_frame("mean per round").reset_index()
+    per = queries.means(run, "seats", ["forbidden", "revolutions"], by="bot")
+    length = queries.means(run, "rounds", ["plays", "passes", "tricks", "trimmed"]).iloc[0]
+    length = length.to_frame("mean per round").reset_index()
     return Section("Revolutions, forbidden finishes and card effects", text=(
         "Share of rounds with at least one event (95% Wilson) and mean events per round; per-bot means are per "
         "game. The play-count guard (DEC-18) should stay at zero."),

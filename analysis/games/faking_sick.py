@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import charts
+from analysis import charts, queries
 from analysis.stats import rate_table, wilson
 from analysis.sections import Section
 from sim.games.faking_sick.rules import TYPES
+
+WIN_METHODS = {0: "turn cap (draw)", 1: "play_out", 2: "push_out"}
 
 
 def _cards(df: pd.DataFrame) -> pd.DataFrame:
@@ -18,7 +20,7 @@ def _cards(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def calls_section(run) -> Section:
-    calls = run.table("calls")
+    calls = run.sql("SELECT * FROM calls")
     by_card = _cards(rate_table(calls, "card", "successes", weight="calls"))
     by_seat = rate_table(calls, "caller_seat", "successes", weight="calls")
     by_dist = rate_table(calls, "distance", "successes", weight="calls")
@@ -40,13 +42,14 @@ def calls_section(run) -> Section:
 
 
 def bluff_section(run) -> Section:
-    plays = run.table("plays")
-    by_card = plays.groupby("card", as_index=False)[["plays", "bluffs", "called", "bluffs_caught"]].sum()
+    by_card = run.sql("SELECT card, sum(plays)::BIGINT AS plays, sum(bluffs)::BIGINT AS bluffs, "
+                      "sum(called)::BIGINT AS called, sum(bluffs_caught)::BIGINT AS bluffs_caught "
+                      "FROM plays GROUP BY card ORDER BY card")
     by_card["uncaught"] = by_card["bluffs"] - by_card["bluffs_caught"]
     rate = _cards(rate_table(by_card, "card", "bluffs", weight="plays"))  # n = plays, successes = bluffs
     success = _cards(rate_table(by_card, "card", "uncaught", weight="bluffs"))  # n = bluffs, successes = uncaught
-    seats = run.table("seats", ["bot", "plays", "bluffs", "bluffs_caught", "calls_made", "calls_correct"])
-    by_bot = seats.groupby("bot", as_index=False).sum()
+    by_bot = run.sql("SELECT bot, " + ", ".join(f"sum({c})::BIGINT AS {c}" for c in (
+        "plays", "bluffs", "bluffs_caught", "calls_made", "calls_correct")) + " FROM seats GROUP BY bot ORDER BY bot")
     by_bot["bluff_rate"] = by_bot["bluffs"] / by_bot["plays"].where(by_bot["plays"] > 0)
     by_bot["bluff_success"] = 1 - by_bot["bluffs_caught"] / by_bot["bluffs"].where(by_bot["bluffs"] > 0)
     by_bot["call_precision"] = by_bot["calls_correct"] / by_bot["calls_made"].where(by_bot["calls_made"] > 0)
@@ -67,17 +70,17 @@ def bluff_section(run) -> Section:
 
 
 def ending_section(run) -> Section:
-    games = run.table("games", ["turns", "turn_cap", "win_method"])
-    n = len(games)
-    cap = int(games["turn_cap"].sum())
+    g = queries.one(run, "SELECT count(*) AS n, count(*) FILTER (WHERE turn_cap) AS cap, "
+                         "avg(turns::DOUBLE) AS mean_turns FROM games")
+    n, cap = int(g["n"]), int(g["cap"])
     lo, hi = wilson(cap, n)
     table = ", ".join(run.config.bots)
-    methods = games["win_method"].map({0: "turn cap (draw)", 1: "play_out", 2: "push_out"}).value_counts()
+    methods = queries.counts(run, "games", "win_method").rename(WIN_METHODS).sort_values(ascending=False, kind="stable")
     ends = pd.DataFrame({"end": methods.index, "games": methods.to_numpy(), "share": methods.to_numpy() / n})
     facts = pd.DataFrame([{
         "table": table, "games": n, "turn_cap_games": cap, "turn_cap_rate": cap / max(n, 1),
         "lo": float(lo), "hi": float(hi), "max_turns": run.config.params["max_turns"],
-        "mean_turns": float(games["turns"].mean()),
+        "mean_turns": float(g["mean_turns"]),
     }])
     text = (
         f"Turn-cap rate for the table [{table}]: {cap:,} of {n:,} games hit max_turns = "

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts
-from analysis.stats import mean_ci, rate_table, wilson
+from analysis import charts, queries
+from analysis.stats import wilson, with_rates
 from analysis.sections import Section
 from sim.games.virus_dogs.rules import CAUSES, OUTCOMES
 
@@ -14,16 +14,7 @@ CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "ex
 
 
 def sections(run) -> list[Section]:
-    games = run.table("games")
-    seats = run.table("seats")
-    density = run.table("density")
-    return [
-        outcome_section(games),
-        density_section(density, len(games)),
-        elimination_section(games, seats),
-        card_section(seats),
-        hq_section(games),
-    ]
+    return [outcome_section(run), density_section(run), elimination_section(run), card_section(run), hq_section(run)]
 
 
 def _share_table(counts: pd.Series, n: int, label: str) -> pd.DataFrame:
@@ -32,20 +23,23 @@ def _share_table(counts: pd.Series, n: int, label: str) -> pd.DataFrame:
                          "lo": lo, "hi": hi})
 
 
-def outcome_section(games: pd.DataFrame) -> Section:
+def outcome_section(run) -> Section:
     """Outcome types (M-1), with 95% Wilson intervals; cures and game length facts."""
-    n = len(games)
-    counts = games["outcome"].value_counts().reindex(range(len(OUTCOMES)), fill_value=0)
+    f = queries.one(run, """SELECT count(*) AS n, avg(bats::DOUBLE) AS bats, avg(draw_events::DOUBLE) AS draws,
+        count(*) FILTER (WHERE first_elim_turn >= 0) AS n_first,
+        avg(first_elim_turn::DOUBLE) FILTER (WHERE first_elim_turn >= 0) AS first,
+        avg((n_winners > 1)::DOUBLE) AS shared FROM games""")
+    n = int(f["n"])
+    counts = queries.counts(run, "games", "outcome").reindex(range(len(OUTCOMES)), fill_value=0)
     counts.index = list(OUTCOMES)
     table = _share_table(counts, n, "outcome")
-    cures = mean_ci(games["cures"])
-    first = games.loc[games["first_elim_turn"] >= 0, "first_elim_turn"]
+    cures = queries.mean_ci(run, "games", "cures")
     facts = pd.DataFrame({
         "measure": ["cures per game", "bats per game", "draw events per game", "first elimination turn (mean)",
                     "games with an elimination", "shared wins"],
-        "value": [f"{cures[0]:.3f} [{cures[1]:.3f}, {cures[2]:.3f}]", f"{games['bats'].mean():.3f}",
-                  f"{games['draw_events'].mean():.2f}", f"{first.mean():.2f}" if len(first) else "none",
-                  f"{len(first) / max(n, 1):.3f}", f"{(games['n_winners'] > 1).mean():.3f}"],
+        "value": [f"{cures[0]:.3f} [{cures[1]:.3f}, {cures[2]:.3f}]", f"{f['bats']:.3f}",
+                  f"{f['draws']:.2f}", f"{f['first']:.2f}" if f["n_first"] else "none",
+                  f"{f['n_first'] / max(n, 1):.3f}", f"{f['shared']:.3f}"],
     })
     return Section(
         "Outcome types",
@@ -57,8 +51,10 @@ def outcome_section(games: pd.DataFrame) -> Section:
     )
 
 
-def density_section(density: pd.DataFrame, n_games: int) -> Section:
+def density_section(run) -> Section:
     """M-2/M-4: mean virus density in the deck by turn, with a +-1 s.d. band; hidden vs open."""
+    n_games = int(queries.one(run, "SELECT count(*) AS n FROM games")["n"])
+    density = run.sql("SELECT * FROM density ORDER BY turn")
     d = density[density["games"] >= max(20, n_games // 100)].copy()
     if d.empty:
         return Section("Virus density over turns", "Too few games to draw the curve.")
@@ -87,40 +83,57 @@ def density_section(density: pd.DataFrame, n_games: int) -> Section:
                    figures=[("Virus density", fig), ("Hidden vs open viruses", fig2)])
 
 
-def elimination_section(games: pd.DataFrame, seats: pd.DataFrame) -> Section:
+def elimination_section(run) -> Section:
     """VD-19.2 causes: share of all eliminations, and rate per seat-game by bot."""
-    counts = pd.Series({c: int(games[f"elim_{c}"].sum()) for c in CAUSES})
+    totals = queries.one(run, "SELECT count(*) AS games, "
+                         + ", ".join(f"sum(elim_{c})::BIGINT AS {c}" for c in CAUSES) + " FROM games")
+    n_games = int(totals.pop("games"))
+    counts = pd.Series({c: int(totals[c]) for c in CAUSES})
     total = int(counts.sum())
     table = _share_table(counts, total, "cause")
-    out = seats[seats["eliminated"]]
-    by_bot = (out.groupby(["bot", "elim_cause"]).size().unstack(fill_value=0)
-              .rename(columns=dict(enumerate(CAUSES))) / seats.groupby("bot").size().to_numpy()[:, None])
+    out = run.sql("SELECT bot, elim_cause, count(*) AS n FROM seats WHERE eliminated GROUP BY ALL")
+    seat_games = queries.counts(run, "seats", "bot")
+    by_bot = out.pivot(index="bot", columns="elim_cause", values="n").reindex(seat_games.index).fillna(0)
+    by_bot = (by_bot.rename(columns=dict(enumerate(CAUSES))) / seat_games.to_numpy()[:, None])
+    by_bot.index.name = "bot"
     by_bot = by_bot.reset_index()
     figs = [("Elimination causes", charts.shares(counts[counts > 0], "Elimination causes"))] if total else []
     return Section("Elimination causes",
-                   f"{total:,} eliminations in {len(games):,} games ({total / max(len(games), 1):.2f} per game).",
+                   f"{total:,} eliminations in {n_games:,} games ({total / max(n_games, 1):.2f} per game).",
                    tables=[("Share of eliminations by cause", table),
                            ("Eliminations per seat-game, by bot and cause", by_bot)],
                    figures=figs)
 
 
-def card_section(seats: pd.DataFrame) -> Section:
+USAGE = tuple(f"played_{c}" for c in CARDS) + (
+    "tp_skip", "tp_cough", "tp_exchange", "viruses_hidden", "viruses_declared", "voluntary_declares",
+    "viruses_planted", "mask_take_none")
+
+
+def card_counts(run) -> pd.DataFrame:
+    """Per bot, in one pass over ``seats``: seat-games ``n``, wins, the sum ``s_<col>`` of every
+    usage column, and per card the seat-games that played it (``n_<card>``) and their wins (``w_<card>``)."""
+    return run.sql("SELECT bot, count(*) AS n, sum(win::BIGINT) AS wins, " + ", ".join(
+        [f"sum({col})::BIGINT AS s_{col}" for col in USAGE]
+        + [f"sum((played_{c} > 0)::BIGINT) AS n_{c}, sum((played_{c} > 0 AND win)::BIGINT) AS w_{c}" for c in CARDS])
+        + " FROM seats GROUP BY bot ORDER BY bot")
+
+
+def card_section(run) -> Section:
     """M-3: cards played per seat-game by bot, TP uses by kind, win rate by card use."""
-    cols = [f"played_{c}" for c in CARDS]
-    usage = seats.groupby("bot")[cols + ["tp_skip", "tp_cough", "tp_exchange", "viruses_hidden",
-                                          "viruses_declared", "voluntary_declares", "viruses_planted",
-                                          "mask_take_none"]].mean().round(3)
+    per_bot = card_counts(run).set_index("bot")
+    usage = pd.DataFrame({col: per_bot[f"s_{col}"] / per_bot["n"] for col in USAGE}).round(3)
     usage = usage.T.reset_index(names="per seat-game")  # one column per bot keeps the table narrow
+    use = per_bot.sum()
     rows = []
     for c in CARDS:
-        used = seats[f"played_{c}"] > 0
-        for flag, part in ((True, seats[used]), (False, seats[~used])):
-            rows.append((c.upper(), "used" if flag else "not used", len(part), int(part["win"].sum())))
+        n_used, w_used = int(use[f"n_{c}"]), int(use[f"w_{c}"])
+        rows.append((c.upper(), "used", n_used, w_used))
+        rows.append((c.upper(), "not used", int(use["n"]) - n_used, int(use["wins"]) - w_used))
     cond = pd.DataFrame(rows, columns=["card", "group", "n", "wins"])
     cond["win rate"] = cond["wins"] / cond["n"].where(cond["n"] > 0)
     cond["lo"], cond["hi"] = wilson(cond["wins"], cond["n"])
-    totals = seats[cols].mean()
-    totals.index = [c.upper() for c in CARDS]
+    totals = pd.Series([use[f"s_played_{c}"] / use["n"] for c in CARDS], index=[c.upper() for c in CARDS])
     fig = charts.shares(totals, "Cards played per seat-game (share of all plays)")
     return Section("Action-card usage",
                    "Mean plays per seat per game, by bot (TP split by use), and the win rate of seats that "
@@ -129,24 +142,25 @@ def card_section(seats: pd.DataFrame) -> Section:
                    figures=[("Card plays", fig)])
 
 
-def hq_section(games: pd.DataFrame) -> Section:
+def hq_section(run) -> Section:
     """VD-20: how often hard quarantine is reached and decides the game."""
-    n = len(games)
-    hq = games[games["hq"]]
-    decided = hq["outcome"].isin([1, 3]).sum()
-    stale = int(hq["hq_stalemate"].sum())
-    rows = [("games reaching hard quarantine", len(hq), n), ("HQ decided by eliminations", int(decided), len(hq)),
-            ("HQ ended in stalemate", stale, len(hq)), ("games hitting the turn cap", int(games["turn_cap"].sum()), n)]
+    means = ("hq_live_start", "hq_hidden_start", "hq_steps", "hq_eliminations")
+    f = queries.one(run, """SELECT count(*) AS n, count(*) FILTER (WHERE hq) AS n_hq,
+        count(*) FILTER (WHERE hq AND outcome IN (1, 3)) AS decided,
+        count(*) FILTER (WHERE hq AND hq_stalemate) AS stale, count(*) FILTER (WHERE turn_cap) AS cap, """
+                        + ", ".join(f"avg({c}::DOUBLE) FILTER (WHERE hq) AS {c}" for c in means) + " FROM games")
+    n, n_hq = int(f["n"]), int(f["n_hq"])
+    rows = [("games reaching hard quarantine", n_hq, n), ("HQ decided by eliminations", int(f["decided"]), n_hq),
+            ("HQ ended in stalemate", int(f["stale"]), n_hq), ("games hitting the turn cap", int(f["cap"]), n)]
     table = pd.DataFrame(rows, columns=["measure", "count", "of"])
     table["rate"] = table["count"] / table["of"].where(table["of"] > 0)
     table["lo"], table["hi"] = wilson(table["count"], table["of"])
-    facts = pd.DataFrame({
-        "measure": ["live players at HQ start", "hidden viruses at HQ start", "HQ steps", "HQ eliminations"],
-        "mean": [hq[c].mean() if len(hq) else np.nan
-                 for c in ("hq_live_start", "hq_hidden_start", "hq_steps", "hq_eliminations")],
-    }).round(3)
-    rate = rate_table(games.assign(one=1), "one", "hq")
-    figs = [("HQ steps", charts.histogram(hq["hq_steps"], "Hard-quarantine steps", "steps"))] if len(hq) else []
+    facts = pd.DataFrame({"measure": ["live players at HQ start", "hidden viruses at HQ start", "HQ steps",
+                                      "HQ eliminations"],
+                          "mean": [float(f[c]) if n_hq else np.nan for c in means]}).round(3)
+    rate = with_rates(pd.DataFrame({"n": [n], "successes": [n_hq]}))
+    steps = queries.counts(run, "games", "hq_steps", "hq")
+    figs = [("HQ steps", charts.histogram(steps, "Hard-quarantine steps", "steps"))] if n_hq else []
     return Section("Hard quarantine",
                    f"Hard quarantine (ЖОРСТКИЙ КАРАНТИН) is reached in {rate['rate'].iloc[0]:.3f} of games "
                    f"(95% CI {rate['lo'].iloc[0]:.3f}-{rate['hi'].iloc[0]:.3f}).",

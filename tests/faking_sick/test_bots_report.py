@@ -7,6 +7,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from analysis.games.faking_sick import sections as report_sections
+from analysis.load import Run
+from sim import runner
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import bots as B
 from sim.games.faking_sick.reference import FakingSick, wants_call
@@ -73,24 +75,11 @@ def test_turn_cap_without_bluffers_and_default_table_terminates():
     assert GAME.run_batch(default, 0, 2000, "fast")["games"]["turn_cap"].mean() < 0.01
 
 
-class FakeRun:
-    """Enough of analysis.load.Run for the report sections: tables summed like the store does."""
-
-    def __init__(self, cfg, frames):
-        self.config, self._frames = cfg, frames
-
-    def table(self, name, columns=None):
-        df = self._frames[name]
-        spec = GAME.tables[name]
-        if spec.kind == "sum":
-            df = df.groupby(list(spec.keys), as_index=False).sum()
-        return df if columns is None else df[columns]
-
-
 @pytest.mark.parametrize("players", [3, 4])
-def test_report_sections(players):
+def test_report_sections(players, tmp_path):
     cfg = GAME.make_config(players=players, seed=4)
-    run = FakeRun(cfg, GAME.run_batch(cfg, 0, 300, "fast"))
+    runner.run(cfg, 300, tmp_path / "run", batch_size=100, progress=False)
+    run = Run(tmp_path / "run")
     sections = report_sections(run)
     titles = [s.title for s in sections]
     assert titles == ["Faking-sick call success", "Bluffs", "Game end and turn cap"]

@@ -1,26 +1,20 @@
-"""Report sections build from a batch of results (figures, tables, intervals)."""
+"""Report sections build from a stored run (figures, tables, intervals), computed in DuckDB."""
 
 import matplotlib
 
 matplotlib.use("Agg")
 
-from analysis.games.virus_dogs import sections  # noqa: E402
+from analysis.games.virus_dogs import CARDS, sections  # noqa: E402
+from analysis.load import Run  # noqa: E402
+from analysis.stats import wilson  # noqa: E402
+from sim import runner  # noqa: E402
 from sim.games.virus_dogs import GAME  # noqa: E402
 
 
-class FakeRun:
-    def __init__(self, frames, cfg):
-        self.frames = frames
-        self.config = cfg
-
-    def table(self, name, columns=None):
-        df = self.frames[name]
-        return df if columns is None else df[columns]
-
-
-def test_report_sections_build():
+def test_report_sections_build(tmp_path):
     cfg = GAME.make_config(seed=3)
-    run = FakeRun(GAME.run_batch(cfg, 0, 3000, "fast"), cfg)
+    runner.run(cfg, 3000, tmp_path / "run", batch_size=1000, progress=False)
+    run = Run(tmp_path / "run")
     secs = sections(run)
     titles = [s.title for s in secs]
     assert titles == ["Outcome types", "Virus density over turns", "Elimination causes", "Action-card usage",
@@ -34,3 +28,19 @@ def test_report_sections_build():
     assert ((outcome["lo"] <= outcome["share"]) & (outcome["share"] <= outcome["hi"])).all()
     dens = secs[1].tables[0][1]
     assert dens["mean density"].between(0, 1).all()
+    # the SQL aggregates equal the same counts taken from the whole table in pandas
+    seats = run.table("seats")
+    cond = secs[3].tables[1][1].set_index(["card", "group"])
+    for c in CARDS:
+        used = seats[seats[f"played_{c}"] > 0]
+        assert cond.at[(c.upper(), "used"), "n"] == len(used)
+        assert cond.at[(c.upper(), "used"), "wins"] == used["win"].sum()
+        assert cond.at[(c.upper(), "not used"), "n"] == len(seats) - len(used)
+    lo, hi = wilson(int(used["win"].sum()), len(used))
+    assert cond.at[(CARDS[-1].upper(), "used"), "lo"] == float(lo)
+    games = run.table("games")
+    hq = secs[4].tables[0][1].set_index("measure")
+    assert hq.at["games reaching hard quarantine", "count"] == games["hq"].sum()
+    assert hq.at["HQ ended in stalemate", "count"] == (games["hq"] & games["hq_stalemate"]).sum()
+    elim = secs[2].tables[0][1].set_index("cause")
+    assert elim["count"].sum() == seats["eliminated"].sum()

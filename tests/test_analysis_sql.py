@@ -1,0 +1,139 @@
+"""The DuckDB analysis layer: run views, queries equal to the pandas computations, polars,
+`cardlab sql`, and the PDF/HTML layout rules."""
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+from scipy import stats as sps
+
+from analysis import queries
+from analysis.compare import compare, summary
+from analysis.load import Run
+from analysis.stats import rate_table
+from sim import runner
+from sim.config import ConfigError
+from tests.test_cli import cardlab, one_line_error
+
+
+@pytest.fixture(scope="module")
+def toy_runs(tmp_path_factory):
+    from sim.games import get_game
+
+    toy = get_game("toy")
+    base = tmp_path_factory.mktemp("runs")
+    runner.run(toy.make_config(players=3, seed=21), 1500, base / "a", batch_size=400, progress=False)
+    runner.run(toy.make_config(players=3, seed=22, overrides={"lucky_bonus": 2}), 1200, base / "b",
+               batch_size=500, progress=False)
+    return base / "a", base / "b"
+
+
+def test_views_cover_every_batch_and_sum_tables_are_summed(toy_runs):
+    run = Run(toy_runs[0])
+    assert run.sql("SELECT count(*) AS n FROM games")["n"].item() == 1500
+    assert run.sql("SELECT count(*) AS n FROM seats")["n"].item() == 4500
+    cards = run.sql("SELECT * FROM cards ORDER BY card")
+    assert cards["card"].is_unique and cards["count"].sum() == 4500  # 4 batch files, one row per card
+    pd.testing.assert_frame_equal(cards, run.table("cards"), check_dtype=False)
+    assert set(run.columns("seats")) >= {"game", "seat", "bot", "win"}
+
+
+def test_query_errors_are_one_line(toy_runs):
+    run = Run(toy_runs[0])
+    with pytest.raises(ConfigError, match=r"^Catalog Error: .*nope.* \(run "):
+        run.sql("SELECT * FROM nope")
+    with pytest.raises(ConfigError, match="syntax error"):
+        run.sql("SELEC 1")
+
+
+def test_rates_and_distribution_equal_pandas(toy_runs):
+    run = Run(toy_runs[0])
+    seats, games = run.table("seats"), run.table("games")
+    for by in ("seat", "bot"):
+        pd.testing.assert_frame_equal(queries.rates(run, "seats", by, "win"), rate_table(seats, by, "win"),
+                                      check_dtype=False)
+    counts, d = queries.distribution(run, "games", "turns")
+    assert counts.to_dict() == games["turns"].value_counts().to_dict()
+    assert d["mean"] == pytest.approx(games["turns"].mean(), rel=1e-12)
+    assert d["std"] == pytest.approx(games["turns"].std(), rel=1e-12)
+    assert d["quantiles"] == pytest.approx(list(games["turns"].quantile([0.05, 0.25, 0.5, 0.75, 0.95])))
+    m, lo, hi = queries.mean_ci(run, "seats", "card")
+    ref = sps.t.interval(0.95, len(seats) - 1, loc=seats["card"].mean(), scale=sps.sem(seats["card"]))
+    assert (m, lo, hi) == pytest.approx((seats["card"].mean(), *ref), rel=1e-12)
+
+
+def test_compare_and_summary_equal_whole_table_tests(toy_runs):
+    a, b = Run(toy_runs[0]), Run(toy_runs[1])
+    c = compare(a, b).set_index("metric")
+    ga, gb = a.table("games"), b.table("games")
+    t = sps.ttest_ind(ga["turns"].to_numpy(float), gb["turns"].to_numpy(float), equal_var=False)
+    assert c.at["mean turns", "p"] == pytest.approx(t.pvalue, rel=1e-9)
+    assert c.at["mean turns", "A-B"] == pytest.approx(ga["turns"].mean() - gb["turns"].mean(), rel=1e-12)
+    sa = a.table("seats")
+    assert c.at["win rate, bot lucky", "A"] == pytest.approx(sa.loc[sa["bot"] == "lucky", "win"].mean(), rel=1e-12)
+    s = summary(b)
+    sb = b.table("seats")
+    rates = sb.groupby("seat")["win"].mean()
+    assert s["games"] == 1200 and s["seat_spread"] == pytest.approx(rates.max() - rates.min(), rel=1e-12)
+    assert s["no_winner"] == 0.0
+
+
+def test_polars_reads_the_run_files(toy_runs):
+    """The run's files are plain Parquet: polars computes the same win rates as DuckDB."""
+    path = toy_runs[0]
+    by_seat = (pl.scan_parquet(str(path / "seats" / "*.parquet")).group_by("seat")
+               .agg(pl.len().alias("n"), pl.col("win").sum().alias("wins")).sort("seat").collect())
+    ref = Run(path).sql("SELECT seat, count(*) AS n, sum(win::INT) AS wins FROM seats GROUP BY seat ORDER BY seat")
+    assert by_seat["n"].to_list() == ref["n"].tolist() and by_seat["wins"].to_list() == ref["wins"].tolist()
+
+
+def test_sql_command_prints_and_writes(toy_runs, tmp_path):
+    run = toy_runs[0]
+    res = cardlab("sql", run, "SELECT seat, count(*) AS n FROM seats GROUP BY seat ORDER BY seat")
+    assert res.returncode == 0, res.stderr
+    assert "1500" in res.stdout and "seat" in res.stdout
+    res = cardlab("sql", run, "SELECT * FROM games WHERE turns > 2", "--out", tmp_path / "g.parquet")
+    assert res.returncode == 0, res.stderr
+    written = pd.read_parquet(tmp_path / "g.parquet")
+    assert len(written) == (Run(run).table("games")["turns"] > 2).sum() and f"wrote {len(written):,} rows" in res.stdout
+    res = cardlab("sql", run, "SELECT card, count FROM cards", "--out", tmp_path / "c.csv")
+    assert res.returncode == 0 and pd.read_csv(tmp_path / "c.csv")["count"].sum() == 4500
+    assert one_line_error(cardlab("sql", run, "SELECT nope FROM seats")).startswith("error: Binder Error")
+    assert "must end in .csv or .parquet" in one_line_error(cardlab("sql", run, "SELECT 1", "--out", tmp_path / "x.txt"))
+    assert "no run.json" in one_line_error(cardlab("sql", tmp_path, "SELECT 1"))
+
+
+def test_pdf_tables_fit_the_page():
+    """A wide, long table with long cells: every drawn text lies inside the page."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from reports import pdf
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({f"a rather long column name {j}": rng.random(120) for j in range(14)})
+    df.insert(0, "label", [f"row {i} " + "with a long description " * (i % 4) for i in range(120)])
+    pages = pdf.Pages(None, png=None)
+    pages.table("A wide table", df, df.astype(str))
+    pages.flush()
+    assert len(pages.done) >= 3  # split by columns and continued over pages
+    for page in pages.done:
+        FigureCanvasAgg(page)
+        renderer = page.canvas.get_renderer()
+        box = page.bbox
+        texts = page.texts
+        assert texts
+        for t in texts:
+            e = t.get_window_extent(renderer)
+            assert box.x0 <= e.x0 and e.x1 <= box.x1 and box.y0 <= e.y0 and e.y1 <= box.y1, t.get_text()[:40]
+            assert e.x1 <= box.x1 - pdf.MARGIN * page.dpi + 1  # inside the right margin
+
+
+def test_html_references_no_external_resource(toy_runs, tmp_path):
+    import re
+
+    from reports.build import build
+
+    html, _ = build([toy_runs[0]], tmp_path / "rep")
+    text = html.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+    assert "url(" not in text and "@import" not in text
