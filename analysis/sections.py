@@ -7,6 +7,7 @@ through ``analysis.games.sections_for``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,3 +22,10 @@ class Section:
     text: str = ""
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     figures: list[tuple[str, Any]] = field(default_factory=list)
+    # numbered sentences, each with the (part title, section title) it refers to ("" = none)
+    items: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
+
+
+def anchor(*titles: str) -> str:
+    """The HTML id of a part or of a section within a part."""
+    return "-".join(re.sub(r"[^a-z0-9]+", "-", t.lower()).strip("-") for t in titles if t)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import io
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,10 +14,10 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common
+from analysis import common, findings
 from analysis.games import sections_for
 from analysis.load import Run
-from analysis.sections import Section
+from analysis.sections import Section, anchor
 from reports import pdf
 from sim.config import ConfigError
 from sim.store import code_version
@@ -32,8 +31,10 @@ def run_sections(run: Run) -> list[Section]:
     return common.sections(run) + (own(run) if own else [])
 
 
-def build(run_dirs: list[str | Path], out: str | Path) -> tuple[Path, Path]:
-    """Write ``out/report.html`` and ``out/report.pdf`` covering every run directory."""
+def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findings.MIN_EFFECT) -> tuple[Path, Path]:
+    """Write ``out/report.html`` and ``out/report.pdf`` covering every run directory, opening
+    with the findings (effects of at least ``min_effect`` that stay significant after
+    adjusting for every test)."""
     runs = [Run(d) for d in run_dirs]
     if not runs:
         raise ConfigError("report needs at least one run directory")
@@ -42,7 +43,9 @@ def build(run_dirs: list[str | Path], out: str | Path) -> tuple[Path, Path]:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ConfigError(f"cannot create report directory {out}: {e.strerror}") from None
-    parts = [(f"{r.game.title}: {r.path.name}", run_sections(r)) for r in runs]
+    labels = [f"{r.game.title}: {r.path.name}" for r in runs]
+    parts = [("Findings", [findings.section(list(zip(labels, runs)), min_effect)])]
+    parts += [(label, run_sections(r)) for label, r in zip(labels, runs)]
     html = out / "report.html"
     pdf = out / "report.pdf"
     images = Images()
@@ -87,11 +90,13 @@ def render_html(parts: list[tuple[str, list[Section]]], images: Images | None = 
         data.append(
             {
                 "title": title,
-                "anchor": re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-"),
+                "anchor": anchor(title),
                 "sections": [
                     {
                         "title": s.title,
+                        "anchor": anchor(title, s.title),
                         "text": s.text,
+                        "findings": [(text, anchor(*target)) for text, target in s.items],
                         "tables": [(c, _fmt_table(t).to_html(index=False, classes="data", border=0)) for c, t in s.tables],
                         "figures": [(c, images.base64(f)) for c, f in s.figures],
                     }

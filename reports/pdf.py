@@ -183,6 +183,8 @@ def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> None:
                 pages.text(s.title, size=12, weight="bold", wrap=80)
                 if s.text:
                     pages.text(s.text)
+                for i, (item, _) in enumerate(s.items, 1):
+                    pages.text(f"{i}. {item}")
                 for caption, table in s.tables:
                     pages.table(caption, table, fmt(table).astype(str))
                 for caption, fig in s.figures:

@@ -117,14 +117,18 @@ def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_cha
 def report(
     runs: List[Path] = typer.Argument(..., help="One or more run directories."),
     out: Path = typer.Option(..., "--out", "-o", help="Directory for report.html and report.pdf."),
+    min_effect: float = typer.Option(0.01, "--min-effect", help="Smallest effect (share of games) listed as a finding."),
 ):
-    """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories."""
+    """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories, opening
+    with the findings (adjusted for every test the report makes)."""
     from reports.build import build
     from sim.store import require_intact
 
+    if not 0 <= min_effect < 1:
+        raise ConfigError(f"--min-effect must be in [0, 1), got {min_effect}")
     for run in runs:
         require_intact(run)
-    html, pdf = build(runs, out)
+    html, pdf = build(runs, out, min_effect)
     typer.echo(f"wrote {html} and {pdf}")
 
 

@@ -1,0 +1,135 @@
+"""Findings first: the effects a report's tests find, adjusted for all of them together.
+
+Every candidate is one test on aggregated counts (from DuckDB): each seat's and each bot's
+win rate against the other seats' or bots' (two-proportion z-test), and each turn-cap or
+stalemate flag's rate against a tolerated rate (one-sided exact binomial test). The p-values
+of all tests of a report are adjusted together with Benjamini-Hochberg (statsmodels
+``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
+least the practical threshold; largest first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+
+from analysis import queries
+from analysis.sections import Section
+from analysis.stats import compare_rates, wilson
+
+ALPHA = 0.05
+METHOD = "Benjamini-Hochberg (false discovery rate, statsmodels multipletests fdr_bh)"
+MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
+STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
+MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
+
+
+@dataclass
+class Candidate:
+    """One test: the measured rate with its interval, the comparison value, effect and p."""
+
+    run: str
+    section: str  # title of the report section that shows the numbers
+    subject: str  # e.g. "seat 0", "bot greedy", "turn cap"
+    kind: str  # "seat", "bot" or "stall"
+    rate: float
+    lo: float
+    hi: float
+    baseline: float
+    effect: float  # rate - baseline
+    p: float
+    q: float = np.nan
+
+    def sentence(self) -> str:
+        pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
+        what = "wins"
+        base = {"seat": "the other seats", "bot": "the other bots", "stall": "the tolerated rate"}[self.kind]
+        head = f"{self.subject} {what} {pct(self.rate)} of games" if self.kind != "stall" else \
+            f"{self.subject[0].upper()}{self.subject[1:]} ends {pct(self.rate)} of games"
+        q = f"q = {self.q:.2g}" if self.q > 1e-16 else "q < 1e-16"
+        return (f"{self.run}: {head} (95% CI {pct(self.lo)}-{pct(self.hi)}) against {pct(self.baseline)} for "
+                f"{base}: {100 * self.effect:+.1f} percentage points ({q}).")
+
+
+def _group_candidates(run, label: str, by: str) -> list[Candidate]:
+    """Each group of ``by`` (seat or bot) against all the other groups of the same run."""
+    t = queries.rates(run, "seats", by, "win")
+    if len(t) < 2:
+        return []
+    n_all, s_all = int(t["n"].sum()), int(t["successes"].sum())
+    out = []
+    for row in t.itertuples():
+        n, s = int(row.n), int(row.successes)
+        r = compare_rates(s, n, s_all - s, n_all - n)
+        if np.isnan(r["p"]):
+            continue
+        out.append(Candidate(label, "Win rate by seat and by bot", f"{by} {getattr(row, by)}", by,
+                             s / n, float(row.lo), float(row.hi), (s_all - s) / (n_all - n), r["diff"], r["p"]))
+    return out
+
+
+def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
+    flags = [f for f in STALL_FLAGS if run.columns("games").get(f) == "BOOLEAN"]
+    if not flags:
+        return []
+    c = queries.one(run, "SELECT count(*) AS n, " + ", ".join(f"sum({f}::BIGINT) AS {f}" for f in flags) + " FROM games")
+    n, out = int(c["n"]), []
+    for f in flags:
+        k = int(c[f])
+        lo, hi = wilson(k, n)
+        p = sps.binomtest(k, n, max_rate, alternative="greater").pvalue
+        out.append(Candidate(label, "", STALL_FLAGS[f], "stall", k / n, float(lo), float(hi), max_rate,
+                             k / n - max_rate, float(p)))
+    return out
+
+
+def candidates(runs: list[tuple[str, object]], max_stall_rate: float = MAX_STALL_RATE) -> list[Candidate]:
+    """Every test of the report, for runs given as (label, ``analysis.load.Run``)."""
+    out = []
+    for label, run in runs:
+        out += _group_candidates(run, label, "seat") + _group_candidates(run, label, "bot")
+        out += _stall_candidates(run, label, max_stall_rate)
+    return out
+
+
+def adjust(cands: list[Candidate]) -> list[Candidate]:
+    """Fill in each candidate's Benjamini-Hochberg q-value over all of them."""
+    if cands:
+        q = multipletests([c.p for c in cands], alpha=ALPHA, method="fdr_bh")[1]
+        for c, v in zip(cands, q):
+            c.q = float(v)
+    return cands
+
+
+def findings(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> list[Candidate]:
+    """The adjusted candidates that are significant and practically large, largest first.
+
+    Stall rates count when above the tolerated rate (that rate is their threshold); seat and
+    bot effects count in either direction when at least ``min_effect``.
+    """
+    keep = [c for c in adjust(cands)
+            if c.q < ALPHA and (c.effect > 0 if c.kind == "stall" else abs(c.effect) >= min_effect)]
+    return sorted(keep, key=lambda c: -abs(c.effect))
+
+
+def section(runs: list[tuple[str, object]], min_effect: float = MIN_EFFECT,
+            max_stall_rate: float = MAX_STALL_RATE) -> Section:
+    """The report's opening section: the findings as numbered sentences linked to their sections."""
+    cands = candidates(runs, max_stall_rate)
+    found = findings(cands, min_effect)
+    text = (f"Effects significant at q < {ALPHA} after adjusting all {len(cands)} tests of this report with "
+            f"{METHOD}, and at least {100 * min_effect:g} percentage points (turn-cap and stalemate rates: "
+            f"above {100 * max_stall_rate:g}% of games), largest first. Seats and bots are each tested against "
+            "the others of their run (two-proportion z-test), stall rates against the tolerated rate (exact "
+            "binomial test).")
+    if not found:
+        return Section("Findings", text=text + " Nothing qualifies: no seat, bot or stall effect reaches "
+                       "significance and the practical threshold.")
+    table = pd.DataFrame([{"run": c.run, "finding": c.subject, "rate": c.rate, "lo": c.lo, "hi": c.hi,
+                           "baseline": c.baseline, "effect": c.effect, "p": c.p, "q (BH)": c.q} for c in found])
+    return Section("Findings", text=text, tables=[("Findings (95% Wilson intervals; q adjusted by Benjamini-Hochberg)", table)],
+                   items=[(c.sentence(), (c.run, c.section)) for c in found])

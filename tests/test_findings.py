@@ -1,0 +1,98 @@
+"""Findings first: constructed data with a known effect produce exactly that finding; fair
+data produce none; q-values are statsmodels' Benjamini-Hochberg on the same p-values."""
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from analysis import findings as F
+
+
+class FrameRun:
+    """The part of ``analysis.load.Run`` the findings use, over in-memory frames."""
+
+    def __init__(self, games: pd.DataFrame, seats: pd.DataFrame):
+        self.con = duckdb.connect()
+        self.con.register("games", games)
+        self.con.register("seats", seats)
+
+    def sql(self, query):
+        return self.con.execute(query).df()
+
+    def columns(self, name):
+        return {r[0]: r[1] for r in self.con.execute(f"DESCRIBE {name}").fetchall()}
+
+
+def table(n_games=4000, players=4, seat0_extra=0.0, turn_cap_rate=0.0):
+    """Game g is won by seat (g // players) % players: a perfectly fair table, and with bots
+    rotated over seats every bot wins as often;
+    seat 0 also wins (a shared win) in the first ``seat0_extra`` share of the other games."""
+    g = np.arange(n_games)
+    winner = (g // players) % players
+    games = pd.DataFrame({"game": g, "winner": winner, "turn_cap": g < int(turn_cap_rate * n_games)})
+    game = np.repeat(g, players)
+    seat = np.tile(np.arange(players), n_games)
+    bots = np.array(["alpha", "beta", "gamma", "delta"][:players])
+    win = seat == np.repeat(winner, players)
+    extra = (seat == 0) & (game < seat0_extra * n_games)
+    seats = pd.DataFrame({"game": game, "seat": seat, "bot": bots[(seat + game) % players], "win": win | extra})
+    return FrameRun(games, seats)
+
+
+def test_fair_table_has_no_findings():
+    cands = F.candidates([("fair", table())])
+    assert len(cands) == 4 + 4 + 1  # seats, bots, turn cap
+    assert F.findings(cands) == []
+
+
+def test_seat_zero_advantage_is_found_first():
+    cands = F.candidates([("biased", table(seat0_extra=0.2))])
+    found = F.findings(cands)
+    assert found and found[0].subject == "seat 0" and found[0].kind == "seat"
+    rate = (1000 + 0.2 * 3000 * 1) / 4000  # own quarter + the extra shared wins among the other games
+    assert found[0].rate == pytest.approx((1000 + 600) / 4000) and found[0].rate == pytest.approx(rate)
+    assert found[0].effect == pytest.approx(0.4 - 0.25) and found[0].q < 0.05
+    assert found[0].lo < found[0].rate < found[0].hi
+    assert all(f.kind == "seat" for f in found)  # bots rotate over seats: no bot stands out
+    assert "seat 0 wins 40.0% of games" in found[0].sentence()
+
+
+def test_turn_cap_above_the_tolerated_rate_is_found():
+    found = F.findings(F.candidates([("capped", table(turn_cap_rate=0.05))]))
+    assert [f.subject for f in found] == ["the turn cap"]
+    assert found[0].sentence().startswith("capped: The turn cap ends 5.0% of games")
+    assert found[0].rate == pytest.approx(0.05) and found[0].baseline == F.MAX_STALL_RATE
+
+
+def test_small_effects_stay_below_the_practical_threshold():
+    cands = F.candidates([("biased", table(n_games=400_000, seat0_extra=0.004))])
+    assert F.findings(cands, min_effect=0.01) == []
+    assert F.findings(F.candidates([("biased", table(n_games=400_000, seat0_extra=0.004))]), min_effect=0.001)
+
+
+def test_q_values_are_statsmodels_benjamini_hochberg():
+    cands = F.adjust(F.candidates([("a", table(seat0_extra=0.03)), ("b", table(turn_cap_rate=0.012))]))
+    p = [c.p for c in cands]
+    expected = multipletests(p, alpha=0.05, method="fdr_bh")[1]
+    assert [c.q for c in cands] == list(expected)
+
+
+def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path):
+    import re
+
+    from reports.build import build
+    from sim import runner
+
+    cfg = toy.make_config(players=2, bots=["plain", "lucky"], seed=5, overrides={"lucky_bonus": 3})
+    runner.run(cfg, 2000, tmp_path / "run", batch_size=1000, progress=False)
+    html = build([tmp_path / "run"], tmp_path / "rep")[0].read_text()
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    links = re.findall(r'href="#([^"]+)"', html)
+    assert links and set(links) <= ids  # every link of the contents and of the findings resolves
+    first_h2 = re.search(r"<h2 id=\"[^\"]+\">([^<]+)</h2>", html).group(1)
+    assert first_h2 == "Findings"
+    findings = re.search(r'<ol class="findings">(.*?)</ol>', html, re.S).group(1)
+    assert "bot lucky wins" in findings and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in findings
+    assert "Benjamini-Hochberg" in html
