@@ -8,8 +8,9 @@ analysis-side twin of ``CARDLAB_GAMES``); a game without one gets only the share
 from __future__ import annotations
 
 import importlib
-import os
 from typing import Callable
+
+from sim.games import plugin_modules
 
 MODULES = {
     "virus-dogs": "analysis.games.virus_dogs",
@@ -18,16 +19,7 @@ MODULES = {
 }
 
 
-def _modules() -> dict[str, str]:
-    mods = dict(MODULES)
-    for item in os.environ.get("CARDLAB_REPORTS", "").split(","):
-        name, sep, mod = item.partition("=")
-        if sep and name.strip() and mod.strip():
-            mods[name.strip()] = mod.strip()
-    return mods
-
-
 def sections_for(game: str) -> Callable | None:
     """The ``sections(run)`` function of a game id, or None when the game has no report module."""
-    mod = _modules().get(game)
+    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
     return importlib.import_module(mod).sections if mod else None

@@ -15,14 +15,19 @@ MODULES = {
 }
 
 
-def _modules() -> dict[str, str]:
-    """Built-in games plus extra plug-ins from ``CARDLAB_GAMES="id=module,id2=module2"``."""
-    mods = dict(MODULES)
-    for item in os.environ.get("CARDLAB_GAMES", "").split(","):
+def plugin_modules(builtin: dict[str, str], env: str) -> dict[str, str]:
+    """``builtin`` plus extra ``id -> module`` entries from the variable ``env`` ("id=module,id2=module2")."""
+    mods = dict(builtin)
+    for item in os.environ.get(env, "").split(","):
         name, sep, mod = item.partition("=")
         if sep and name.strip() and mod.strip():
             mods[name.strip()] = mod.strip()
     return mods
+
+
+def _modules() -> dict[str, str]:
+    """Built-in games plus extra plug-ins from ``CARDLAB_GAMES="id=module,id2=module2"``."""
+    return plugin_modules(MODULES, "CARDLAB_GAMES")
 
 
 def available() -> list[str]:
