@@ -16,7 +16,7 @@ from sim.rng import Rng
 
 def kernel_state(eng):
     S = np.zeros(K.S_SIZE, np.int64)
-    S[K.OWN0:K.OWN0 + 26] = eng.owner
+    K.STATE.view(S, "owner")[:] = eng.owner
     for c in eng.laws:
         S[K.LAWS] |= 1 << c
     for q in range(eng.n):
@@ -37,7 +37,7 @@ class Checker(BotAgent):
         if kind == "play":
             moves = [m for m in options if m is not None]
             S = kernel_state(eng)
-            MV = np.zeros((K.MAX_MOVES, 9), np.int64)
+            MV = np.zeros((K.MAX_MOVES, K.MOVE_COLS), np.int64)
             nm = K.legal_plays(S, np.array(eng.pv, np.int64), MV, p)
             assert nm == len(moves)
             for i, m in enumerate(moves):

@@ -25,7 +25,7 @@ def fill_arrays(eng, g, r, s) -> None:
     gv = [eng.total_plays, rounds, sum(1 << (c - 1) for c in eng.laws), min(w), len(w), sc[0],
           sc[0] - sc[1], sum(h.revolutions for h in eng.history), sum(h.forbidden for h in eng.history),
           sum(h.capital_falls for h in eng.history), sum(h.guard_hit for h in eng.history),
-          sum(1 for h in eng.history if h.king >= 0 and h.ranking[0] == h.king)]
+          sum(1 for h in eng.history if h.king >= 0 and h.ranking[0] == h.king), eng.decisions]
     g[:T.G_FIXED] = gv
     for k, h in enumerate(eng.history):
         g[T.G_FIXED + k] = h.law

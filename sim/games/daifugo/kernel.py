@@ -1,13 +1,17 @@
 """Fast engine: the same game as ``reference.py`` over integer arrays, compiled with numba.
 
-State of one game lives in one int64 vector ``S`` (offsets below); hands, field, discard
-pile, undealt and removed cards are 54-bit masks (card id = 4*rank + suit, jokers 52/53).
+State of one game lives in one int64 vector ``S`` declared field by field in ``STATE``
+(``sim.layout``); hands, field, discard pile, undealt and removed cards are 54-bit masks
+(card id = 4*rank + suit, jokers 52/53). The move table's columns (``MOVE``) and the batch's
+scratch arrays (``SCRATCH``) are declared the same way; ``STATE.describe()`` lists them.
 Legal plays are generated into the preallocated move table ``MV`` in the canonical order
 of ``plays.py`` (sets by count, rank, card mask; stairs by length, low rank, suit; then
 the Joker single), so bots that pick by index agree with the reference engine.
 
 Every function is compiled with ``_nrt=False`` (no reference counting): the Python wrapper
 ``run_kernel`` allocates all scratch arrays once per batch and nothing allocates inside.
+A round's setup follows the reference engine's phases, one function each (``phase_deal`` …
+``phase_start``); a game ends in ``finish_game``.
 
 Random-consumption protocol (both engines, per game, generator ``game_state(seed, i)``):
   1. shuffle the rule deck (card ids ascending) once.
@@ -29,30 +33,60 @@ from numba import njit
 
 from sim.games.base import seat_bot
 from sim.kernel_util import fn, inl, ix
+from sim.layout import Layout
 from sim.rng import derive, randbelow, shuffle
 
 from . import rules as R
 from . import tables as T
 from .bots import DRAFT_PREF, GREEDY, RANDOM
 
-# ---- layout of S --------------------------------------------------------------------
-TK, TC, TL, TH, TS, TO, TM, TN, TJ = range(9)  # top play: kind, count, low, high, suits, owner, mask, ranks
-REV, JB, SL, NL, GK, PASSED, FIELD, DISC, UNDEALT, REMOVED = range(9, 19)
-TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, NPLAYERS, DECK_PTR, DECK_LEN, NREV = range(19, 31)
-H0, A0, TOP0, BOT0 = 40, 46, 52, 58
-OWN0 = 64
-RP0, BP0, VP0, REVS0, FF0, PREV0 = 90, 96, 102, 108, 114, 120
-RS0 = 126  # round stats, tables.ROUND_COLS order
-RB0 = RS0 + T.R_FIXED  # round bonus per seat
-DECK0 = RB0 + 6
-REVEAL0 = DECK0 + 25
-S_SIZE = REVEAL0 + 6
+# ---- layout of S (one game's whole state; zeroed at the start of every game) ----------
+STATE = Layout("daifugo state S")
+# the top play (cleared together at a flow and a new round)
+TK, TC, TL, TH, TS, TO, TM, TN, TJ = STATE.scalars(
+    "top_kind", "top_count", "top_low", "top_high", "top_suits", "top_owner", "top_mask",
+    "top_ranks", "top_wild_ranks")
+# trick and round state (cleared at a new round); card sets are 54-bit masks
+REV, JB, SL, NL, GK, PASSED, FIELD, DISC, UNDEALT, REMOVED = STATE.scalars(
+    "rev", "jback", "suit_lock", "num_lock", "geki_counted", "passed", "field", "discard", "undealt", "removed")
+TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, DECK_PTR, DECK_LEN, DECISIONS = STATE.scalars(
+    "turn", "n_top", "n_bottom", "round", "king", "start_player", "total_plays", "laws", "rule_deck_ptr",
+    "rule_deck_len", "decisions")
+H0 = STATE.block("hands", R.MAX_PLAYERS, "card mask per seat")
+A0 = STATE.block("active", R.MAX_PLAYERS, "1 while the seat holds cards in the round")
+TOP0 = STATE.block("top_list", R.MAX_PLAYERS, "seats placed from 1st down")
+BOT0 = STATE.block("bottom_list", R.MAX_PLAYERS, "seats placed at the bottom, last = lowest")
+OWN0 = STATE.block("owner", R.N_RULE_CARDS + 1, "precept owner per rule card id (-1 none; 0 unused)")
+RP0 = STATE.block("rank_points", R.MAX_PLAYERS)
+BP0 = STATE.block("bonus_points", R.MAX_PLAYERS)
+VP0 = STATE.block("precept_points", R.MAX_PLAYERS)
+REVS0 = STATE.block("revolutions_by_seat", R.MAX_PLAYERS)
+FF0 = STATE.block("forbidden_by_seat", R.MAX_PLAYERS)
+PREV0 = STATE.block("prev_ranking", R.MAX_PLAYERS, "previous round's ranking, 1st first")
+RS0 = STATE.block("round_stats", T.R_FIXED, "this round's counters, tables.ROUND_COLS order")
+RB0 = STATE.block("round_bonus", R.MAX_PLAYERS, "capital-fall bonus per seat this round")
+DECK0 = STATE.block("rule_deck", R.N_RULE_CARDS, "the shuffled rule deck")
+REVEAL0 = STATE.block("revealed", R.MAX_PLAYERS, "precepts revealed for the draft")
+FIRSTS0 = STATE.block("firsts", R.MAX_PLAYERS, "rounds won per seat")
+FINAL0 = STATE.block("final_points", R.MAX_PLAYERS)
+WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
+S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
  ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD) = range(T.R_FIXED)
 
-# move table columns
-MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = range(9)
+# ---- move table: one row per legal play -----------------------------------------------
+MOVE = Layout("daifugo move row")
+MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = MOVE.scalars(
+    "kind", "count", "low", "high", "suits", "mask", "natural_ranks", "wild_ranks", "jokers")
+MOVE_COLS = MOVE.size
 MAX_MOVES = 1024
+
+# ---- scratch arrays of one batch (views of one buffer) ---------------------------------
+SCRATCH = Layout("daifugo scratch")
+SCRATCH.block("deck", R.N_CARD_IDS, "card ids shuffled for the deal")
+SCRATCH.block("order", max(R.N_RULE_CARDS, R.MAX_PLAYERS), "rule deck shuffle, seat orders")
+SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game")
+
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
@@ -513,6 +547,7 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_a
     nopt = nm + (1 if can_pass else 0)
     if nopt == 1:
         return 0 if nm == 1 else -1
+    S[DECISIONS] += 1
     if pol == RANDOM:
         i = randbelow(rng, nopt)
         return i - 1 if can_pass else i
@@ -610,6 +645,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     if revolution_size(S, p, kind, count):
         go = True
         if count == 3 and pv[P.P_07_OPTIONAL]:
+            S[DECISIONS] += 1
             if pol == RANDOM:
                 go = randbelow(rng, 2) == 1
             elif pol == GREEDY:
@@ -703,10 +739,21 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
 
 @fn
 def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
-    """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
-    S[ROUND] += 1
-    rnd = S[ROUND]
-    for i in range(9):
+    """§2.3 phases 1-7, as the reference engine's ``phase_*`` methods (post-exchange: no
+    implemented card acts there)."""
+    nrev = phase_deal(S, pv, n, rng, deck)
+    phase_draft(S, pv, n, pols, rng, seatpos, order, nrev)
+    if S[ROUND] > 1:
+        phase_exchange(S, n, pols, rng, seatpos)
+        phase_king_give(S, n, pols, rng, seatpos)
+    phase_trim(S, pv, n, pols, rng, seatpos)
+    phase_start(S, n, pols, rng, seatpos)
+
+
+@inl
+def clear_round(S, n):
+    """A new round's empty trick, placements and counters (round-long state of the game stays)."""
+    for i in range(TK, TJ + 1):
         S[i] = 0
     S[TK] = NONE
     S[TO] = -1
@@ -719,14 +766,36 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
         S[RB0 + q] = 0
     for i in range(T.R_FIXED):
         S[RS0 + i] = 0
+
+
+@inl
+def phase_deal(S, pv, n, rng, deck):
+    """§2.3 phases 1-2: new round, deal, law, precepts revealed; round 1 fixes the start player
+    first (DEC-10). Returns the number of revealed precepts."""
+    S[ROUND] += 1
+    rnd = S[ROUND]
+    clear_round(S, n)
     S[KING] = S[PREV0] if rnd > 1 else -1
     S[RS0 + ST_KING] = S[KING]
     if rnd == 1:
         S[START] = randbelow(rng, n)
-    # deal
-    for i in range(53):
+    deal(S, pv, n, rng, deck)
+    law_phase(S)
+    nrev = 0
+    if pv[P.P_MADNESS]:
+        while nrev < n and S[DECK_PTR] < S[DECK_LEN]:
+            S[REVEAL0 + nrev] = S[DECK0 + S[DECK_PTR]]
+            S[DECK_PTR] += 1
+            nrev += 1
+    return nrev
+
+
+@inl
+def deal(S, pv, n, rng, deck):
+    """§2.4: shuffle the 53 cards, deal ``hand_size`` to each; the rest set aside (DEC-1)."""
+    for i in range(R.BASE_DECK):
         deck[i] = i
-    shuffle(rng, deck, 53)
+    shuffle(rng, deck, R.BASE_DECK)
     h = pv[P.P_HAND]
     for q in range(n):
         m = np.int64(0)
@@ -734,99 +803,126 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
             m |= np.int64(1) << np.int64(deck[i])
         S[ix(H0 + q)] = m
     und = np.int64(0)
-    for i in range(n * h, 53):
+    for i in range(n * h, R.BASE_DECK):
         und |= np.int64(1) << np.int64(deck[i])
     S[UNDEALT] = und
-    # law
+
+
+@inl
+def law_phase(S):
+    """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty)."""
     if S[DECK_PTR] < S[DECK_LEN]:
         c = S[DECK0 + S[DECK_PTR]]
         S[DECK_PTR] += 1
         S[LAWS] |= np.int64(1) << np.int64(c)
         S[RS0 + ST_LAW] = c
-    # precept draft
-    if pv[P.P_MADNESS]:
-        nrev = 0
-        while nrev < n and S[DECK_PTR] < S[DECK_LEN]:
-            S[REVEAL0 + nrev] = S[DECK0 + S[DECK_PTR]]
-            S[DECK_PTR] += 1
-            nrev += 1
-        if nrev > 0:
-            if rnd == 1:
-                first = randbelow(rng, n)
-                for i in range(n):
-                    order[i] = (first + i) % n
-            elif pv[P.P_DRAFT_CW]:
-                for i in range(n):
-                    order[i] = (S[PREV0 + n - 1] + i) % n
-            else:
-                for i in range(n):
-                    order[i] = S[PREV0 + n - 1 - i]
-            for i in range(n):
-                if nrev == 0:
+
+
+@inl
+def draft_order(S, pv, n, rng, order):
+    """§2.6 / DEC-5 / DEC-6: round 1 random first picker clockwise; later last place first."""
+    if S[ROUND] == 1:
+        first = randbelow(rng, n)
+        for i in range(n):
+            order[i] = (first + i) % n
+    elif pv[P.P_DRAFT_CW]:
+        for i in range(n):
+            order[i] = (S[PREV0 + n - 1] + i) % n
+    else:
+        for i in range(n):
+            order[i] = S[PREV0 + n - 1 - i]
+
+
+@inl
+def phase_draft(S, pv, n, pols, rng, seatpos, order, nrev):
+    """§2.6: each player in draft order takes one revealed card as a precept (DEC-3)."""
+    if nrev == 0:
+        return
+    draft_order(S, pv, n, rng, order)
+    for i in range(n):
+        if nrev == 0:
+            break
+        q = order[i]
+        pos = seatpos[q]
+        pick = 0
+        if nrev > 1:
+            S[DECISIONS] += 1
+            if pols[pos] == RANDOM:
+                pick = randbelow(rng, nrev)
+            elif pols[pos] != GREEDY:
+                bs = -(1 << 30)
+                for j in range(nrev):
+                    c = S[REVEAL0 + j]
+                    sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[ix(H0 + q)], c)
+                    if sc > bs:
+                        bs = sc
+                        pick = j
+        c = S[REVEAL0 + pick]
+        for j in range(pick, nrev - 1):
+            S[REVEAL0 + j] = S[REVEAL0 + j + 1]
+        nrev -= 1
+        S[ix(OWN0 + c)] = q
+
+
+@inl
+def phase_exchange(S, n, pols, rng, seatpos):
+    """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties, DEC-7)."""
+    k = S[KING]
+    for i in range(1, n):
+        c = (k + i) % n
+        hand = S[H0 + c]
+        if hand & JOKER_BITS:
+            ties = hand & JOKER_BITS
+        else:
+            ties = np.int64(0)
+            for r in range(12, -1, -1):
+                t = (hand >> (4 * r)) & 15
+                if t:
+                    ties = t << np.int64(4 * r)
                     break
-                q = order[i]
-                pos = seatpos[q]
-                pick = 0
-                if nrev > 1:
-                    if pols[pos] == RANDOM:
-                        pick = randbelow(rng, nrev)
-                    elif pols[pos] != GREEDY:
-                        bs = -(1 << 30)
-                        for j in range(nrev):
-                            c = S[REVEAL0 + j]
-                            sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[ix(H0 + q)], c)
-                            if sc > bs:
-                                bs = sc
-                                pick = j
-                c = S[REVEAL0 + pick]
-                for j in range(pick, nrev - 1):
-                    S[REVEAL0 + j] = S[REVEAL0 + j + 1]
-                nrev -= 1
-                S[ix(OWN0 + c)] = q
-    # exchange (§2.7)
-    if rnd > 1:
-        k = S[KING]
-        for i in range(1, n):
-            c = (k + i) % n
-            hand = S[H0 + c]
-            if hand & JOKER_BITS:
-                ties = hand & JOKER_BITS
-            else:
-                ties = np.int64(0)
-                for r in range(12, -1, -1):
-                    t = (hand >> (4 * r)) & 15
-                    if t:
-                        ties = t << np.int64(4 * r)
-                        break
-            nt = popcount(ties)
-            idx = 0
-            pos = seatpos[c]
-            if nt > 1 and pols[pos] == RANDOM:
+        nt = popcount(ties)
+        idx = 0
+        if nt > 1:
+            S[DECISIONS] += 1
+            if pols[seatpos[c]] == RANDOM:
                 idx = randbelow(rng, nt)
-            x = nth_card(ties, idx)
-            S[H0 + c] &= ~(np.int64(1) << np.int64(x))
-            S[H0 + k] |= np.int64(1) << np.int64(x)
-        kpos = seatpos[k]
-        for i in range(1, n):
-            c = (k + i) % n
-            hand = S[H0 + k]
-            if pols[kpos] == RANDOM:
-                x = nth_card(hand, randbelow(rng, popcount(hand)))
-            elif pols[kpos] == GREEDY:
-                x = nth_card(hand, 0)
-            else:
-                x = unpaired_order_pick(hand, 0)
-            S[H0 + k] &= ~(np.int64(1) << np.int64(x))
-            S[H0 + c] |= np.int64(1) << np.int64(x)
-    # trim (§2.9)
+        x = nth_card(ties, idx)
+        S[H0 + c] &= ~(np.int64(1) << np.int64(x))
+        S[H0 + k] |= np.int64(1) << np.int64(x)
+
+
+@inl
+def phase_king_give(S, n, pols, rng, seatpos):
+    """§2.7 step 2: the king gives one card of choice to each commoner, clockwise."""
+    k = S[KING]
+    kpol = pols[seatpos[k]]
+    for i in range(1, n):
+        c = (k + i) % n
+        hand = S[H0 + k]
+        if popcount(hand) > 1:
+            S[DECISIONS] += 1
+        if kpol == RANDOM:
+            x = nth_card(hand, randbelow(rng, popcount(hand)))
+        elif kpol == GREEDY:
+            x = nth_card(hand, 0)
+        else:
+            x = unpaired_order_pick(hand, 0)
+        S[H0 + k] &= ~(np.int64(1) << np.int64(x))
+        S[H0 + c] |= np.int64(1) << np.int64(x)
+
+
+@inl
+def phase_trim(S, pv, n, pols, rng, seatpos):
+    """§2.9 / DEC-9: each player may discard down to ``trim_to`` cards, face up."""
     for q in range(n):
         hand = S[ix(H0 + q)]
         most = popcount(hand) - pv[P.P_TRIM_TO]
         if most <= 0:
             continue
-        pos = seatpos[q]
+        S[DECISIONS] += 1
+        pol = pols[seatpos[q]]
         out = np.int64(0)
-        if pols[pos] == RANDOM:
+        if pol == RANDOM:
             if pv[P.P_TRIM_ALL]:
                 kk = most * randbelow(rng, 2)
             else:
@@ -836,7 +932,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
                 x = nth_card(rest, randbelow(rng, popcount(rest)))
                 rest &= ~(np.int64(1) << np.int64(x))
                 out |= np.int64(1) << np.int64(x)
-        elif pols[pos] == GREEDY:
+        elif pol == GREEDY:
             for j in range(most):
                 x = nth_card(hand & ~out, 0)
                 out |= np.int64(1) << np.int64(x)
@@ -847,11 +943,15 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
         S[ix(H0 + q)] &= ~out
         S[DISC] |= out
         S[RS0 + ST_TRIM] += popcount(out)
-    # start player (§2.10)
-    if rnd > 1:
+
+
+@inl
+def phase_start(S, n, pols, rng, seatpos):
+    """§2.10: round >= 2 the last-placed player names the start player."""
+    if S[ROUND] > 1:
+        S[DECISIONS] += 1
         last = S[PREV0 + n - 1]
-        pos = seatpos[last]
-        S[START] = randbelow(rng, n) if pols[pos] == RANDOM else last
+        S[START] = randbelow(rng, n) if pols[seatpos[last]] == RANDOM else last
     S[RS0 + ST_START] = S[START]
     S[TURN] = S[START]
 
@@ -883,10 +983,10 @@ def add_vp(S, pv):
 
 
 @fn
-def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g_out, r_out, s_out, gi):
+def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, rdeck, g_out, r_out, s_out, gi):
     for i in range(S_SIZE):
         S[i] = 0
-    for c in range(26):
+    for c in range(R.N_RULE_CARDS + 1):
         S[ix(OWN0 + c)] = -1
     nd = rdeck.shape[0]
     for i in range(nd):
@@ -896,48 +996,51 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
         S[DECK0 + i] = order[i]
     S[DECK_LEN] = nd
     rounds = pv[P.P_ROUNDS]
-    for q in range(6):
-        work[0, q] = 0
-        work[1, q] = 0
-        work[2, q] = 0
     kept = 0
     for rnd in range(rounds):
         setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order)
         play_round(S, pv, n, MV, pols, prms, rng, seatpos, order)
         score_round(S, pv, n, r_out, s_out, gi)
-        work[0, S[TOP0]] += 1
+        S[FIRSTS0 + S[TOP0]] += 1
         kept += S[RS0 + ST_KEPT]
         g_out[gi, T.G_FIXED + rnd] = S[RS0 + ST_LAW]
     if pv[P.P_MADNESS] and not pv[P.P_VP_EVERY_ROUND]:
         add_vp(S, pv)
+    finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi)
+
+
+@inl
+def finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi):
+    """§2.15 / DEC-20 / DEC-21: final points and winners; the games and seats rows."""
     best = -(1 << 40)
     second = -(1 << 40)
     for q in range(n):
-        work[1, q] = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
-        if work[1, q] > best:
+        pts = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
+        S[FINAL0 + q] = pts
+        if pts > best:
             second = best
-            best = work[1, q]
-        elif work[1, q] > second:
-            second = work[1, q]
+            best = pts
+        elif pts > second:
+            second = pts
     nw = 0
     for q in range(n):
-        if work[1, q] == best:
-            work[2, q] = 1
+        if S[FINAL0 + q] == best:
+            S[WIN0 + q] = 1
             nw += 1
     if nw > 1 and pv[P.P_TIE_LAST]:
         for pos in range(n):
             q = S[PREV0 + pos]
-            if work[2, q]:
+            if S[WIN0 + q]:
                 for x in range(n):
-                    work[2, x] = 0
-                work[2, q] = 1
+                    S[WIN0 + x] = 0
+                S[WIN0 + q] = 1
                 nw = 1
                 break
     if nw > 1:
         second = best
     winner = -1
     for q in range(n):
-        if work[2, q]:
+        if S[WIN0 + q]:
             winner = q
             break
     tot_rev = 0
@@ -945,38 +1048,39 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
     tot_cf = 0
     tot_guard = 0
     for k in range(rounds):
-        tot_rev += r_out[gi, k, 5]
-        tot_ff += r_out[gi, k, 11]
-        tot_cf += r_out[gi, k, 4]
-        tot_guard += r_out[gi, k, 16]
+        tot_rev += r_out[gi, k, ST_REVS]
+        tot_ff += r_out[gi, k, ST_FF]
+        tot_cf += r_out[gi, k, ST_CF]
+        tot_guard += r_out[gi, k, ST_GUARD]
     lm = np.int64(0)
-    for c in range(1, 26):
+    for c in range(1, R.N_RULE_CARDS + 1):
         if (S[LAWS] >> c) & 1:
             lm |= np.int64(1) << np.int64(c - 1)
-    vals = (S[TOTAL], rounds, lm, winner, nw, best, best - second, tot_rev, tot_ff, tot_cf, tot_guard, kept)
+    vals = (S[TOTAL], rounds, lm, winner, nw, best, best - second, tot_rev, tot_ff, tot_cf, tot_guard, kept,
+            S[DECISIONS])
     for j in range(T.G_FIXED):
         g_out[gi, j] = vals[j]
-    for c in range(1, 26):
+    for c in range(1, R.N_RULE_CARDS + 1):
         g_out[gi, T.G_FIXED + rounds + c - 1] = S[ix(OWN0 + c)]
     for q in range(n):
         pm = np.int64(0)
-        for c in range(1, 26):
+        for c in range(1, R.N_RULE_CARDS + 1):
             if S[ix(OWN0 + c)] == q:
                 pm |= np.int64(1) << np.int64(c - 1)
-        sv = (work[1, q], S[RP0 + q], S[BP0 + q], S[VP0 + q], work[2, q], work[0, q], S[FF0 + q], S[REVS0 + q],
-              pm, popcount(pm))
+        sv = (S[FINAL0 + q], S[RP0 + q], S[BP0 + q], S[VP0 + q], S[WIN0 + q], S[FIRSTS0 + q], S[FF0 + q],
+              S[REVS0 + q], pm, popcount(pm))
         for j in range(T.S_FIXED):
             s_out[gi, q, j] = sv[j]
 
 
 @fn
-def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s, S, MV, deck, seatpos, order, work, rng, table):
+def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s, S, MV, deck, seatpos, order, rng, table):
     for i in range(count):
         gi = start + i
         rng[0] = derive(np.uint64(seed), np.uint64(gi))  # = sim.rng.game_state(seed, gi)
         for q in range(n):
             seatpos[q] = seat_bot(table, gi, q)
-        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g, r, s, i)
+        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, rdeck, g, r, s, i)
 
 
 def run_kernel(game, cfg, start, count, g, r, s) -> None:
@@ -986,7 +1090,8 @@ def run_kernel(game, cfg, start, count, g, r, s) -> None:
     rdeck = np.array(R.rule_deck(cfg), dtype=np.int64)
     n = cfg.players
     # all scratch state is allocated here: the compiled code runs without reference counting
+    scratch = np.zeros(SCRATCH.size, np.int64)
     run_games(np.uint64(cfg.seed), start, count, n, pv, pols, prms, rdeck, g, r, s,
-              np.zeros(S_SIZE, np.int64), np.zeros((MAX_MOVES, 9), np.int64), np.zeros(54, np.int64),
-              np.zeros(n, np.int64), np.zeros(32, np.int64), np.zeros((3, 6), np.int64), np.zeros(1, np.uint64),
-              np.arange(n, dtype=np.int64))
+              np.zeros(S_SIZE, np.int64), np.zeros((MAX_MOVES, MOVE_COLS), np.int64),
+              SCRATCH.view(scratch, "deck"), SCRATCH.view(scratch, "seatpos"), SCRATCH.view(scratch, "order"),
+              np.zeros(1, np.uint64), np.arange(n, dtype=np.int64))

@@ -93,6 +93,7 @@ class Engine:
         self.revs_by_seat = [0] * self.n
         self.ff_by_seat = [0] * self.n
         self.total_plays = 0
+        self.decisions = 0  # decisions with two or more options (tables.py: games.decisions)
         self._clear_round()
 
     # ------------------------------------------------------------------ helpers
@@ -159,6 +160,7 @@ class Engine:
         if isinstance(options, list) and len(options) == 1:
             self.forced(p, kind, options[0])
             return options[0]
+        self.decisions += 1
         return self.agent.decide(self, p, kind, options)
 
     def forced(self, p: int, kind: str, choice) -> None:
@@ -277,6 +279,7 @@ class Engine:
             if not most:
                 self.forced(p, "trim", [])
             else:
+                self.decisions += 1
                 cards = self.agent.decide(self, p, "trim", most)
                 for x in cards:
                     self.hands[p].remove(x)

@@ -20,6 +20,7 @@ N_RANKS = 13
 N_SUITS = 4
 JOKER = 52  # first joker id; the second (card 05) would be 53
 BASE_DECK = 53
+N_CARD_IDS = 54  # card ids 0..53 (both jokers)
 RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUIT_NAMES = ("S", "H", "D", "C")
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")

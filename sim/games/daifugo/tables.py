@@ -4,7 +4,13 @@ games   one row per game: mode, players, laws in order (``law_1`` … card id, 0
         ``laws_mask`` (bit c-1 for law c), precept owners ``owner_01`` … ``owner_25``
         (-1 = none), final points per seat ``points_s0`` …, winner (lowest winning seat),
         ``n_winners`` (ties), top points, margin,
-        totals of revolutions, forbidden finishes, capital falls, play-count guard hits.
+        totals of revolutions, forbidden finishes, capital falls, play-count guard hits,
+        ``decisions``: the player decisions of the game, counted alike in both engines as every
+        point where a player chooses among two or more options: each precept draft pick, gift
+        to the king among tied strongest cards, gift of the king, trim (one per player holding
+        more than ``trim_to`` cards, whatever the number discarded), start-player choice, play
+        or pass on a turn, and optional revolution (card 07 variant). Decisions with a single
+        option (a forced pass, a lone lead, the last precept on offer) are not counted.
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
         suit/number locks and both together (激縛), forbidden finishes, tricks, plays, passes,
@@ -25,7 +31,7 @@ from sim.games.base import SEAT_KEYS, seat_keys
 from .rules import MAX_PLAYERS, N_RULE_CARDS, n_rounds
 
 GAME_COLS = ["plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin",
-             "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept"]
+             "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept", "decisions"]
 ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revolutions", "jbacks",
               "eight_cuts", "suit_locks", "number_locks", "geki", "forbidden", "tricks", "plays", "passes",
               "trimmed", "guard_hit"]
