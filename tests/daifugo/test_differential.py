@@ -22,6 +22,21 @@ def test_six_cards_both_modes(mode, players, count):
     assert_same(cfg, 0, count)
 
 
+# each card of issue 8 as a law (normal mode) and as a precept (madness mode), 1,000 games each
+CARD_DECKS = {"16": "16,15,21,07,14"}
+
+
+@pytest.mark.parametrize("card", sorted(CARD_DECKS))
+@pytest.mark.parametrize("mode", ["normal", "madness"])
+def test_card_as_law_and_precept(card, mode):
+    """The card is in force from round 1: normal mode, the card alone is the rule deck (the
+    law); madness mode, four players and five cards: the law and the four precepts drafted."""
+    deck = card if mode == "normal" else CARD_DECKS[card]
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17,
+                           overrides={"mode": mode, "rule_deck": deck, "rounds": 2, "madness_rounds": 2})
+    assert_same(cfg, 0, 1000)
+
+
 VARIANTS = [
     (3, {"mode": "madness", "rule_deck": SIX, "pass_locks_out": False, "bottom_order": "earliest_lowest",
          "three_card_revolution_optional": True, "draft_order": "clockwise_from_last"}),

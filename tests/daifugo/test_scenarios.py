@@ -324,12 +324,30 @@ def test_T28_stairs_not_bypassed_without_06():
     assert illegal(run(hands, [P("SK", "HK")], laws=[6, 21], top=top, turn=1))
 
 
+def test_T49_sameness():
+    """T-49 [§4.16, §4.0]: equal strength may follow; never under a number lock (§4.15);
+    as a precept only the holder may."""
+    hands = [["D5", "D6"], ["S2", "S5", "S6"], ["H2", "H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["D2"], "owner": 0}
+    out = legal(run(hands, [P("S2")], laws=[16], top=top, turn=1))
+    assert out["state"]["top"] == {"cards": ["S2"], "owner": 1}
+    with_joker = [hands[0], ["Jk", *hands[1]], hands[2], hands[3]]  # so that P1 has a choice
+    assert "does not beat" in illegal(run(with_joker, [P("S2")], top=top, turn=1))
+    hands = [["SA", "D5"], ["D2", "S5"], ["S2", "Jk", "H5"], ["C5", "C6"]]
+    out = legal(run(hands, [P("SA"), P("D2")], laws=[15, 16], turn=0))
+    assert out["state"]["num_lock"] is True
+    assert "number lock" in illegal(run(hands, [P("SA"), P("D2"), P("S2")], laws=[15, 16], turn=0))
+    hands = [["D5", "D6"], ["S2", "S5", "S6"], ["H2", "H5", "H6"], ["C5", "C6"]]
+    legal(run(hands, [P("S2")], precepts={"16": 1}, top=top, turn=1))
+    assert illegal(run(hands, [P("S2"), P("H2")], precepts={"16": 1}, top=top, turn=1))
+
+
 # ---------------------------------------------------------------- waiting for other cards
 WAITING = {
     "T-15": "01", "T-16": "01", "T-17": "02", "T-18": "02", "T-19": "02", "T-20": "02", "T-21": "02",
     "T-22": "02", "T-23": "03", "T-24": "03", "T-25": "04", "T-26": "05", "T-27": "05",
     "T-28 (06 half)": "06", "T-29": "06", "T-30": "06", "T-33": "08", "T-35": "10", "T-36": "10",
-    "T-37": "10", "T-38": "11", "T-39": "12", "T-40": "12", "T-41": "13", "T-42": "13", "T-49": "16",
+    "T-37": "10", "T-38": "11", "T-39": "12", "T-40": "12", "T-41": "13", "T-42": "13",
     "T-50": "10 and 16", "T-51": "17", "T-52": "18 and 13", "T-54": "20", "T-55": "20", "T-56": "20",
     "T-59": "22", "T-60": "23", "T-61": "23", "T-62": "24", "T-63": "25", "T-64": "25", "T-66": "18",
 }

@@ -72,7 +72,7 @@ FINAL0 = STATE.block("final_points", R.MAX_PLAYERS)
 WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
- ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD) = range(T.R_FIXED)
+ ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333) = range(T.R_FIXED)
 
 # ---- move table: one row per legal play -----------------------------------------------
 MOVE = Layout("daifugo move row")
@@ -228,21 +228,13 @@ def locks_allow(S, pv, p, kind, low, high, suits):
 
 
 @inl
-def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
-    """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
+def gen_sets(S, pv, MV, k, p, hand, count, lock, r_lo, r_hi, check):
+    """Sets/singles of one size and ranks r_lo..r_hi-1 in (rank, card mask) order; wild jokers
+    designated canonically; ``check``: only plays the locks allow."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
     j1 = jmask & (-jmask)  # lowest joker bit
-    rv = reversed_(S)
-    topv = mvalue(S[TK], S[TL], S[TH], rv) if follow else -1
     lone = pv[P.P_LONE_WILD] == 1
-    check = follow and (S[SL] != 0 or S[NL] != 0)
-    r_lo, r_hi = 0, 13
-    if follow:  # only ranks stronger than the top play
-        if rv:
-            r_hi = 12 - topv
-        else:
-            r_lo = topv + 1
     for r in range(r_lo, r_hi):
         held = (hand >> (4 * r)) & 15
         if SUBN[held, 1] + nj_hand < count:
@@ -271,7 +263,8 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
 
 
 @inl
-def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
+def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq):
+    """Stairs by (length, low rank, suit); following: stronger (or equal with ``eq``) than the top."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
     rv = reversed_(S)
@@ -298,7 +291,9 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
                     mask |= jmask
                 high = low + L - 1
                 if follow:
-                    if mvalue(STAIRS, low, high, rv) <= mvalue(S[TK], S[TL], S[TH], rv):
+                    v = mvalue(STAIRS, low, high, rv)
+                    tv = mvalue(S[TK], S[TL], S[TH], rv)
+                    if v < tv or (v == tv and not eq):
                         continue
                     if not locks_allow(S, pv, p, STAIRS, low, high, 1 << s):
                         continue
@@ -314,6 +309,18 @@ def may_follow_stairs(S, pv, p):
 
 
 @inl
+def may_play_equal(S, p):
+    """§4.16: card 16 lets p match the top play's strength, never under a number lock."""
+    return applies(S, 16, p) and S[NL] == 0
+
+
+@inl
+def add_joker_single(MV, k, hand):
+    jm = hand & JOKER_BITS
+    return _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+
+
+@inl
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
     hand = S[ix(H0 + p)]
@@ -326,23 +333,58 @@ def legal_plays(S, pv, MV, p):
                 most = c
         most = min(4, most + popcount(hand & JOKER_BITS))
         for count in range(1, most + 1):
-            k = gen_sets(S, pv, MV, k, p, hand, count, 0, False)
+            k = gen_sets(S, pv, MV, k, p, hand, count, 0, 0, 13, False)
         if applies(S, 21, p):
-            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False)
+            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False, False)
         if hand & JOKER_BITS:
-            jm = hand & JOKER_BITS
-            k = _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+            k = add_joker_single(MV, k, hand)
         return k
+    wisdom = applies(S, 23, p)
     if S[TK] == JOKERK:
-        return 0
-    if S[TK] == SETK:
-        k = gen_sets(S, pv, MV, k, p, hand, S[TC], S[SL], True)
-        if S[TC] == 1 and (hand & JOKER_BITS) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
-            jm = hand & JOKER_BITS
-            k = _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+        if applies(S, 22, p):  # §4.22: a 3 onto the Joker, ignoring locks (DEC-48)
+            k = gen_sets(S, pv, MV, k, p, hand, 1, S[SL], 0, 1, False)
+        if wisdom:
+            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+        if (hand & JOKER_BITS) and may_play_equal(S, p):
+            k = add_joker_single(MV, k, hand)
         return k
+    if S[TK] == SETK:
+        return follow_sets(S, pv, MV, k, p, hand, wisdom)
+    if wisdom:  # three 3s on stairs (kind order: sets before stairs)
+        k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
     if may_follow_stairs(S, pv, p):
-        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True)
+        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True, may_play_equal(S, p))
+    return k
+
+
+@inl
+def follow_sets(S, pv, MV, k, p, hand, wisdom):
+    """Follows of a set or single: same count stronger (16: or equal), 06 slip-through counts,
+    23 three 3s on anything; then the Joker single."""
+    rv = reversed_(S)
+    topv = mvalue(S[TK], S[TL], S[TH], rv)
+    eq = may_play_equal(S, p)
+    slip = applies(S, 6, p)
+    tc = S[TC]
+    check = S[SL] != 0 or S[NL] != 0
+    for count in range(1, 5):
+        same = count == tc
+        if not (same or (slip and (count == 1) != (tc == 1))):
+            if count == 3 and wisdom:
+                k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+            continue
+        floor = topv if (same and eq) else topv + 1  # weakest strength allowed
+        if rv:
+            r_lo, r_hi = 0, 13 - floor
+        else:
+            r_lo, r_hi = floor, 13
+        if count == 3 and wisdom:  # 23 ignores strength and locks: rank 3 listed first, once
+            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+            r_lo = max(r_lo, 1)
+        if r_lo < r_hi:
+            k = gen_sets(S, pv, MV, k, p, hand, count, S[SL], r_lo, r_hi, check)
+    if (hand & JOKER_BITS) and (tc == 1 or slip) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
+        k = add_joker_single(MV, k, hand)
     return k
 
 
@@ -357,8 +399,8 @@ def revolution_size(S, p, kind, count):
 
 
 @inl
-def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
-    """§3.7 / DEC-27."""
+def is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
+    """§3.7 / DEC-27 for move m played onto a top play of kind tk."""
     if MV[m, MJK] > 0:
         return True
     strong_rev = r_before if pv[P.P_STRONG_EFF] else rev_before
@@ -370,7 +412,23 @@ def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
         return True
     if pv[P.P_FF_19] and applies(S, 19, p) and contains_rank(MV[m, MNR], MV[m, MJR], 8, wild):
         return True
+    if pv[P.P_FF_22] and is_three_return(S, p, MV[m, MK], MV[m, MC], MV[m, ML], tk):
+        return True
+    if pv[P.P_FF_23] and is_three_threes(S, p, MV[m, MK], MV[m, MC], MV[m, ML]):
+        return True
     return pv[P.P_REV_FF] == 1 and revolted
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def is_three_return(S, p, kind, count, low, tk):
+    """§4.22: a single of represented rank 3 onto a Joker single."""
+    return tk == JOKERK and kind == SETK and count == 1 and low == 0 and applies(S, 22, p)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def is_three_threes(S, p, kind, count, low):
+    """§4.23: exactly three cards of represented rank 3 (jokers wild, QA-23.2)."""
+    return kind == SETK and count == 3 and low == 0 and applies(S, 23, p)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -473,7 +531,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     rv = reversed_(S)
     rev = S[REV] == 1
     for m in range(nm):
-        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC])):
+        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC])):
             return m
     first_rev = -1
     for m in range(nm):
@@ -516,7 +574,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
                 cost += 60
             if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[ix(m), ML], MV[ix(m), MH], rv):
                 cost -= 300
-        elif is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, kind, count)):
+        elif is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, revolution_size(S, p, kind, count)):
             cost += 1000
         if cost < best_cost:
             best = m
@@ -625,9 +683,18 @@ def draft_fit(hand, c):
 
 # ---- game ---------------------------------------------------------------------------
 @inl
+def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
+    """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
+    if kind != STAIRS and tk != STAIRS and count != tc and not is_three_threes(S, p, kind, count, low):
+        S[RS0 + ST_SLIP] += 1
+    elif kind == tk and count == tc and mvalue(kind, low, high, rv) == mvalue(tk, tl, th, rv):
+        S[RS0 + ST_EQUAL] += 1
+
+
+@inl
 def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
-    tk, tl, th, ts = S[TK], S[TL], S[TH], S[TS]
+    tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
     r_before = reversed_(S)
     rev_before = S[REV] == 1
     kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
@@ -638,6 +705,8 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     S[TOTAL] += 1
     if tk == NONE:
         S[RS0 + ST_TRICKS] += 1
+    else:
+        count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, r_before)
     if not pv[P.P_LOCKOUT]:
         S[PASSED] = 0
     # S2 revolution
@@ -681,7 +750,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     forbidden = False
     if S[ix(H0 + p)] == 0:
         S[A0 + p] = 0
-        if is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
+        if is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
             place_bottom(S, pv, p)
             S[RS0 + ST_FF] += 1
             S[FF0 + p] += 1
@@ -690,9 +759,17 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
             place_top(S, pv, n, p)
     if n_active(S, n) <= 1:
         return
-    # S10 eight cut
+    # S10 flow effects: eight cut (09), three return (22), three 3s (23)
+    flows = True
     if applies(S, 9, p) and contains_rank(nr, jr, 5, wild):
         S[RS0 + ST_EIGHT] += 1
+    elif is_three_return(S, p, kind, count, low, tk):
+        S[RS0 + ST_3RET] += 1
+    elif is_three_threes(S, p, kind, count, low):
+        S[RS0 + ST_333] += 1
+    else:
+        flows = False
+    if flows:
         flow(S, p if S[A0 + p] else next_active(S, n, p))
         return
     if forbidden and pv[P.P_FF_FLOWS]:

@@ -93,6 +93,11 @@ def beats(x: Play, t: Play, reversed_: bool) -> bool:
     return value(x, reversed_) > value(t, reversed_)
 
 
+def equal(x: Play, t: Play, reversed_: bool) -> bool:
+    """§4.16: same type and count and equal strength (stairs: the same represented low rank)."""
+    return x.kind == t.kind and x.count == t.count and value(x, reversed_) == value(t, reversed_)
+
+
 def one_step(x: Play, t: Play, reversed_: bool) -> bool:
     """DEC-42: x is exactly one rank step stronger than t (stairs: adjacent runs)."""
     if x.kind != t.kind or x.kind == JOKER_SINGLE:

@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import rules as R
-from .plays import JOKER_SINGLE, SET, STAIRS, Play, beats, joker_single, one_step, sets_of, stairs_of, strength
+from .plays import (JOKER_SINGLE, SET, STAIRS, Play, beats, equal, joker_single, one_step, sets_of, stairs_of,
+                    strength, value)
 from .rules import JOKER, IMPLEMENTED_CARDS
 
 
@@ -55,6 +56,10 @@ class RoundStats:
     passes: int = 0
     trimmed: int = 0
     guard_hit: bool = False
+    slip_throughs: int = 0
+    equal_plays: int = 0
+    three_returns: int = 0
+    three_threes: int = 0
     ranking: list = field(default_factory=list)
     points: list = field(default_factory=list)
     bonus: list = field(default_factory=list)
@@ -350,7 +355,8 @@ class Engine:
         self.end_round()
 
     def legal_plays(self, p: int) -> list[Play]:
-        """§3.3 + locks: every legal play for p now, in the canonical order."""
+        """§3.3 + locks + card permissions (06, 16, 22, 23): every legal play for p now, one
+        canonical representation each, in the canonical order."""
         lone = bool(self.pv[R.P_LONE_WILD])
         hand = self.hands[p]
         t = self.top
@@ -360,18 +366,22 @@ class Engine:
                 out += stairs_of(hand, None)
             out += joker_single(hand)
             return sorted(out, key=Play.key)
-        if t.kind == JOKER_SINGLE:
-            return []
         rv = self.reversed
-        if t.kind == SET:
-            stronger = [r for r in range(13) if strength(r, rv) > strength(t.low, rv)]
-            cand = sets_of(hand, (t.count,), self.suit_lock, lone, stronger)
-            if t.count == 1:
-                cand += joker_single(hand)
-        else:
-            cand = stairs_of(hand, t.count) if self.may_follow_stairs(p) else []
-        out = [x for x in cand if beats(x, t, rv) and self.locks_allow(p, x)]
-        return sorted(out, key=Play.key)
+        cand = []
+        if self.applies(R.C23_WISDOM, p):
+            cand += sets_of(hand, (3,), self.suit_lock, lone, [R.R3])
+        if t.kind == JOKER_SINGLE:
+            if self.applies(R.C22_THREE_RETURN, p):
+                cand += sets_of(hand, (1,), self.suit_lock, lone, [R.R3])
+            cand += joker_single(hand)
+        elif t.kind == SET:
+            counts = {t.count, 1, 2, 3, 4} if self.applies(R.C06_SLIP, p) else {t.count}
+            at_least = [r for r in range(13) if strength(r, rv) >= strength(t.low, rv)]
+            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, at_least)
+            cand += joker_single(hand)
+        elif self.may_follow_stairs(p):
+            cand += stairs_of(hand, t.count)
+        return sorted({x: None for x in cand if self.may_play(p, x)}, key=Play.key)
 
     def is_legal(self, p: int, x: Play) -> bool:
         """Whether p may make play x now, for any representation of its jokers (the same
@@ -380,14 +390,47 @@ class Engine:
             return False
         if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
             return False  # DEC-23 variant: a lone joker is only the Joker
-        t = self.top
-        if t is None:
+        if self.top is None:
             return x.kind != STAIRS or self.may_lead_stairs(p)
+        return self.may_play(p, x)
+
+    def may_play(self, p: int, x: Play) -> bool:
+        """S0 of §4.26 for a follow: beating (§3.3) or a card's permission, then the locks."""
+        t = self.top
+        if self.is_three_threes(p, x):
+            return True  # 23: on anything, ignoring count, strength and locks (DEC-49)
         if t.kind == JOKER_SINGLE:
-            return False
+            if self.is_three_return(p, x, t):
+                return True  # 22: ignores locks (DEC-48)
+            return x.kind == JOKER_SINGLE and self.may_play_equal(p)  # 16: Joker on Joker
         if x.kind == STAIRS and not self.may_follow_stairs(p):
             return False
-        return beats(x, t, self.reversed) and self.locks_allow(p, x)
+        rv = self.reversed
+        if not (beats(x, t, rv) or self.is_slip(p, x, t) or (self.may_play_equal(p) and equal(x, t, rv))):
+            return False
+        return self.locks_allow(p, x)
+
+    def may_play_equal(self, p: int) -> bool:
+        """§4.16: card 16 lets p match the top play's strength, never under a number lock."""
+        return self.applies(R.C16_SAMENESS, p) and not self.num_lock
+
+    def is_slip(self, p: int, x: Play, t: Play) -> bool:
+        """§4.6 / DEC-34: with 06, a single (or the Joker) onto a set, or a set onto a single,
+        still stronger rank against rank; never with stairs (QA-06.1)."""
+        if not self.applies(R.C06_SLIP, p) or t.kind != SET or x.kind == STAIRS or x.count == t.count:
+            return False
+        if x.count != 1 and t.count != 1:
+            return False  # sets of different sizes cannot replace each other
+        return value(x, self.reversed) > value(t, self.reversed)
+
+    def is_three_return(self, p: int, x: Play, t: Play | None) -> bool:
+        """§4.22: a single of represented rank 3 onto a Joker single (not a joker played as a card)."""
+        return (t is not None and t.kind == JOKER_SINGLE and x.kind == SET and x.count == 1
+                and x.low == R.R3 and self.applies(R.C22_THREE_RETURN, p))
+
+    def is_three_threes(self, p: int, x: Play) -> bool:
+        """§4.23: exactly three cards of represented rank 3 (3+3+Joker counts, QA-23.2)."""
+        return x.kind == SET and x.count == 3 and x.low == R.R3 and self.applies(R.C23_WISDOM, p)
 
     def may_lead_stairs(self, p: int) -> bool:
         """§4.21: stairs exist only through card 21 (law: everyone; precept: the holder leads)."""
@@ -427,11 +470,15 @@ class Engine:
             return "nothing beats a Joker single here"
         if x.kind == STAIRS and not self.may_follow_stairs(p):
             return "stairs need card 21"
-        if x.kind == JOKER_SINGLE and not (t.kind == SET and t.count == 1):
+        rv = self.reversed
+        slip = self.is_slip(p, x, t)
+        if x.kind == JOKER_SINGLE and not (t.kind == SET and t.count == 1) and not slip:
             return f"must match the top play's type and count ({t.count} card(s)): a Joker single goes on singles"
-        if x.kind != JOKER_SINGLE and (x.kind != t.kind or x.count != t.count):
+        if x.kind != JOKER_SINGLE and (x.kind != t.kind or x.count != t.count) and not slip:
             return f"must match the top play's type and count ({t.count} card(s))"
-        if not beats(x, t, self.reversed):
+        if equal(x, t, rv) and self.applies(R.C16_SAMENESS, p) and self.num_lock:
+            return "number lock: no equal-strength plays (card 16)"
+        if not (beats(x, t, rv) or slip or (self.may_play_equal(p) and equal(x, t, rv))):
             return "does not beat the top play"
         if not self.locks_allow(p, x):
             if self.num_lock and (x.kind == JOKER_SINGLE or not one_step(x, t, self.reversed)):
@@ -510,6 +557,8 @@ class Engine:
         self.total_plays += 1
         if t is None:
             self.stats.tricks += 1
+        else:
+            self.count_special_play(p, x, t, r_before)
         if not self.pv[R.P_LOCKOUT]:
             self.passed = set()
         self.say(f"P{p} plays {x.text()}")
@@ -520,18 +569,39 @@ class Engine:
             self.step_locks(p, x, t, r_before)  # S8
         forbidden = False
         if not self.hands[p]:
-            forbidden = self.step_finish(p, x, r_before, rev_before, revolted)  # S9
+            forbidden = self.step_finish(p, x, t, r_before, rev_before, revolted)  # S9
         if self.n_active() <= 1:
             return
-        if self.applies(R.C09_EIGHT_CUT, p) and self.contains_rank(x, R.R8):  # S10
-            self.stats.eight_cuts += 1
-            self.say("eight cut")
-            self.flow(p if self.active[p] else self.next_active(p))
+        if self.step_flow_effects(p, x, t):  # S10
             return
         if forbidden and self.pv[R.P_FF_FLOWS]:  # DEC-15 variant
             self.flow(self.next_active(p))
             return
         self.next_turn(p)  # S11 (dobon window: not implemented)
+
+    def count_special_play(self, p: int, x: Play, t: Play, r_before: bool) -> None:
+        """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
+        if x.kind != STAIRS and t.kind != STAIRS and x.count != t.count and not self.is_three_threes(p, x):
+            self.stats.slip_throughs += 1
+        elif x.kind == t.kind and x.count == t.count and value(x, r_before) == value(t, r_before):
+            self.stats.equal_plays += 1
+
+    def step_flow_effects(self, p: int, x: Play, t: Play | None) -> bool:
+        """S10: eight cut (09), three return (22), three 3s (23) flow the field; the player
+        who made the play leads (the next active player if they went out). Returns flowed."""
+        if self.applies(R.C09_EIGHT_CUT, p) and self.contains_rank(x, R.R8):
+            self.stats.eight_cuts += 1
+            self.say("eight cut")
+        elif self.is_three_return(p, x, t):
+            self.stats.three_returns += 1
+            self.say("three return")
+        elif self.is_three_threes(p, x):
+            self.stats.three_threes += 1
+            self.say("three 3s")
+        else:
+            return False
+        self.flow(p if self.active[p] else self.next_active(p))
+        return True
 
     def step_revolution(self, p: int, x: Play) -> bool:
         """S2 / §3.5 / §4.7: toggle ``rev`` for a revolution-size play (DEC-35 optional 3-card)."""
@@ -571,8 +641,9 @@ class Engine:
             self.geki_counted = True
             self.stats.geki += 1
 
-    def is_forbidden(self, p: int, x: Play, r_before: bool, rev_before: bool, revolted: bool) -> bool:
-        """§3.7 / DEC-27: joker; currently strongest rank; a rank effect applying to p; (DEC-26)."""
+    def is_forbidden(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool, revolted: bool) -> bool:
+        """§3.7 / DEC-27: joker; currently strongest rank; a rank effect applying to p (x played
+        onto the previous top play t); (DEC-26) a revolution."""
         if x.jokers:
             return True
         strongest = 0 if (r_before if self.pv[R.P_STRONG_EFF] else rev_before) else 12
@@ -582,12 +653,16 @@ class Engine:
             return True
         if self.pv[R.P_FF_19] and self.applies(R.C19_JBACK, p) and self.contains_rank(x, R.RJ):
             return True
+        if self.pv[R.P_FF_22] and self.is_three_return(p, x, t):
+            return True
+        if self.pv[R.P_FF_23] and self.is_three_threes(p, x):
+            return True
         return bool(self.pv[R.P_REV_FF]) and revolted
 
-    def step_finish(self, p: int, x: Play, r_before: bool, rev_before: bool, revolted: bool) -> bool:
+    def step_finish(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool, revolted: bool) -> bool:
         """S9 / §2.12: going out; a forbidden finish goes to the bottom (DEC-14). Returns forbidden."""
         self.active[p] = False
-        if self.is_forbidden(p, x, r_before, rev_before, revolted):  # card 04 not implemented
+        if self.is_forbidden(p, x, t, r_before, rev_before, revolted):  # card 04 not implemented
             self.place_bottom(p)
             self.stats.forbidden += 1
             self.ff_by_seat[p] += 1
