@@ -23,7 +23,8 @@ def test_six_cards_both_modes(mode, players, count):
 
 
 # each card of issue 8 as a law (normal mode) and as a precept (madness mode), 1,000 games each
-CARD_DECKS = {"16": "16,15,21,07,14"}
+CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07,21", "11": "11,06,16,22,15", "16": "16,15,21,07,14", "22": "22,16,14,15,09",
+              "23": "23,07,09,14,15"}
 
 
 @pytest.mark.parametrize("card", sorted(CARD_DECKS))

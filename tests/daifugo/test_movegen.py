@@ -53,7 +53,9 @@ class Checker(BotAgent):
     {"rule_deck": "14,15,21", "lone_joker_wild": False, "joker_single_ignores_number_lock": False},
     {"rule_deck": "21,14,15,19", "precept21_followers_may_play_stairs": False, "mode": "madness"},
     {"rule_deck": "16,14,15,21", "mode": "madness"},
-    {"rule_deck": "16,15,21,19,07"},
+    {"rule_deck": "16,15,21,19,07,22"},
+    {"rule_deck": "22,14,15,23,06", "mode": "madness"},
+    {"rule_deck": "06,16,23,14,15,21,11"},
 ])
 def test_kernel_lists_the_reference_plays(params):
     cfg = GAME.make_config(players=4, bots=["random"], seed=21, overrides=params)

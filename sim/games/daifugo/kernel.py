@@ -47,8 +47,9 @@ TK, TC, TL, TH, TS, TO, TM, TN, TJ = STATE.scalars(
     "top_kind", "top_count", "top_low", "top_high", "top_suits", "top_owner", "top_mask",
     "top_ranks", "top_wild_ranks")
 # trick and round state (cleared at a new round); card sets are 54-bit masks
-REV, JB, SL, NL, GK, PASSED, FIELD, DISC, UNDEALT, REMOVED = STATE.scalars(
-    "rev", "jback", "suit_lock", "num_lock", "geki_counted", "passed", "field", "discard", "undealt", "removed")
+REV, JB, SL, NL, GK, HUNT, HUNT_DONE, PASSED, FIELD, DISC, UNDEALT, REMOVED = STATE.scalars(
+    "rev", "jback", "suit_lock", "num_lock", "geki_counted", "hunt", "hunt_done", "passed", "field", "discard",
+    "undealt", "removed")
 TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, DECK_PTR, DECK_LEN, DECISIONS = STATE.scalars(
     "turn", "n_top", "n_bottom", "round", "king", "start_player", "total_plays", "laws", "rule_deck_ptr",
     "rule_deck_len", "decisions")
@@ -72,7 +73,8 @@ FINAL0 = STATE.block("final_points", R.MAX_PLAYERS)
 WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
- ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333) = range(T.R_FIXED)
+ ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
+ ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED) = range(T.R_FIXED)
 
 # ---- move table: one row per legal play -----------------------------------------------
 MOVE = Layout("daifugo move row")
@@ -90,7 +92,7 @@ SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game"
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
-IMPL = np.int64(0)
+IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23)
 for _c in R.IMPLEMENTED_CARDS:
     IMPL |= np.int64(1) << np.int64(_c)
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
@@ -412,11 +414,23 @@ def is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
         return True
     if pv[P.P_FF_19] and applies(S, 19, p) and contains_rank(MV[m, MNR], MV[m, MJR], 8, wild):
         return True
+    if pv[P.P_FF_03] and applies(S, 3, p) and contains_rank(MV[m, MNR], MV[m, MJR], 7, wild):
+        return True
+    if pv[P.P_FF_10] and applies(S, 10, p) and contains_rank(MV[m, MNR], MV[m, MJR], 10, wild):
+        return True
+    if pv[P.P_FF_11] and is_hunt_trigger(S, p, MV[m, MK], MV[m, MC], MV[m, MNR], MV[m, MJR], wild):
+        return True
     if pv[P.P_FF_22] and is_three_return(S, p, MV[m, MK], MV[m, MC], MV[m, ML], tk):
         return True
     if pv[P.P_FF_23] and is_three_threes(S, p, MV[m, MK], MV[m, MC], MV[m, ML]):
         return True
     return pv[P.P_REV_FF] == 1 and revolted
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def is_hunt_trigger(S, p, kind, count, nr, jr, wild):
+    """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
+    return kind == SETK and count == 1 and contains_rank(nr, jr, 9, wild) and applies(S, 11, p)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -441,6 +455,8 @@ def flow(S, leader):
     S[SL] = 0
     S[NL] = 0
     S[GK] = 0
+    S[HUNT] = 0
+    S[HUNT_DONE] = 0
     S[PASSED] = 0
     S[TURN] = leader
 
@@ -683,6 +699,97 @@ def draft_fit(hand, c):
 
 # ---- game ---------------------------------------------------------------------------
 @inl
+def rank_count(kind, nr, jr, nj, rank, wild, mask):
+    """Cards of a play that represent ``rank`` (DEC-24: wild jokers when they trigger effects)."""
+    if kind == JOKERK:
+        return 0
+    k = popcount(mask & (np.int64(15) << np.int64(4 * rank)))
+    if wild and (jr >> rank) & 1:
+        k += nj if kind == SETK else 1
+    return k
+
+
+@inl
+def random_cards(rest, k, rng):
+    """k cards drawn one ``randbelow`` each from ``rest`` in ascending id order (as a trim)."""
+    out = np.int64(0)
+    for j in range(k):
+        x = nth_card(rest, randbelow(rng, popcount(rest)))
+        rest &= ~(np.int64(1) << np.int64(x))
+        out |= np.int64(1) << np.int64(x)
+    return out
+
+
+@inl
+def pull_back(S, pv, p, kind, count, nr, jr, nj, wild, tm, pol, margin, rng):
+    """S4 / §4.10 / DEC-36 (D11): take up to k cards of the previous play (mask tm) back."""
+    kings = rank_count(kind, nr, jr, nj, 10, wild, S[TM])
+    if kings == 0:
+        return
+    most = min(count if pv[P.P_PULL_PLAYED] else kings, popcount(tm))
+    S[DECISIONS] += 1
+    if pol == RANDOM:
+        take = random_cards(tm, randbelow(rng, most + 1), rng)
+    else:
+        rv = reversed_(S)
+        bar = strength(10, rv) + (1 if pol == GREEDY else margin)
+        take = np.int64(0)
+        got = 0
+        for v in range(13, -1, -1):  # strongest first, ascending ids within a strength
+            if got == most or v < bar:
+                break
+            if v == 13:
+                cand = tm & JOKER_BITS
+            else:
+                r = 12 - v if rv else v
+                cand = tm & (np.int64(15) << np.int64(4 * r))
+            while cand and got < most:
+                low = cand & (-cand)
+                take |= low
+                cand &= ~low
+                got += 1
+    if take:
+        S[FIELD] &= ~take
+        S[ix(H0 + p)] |= take
+        S[RS0 + ST_PULLS] += 1
+        S[RS0 + ST_PULLED] += popcount(take)
+
+
+@inl
+def ten_discard(S, pv, p, kind, nr, jr, nj, wild, pol, rng):
+    """S5 / §4.3 / DEC-32 (D12): discard up to t cards for t represented 10s; returns whether
+    that emptied the hand (a forbidden finish, §3.7 item 4)."""
+    tens = rank_count(kind, nr, jr, nj, 7, wild, S[TM])
+    if tens == 0:
+        return False
+    hand = S[ix(H0 + p)]
+    size = popcount(hand)
+    most = min(tens, size)
+    mandatory = pv[P.P_03_MANDATORY] == 1
+    if mandatory and most == size:
+        out = hand
+    else:
+        S[DECISIONS] += 1
+        if pol == RANDOM:
+            out = random_cards(hand, most if mandatory else randbelow(rng, most + 1), rng)
+        else:
+            k = most if mandatory else min(most, size - 1)
+            out = np.int64(0)
+            for j in range(k):
+                if pol == GREEDY:
+                    x = nth_card(hand & ~out, 0)
+                else:
+                    x = unpaired_order_pick(hand, out)
+                out |= np.int64(1) << np.int64(x)
+    if out:
+        S[ix(H0 + p)] &= ~out
+        S[DISC] |= out
+        S[RS0 + ST_TENS] += 1
+        S[RS0 + ST_TENNED] += popcount(out)
+    return S[ix(H0 + p)] == 0
+
+
+@inl
 def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
     """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
     if kind != STAIRS and tk != STAIRS and count != tc and not is_three_threes(S, p, kind, count, low):
@@ -692,9 +799,9 @@ def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
 
 
 @inl
-def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
+def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
-    tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
+    tk, tc, tl, th, ts, tm = S[TK], S[TC], S[TL], S[TH], S[TS], S[TM]
     r_before = reversed_(S)
     rev_before = S[REV] == 1
     kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
@@ -732,6 +839,18 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     if applies(S, 19, p) and contains_rank(nr, jr, 8, wild):
         S[JB] = (1 - S[JB]) if pv[P.P_JBACK_TOGGLE] else 1
         S[RS0 + ST_JB] += 1
+    # S4 pull-back, S5 ten discard
+    if tk != NONE and applies(S, 10, p):
+        pull_back(S, pv, p, kind, count, nr, jr, MV[m, MJK], wild, tm, pol, margin, rng)
+    emptied = False
+    if S[ix(H0 + p)] != 0 and applies(S, 3, p):
+        emptied = ten_discard(S, pv, p, kind, nr, jr, MV[m, MJK], wild, pol, rng)
+    # S6 magician hunt
+    if S[HUNT] and mask & JOKER_BITS:
+        S[HUNT_DONE] |= np.int64(1) << np.int64(p)
+    if not S[HUNT] and is_hunt_trigger(S, p, kind, count, nr, jr, wild):
+        S[HUNT] = 1
+        S[RS0 + ST_HUNTS] += 1
     # S8 locks
     if tk != NONE and kind != JOKERK and tk != JOKERK:
         if applies(S, 14, p):
@@ -750,7 +869,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     forbidden = False
     if S[ix(H0 + p)] == 0:
         S[A0 + p] = 0
-        if is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
+        if emptied or is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
             place_bottom(S, pv, p)
             S[RS0 + ST_FF] += 1
             S[FF0 + p] += 1
@@ -798,6 +917,12 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
         p = S[TURN]
         nm = legal_plays(S, pv, MV, p)
         can_pass = S[TK] != NONE
+        if S[HUNT] and not (S[HUNT_DONE] >> p) & 1 and nm > 0 and MV[ix(nm - 1), MK] == JOKERK:
+            for j in range(MOVE_COLS):  # D10: the Joker single (always listed last) is forced
+                MV[0, j] = MV[ix(nm - 1), j]
+            nm = 1
+            can_pass = False
+            S[RS0 + ST_FORCED] += 1
         pos = seatpos[p]
         ch = choose_play(S, pv, n, MV, nm, p, can_pass, pols[pos], prms[pos, 0], prms[pos, 1], prms[pos, 2], rng)
         if ch < 0:
@@ -805,7 +930,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
             S[RS0 + ST_PASSES] += 1
             next_turn(S, n, p)
         else:
-            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], rng)
+            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], rng)
     for q in range(n):
         if S[ix(A0 + q)]:
             S[ix(A0 + q)] = 0

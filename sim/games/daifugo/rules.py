@@ -37,8 +37,9 @@ CARD_NAMES = {
 }
 N_RULE_CARDS = 25
 C07_THREE_REV, C09_EIGHT_CUT, C14_SUIT_LOCK, C15_NUMBER_LOCK, C19_JBACK, C21_STAIRS = 7, 9, 14, 15, 19, 21
-C06_SLIP, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 16, 22, 23
-IMPLEMENTED_CARDS = (7, 9, 14, 15, 16, 19, 21)
+C03_TEN_DISCARD, C10_PULL_BACK = 3, 10
+C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
+IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 21, 22, 23)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -138,8 +139,8 @@ P_LONE_WILD, P_WILD_EFFECTS, P_REV_FF, P_FF_09, P_FF_19, P_STRONG_EFF, P_CF_PLAC
 P_07_OPTIONAL, P_LOCK_TIGHTEN, P_JOKER_NUMLOCK, P_JBACK_TOGGLE, P_21_FOLLOW, P_CF_BONUS = range(20, 26)
 P_RANK_POINTS = 26  # 6 entries
 P_VP = 32  # 26 entries, index = card id (0 unused)
-P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23 = range(58, 63)
-N_PARAMS = 63
+P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = range(58, 65)
+N_PARAMS = 65
 
 
 def param_vector(cfg) -> list[int]:
@@ -167,6 +168,8 @@ def param_vector(cfg) -> list[int]:
     v[P_FF_19] = int("19" in p["forbidden_effect_cards"])
     v[P_FF_03], v[P_FF_10], v[P_FF_11], v[P_FF_22], v[P_FF_23] = (
         int(c in p["forbidden_effect_cards"]) for c in ("03", "10", "11", "22", "23"))
+    v[P_03_MANDATORY] = int(p["ten_discard_mandatory"])
+    v[P_PULL_PLAYED] = int(p["pullback_count"] == "cards_played")
     v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
     v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
     v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])
