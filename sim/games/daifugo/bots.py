@@ -43,6 +43,8 @@ BOT_PARAMS = (
     BotParam("pass_control_above", 0.0, float(R.BASE_DECK),
              "strategist passes instead of spending control cards while every opponent holds more cards than this"),
     BotParam("boss_hand", 0.0, float(R.BASE_DECK), "strategist leads a play nobody can beat once its hand is this small"),
+    BotParam("pullback_margin", 0.0, 14.0,
+             "strategist pulls back (card 10) only cards at least this many strength steps above a K (joker 13)"),
 )
 
 # D1 draft preference of the strategist (implemented cards; inert cards score 0)
