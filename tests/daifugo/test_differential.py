@@ -24,7 +24,8 @@ def test_six_cards_both_modes(mode, players, count):
 
 # each card of issue 8 as a law (normal mode) and as a precept (madness mode), 1,000 games each
 CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07,21", "11": "11,06,16,22,15", "16": "16,15,21,07,14", "22": "22,16,14,15,09",
-              "23": "23,07,09,14,15"}
+              "23": "23,07,09,14,15",
+              "20": "20,21,14,15,10"}
 
 
 @pytest.mark.parametrize("card", sorted(CARD_DECKS))
@@ -96,3 +97,14 @@ def test_decisions_count_every_asked_decision():
         eng.start_game()
         eng.run()
         assert fast[i] == agent.asked == eng.decisions > 0
+
+
+COUNTERS = {"03": "ten_discards", "06": "slip_throughs", "10": "pull_backs", "11": "magician_hunts",
+            "16": "equal_plays", "20": "substitutions", "22": "three_returns", "23": "three_threes"}
+
+
+@pytest.mark.parametrize("card", sorted(COUNTERS))
+def test_card_effects_happen(card):
+    """The differential decks really exercise each card: its rounds counter (spec §7) is not 0."""
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17, overrides={"rule_deck": card, "rounds": 2})
+    assert GAME.run_batch(cfg, 0, 400, "fast")["rounds"][COUNTERS[card]].sum() > 0

@@ -56,6 +56,8 @@ class Checker(BotAgent):
     {"rule_deck": "16,15,21,19,07,22"},
     {"rule_deck": "22,14,15,23,06", "mode": "madness"},
     {"rule_deck": "06,16,23,14,15,21,11"},
+    {"rule_deck": "20,21,14,15,19,16", "mode": "madness"},
+    {"rule_deck": "20,21,06,15"},
 ])
 def test_kernel_lists_the_reference_plays(params):
     cfg = GAME.make_config(players=4, bots=["random"], seed=21, overrides=params)

@@ -525,12 +525,44 @@ def test_T50_pull_back_loop_ends_by_the_guard():
     assert sorted(out["result"]["ranking"][1:3]) == [1, 2]
 
 
+def test_T54_descent_one_way_only():
+    """T-54 [§4.20, QA-20.1]: an A may be played as a J; a J never as an A."""
+    hands = [["D5", "D6"], ["HA", "SJ", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["D10"], "owner": 0}
+    out = legal(run(hands, [{"play": ["HA"], "as": ["HJ"]}], laws=[20], top=top, turn=1))
+    assert "P1 plays [♥A=J]" in out["events"]
+    assert "cannot stand for" in illegal(run(hands, [{"play": ["SJ"], "as": ["SA"]}], laws=[20], top=top, turn=1))
+    assert "card 20" in illegal(run(hands, [{"play": ["HA"], "as": ["HJ"]}], top=top, turn=1))
+    assert illegal(run(hands, [{"play": ["HA"], "as": ["HJ"]}], precepts={"20": 2}, top=top, turn=1))
+    # the canonical list offers the A as J (no natural ♥J in hand) beside the A itself
+    out = run(hands, [], laws=[20], top=top, turn=1)
+    assert {"play": ["HA"], "as": ["HJ"]} in out["waiting"]["legal"] and {"play": ["HA"]} in out["waiting"]["legal"]
+
+
+def test_T55_descent_in_stairs_and_sets():
+    """T-55 [QA-20.2]: substitutes in stairs (♥10 ♥A=J ♥2=Q) and in sets (♠K ♣3=K)."""
+    hands = [["D5", "D6"], ["H10", "HA", "H2", "SK", "C3", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [{"play": ["H10", "HA", "H2"], "as": ["H10", "HJ", "HQ"]}], laws=[20, 21], turn=1))
+    assert out["events"][0] == "P1 plays [♥10 ♥A=J ♥2=Q]"
+    out = legal(run(hands, [{"play": ["SK", "C3"], "as": ["SK", "CK"]}], laws=[20], turn=1))
+    assert out["events"][0] == "P1 plays [♣3=K ♠K]"
+
+
+def test_T56_descent_triggers_the_represented_rank():
+    """T-56 [QA-20.3, DEC-24]: an A as J sets J-back (19); a single 2 as Q starts the hunt (11)."""
+    hands = [["D5", "D6"], ["DA", "C2", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [{"play": ["DA"], "as": ["DJ"]}], laws=[19, 20], top={"cards": ["S9"], "owner": 0},
+                    turn=1))
+    assert "J-back" in out["events"]
+    out = run(hands, [{"play": ["C2"], "as": ["CQ"]}], laws=[11, 20], top={"cards": ["S9"], "owner": 0}, turn=1)
+    assert "magician hunt" in out["events"]
+
+
 # ---------------------------------------------------------------- waiting for other cards
 WAITING = {
     "T-15": "01", "T-16": "01", "T-17": "02", "T-18": "02", "T-19": "02", "T-20": "02", "T-21": "02",
     "T-22": "02", "T-25": "04", "T-26": "05", "T-27": "05", "T-33": "08",
     "T-39": "12", "T-40": "12", "T-41": "13", "T-42": "13", "T-51": "17", "T-52": "18 and 13",
-    "T-54": "20", "T-55": "20", "T-56": "20",
     "T-62": "24", "T-63": "25", "T-64": "25", "T-66": "18",
 }
 

@@ -74,7 +74,7 @@ WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
  ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
- ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED) = range(T.R_FIXED)
+ ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED, ST_SUBS) = range(T.R_FIXED)
 
 # ---- move table: one row per legal play -----------------------------------------------
 MOVE = Layout("daifugo move row")
@@ -92,7 +92,7 @@ SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game"
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
-IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23)
+IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 20)
 for _c in R.IMPLEMENTED_CARDS:
     IMPL |= np.int64(1) << np.int64(_c)
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
@@ -230,17 +230,22 @@ def locks_allow(S, pv, p, kind, low, high, suits):
 
 
 @inl
-def gen_sets(S, pv, MV, k, p, hand, count, lock, r_lo, r_hi, check):
+def gen_sets(S, pv, MV, k, p, hand, count, lock, r_lo, r_hi, check, subs):
     """Sets/singles of one size and ranks r_lo..r_hi-1 in (rank, card mask) order; wild jokers
-    designated canonically; ``check``: only plays the locks allow."""
+    designated canonically; ``check``: only plays the locks allow; ``subs`` (card 20): a
+    missing J, Q or K of a suit may be its A, 2 or 3."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
     j1 = jmask & (-jmask)  # lowest joker bit
     lone = pv[P.P_LONE_WILD] == 1
     for r in range(r_lo, r_hi):
-        held = (hand >> (4 * r)) & 15
+        nat = (hand >> (4 * r)) & 15
+        src = substitute_rank(r)
+        sub = ((hand >> (4 * src)) & 15 & ~nat) if (subs and src >= 0) else 0
+        held = nat | sub
         if SUBN[held, 1] + nj_hand < count:
             continue
+        k0 = k
         for j in range(0, min(nj_hand, count) + 1):
             n = count - j
             if n == 0 and count == 1 and not lone:
@@ -258,14 +263,43 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, r_lo, r_hi, check):
                 suits = sm | des
                 if check and not locks_allow(S, pv, p, SETK, r, r, suits):
                     continue
-                mask = (sm << (4 * r)) | jbits
+                mask = ((sm & nat) << (4 * r)) | jbits
+                if sm & sub:
+                    mask |= (sm & sub) << (4 * src)
                 k = _add(MV, k, SETK, count, r, r, suits, mask, (1 << r) if n > 0 else 0,
                          (1 << r) if j > 0 else 0, j)
+        if sub:
+            sort_by_mask(MV, k0, k)
     return k
 
 
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def substitute_rank(r):
+    """Card 20 (§4.20): the rank that may stand for J, Q, K (A, 2, 3); -1 for other ranks."""
+    if r == 8:
+        return 11
+    if r == 9:
+        return 12
+    if r == 10:
+        return 0
+    return -1
+
+
 @inl
-def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq):
+def sort_by_mask(MV, lo, hi):
+    """Rows lo..hi-1 in ascending card-mask order (the canonical order within a rank)."""
+    for i in range(lo + 1, hi):
+        j = i
+        while j > lo and MV[ix(j - 1), MMASK] > MV[ix(j), MMASK]:
+            for c in range(MOVE_COLS):
+                t = MV[ix(j - 1), c]
+                MV[ix(j - 1), c] = MV[ix(j), c]
+                MV[ix(j), c] = t
+            j -= 1
+
+
+@inl
+def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq, subs):
     """Stairs by (length, low rank, suit); following: stronger (or equal with ``eq``) than the top."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
@@ -278,10 +312,15 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq):
                 jr = 0
                 mask = np.int64(0)
                 for r in range(low, low + L):
+                    src = substitute_rank(r) if subs else -1
                     if (hand >> (4 * r + s)) & 1:
                         held += 1
                         nr |= 1 << r
                         mask |= np.int64(1) << np.int64(4 * r + s)
+                    elif src >= 0 and (hand >> (4 * src + s)) & 1 and not (low <= src < low + L):
+                        held += 1  # card 20: the A, 2 or 3 stands in (not itself in the run)
+                        nr |= 1 << r
+                        mask |= np.int64(1) << np.int64(4 * src + s)
                     else:
                         jr |= 1 << r
                 miss = L - held
@@ -327,40 +366,41 @@ def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
     hand = S[ix(H0 + p)]
     k = 0
+    subs = applies(S, 20, p)
     if S[TK] == NONE:
         most = 0  # largest set the hand can form: skip sizes it cannot reach
         for r in range(13):
             c = SUBN[(hand >> (4 * r)) & 15, 1]
             if c > most:
                 most = c
-        most = min(4, most + popcount(hand & JOKER_BITS))
+        most = 4 if subs else min(4, most + popcount(hand & JOKER_BITS))  # card 20 adds substitutes
         for count in range(1, most + 1):
-            k = gen_sets(S, pv, MV, k, p, hand, count, 0, 0, 13, False)
+            k = gen_sets(S, pv, MV, k, p, hand, count, 0, 0, 13, False, subs)
         if applies(S, 21, p):
-            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False, False)
+            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False, False, subs)
         if hand & JOKER_BITS:
             k = add_joker_single(MV, k, hand)
         return k
     wisdom = applies(S, 23, p)
     if S[TK] == JOKERK:
         if applies(S, 22, p):  # §4.22: a 3 onto the Joker, ignoring locks (DEC-48)
-            k = gen_sets(S, pv, MV, k, p, hand, 1, S[SL], 0, 1, False)
+            k = gen_sets(S, pv, MV, k, p, hand, 1, S[SL], 0, 1, False, False)
         if wisdom:
-            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
         if (hand & JOKER_BITS) and may_play_equal(S, p):
             k = add_joker_single(MV, k, hand)
         return k
     if S[TK] == SETK:
-        return follow_sets(S, pv, MV, k, p, hand, wisdom)
+        return follow_sets(S, pv, MV, k, p, hand, wisdom, subs)
     if wisdom:  # three 3s on stairs (kind order: sets before stairs)
-        k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+        k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
     if may_follow_stairs(S, pv, p):
-        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True, may_play_equal(S, p))
+        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True, may_play_equal(S, p), subs)
     return k
 
 
 @inl
-def follow_sets(S, pv, MV, k, p, hand, wisdom):
+def follow_sets(S, pv, MV, k, p, hand, wisdom, subs):
     """Follows of a set or single: same count stronger (16: or equal), 06 slip-through counts,
     23 three 3s on anything; then the Joker single."""
     rv = reversed_(S)
@@ -373,7 +413,7 @@ def follow_sets(S, pv, MV, k, p, hand, wisdom):
         same = count == tc
         if not (same or (slip and (count == 1) != (tc == 1))):
             if count == 3 and wisdom:
-                k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+                k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
             continue
         floor = topv if (same and eq) else topv + 1  # weakest strength allowed
         if rv:
@@ -381,10 +421,10 @@ def follow_sets(S, pv, MV, k, p, hand, wisdom):
         else:
             r_lo, r_hi = floor, 13
         if count == 3 and wisdom:  # 23 ignores strength and locks: rank 3 listed first, once
-            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False)
+            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
             r_lo = max(r_lo, 1)
         if r_lo < r_hi:
-            k = gen_sets(S, pv, MV, k, p, hand, count, S[SL], r_lo, r_hi, check)
+            k = gen_sets(S, pv, MV, k, p, hand, count, S[SL], r_lo, r_hi, check, subs)
     if (hand & JOKER_BITS) and (tc == 1 or slip) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
         k = add_joker_single(MV, k, hand)
     return k
@@ -699,14 +739,15 @@ def draft_fit(hand, c):
 
 # ---- game ---------------------------------------------------------------------------
 @inl
-def rank_count(kind, nr, jr, nj, rank, wild, mask):
+def rank_count(kind, count, low, nr, jr, nj, rank, wild):
     """Cards of a play that represent ``rank`` (DEC-24: wild jokers when they trigger effects)."""
-    if kind == JOKERK:
-        return 0
-    k = popcount(mask & (np.int64(15) << np.int64(4 * rank)))
-    if wild and (jr >> rank) & 1:
-        k += nj if kind == SETK else 1
-    return k
+    if kind == SETK:
+        if low != rank:
+            return 0
+        return count if wild else count - nj
+    if kind == STAIRS:
+        return ((nr >> rank) & 1) + (1 if wild and (jr >> rank) & 1 else 0)
+    return 0
 
 
 @inl
@@ -723,7 +764,7 @@ def random_cards(rest, k, rng):
 @inl
 def pull_back(S, pv, p, kind, count, nr, jr, nj, wild, tm, pol, margin, rng):
     """S4 / §4.10 / DEC-36 (D11): take up to k cards of the previous play (mask tm) back."""
-    kings = rank_count(kind, nr, jr, nj, 10, wild, S[TM])
+    kings = rank_count(kind, count, S[TL], nr, jr, nj, 10, wild)
     if kings == 0:
         return
     most = min(count if pv[P.P_PULL_PLAYED] else kings, popcount(tm))
@@ -759,7 +800,7 @@ def pull_back(S, pv, p, kind, count, nr, jr, nj, wild, tm, pol, margin, rng):
 def ten_discard(S, pv, p, kind, nr, jr, nj, wild, pol, rng):
     """S5 / §4.3 / DEC-32 (D12): discard up to t cards for t represented 10s; returns whether
     that emptied the hand (a forbidden finish, §3.7 item 4)."""
-    tens = rank_count(kind, nr, jr, nj, 7, wild, S[TM])
+    tens = rank_count(kind, S[TC], S[TL], nr, jr, nj, 7, wild)
     if tens == 0:
         return False
     hand = S[ix(H0 + p)]
@@ -790,6 +831,23 @@ def ten_discard(S, pv, p, kind, nr, jr, nj, wild, pol, rng):
 
 
 @inl
+def substitute_count(kind, count, low, high, suits, mask, nj):
+    """Cards of a play standing for another rank through card 20 (not jokers, not naturals)."""
+    if kind == JOKERK:
+        return 0
+    natural = 0
+    if kind == SETK:
+        natural = popcount(mask & (np.int64(15) << np.int64(4 * low)))
+    else:
+        s = 0
+        while not (suits >> s) & 1:
+            s += 1
+        for r in range(low, high + 1):
+            natural += (mask >> (4 * r + s)) & 1
+    return count - nj - natural
+
+
+@inl
 def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
     """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
     if kind != STAIRS and tk != STAIRS and count != tc and not is_three_threes(S, p, kind, count, low):
@@ -810,6 +868,8 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
     S[TK], S[TC], S[TL], S[TH], S[TS], S[TO], S[TM], S[TN], S[TJ] = kind, count, low, high, suits, p, mask, MV[m, MNR], MV[m, MJR]
     S[RS0 + ST_PLAYS] += 1
     S[TOTAL] += 1
+    if applies(S, 20, p):
+        S[RS0 + ST_SUBS] += substitute_count(kind, count, low, high, suits, mask, MV[m, MJK])
     if tk == NONE:
         S[RS0 + ST_TRICKS] += 1
     else:

@@ -71,6 +71,7 @@ class RoundStats:
     pulled_cards: int = 0
     ten_discards: int = 0
     ten_discarded: int = 0
+    substitutions: int = 0
     forced_jokers: int = 0
     ranking: list = field(default_factory=list)
     points: list = field(default_factory=list)
@@ -376,10 +377,11 @@ class Engine:
         lone = bool(self.pv[R.P_LONE_WILD])
         hand = self.hands[p]
         t = self.top
+        subs = self.applies(R.C20_DESCENT, p)
         if t is None:
-            out = sets_of(hand, (1, 2, 3, 4), 0, lone)
+            out = sets_of(hand, (1, 2, 3, 4), 0, lone, subs=subs)
             if self.may_lead_stairs(p):
-                out += stairs_of(hand, None)
+                out += stairs_of(hand, None, subs)
             out += joker_single(hand)
             return sorted(out, key=Play.key)
         rv = self.reversed
@@ -393,10 +395,10 @@ class Engine:
         elif t.kind == SET:
             counts = {t.count, 1, 2, 3, 4} if self.applies(R.C06_SLIP, p) else {t.count}
             at_least = [r for r in range(13) if strength(r, rv) >= strength(t.low, rv)]
-            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, at_least)
+            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, at_least, subs)
             cand += joker_single(hand)
         elif self.may_follow_stairs(p):
-            cand += stairs_of(hand, t.count)
+            cand += stairs_of(hand, t.count, subs)
         return sorted({x: None for x in cand if self.may_play(p, x)}, key=Play.key)
 
     def is_legal(self, p: int, x: Play) -> bool:
@@ -406,6 +408,8 @@ class Engine:
             return False
         if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
             return False  # DEC-23 variant: a lone joker is only the Joker
+        if x.substitutes and not self.applies(R.C20_DESCENT, p):
+            return False  # §4.20: A as J, 2 as Q, 3 as K only with card 20
         if self.top is None:
             return x.kind != STAIRS or self.may_lead_stairs(p)
         if x.kind != JOKER_SINGLE and self.hunt_forces(p, self.legal_plays(p)):
@@ -483,6 +487,8 @@ class Engine:
         t = self.top
         if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
             return "a lone joker is only the Joker (lone_joker_wild is off)"
+        if x.substitutes and not self.applies(R.C20_DESCENT, p):
+            return "an A as J, a 2 as Q or a 3 as K needs card 20"
         if x.kind == STAIRS and t is None and not self.may_lead_stairs(p):
             return "stairs need card 21 (law, or the holder's precept to lead)"
         if t is None:
@@ -590,6 +596,7 @@ class Engine:
         self.top, self.top_owner = x, p
         self.stats.plays += 1
         self.total_plays += 1
+        self.stats.substitutions += x.substitutes
         if t is None:
             self.stats.tricks += 1
         else:

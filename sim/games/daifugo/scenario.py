@@ -10,7 +10,7 @@ from sim.scenario import Script, parse_envelope
 
 from . import rules as R
 from .bots import BOTS, BotAgent
-from .plays import JOKER_SINGLE, SET, STAIRS, Play, sets_of, stairs_of
+from .plays import JOKER_SINGLE, SET, STAIRS, SUBSTITUTE, Play, sets_of, stairs_of
 from .reference import Engine, RoundStats, StopRun
 
 
@@ -84,7 +84,9 @@ class NotACombination(ConfigError):
 
 
 def build_play(cards: list[int], reps: list[int] | None) -> Play:
-    """A play from cards and the represented card of each joker (``as``); kind is inferred."""
+    """A play from cards and what they represent (``as``: one entry per joker, or one per card in
+    the order given, for card-20 substitutes); kind is inferred."""
+    given = list(cards)
     cards = sorted(cards)
     jokers = [c for c in cards if c >= R.JOKER]
     if len(cards) == 1 and jokers and not reps:
@@ -92,15 +94,16 @@ def build_play(cards: list[int], reps: list[int] | None) -> Play:
     if reps is None:
         reps = []
     if len(reps) == len(cards):
-        pairs = list(zip(cards, reps))
+        pairs = list(zip(given, reps))
     elif len(reps) == len(jokers):
         it = iter(reps)
         pairs = [(c, next(it) if c >= R.JOKER else c) for c in cards]
     else:
-        raise ConfigError("'as' must give the represented card of every joker")
+        raise ConfigError("'as' must give the represented card of every joker (or of every card)")
     for c, r in pairs:
-        if c < R.JOKER and c != r:
-            raise ConfigError(f"'as' may only designate jokers, not {R.card_code(c)}")
+        if c < R.JOKER and c != r and not (r < R.JOKER and SUBSTITUTE.get(r // 4) == c // 4 and r % 4 == c % 4):
+            raise NotACombination(f"{R.card_code(c)} cannot stand for {R.card_code(r)}: only jokers are wild, "
+                                  "and card 20 plays an A as J, a 2 as Q, a 3 as K of the same suit")
         if r >= R.JOKER:
             raise ConfigError("a joker in a combination must represent a card")
     pairs.sort()
@@ -131,7 +134,9 @@ def readings(eng, cards: list[int]) -> list[Play]:
 
 def play_json(x: Play) -> dict:
     d = {"play": [R.card_code(c) for c in x.cards]}
-    if x.jokers and x.kind != JOKER_SINGLE:
+    if x.substitutes:  # card 20: what every card stands for
+        d["as"] = [R.card_code(r) for r in x.reps]
+    elif x.jokers and x.kind != JOKER_SINGLE:
         d["as"] = [R.card_code(r) for c, r in zip(x.cards, x.reps) if c >= R.JOKER]
     return d
 
