@@ -22,6 +22,23 @@ def test_six_cards_both_modes(mode, players, count):
     assert_same(cfg, 0, count)
 
 
+# each card of issue 8 as a law (normal mode) and as a precept (madness mode), 1,000 games each
+CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07,21", "11": "11,06,16,22,15", "16": "16,15,21,07,14", "22": "22,16,14,15,09",
+              "23": "23,07,09,14,15",
+              "20": "20,21,14,15,10"}
+
+
+@pytest.mark.parametrize("card", sorted(CARD_DECKS))
+@pytest.mark.parametrize("mode", ["normal", "madness"])
+def test_card_as_law_and_precept(card, mode):
+    """The card is in force from round 1: normal mode, the card alone is the rule deck (the
+    law); madness mode, four players and five cards: the law and the four precepts drafted."""
+    deck = card if mode == "normal" else CARD_DECKS[card]
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17,
+                           overrides={"mode": mode, "rule_deck": deck, "rounds": 2, "madness_rounds": 2})
+    assert_same(cfg, 0, 1000)
+
+
 VARIANTS = [
     (3, {"mode": "madness", "rule_deck": SIX, "pass_locks_out": False, "bottom_order": "earliest_lowest",
          "three_card_revolution_optional": True, "draft_order": "clockwise_from_last"}),
@@ -48,3 +65,46 @@ def test_batches_are_independent():
     parts = [GAME.run_batch(cfg, 0, 12, "fast"), GAME.run_batch(cfg, 12, 18, "fast")]
     for name in GAME.tables:
         pd.testing.assert_frame_equal(whole[name], pd.concat([p[name] for p in parts], ignore_index=True))
+
+
+class CountingAgent:
+    """Bots that count every decision they are asked (options >= 2; trims with cards to spare)."""
+
+    def __init__(self, inner):
+        self.inner, self.asked = inner, 0
+
+    def decide(self, eng, p, kind, options):
+        self.asked += 1
+        return self.inner.decide(eng, p, kind, options)
+
+
+def test_decisions_count_every_asked_decision():
+    """games.decisions (tables.py) = the decisions the reference engine asks its agents; the
+    fast engine counts the same (several madness rounds: drafts, gifts, trims, starts, plays)."""
+    from sim.games.base import seat_bots
+    from sim.games.daifugo.bots import BotAgent
+    from sim.games.daifugo.game import bot_params
+    from sim.games.daifugo.reference import Engine
+    from sim.rng import Rng
+
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=9,
+                           overrides={"mode": "madness", "rule_deck": SIX, "three_card_revolution_optional": True})
+    fast = GAME.run_batch(cfg, 0, 20, "fast")["games"]["decisions"].tolist()
+    for i in range(20):
+        names = seat_bots(cfg, i)
+        agent = CountingAgent(BotAgent(names, bot_params(cfg, names)))
+        eng = Engine(cfg, Rng(cfg.seed, i), agent)
+        eng.start_game()
+        eng.run()
+        assert fast[i] == agent.asked == eng.decisions > 0
+
+
+COUNTERS = {"03": "ten_discards", "06": "slip_throughs", "10": "pull_backs", "11": "magician_hunts",
+            "16": "equal_plays", "20": "substitutions", "22": "three_returns", "23": "three_threes"}
+
+
+@pytest.mark.parametrize("card", sorted(COUNTERS))
+def test_card_effects_happen(card):
+    """The differential decks really exercise each card: its rounds counter (spec §7) is not 0."""
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17, overrides={"rule_deck": card, "rounds": 2})
+    assert GAME.run_batch(cfg, 0, 400, "fast")["rounds"][COUNTERS[card]].sum() > 0

@@ -16,7 +16,7 @@ from sim.rng import Rng
 
 def kernel_state(eng):
     S = np.zeros(K.S_SIZE, np.int64)
-    S[K.OWN0:K.OWN0 + 26] = eng.owner
+    K.STATE.view(S, "owner")[:] = eng.owner
     for c in eng.laws:
         S[K.LAWS] |= 1 << c
     for q in range(eng.n):
@@ -37,7 +37,7 @@ class Checker(BotAgent):
         if kind == "play":
             moves = [m for m in options if m is not None]
             S = kernel_state(eng)
-            MV = np.zeros((K.MAX_MOVES, 9), np.int64)
+            MV = np.zeros((K.MAX_MOVES, K.MOVE_COLS), np.int64)
             nm = K.legal_plays(S, np.array(eng.pv, np.int64), MV, p)
             assert nm == len(moves)
             for i, m in enumerate(moves):
@@ -52,6 +52,12 @@ class Checker(BotAgent):
     {"rule_deck": "07,09,14,15,19,21", "mode": "madness"},
     {"rule_deck": "14,15,21", "lone_joker_wild": False, "joker_single_ignores_number_lock": False},
     {"rule_deck": "21,14,15,19", "precept21_followers_may_play_stairs": False, "mode": "madness"},
+    {"rule_deck": "16,14,15,21", "mode": "madness"},
+    {"rule_deck": "16,15,21,19,07,22"},
+    {"rule_deck": "22,14,15,23,06", "mode": "madness"},
+    {"rule_deck": "06,16,23,14,15,21,11"},
+    {"rule_deck": "20,21,14,15,19,16", "mode": "madness"},
+    {"rule_deck": "20,21,06,15"},
 ])
 def test_kernel_lists_the_reference_plays(params):
     cfg = GAME.make_config(players=4, bots=["random"], seed=21, overrides=params)

@@ -37,6 +37,8 @@ configs = st.fixed_dictionaries({
         "three_card_revolution_optional": st.booleans(),
         "forbidden_finish_flows": st.booleans(),
         "max_plays_per_round": st.sampled_from([5, 30, 1000]),
+        "ten_discard_mandatory": st.booleans(),
+        "pullback_count": st.sampled_from(["kings", "cards_played"]),
     }),
 })
 

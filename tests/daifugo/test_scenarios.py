@@ -324,14 +324,246 @@ def test_T28_stairs_not_bypassed_without_06():
     assert illegal(run(hands, [P("SK", "HK")], laws=[6, 21], top=top, turn=1))
 
 
+def test_T49_sameness():
+    """T-49 [§4.16, §4.0]: equal strength may follow; never under a number lock (§4.15);
+    as a precept only the holder may."""
+    hands = [["D5", "D6"], ["S2", "S5", "S6"], ["H2", "H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["D2"], "owner": 0}
+    out = legal(run(hands, [P("S2")], laws=[16], top=top, turn=1))
+    assert out["state"]["top"] == {"cards": ["S2"], "owner": 1}
+    with_joker = [hands[0], ["Jk", *hands[1]], hands[2], hands[3]]  # so that P1 has a choice
+    assert "does not beat" in illegal(run(with_joker, [P("S2")], top=top, turn=1))
+    hands = [["SA", "D5"], ["D2", "S5"], ["S2", "Jk", "H5"], ["C5", "C6"]]
+    out = legal(run(hands, [P("SA"), P("D2")], laws=[15, 16], turn=0))
+    assert out["state"]["num_lock"] is True
+    assert "number lock" in illegal(run(hands, [P("SA"), P("D2"), P("S2")], laws=[15, 16], turn=0))
+    hands = [["D5", "D6"], ["S2", "S5", "S6"], ["H2", "H5", "H6"], ["C5", "C6"]]
+    legal(run(hands, [P("S2")], precepts={"16": 1}, top=top, turn=1))
+    assert illegal(run(hands, [P("S2"), P("H2")], precepts={"16": 1}, top=top, turn=1))
+
+
+def test_T59_three_return():
+    """T-59 [§4.22, DEC-48, §3.7]: a 3 on a Joker single flows, the player leads; not on a joker
+    played alone as another card; a finish by it is forbidden; as a precept only the holder's 3."""
+    hands = [["Jk", "D5", "D6"], ["D3", "S5", "S6"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [P("Jk"), P("D3")], laws=[22], turn=0))
+    assert "three return" in out["events"] and out["state"]["top"] is None and out["state"]["turn"] == 1
+    assert "Jk" in out["state"]["discard"] and "D3" in out["state"]["discard"]
+    assert illegal(run(hands, [{"play": ["Jk"], "as": ["SA"]}, P("D3")], laws=[22], turn=0))
+    assert illegal(run(hands, [P("Jk"), P("D3")], precepts={"22": 2}, turn=0))
+    legal(run(hands, [P("Jk"), P("D3")], precepts={"22": 1}, turn=0))
+    # locks do not bind it: a suit lock of hearts stays from earlier plays
+    hands = [["D5", "D6"], ["D3", "S5", "S6"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [P("D3")], laws=[14, 22], top={"cards": ["Jk"], "owner": 0}, suit_lock=["H"],
+                    turn=1))
+    assert out["state"]["turn"] == 1
+    # the 3 as the last card: a forbidden finish (DEC-27), the next player leads
+    out = legal(run([["Jk", "D5"], ["D3"], ["H5", "H6"], ["C5", "C6"]], [P("Jk"), P("D3")], laws=[22], turn=0))
+    assert out["state"]["bottom_list"] == [1] and out["state"]["turn"] == 2 and out["state"]["top"] is None
+
+
+def test_T60_wisdom_of_three():
+    """T-60 [§4.23, QA-23.1, DEC-49]: three 3s on four 10s flow the field, the player leads, the
+    revolution stays; an eight cut flows first, leaving no chance for three 3s."""
+    hands = [["S10", "H10", "D10", "C10", "D5"], ["S3", "H3", "D3", "S6", "D7"], ["H5", "H6"], ["C5", "C6"]]
+    d = [P("S10", "H10", "D10", "C10"), P("S3", "H3", "D3")]
+    out = legal(run(hands, d, laws=[23], turn=0))
+    assert "three 3s" in out["events"] and out["state"]["top"] is None
+    assert out["state"]["turn"] == 1 and out["state"]["rev"] is True
+    assert illegal(run(hands, d, turn=0))
+    assert illegal(run(hands, d, precepts={"23": 2}, turn=0))
+    hands = [["S8", "D5", "D6"], ["S3", "H3", "D3", "S6", "D7"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [P("S8")], laws=[9, 23], turn=0))
+    assert out["state"]["top"] is None and out["state"]["turn"] == 0 and "S3" in out["state"]["hands"][1]
+    # leading three 3s flows at once, the same player leads again; a finish by them is forbidden
+    out = legal(run(hands, [PASS, P("S3", "H3", "D3")], laws=[23], turn=0, top={"cards": ["C4"], "owner": 3}))
+    assert out["state"]["turn"] == 1 and out["state"]["top"] is None
+    out = legal(run([["S8", "D5", "D6"], ["S3", "H3", "D3"], ["H5", "H6"], ["C5", "C6"]], [P("S3", "H3", "D3")],
+                    laws=[23], turn=1, top={"cards": ["D2"], "owner": 0}))
+    assert out["state"]["bottom_list"] == [1] and out["state"]["turn"] == 2
+
+
+def test_T61_wisdom_with_a_joker():
+    """T-61 [QA-23.2, QA-23.1]: 3 + 3 + joker count as three 3s and beat a Joker single."""
+    hands = [["D5", "D6"], ["S3", "H3", "Jk2", "S6", "D7"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [P("S3", "H3", "Jk2")], laws=[23], jokers=2, top={"cards": ["Jk"], "owner": 0},
+                    turn=1))
+    assert "three 3s" in out["events"] and out["state"]["turn"] == 1 and out["state"]["top"] is None
+    assert "Jk2" in out["state"]["discard"] and out["state"]["jokers"] == 2
+
+
+def test_T28_slip_through():
+    """T-28 [§4.6, DEC-34]: with 06 alone a single goes on a pair when stronger, rank against
+    rank, and the trick goes on as singles."""
+    hands = [["S4", "D5"], ["D10", "D8", "S6"], ["H5", "HJ", "H6"], ["C5", "C6"]]
+    top = {"cards": ["S9", "H9"], "owner": 0}
+    out = legal(run(hands, [P("D10")], laws=[6], top=top, turn=1))
+    assert out["state"]["top"] == {"cards": ["D10"], "owner": 1}
+    legal(run(hands, [P("D10"), P("HJ")], laws=[6], top=top, turn=1))
+    assert "does not beat" in illegal(run(hands, [P("D8")], laws=[6], top=top, turn=1))
+    assert illegal(run(hands, [P("D10")], top=top, turn=1))
+    assert illegal(run(hands, [P("D10")], precepts={"06": 2}, top=top, turn=1))
+
+
+def test_T29_slip_through_keeps_locks():
+    """T-29 [QA-06.2]: a slip-through play obeys the suit lock."""
+    hands = [["S5", "D5"], ["S7", "D7"], ["H9", "D9", "S9", "H6"], ["C5", "C6"]]
+    d = [P("S5"), P("S7")]
+    out = legal(run(hands, d, laws=[6, 14], turn=0))
+    assert out["state"]["suit_lock"] == ["S"]
+    assert "suit lock" in illegal(run(hands, d + [P("H9", "D9")], laws=[6, 14], turn=0))
+    out = legal(run(hands, d + [P("S9", "H9")], laws=[6, 14], turn=0))
+    assert "P2 plays [♠9 ♥9]" in out["events"] and out["state"]["turn"] == 2  # nobody beats it
+
+
+def test_T30_slip_through_on_a_revolution():
+    """T-30 [QA-06.3, §3.5]: a single on a four-card revolution keeps the reversal; singles follow."""
+    hands = [["S9", "H9", "D9", "C9", "D5"], ["S5", "S6"], ["D4", "H6", "H7"], ["C5", "C6"]]
+    d = [P("S9", "H9", "D9", "C9"), P("S5")]
+    out = legal(run(hands, d, laws=[6], turn=0))
+    assert out["state"]["rev"] is True and out["state"]["top"] == {"cards": ["S5"], "owner": 1}
+    assert "does not beat" in illegal(run(hands, d + [P("H6")], laws=[6], turn=0))
+    legal(run(hands, d + [P("D4")], laws=[6], turn=0))
+
+
+def test_T38_magician_hunt():
+    """T-38 [§4.11, QA-11.1, DEC-37]: after a single Q a joker holder must play one Joker single
+    (not both; applied without asking, D10); a player without a joker may pass; a precept hunt
+    needs the holder's Q."""
+    hands = [["SQ", "D5"], ["Jk", "Jk2", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    out = run(hands, [P("SQ")], laws=[11], jokers=2, turn=0)
+    ev = out["events"]
+    assert ev[:3] == ["P0 plays [♠Q]", "magician hunt", "P1 plays [Jk]"]
+    # nobody beats the Joker: the field flows, P1 leads still holding Jk2, the hunt is over
+    assert out["waiting"]["player"] == 1 and out["state"]["hunt"] is False and "Jk2" in out["state"]["hands"][1]
+    out = run(hands, [P("SQ")], precepts={"11": 3}, jokers=2, turn=0)
+    assert out["waiting"]["player"] == 1 and out["state"]["hunt"] is False  # P1 may pass
+    out = run(hands, [P("SQ")], precepts={"11": 0}, jokers=2, turn=0)
+    assert "P1 plays [Jk]" in out["events"]
+    hands = [["SQ", "D5"], ["SK", "S5"], ["Jk", "H5"], ["C5", "C6"]]
+    out = legal(run(hands, [P("SQ"), PASS], laws=[11], turn=0))
+    assert out["events"][2:4] == ["P1 passes", "P2 plays [Jk]"]
+    # a scenario may start inside a hunt: P2 already played a joker in it, so is not forced
+    out = run(hands, [], laws=[11], hunt=True, hunt_done=[2], top={"cards": ["HK"], "owner": 1}, turn=2)
+    assert out["waiting"]["player"] == 2 and out["state"]["hunt_done"] == [2]
+
+
+def TD(*cards):
+    return {"ten_discard": list(cards)}
+
+
+def PB(*cards):
+    return {"pull_back": list(cards)}
+
+
+def test_T23_ten_discard():
+    """T-23 [§4.3, QA-03.1, DEC-32]: a pair of 10s lets the player discard up to 2 cards face up."""
+    hands = [["D5", "D6"], ["S10", "H10", "C3", "D4", "S5", "S6", "S7"], ["H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["S9", "H9"], "owner": 0}
+    out = legal(run(hands, [P("S10", "H10"), TD("C3", "D4")], laws=[3], top=top, turn=1))
+    assert out["state"]["hands"][1] == ["S5", "S6", "S7"] and {"C3", "D4"} <= set(out["state"]["discard"])
+    assert "P1 discards ♣3 ♦4" in out["events"]
+    assert "at most 2" in illegal(run(hands, [P("S10", "H10"), TD("C3", "D4", "S5")], laws=[3], top=top, turn=1))
+    out = legal(run(hands, [P("S10", "H10"), TD()], laws=[3], top=top, turn=1))
+    assert len(out["state"]["hands"][1]) == 5
+    out = run(hands, [P("S10", "H10")], precepts={"03": 2}, top=top, turn=1)  # not the holder's 10s
+    assert len(out["state"]["hands"][1]) == 5
+
+
+def test_T24_ten_discard_finishes_are_forbidden():
+    """T-24 [QA-03.2, §3.7]: a last-card 10 is a forbidden finish; so is a hand emptied by the discard."""
+    top = {"cards": ["S9"], "owner": 0}
+    out = legal(run([["D5", "D6"], ["D10"], ["H5", "H6"], ["C5", "C6"]], [P("D10")], laws=[3], top=top, turn=1))
+    assert out["state"]["bottom_list"] == [1]
+    out = legal(run([["D5", "D6"], ["D10", "C5"], ["H5", "H6"], ["C6", "C7"]], [P("D10"), TD("C5")], laws=[3],
+                    top=top, turn=1))
+    assert out["state"]["bottom_list"] == [1] and "C5" in out["state"]["discard"]
+    out = legal(run([["D5", "D6"], ["D10", "C5"], ["H5", "H6"], ["C6", "C7"]], [P("D10"), TD()], laws=[3],
+                    top=top, turn=1))
+    assert out["state"]["bottom_list"] == [] and not any("discards" in e for e in out["events"])
+
+
+def test_T35_pull_back_chooses_among_the_top_cards():
+    """T-35 [QA-10.1, §4.6]: a single K slipped onto a pair of Qs takes one card of the taker's choice."""
+    hands = [["D5", "D6"], ["SK", "S5", "S6"], ["H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["SQ", "HQ"], "owner": 0}
+    out = legal(run(hands, [P("SK"), PB("HQ")], laws=[6, 10], top=top, turn=1))
+    assert "HQ" in out["state"]["hands"][1] and "HQ" not in out["state"]["field"]
+    assert "at most 1" in illegal(run(hands, [P("SK"), PB("SQ", "HQ")], laws=[6, 10], top=top, turn=1))
+
+
+def test_T36_pull_back_two_kings():
+    """T-36 [§4.10, QA-10.2]: a pair of Ks takes both Qs; the top stays the pair of Ks."""
+    hands = [["D5", "D6"], ["SK", "HK", "S5"], ["HA", "DA", "H6"], ["C5", "C6"]]
+    top = {"cards": ["SQ", "HQ"], "owner": 0}
+    out = run(hands, [P("SK", "HK"), PB("SQ", "HQ")], laws=[10], top=top, turn=1)
+    assert out["state"]["top"] == {"cards": ["SK", "HK"], "owner": 1}
+    assert out["state"]["hands"][1] == ["S5", "SQ", "HQ"] and out["state"]["field"] == ["SK", "HK"]
+
+
+def test_T37_pull_back_of_the_last_card():
+    """T-37 [§4.10, §3.7, QA-16.1]: the last card K takes a card, so the player has not finished;
+    declining leaves the hand empty: a forbidden finish."""
+    hands = [["D5", "D6"], ["CK"], ["H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["SQ"], "owner": 0}
+    out = legal(run(hands, [P("CK"), PB("SQ")], laws=[10], top=top, turn=1))
+    # not finished: nobody beats the K, P1 leads the Q later and goes out normally
+    assert out["events"][:2] == ["P1 plays [♣K]", "P1 pulls back ♠Q"] and out["state"]["top_list"] == [1]
+    out = legal(run(hands, [P("CK"), PB()], laws=[10], top=top, turn=1))
+    assert out["state"]["bottom_list"] == [1]
+
+
+def test_T50_pull_back_loop_ends_by_the_guard():
+    """T-50 [QA-16.1, DEC-18]: K-on-K pull-backs under 10 and 16 loop; the play-count guard ranks
+    the two remaining players in a random order."""
+    hands = [[], ["SK", "DK", "S5"], ["HK", "CK", "H5"], []]
+    d = [P("SK"), P("HK"), PB("SK"), P("DK"), PB("HK"), P("CK"), PB("DK"), P("HK"), PB("CK"),
+         P("SK"), PB("HK"), P("CK"), PB("SK"), P("DK"), PB("CK")]
+    out = legal(run(hands, d, laws=[10, 16], top_list=[0], bottom_list=[3], turn=1,
+                    params={"max_plays_per_round": 8}))
+    assert out["finished"] and any(e.startswith("play-count guard") for e in out["events"])
+    assert sorted(out["result"]["ranking"][1:3]) == [1, 2]
+
+
+def test_T54_descent_one_way_only():
+    """T-54 [§4.20, QA-20.1]: an A may be played as a J; a J never as an A."""
+    hands = [["D5", "D6"], ["HA", "SJ", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    top = {"cards": ["D10"], "owner": 0}
+    out = legal(run(hands, [{"play": ["HA"], "as": ["HJ"]}], laws=[20], top=top, turn=1))
+    assert "P1 plays [♥A=J]" in out["events"]
+    assert "cannot stand for" in illegal(run(hands, [{"play": ["SJ"], "as": ["SA"]}], laws=[20], top=top, turn=1))
+    assert "card 20" in illegal(run(hands, [{"play": ["HA"], "as": ["HJ"]}], top=top, turn=1))
+    assert illegal(run(hands, [{"play": ["HA"], "as": ["HJ"]}], precepts={"20": 2}, top=top, turn=1))
+    # the canonical list offers the A as J (no natural ♥J in hand) beside the A itself
+    out = run(hands, [], laws=[20], top=top, turn=1)
+    assert {"play": ["HA"], "as": ["HJ"]} in out["waiting"]["legal"] and {"play": ["HA"]} in out["waiting"]["legal"]
+
+
+def test_T55_descent_in_stairs_and_sets():
+    """T-55 [QA-20.2]: substitutes in stairs (♥10 ♥A=J ♥2=Q) and in sets (♠K ♣3=K)."""
+    hands = [["D5", "D6"], ["H10", "HA", "H2", "SK", "C3", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [{"play": ["H10", "HA", "H2"], "as": ["H10", "HJ", "HQ"]}], laws=[20, 21], turn=1))
+    assert out["events"][0] == "P1 plays [♥10 ♥A=J ♥2=Q]"
+    out = legal(run(hands, [{"play": ["SK", "C3"], "as": ["SK", "CK"]}], laws=[20], turn=1))
+    assert out["events"][0] == "P1 plays [♣3=K ♠K]"
+
+
+def test_T56_descent_triggers_the_represented_rank():
+    """T-56 [QA-20.3, DEC-24]: an A as J sets J-back (19); a single 2 as Q starts the hunt (11)."""
+    hands = [["D5", "D6"], ["DA", "C2", "S5"], ["H5", "H6"], ["C5", "C6"]]
+    out = legal(run(hands, [{"play": ["DA"], "as": ["DJ"]}], laws=[19, 20], top={"cards": ["S9"], "owner": 0},
+                    turn=1))
+    assert "J-back" in out["events"]
+    out = run(hands, [{"play": ["C2"], "as": ["CQ"]}], laws=[11, 20], top={"cards": ["S9"], "owner": 0}, turn=1)
+    assert "magician hunt" in out["events"]
+
+
 # ---------------------------------------------------------------- waiting for other cards
 WAITING = {
     "T-15": "01", "T-16": "01", "T-17": "02", "T-18": "02", "T-19": "02", "T-20": "02", "T-21": "02",
-    "T-22": "02", "T-23": "03", "T-24": "03", "T-25": "04", "T-26": "05", "T-27": "05",
-    "T-28 (06 half)": "06", "T-29": "06", "T-30": "06", "T-33": "08", "T-35": "10", "T-36": "10",
-    "T-37": "10", "T-38": "11", "T-39": "12", "T-40": "12", "T-41": "13", "T-42": "13", "T-49": "16",
-    "T-50": "10 and 16", "T-51": "17", "T-52": "18 and 13", "T-54": "20", "T-55": "20", "T-56": "20",
-    "T-59": "22", "T-60": "23", "T-61": "23", "T-62": "24", "T-63": "25", "T-64": "25", "T-66": "18",
+    "T-22": "02", "T-25": "04", "T-26": "05", "T-27": "05", "T-33": "08",
+    "T-39": "12", "T-40": "12", "T-41": "13", "T-42": "13", "T-51": "17", "T-52": "18 and 13",
+    "T-62": "24", "T-63": "25", "T-64": "25", "T-66": "18",
 }
 
 

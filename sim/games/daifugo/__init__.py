@@ -1,4 +1,4 @@
-"""Daifugō with rule cards: core game, law/precept machinery, play-shaping cards 07/09/14/15/19/21.
+"""Daifugō with rule cards: core game, law/precept machinery, the cards of rules.IMPLEMENTED_CARDS.
 
 Rules and rule IDs (§…, DEC-…, QA-…, T-…): docs/rules/daifugo.md.
 """

@@ -31,10 +31,11 @@ BOTS = {
     "greedy": BotSpec("greedy", GREEDY, {}, "sheds the weakest legal play first, never passes when able"),
     "strategist": BotSpec(
         "strategist", STRATEGIST,
-        {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0},
+        {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0},
         "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes, "
         "revolts when weak (mean strength < revolt_below), passes on control while every "
-        "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards",
+        "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards, "
+        "pulls back (card 10) only cards at least pullback_margin steps stronger than a K",
     ),
 }
 BOT_PARAMS = (
@@ -42,6 +43,8 @@ BOT_PARAMS = (
     BotParam("pass_control_above", 0.0, float(R.BASE_DECK),
              "strategist passes instead of spending control cards while every opponent holds more cards than this"),
     BotParam("boss_hand", 0.0, float(R.BASE_DECK), "strategist leads a play nobody can beat once its hand is this small"),
+    BotParam("pullback_margin", 0.0, 14.0,
+             "strategist pulls back (card 10) only cards at least this many strength steps above a K (joker 13)"),
 )
 
 # D1 draft preference of the strategist (implemented cards; inert cards score 0)
@@ -105,7 +108,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
     n = len(hand)
     rv = eng.reversed
     for m in moves:  # finish when legal
-        if m.count == n and not eng.is_forbidden(p, m, rv, eng.rev, eng.revolution_size(p, m)):
+        if m.count == n and not eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.revolution_size(p, m)):
             return m
     nat = [c for c in hand if c < R.JOKER]
     if nat and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat)):
@@ -144,7 +147,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300
-        elif eng.is_forbidden(p, m, rv, eng.rev, eng.revolution_size(p, m)):
+        elif eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.revolution_size(p, m)):
             cost += 1000
         if cost < best_cost:
             best, best_cost = m, cost
@@ -237,7 +240,47 @@ def decide_revolt(eng, p, options, pol, prm):
     return bool(nat) and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat))
 
 
+def card_strength(c: int, rv: bool) -> int:
+    """Strength of a card in hand under the current order (a joker 13)."""
+    return 13 if c >= R.JOKER else strength(c // 4, rv)
+
+
+def decide_pull_back(eng, p, options, pol, prm):
+    """D11 (card 10): random count then random cards (the trim protocol over the previous play's
+    cards); greedy takes the cards stronger than a K, strategist those at least
+    ``pullback_margin`` steps stronger, strongest first. Neither takes back a K, so K-on-K
+    pull-backs under card 16 never loop by their choice (QA-16.1)."""
+    most, cards = options
+    if pol == RANDOM:
+        return _random_cards(eng, cards, eng.rng.randbelow(most + 1))
+    rv = eng.reversed
+    margin = 1 if pol == GREEDY else prm["pullback_margin"]
+    bar = strength(R.RK, rv) + margin
+    good = sorted((c for c in cards if card_strength(c, rv) >= bar), key=lambda c: (-card_strength(c, rv), c))
+    return good[:most]
+
+
+def decide_ten_discard(eng, p, most, pol, prm):
+    """D12 (card 03): random as a trim; greedy sheds its weakest cards, strategist its weakest
+    unpaired ones, never the last card unless the discard is mandatory."""
+    hand = eng.hands[p]
+    mandatory = eng.pv[R.P_03_MANDATORY]
+    if pol == RANDOM:
+        return _random_cards(eng, sorted(hand), most if mandatory else eng.rng.randbelow(most + 1))
+    k = most if mandatory else min(most, len(hand) - 1)
+    key = weakest_key if pol == GREEDY else unpaired_key(hand)
+    return sorted(hand, key=key)[:k]
+
+
+def _random_cards(eng, cards, k):
+    """k cards drawn one ``randbelow`` each from the remaining cards in ascending id order."""
+    rest = sorted(cards)
+    return [rest.pop(eng.rng.randbelow(len(rest))) for _ in range(k)]
+
+
 DECIDERS = {
+    "pull_back": decide_pull_back,
+    "ten_discard": decide_ten_discard,
     "play": decide_play,
     "draft": decide_draft,
     "give": decide_give,

@@ -25,13 +25,15 @@ def fill_arrays(eng, g, r, s) -> None:
     gv = [eng.total_plays, rounds, sum(1 << (c - 1) for c in eng.laws), min(w), len(w), sc[0],
           sc[0] - sc[1], sum(h.revolutions for h in eng.history), sum(h.forbidden for h in eng.history),
           sum(h.capital_falls for h in eng.history), sum(h.guard_hit for h in eng.history),
-          sum(1 for h in eng.history if h.king >= 0 and h.ranking[0] == h.king)]
+          sum(1 for h in eng.history if h.king >= 0 and h.ranking[0] == h.king), eng.decisions]
     g[:T.G_FIXED] = gv
     for k, h in enumerate(eng.history):
         g[T.G_FIXED + k] = h.law
         rv = [h.law, h.king, h.start_player, int(h.king >= 0 and h.ranking[0] == h.king), h.capital_falls,
               h.revolutions, h.jbacks, h.eight_cuts, h.suit_locks, h.number_locks, h.geki, h.forbidden,
-              h.tricks, h.plays, h.passes, h.trimmed, int(h.guard_hit)]
+              h.tricks, h.plays, h.passes, h.trimmed, int(h.guard_hit), h.slip_throughs, h.equal_plays,
+              h.three_returns, h.three_threes, h.magician_hunts, h.forced_jokers,
+              h.pull_backs, h.pulled_cards, h.ten_discards, h.ten_discarded, h.substitutions]
         r[k, :T.R_FIXED] = rv
         for pos, q in enumerate(h.ranking):
             r[k, T.R_FIXED + q] = pos + 1

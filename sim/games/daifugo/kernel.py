@@ -1,13 +1,17 @@
 """Fast engine: the same game as ``reference.py`` over integer arrays, compiled with numba.
 
-State of one game lives in one int64 vector ``S`` (offsets below); hands, field, discard
-pile, undealt and removed cards are 54-bit masks (card id = 4*rank + suit, jokers 52/53).
+State of one game lives in one int64 vector ``S`` declared field by field in ``STATE``
+(``sim.layout``); hands, field, discard pile, undealt and removed cards are 54-bit masks
+(card id = 4*rank + suit, jokers 52/53). The move table's columns (``MOVE``) and the batch's
+scratch arrays (``SCRATCH``) are declared the same way; ``STATE.describe()`` lists them.
 Legal plays are generated into the preallocated move table ``MV`` in the canonical order
 of ``plays.py`` (sets by count, rank, card mask; stairs by length, low rank, suit; then
 the Joker single), so bots that pick by index agree with the reference engine.
 
 Every function is compiled with ``_nrt=False`` (no reference counting): the Python wrapper
 ``run_kernel`` allocates all scratch arrays once per batch and nothing allocates inside.
+A round's setup follows the reference engine's phases, one function each (``phase_deal`` …
+``phase_start``); a game ends in ``finish_game``.
 
 Random-consumption protocol (both engines, per game, generator ``game_state(seed, i)``):
   1. shuffle the rule deck (card ids ascending) once.
@@ -29,34 +33,66 @@ from numba import njit
 
 from sim.games.base import seat_bot
 from sim.kernel_util import fn, inl, ix
+from sim.layout import Layout
 from sim.rng import derive, randbelow, shuffle
 
 from . import rules as R
 from . import tables as T
 from .bots import DRAFT_PREF, GREEDY, RANDOM
 
-# ---- layout of S --------------------------------------------------------------------
-TK, TC, TL, TH, TS, TO, TM, TN, TJ = range(9)  # top play: kind, count, low, high, suits, owner, mask, ranks
-REV, JB, SL, NL, GK, PASSED, FIELD, DISC, UNDEALT, REMOVED = range(9, 19)
-TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, NPLAYERS, DECK_PTR, DECK_LEN, NREV = range(19, 31)
-H0, A0, TOP0, BOT0 = 40, 46, 52, 58
-OWN0 = 64
-RP0, BP0, VP0, REVS0, FF0, PREV0 = 90, 96, 102, 108, 114, 120
-RS0 = 126  # round stats, tables.ROUND_COLS order
-RB0 = RS0 + T.R_FIXED  # round bonus per seat
-DECK0 = RB0 + 6
-REVEAL0 = DECK0 + 25
-S_SIZE = REVEAL0 + 6
+# ---- layout of S (one game's whole state; zeroed at the start of every game) ----------
+STATE = Layout("daifugo state S")
+# the top play (cleared together at a flow and a new round)
+TK, TC, TL, TH, TS, TO, TM, TN, TJ = STATE.scalars(
+    "top_kind", "top_count", "top_low", "top_high", "top_suits", "top_owner", "top_mask",
+    "top_ranks", "top_wild_ranks")
+# trick and round state (cleared at a new round); card sets are 54-bit masks
+REV, JB, SL, NL, GK, HUNT, HUNT_DONE, PASSED, FIELD, DISC, UNDEALT, REMOVED = STATE.scalars(
+    "rev", "jback", "suit_lock", "num_lock", "geki_counted", "hunt", "hunt_done", "passed", "field", "discard",
+    "undealt", "removed")
+TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, DECK_PTR, DECK_LEN, DECISIONS = STATE.scalars(
+    "turn", "n_top", "n_bottom", "round", "king", "start_player", "total_plays", "laws", "rule_deck_ptr",
+    "rule_deck_len", "decisions")
+H0 = STATE.block("hands", R.MAX_PLAYERS, "card mask per seat")
+A0 = STATE.block("active", R.MAX_PLAYERS, "1 while the seat holds cards in the round")
+TOP0 = STATE.block("top_list", R.MAX_PLAYERS, "seats placed from 1st down")
+BOT0 = STATE.block("bottom_list", R.MAX_PLAYERS, "seats placed at the bottom, last = lowest")
+OWN0 = STATE.block("owner", R.N_RULE_CARDS + 1, "precept owner per rule card id (-1 none; 0 unused)")
+RP0 = STATE.block("rank_points", R.MAX_PLAYERS)
+BP0 = STATE.block("bonus_points", R.MAX_PLAYERS)
+VP0 = STATE.block("precept_points", R.MAX_PLAYERS)
+REVS0 = STATE.block("revolutions_by_seat", R.MAX_PLAYERS)
+FF0 = STATE.block("forbidden_by_seat", R.MAX_PLAYERS)
+PREV0 = STATE.block("prev_ranking", R.MAX_PLAYERS, "previous round's ranking, 1st first")
+RS0 = STATE.block("round_stats", T.R_FIXED, "this round's counters, tables.ROUND_COLS order")
+RB0 = STATE.block("round_bonus", R.MAX_PLAYERS, "capital-fall bonus per seat this round")
+DECK0 = STATE.block("rule_deck", R.N_RULE_CARDS, "the shuffled rule deck")
+REVEAL0 = STATE.block("revealed", R.MAX_PLAYERS, "precepts revealed for the draft")
+FIRSTS0 = STATE.block("firsts", R.MAX_PLAYERS, "rounds won per seat")
+FINAL0 = STATE.block("final_points", R.MAX_PLAYERS)
+WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
+S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
- ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD) = range(T.R_FIXED)
+ ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
+ ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED, ST_SUBS) = range(T.R_FIXED)
 
-# move table columns
-MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = range(9)
+# ---- move table: one row per legal play -----------------------------------------------
+MOVE = Layout("daifugo move row")
+MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = MOVE.scalars(
+    "kind", "count", "low", "high", "suits", "mask", "natural_ranks", "wild_ranks", "jokers")
+MOVE_COLS = MOVE.size
 MAX_MOVES = 1024
+
+# ---- scratch arrays of one batch (views of one buffer) ---------------------------------
+SCRATCH = Layout("daifugo scratch")
+SCRATCH.block("deck", R.N_CARD_IDS, "card ids shuffled for the deal")
+SCRATCH.block("order", max(R.N_RULE_CARDS, R.MAX_PLAYERS), "rule deck shuffle, seat orders")
+SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game")
+
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
-IMPL = np.int64(0)
+IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 20)
 for _c in R.IMPLEMENTED_CARDS:
     IMPL |= np.int64(1) << np.int64(_c)
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
@@ -194,25 +230,22 @@ def locks_allow(S, pv, p, kind, low, high, suits):
 
 
 @inl
-def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
-    """Sets/singles of one size in (rank, card mask) order; wild jokers designated canonically."""
+def gen_sets(S, pv, MV, k, p, hand, count, lock, r_lo, r_hi, check, subs):
+    """Sets/singles of one size and ranks r_lo..r_hi-1 in (rank, card mask) order; wild jokers
+    designated canonically; ``check``: only plays the locks allow; ``subs`` (card 20): a
+    missing J, Q or K of a suit may be its A, 2 or 3."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
     j1 = jmask & (-jmask)  # lowest joker bit
-    rv = reversed_(S)
-    topv = mvalue(S[TK], S[TL], S[TH], rv) if follow else -1
     lone = pv[P.P_LONE_WILD] == 1
-    check = follow and (S[SL] != 0 or S[NL] != 0)
-    r_lo, r_hi = 0, 13
-    if follow:  # only ranks stronger than the top play
-        if rv:
-            r_hi = 12 - topv
-        else:
-            r_lo = topv + 1
     for r in range(r_lo, r_hi):
-        held = (hand >> (4 * r)) & 15
+        nat = (hand >> (4 * r)) & 15
+        src = substitute_rank(r)
+        sub = ((hand >> (4 * src)) & 15 & ~nat) if (subs and src >= 0) else 0
+        held = nat | sub
         if SUBN[held, 1] + nj_hand < count:
             continue
+        k0 = k
         for j in range(0, min(nj_hand, count) + 1):
             n = count - j
             if n == 0 and count == 1 and not lone:
@@ -230,14 +263,44 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, follow):
                 suits = sm | des
                 if check and not locks_allow(S, pv, p, SETK, r, r, suits):
                     continue
-                mask = (sm << (4 * r)) | jbits
+                mask = ((sm & nat) << (4 * r)) | jbits
+                if sm & sub:
+                    mask |= (sm & sub) << (4 * src)
                 k = _add(MV, k, SETK, count, r, r, suits, mask, (1 << r) if n > 0 else 0,
                          (1 << r) if j > 0 else 0, j)
+        if sub:
+            sort_by_mask(MV, k0, k)
     return k
 
 
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def substitute_rank(r):
+    """Card 20 (§4.20): the rank that may stand for J, Q, K (A, 2, 3); -1 for other ranks."""
+    if r == 8:
+        return 11
+    if r == 9:
+        return 12
+    if r == 10:
+        return 0
+    return -1
+
+
 @inl
-def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
+def sort_by_mask(MV, lo, hi):
+    """Rows lo..hi-1 in ascending card-mask order (the canonical order within a rank)."""
+    for i in range(lo + 1, hi):
+        j = i
+        while j > lo and MV[ix(j - 1), MMASK] > MV[ix(j), MMASK]:
+            for c in range(MOVE_COLS):
+                t = MV[ix(j - 1), c]
+                MV[ix(j - 1), c] = MV[ix(j), c]
+                MV[ix(j), c] = t
+            j -= 1
+
+
+@inl
+def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq, subs):
+    """Stairs by (length, low rank, suit); following: stronger (or equal with ``eq``) than the top."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
     rv = reversed_(S)
@@ -249,10 +312,15 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
                 jr = 0
                 mask = np.int64(0)
                 for r in range(low, low + L):
+                    src = substitute_rank(r) if subs else -1
                     if (hand >> (4 * r + s)) & 1:
                         held += 1
                         nr |= 1 << r
                         mask |= np.int64(1) << np.int64(4 * r + s)
+                    elif src >= 0 and (hand >> (4 * src + s)) & 1 and not (low <= src < low + L):
+                        held += 1  # card 20: the A, 2 or 3 stands in (not itself in the run)
+                        nr |= 1 << r
+                        mask |= np.int64(1) << np.int64(4 * src + s)
                     else:
                         jr |= 1 << r
                 miss = L - held
@@ -264,7 +332,9 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow):
                     mask |= jmask
                 high = low + L - 1
                 if follow:
-                    if mvalue(STAIRS, low, high, rv) <= mvalue(S[TK], S[TL], S[TH], rv):
+                    v = mvalue(STAIRS, low, high, rv)
+                    tv = mvalue(S[TK], S[TL], S[TH], rv)
+                    if v < tv or (v == tv and not eq):
                         continue
                     if not locks_allow(S, pv, p, STAIRS, low, high, 1 << s):
                         continue
@@ -280,35 +350,83 @@ def may_follow_stairs(S, pv, p):
 
 
 @inl
+def may_play_equal(S, p):
+    """§4.16: card 16 lets p match the top play's strength, never under a number lock."""
+    return applies(S, 16, p) and S[NL] == 0
+
+
+@inl
+def add_joker_single(MV, k, hand):
+    jm = hand & JOKER_BITS
+    return _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+
+
+@inl
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
     hand = S[ix(H0 + p)]
     k = 0
+    subs = applies(S, 20, p)
     if S[TK] == NONE:
         most = 0  # largest set the hand can form: skip sizes it cannot reach
         for r in range(13):
             c = SUBN[(hand >> (4 * r)) & 15, 1]
             if c > most:
                 most = c
-        most = min(4, most + popcount(hand & JOKER_BITS))
+        most = 4 if subs else min(4, most + popcount(hand & JOKER_BITS))  # card 20 adds substitutes
         for count in range(1, most + 1):
-            k = gen_sets(S, pv, MV, k, p, hand, count, 0, False)
+            k = gen_sets(S, pv, MV, k, p, hand, count, 0, 0, 13, False, subs)
         if applies(S, 21, p):
-            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False)
+            k = gen_stairs(S, pv, MV, k, p, hand, 3, 13, False, False, subs)
         if hand & JOKER_BITS:
-            jm = hand & JOKER_BITS
-            k = _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+            k = add_joker_single(MV, k, hand)
         return k
+    wisdom = applies(S, 23, p)
     if S[TK] == JOKERK:
-        return 0
-    if S[TK] == SETK:
-        k = gen_sets(S, pv, MV, k, p, hand, S[TC], S[SL], True)
-        if S[TC] == 1 and (hand & JOKER_BITS) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
-            jm = hand & JOKER_BITS
-            k = _add(MV, k, JOKERK, 1, -1, -1, 0, jm & (-jm), 0, 0, 1)
+        if applies(S, 22, p):  # §4.22: a 3 onto the Joker, ignoring locks (DEC-48)
+            k = gen_sets(S, pv, MV, k, p, hand, 1, S[SL], 0, 1, False, False)
+        if wisdom:
+            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
+        if (hand & JOKER_BITS) and may_play_equal(S, p):
+            k = add_joker_single(MV, k, hand)
         return k
+    if S[TK] == SETK:
+        return follow_sets(S, pv, MV, k, p, hand, wisdom, subs)
+    if wisdom:  # three 3s on stairs (kind order: sets before stairs)
+        k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
     if may_follow_stairs(S, pv, p):
-        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True)
+        k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True, may_play_equal(S, p), subs)
+    return k
+
+
+@inl
+def follow_sets(S, pv, MV, k, p, hand, wisdom, subs):
+    """Follows of a set or single: same count stronger (16: or equal), 06 slip-through counts,
+    23 three 3s on anything; then the Joker single."""
+    rv = reversed_(S)
+    topv = mvalue(S[TK], S[TL], S[TH], rv)
+    eq = may_play_equal(S, p)
+    slip = applies(S, 6, p)
+    tc = S[TC]
+    check = S[SL] != 0 or S[NL] != 0
+    for count in range(1, 5):
+        same = count == tc
+        if not (same or (slip and (count == 1) != (tc == 1))):
+            if count == 3 and wisdom:
+                k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
+            continue
+        floor = topv if (same and eq) else topv + 1  # weakest strength allowed
+        if rv:
+            r_lo, r_hi = 0, 13 - floor
+        else:
+            r_lo, r_hi = floor, 13
+        if count == 3 and wisdom:  # 23 ignores strength and locks: rank 3 listed first, once
+            k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
+            r_lo = max(r_lo, 1)
+        if r_lo < r_hi:
+            k = gen_sets(S, pv, MV, k, p, hand, count, S[SL], r_lo, r_hi, check, subs)
+    if (hand & JOKER_BITS) and (tc == 1 or slip) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
+        k = add_joker_single(MV, k, hand)
     return k
 
 
@@ -323,8 +441,8 @@ def revolution_size(S, p, kind, count):
 
 
 @inl
-def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
-    """§3.7 / DEC-27."""
+def is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
+    """§3.7 / DEC-27 for move m played onto a top play of kind tk."""
     if MV[m, MJK] > 0:
         return True
     strong_rev = r_before if pv[P.P_STRONG_EFF] else rev_before
@@ -336,7 +454,35 @@ def is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
         return True
     if pv[P.P_FF_19] and applies(S, 19, p) and contains_rank(MV[m, MNR], MV[m, MJR], 8, wild):
         return True
+    if pv[P.P_FF_03] and applies(S, 3, p) and contains_rank(MV[m, MNR], MV[m, MJR], 7, wild):
+        return True
+    if pv[P.P_FF_10] and applies(S, 10, p) and contains_rank(MV[m, MNR], MV[m, MJR], 10, wild):
+        return True
+    if pv[P.P_FF_11] and is_hunt_trigger(S, p, MV[m, MK], MV[m, MC], MV[m, MNR], MV[m, MJR], wild):
+        return True
+    if pv[P.P_FF_22] and is_three_return(S, p, MV[m, MK], MV[m, MC], MV[m, ML], tk):
+        return True
+    if pv[P.P_FF_23] and is_three_threes(S, p, MV[m, MK], MV[m, MC], MV[m, ML]):
+        return True
     return pv[P.P_REV_FF] == 1 and revolted
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def is_hunt_trigger(S, p, kind, count, nr, jr, wild):
+    """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
+    return kind == SETK and count == 1 and contains_rank(nr, jr, 9, wild) and applies(S, 11, p)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def is_three_return(S, p, kind, count, low, tk):
+    """§4.22: a single of represented rank 3 onto a Joker single."""
+    return tk == JOKERK and kind == SETK and count == 1 and low == 0 and applies(S, 22, p)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def is_three_threes(S, p, kind, count, low):
+    """§4.23: exactly three cards of represented rank 3 (jokers wild, QA-23.2)."""
+    return kind == SETK and count == 3 and low == 0 and applies(S, 23, p)
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -349,6 +495,8 @@ def flow(S, leader):
     S[SL] = 0
     S[NL] = 0
     S[GK] = 0
+    S[HUNT] = 0
+    S[HUNT_DONE] = 0
     S[PASSED] = 0
     S[TURN] = leader
 
@@ -439,7 +587,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     rv = reversed_(S)
     rev = S[REV] == 1
     for m in range(nm):
-        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC])):
+        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC])):
             return m
     first_rev = -1
     for m in range(nm):
@@ -482,7 +630,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
                 cost += 60
             if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[ix(m), ML], MV[ix(m), MH], rv):
                 cost -= 300
-        elif is_forbidden(S, pv, p, MV, m, rv, rev, revolution_size(S, p, kind, count)):
+        elif is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, revolution_size(S, p, kind, count)):
             cost += 1000
         if cost < best_cost:
             best = m
@@ -513,6 +661,7 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_a
     nopt = nm + (1 if can_pass else 0)
     if nopt == 1:
         return 0 if nm == 1 else -1
+    S[DECISIONS] += 1
     if pol == RANDOM:
         i = randbelow(rng, nopt)
         return i - 1 if can_pass else i
@@ -590,9 +739,127 @@ def draft_fit(hand, c):
 
 # ---- game ---------------------------------------------------------------------------
 @inl
-def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
+def rank_count(kind, count, low, nr, jr, nj, rank, wild):
+    """Cards of a play that represent ``rank`` (DEC-24: wild jokers when they trigger effects)."""
+    if kind == SETK:
+        if low != rank:
+            return 0
+        return count if wild else count - nj
+    if kind == STAIRS:
+        return ((nr >> rank) & 1) + (1 if wild and (jr >> rank) & 1 else 0)
+    return 0
+
+
+@inl
+def random_cards(rest, k, rng):
+    """k cards drawn one ``randbelow`` each from ``rest`` in ascending id order (as a trim)."""
+    out = np.int64(0)
+    for j in range(k):
+        x = nth_card(rest, randbelow(rng, popcount(rest)))
+        rest &= ~(np.int64(1) << np.int64(x))
+        out |= np.int64(1) << np.int64(x)
+    return out
+
+
+@inl
+def pull_back(S, pv, p, kind, count, nr, jr, nj, wild, tm, pol, margin, rng):
+    """S4 / §4.10 / DEC-36 (D11): take up to k cards of the previous play (mask tm) back."""
+    kings = rank_count(kind, count, S[TL], nr, jr, nj, 10, wild)
+    if kings == 0:
+        return
+    most = min(count if pv[P.P_PULL_PLAYED] else kings, popcount(tm))
+    S[DECISIONS] += 1
+    if pol == RANDOM:
+        take = random_cards(tm, randbelow(rng, most + 1), rng)
+    else:
+        rv = reversed_(S)
+        bar = strength(10, rv) + (1 if pol == GREEDY else margin)
+        take = np.int64(0)
+        got = 0
+        for v in range(13, -1, -1):  # strongest first, ascending ids within a strength
+            if got == most or v < bar:
+                break
+            if v == 13:
+                cand = tm & JOKER_BITS
+            else:
+                r = 12 - v if rv else v
+                cand = tm & (np.int64(15) << np.int64(4 * r))
+            while cand and got < most:
+                low = cand & (-cand)
+                take |= low
+                cand &= ~low
+                got += 1
+    if take:
+        S[FIELD] &= ~take
+        S[ix(H0 + p)] |= take
+        S[RS0 + ST_PULLS] += 1
+        S[RS0 + ST_PULLED] += popcount(take)
+
+
+@inl
+def ten_discard(S, pv, p, kind, nr, jr, nj, wild, pol, rng):
+    """S5 / §4.3 / DEC-32 (D12): discard up to t cards for t represented 10s; returns whether
+    that emptied the hand (a forbidden finish, §3.7 item 4)."""
+    tens = rank_count(kind, S[TC], S[TL], nr, jr, nj, 7, wild)
+    if tens == 0:
+        return False
+    hand = S[ix(H0 + p)]
+    size = popcount(hand)
+    most = min(tens, size)
+    mandatory = pv[P.P_03_MANDATORY] == 1
+    if mandatory and most == size:
+        out = hand
+    else:
+        S[DECISIONS] += 1
+        if pol == RANDOM:
+            out = random_cards(hand, most if mandatory else randbelow(rng, most + 1), rng)
+        else:
+            k = most if mandatory else min(most, size - 1)
+            out = np.int64(0)
+            for j in range(k):
+                if pol == GREEDY:
+                    x = nth_card(hand & ~out, 0)
+                else:
+                    x = unpaired_order_pick(hand, out)
+                out |= np.int64(1) << np.int64(x)
+    if out:
+        S[ix(H0 + p)] &= ~out
+        S[DISC] |= out
+        S[RS0 + ST_TENS] += 1
+        S[RS0 + ST_TENNED] += popcount(out)
+    return S[ix(H0 + p)] == 0
+
+
+@inl
+def substitute_count(kind, count, low, high, suits, mask, nj):
+    """Cards of a play standing for another rank through card 20 (not jokers, not naturals)."""
+    if kind == JOKERK:
+        return 0
+    natural = 0
+    if kind == SETK:
+        natural = popcount(mask & (np.int64(15) << np.int64(4 * low)))
+    else:
+        s = 0
+        while not (suits >> s) & 1:
+            s += 1
+        for r in range(low, high + 1):
+            natural += (mask >> (4 * r + s)) & 1
+    return count - nj - natural
+
+
+@inl
+def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
+    """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
+    if kind != STAIRS and tk != STAIRS and count != tc and not is_three_threes(S, p, kind, count, low):
+        S[RS0 + ST_SLIP] += 1
+    elif kind == tk and count == tc and mvalue(kind, low, high, rv) == mvalue(tk, tl, th, rv):
+        S[RS0 + ST_EQUAL] += 1
+
+
+@inl
+def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
     """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
-    tk, tl, th, ts = S[TK], S[TL], S[TH], S[TS]
+    tk, tc, tl, th, ts, tm = S[TK], S[TC], S[TL], S[TH], S[TS], S[TM]
     r_before = reversed_(S)
     rev_before = S[REV] == 1
     kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
@@ -601,8 +868,12 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     S[TK], S[TC], S[TL], S[TH], S[TS], S[TO], S[TM], S[TN], S[TJ] = kind, count, low, high, suits, p, mask, MV[m, MNR], MV[m, MJR]
     S[RS0 + ST_PLAYS] += 1
     S[TOTAL] += 1
+    if applies(S, 20, p):
+        S[RS0 + ST_SUBS] += substitute_count(kind, count, low, high, suits, mask, MV[m, MJK])
     if tk == NONE:
         S[RS0 + ST_TRICKS] += 1
+    else:
+        count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, r_before)
     if not pv[P.P_LOCKOUT]:
         S[PASSED] = 0
     # S2 revolution
@@ -610,6 +881,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     if revolution_size(S, p, kind, count):
         go = True
         if count == 3 and pv[P.P_07_OPTIONAL]:
+            S[DECISIONS] += 1
             if pol == RANDOM:
                 go = randbelow(rng, 2) == 1
             elif pol == GREEDY:
@@ -627,6 +899,18 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     if applies(S, 19, p) and contains_rank(nr, jr, 8, wild):
         S[JB] = (1 - S[JB]) if pv[P.P_JBACK_TOGGLE] else 1
         S[RS0 + ST_JB] += 1
+    # S4 pull-back, S5 ten discard
+    if tk != NONE and applies(S, 10, p):
+        pull_back(S, pv, p, kind, count, nr, jr, MV[m, MJK], wild, tm, pol, margin, rng)
+    emptied = False
+    if S[ix(H0 + p)] != 0 and applies(S, 3, p):
+        emptied = ten_discard(S, pv, p, kind, nr, jr, MV[m, MJK], wild, pol, rng)
+    # S6 magician hunt
+    if S[HUNT] and mask & JOKER_BITS:
+        S[HUNT_DONE] |= np.int64(1) << np.int64(p)
+    if not S[HUNT] and is_hunt_trigger(S, p, kind, count, nr, jr, wild):
+        S[HUNT] = 1
+        S[RS0 + ST_HUNTS] += 1
     # S8 locks
     if tk != NONE and kind != JOKERK and tk != JOKERK:
         if applies(S, 14, p):
@@ -645,7 +929,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
     forbidden = False
     if S[ix(H0 + p)] == 0:
         S[A0 + p] = 0
-        if is_forbidden(S, pv, p, MV, m, r_before, rev_before, revolted):
+        if emptied or is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
             place_bottom(S, pv, p)
             S[RS0 + ST_FF] += 1
             S[FF0 + p] += 1
@@ -654,9 +938,17 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, rng):
             place_top(S, pv, n, p)
     if n_active(S, n) <= 1:
         return
-    # S10 eight cut
+    # S10 flow effects: eight cut (09), three return (22), three 3s (23)
+    flows = True
     if applies(S, 9, p) and contains_rank(nr, jr, 5, wild):
         S[RS0 + ST_EIGHT] += 1
+    elif is_three_return(S, p, kind, count, low, tk):
+        S[RS0 + ST_3RET] += 1
+    elif is_three_threes(S, p, kind, count, low):
+        S[RS0 + ST_333] += 1
+    else:
+        flows = False
+    if flows:
         flow(S, p if S[A0 + p] else next_active(S, n, p))
         return
     if forbidden and pv[P.P_FF_FLOWS]:
@@ -685,6 +977,12 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
         p = S[TURN]
         nm = legal_plays(S, pv, MV, p)
         can_pass = S[TK] != NONE
+        if S[HUNT] and not (S[HUNT_DONE] >> p) & 1 and nm > 0 and MV[ix(nm - 1), MK] == JOKERK:
+            for j in range(MOVE_COLS):  # D10: the Joker single (always listed last) is forced
+                MV[0, j] = MV[ix(nm - 1), j]
+            nm = 1
+            can_pass = False
+            S[RS0 + ST_FORCED] += 1
         pos = seatpos[p]
         ch = choose_play(S, pv, n, MV, nm, p, can_pass, pols[pos], prms[pos, 0], prms[pos, 1], prms[pos, 2], rng)
         if ch < 0:
@@ -692,7 +990,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
             S[RS0 + ST_PASSES] += 1
             next_turn(S, n, p)
         else:
-            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], rng)
+            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], rng)
     for q in range(n):
         if S[ix(A0 + q)]:
             S[ix(A0 + q)] = 0
@@ -703,10 +1001,21 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
 
 @fn
 def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
-    """§2.3 phases 1-7 (deal, law, draft, exchange, post-exchange, trim, start player)."""
-    S[ROUND] += 1
-    rnd = S[ROUND]
-    for i in range(9):
+    """§2.3 phases 1-7, as the reference engine's ``phase_*`` methods (post-exchange: no
+    implemented card acts there)."""
+    nrev = phase_deal(S, pv, n, rng, deck)
+    phase_draft(S, pv, n, pols, rng, seatpos, order, nrev)
+    if S[ROUND] > 1:
+        phase_exchange(S, n, pols, rng, seatpos)
+        phase_king_give(S, n, pols, rng, seatpos)
+    phase_trim(S, pv, n, pols, rng, seatpos)
+    phase_start(S, n, pols, rng, seatpos)
+
+
+@inl
+def clear_round(S, n):
+    """A new round's empty trick, placements and counters (round-long state of the game stays)."""
+    for i in range(TK, TJ + 1):
         S[i] = 0
     S[TK] = NONE
     S[TO] = -1
@@ -719,14 +1028,36 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
         S[RB0 + q] = 0
     for i in range(T.R_FIXED):
         S[RS0 + i] = 0
+
+
+@inl
+def phase_deal(S, pv, n, rng, deck):
+    """§2.3 phases 1-2: new round, deal, law, precepts revealed; round 1 fixes the start player
+    first (DEC-10). Returns the number of revealed precepts."""
+    S[ROUND] += 1
+    rnd = S[ROUND]
+    clear_round(S, n)
     S[KING] = S[PREV0] if rnd > 1 else -1
     S[RS0 + ST_KING] = S[KING]
     if rnd == 1:
         S[START] = randbelow(rng, n)
-    # deal
-    for i in range(53):
+    deal(S, pv, n, rng, deck)
+    law_phase(S)
+    nrev = 0
+    if pv[P.P_MADNESS]:
+        while nrev < n and S[DECK_PTR] < S[DECK_LEN]:
+            S[REVEAL0 + nrev] = S[DECK0 + S[DECK_PTR]]
+            S[DECK_PTR] += 1
+            nrev += 1
+    return nrev
+
+
+@inl
+def deal(S, pv, n, rng, deck):
+    """§2.4: shuffle the 53 cards, deal ``hand_size`` to each; the rest set aside (DEC-1)."""
+    for i in range(R.BASE_DECK):
         deck[i] = i
-    shuffle(rng, deck, 53)
+    shuffle(rng, deck, R.BASE_DECK)
     h = pv[P.P_HAND]
     for q in range(n):
         m = np.int64(0)
@@ -734,99 +1065,126 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
             m |= np.int64(1) << np.int64(deck[i])
         S[ix(H0 + q)] = m
     und = np.int64(0)
-    for i in range(n * h, 53):
+    for i in range(n * h, R.BASE_DECK):
         und |= np.int64(1) << np.int64(deck[i])
     S[UNDEALT] = und
-    # law
+
+
+@inl
+def law_phase(S):
+    """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty)."""
     if S[DECK_PTR] < S[DECK_LEN]:
         c = S[DECK0 + S[DECK_PTR]]
         S[DECK_PTR] += 1
         S[LAWS] |= np.int64(1) << np.int64(c)
         S[RS0 + ST_LAW] = c
-    # precept draft
-    if pv[P.P_MADNESS]:
-        nrev = 0
-        while nrev < n and S[DECK_PTR] < S[DECK_LEN]:
-            S[REVEAL0 + nrev] = S[DECK0 + S[DECK_PTR]]
-            S[DECK_PTR] += 1
-            nrev += 1
-        if nrev > 0:
-            if rnd == 1:
-                first = randbelow(rng, n)
-                for i in range(n):
-                    order[i] = (first + i) % n
-            elif pv[P.P_DRAFT_CW]:
-                for i in range(n):
-                    order[i] = (S[PREV0 + n - 1] + i) % n
-            else:
-                for i in range(n):
-                    order[i] = S[PREV0 + n - 1 - i]
-            for i in range(n):
-                if nrev == 0:
+
+
+@inl
+def draft_order(S, pv, n, rng, order):
+    """§2.6 / DEC-5 / DEC-6: round 1 random first picker clockwise; later last place first."""
+    if S[ROUND] == 1:
+        first = randbelow(rng, n)
+        for i in range(n):
+            order[i] = (first + i) % n
+    elif pv[P.P_DRAFT_CW]:
+        for i in range(n):
+            order[i] = (S[PREV0 + n - 1] + i) % n
+    else:
+        for i in range(n):
+            order[i] = S[PREV0 + n - 1 - i]
+
+
+@inl
+def phase_draft(S, pv, n, pols, rng, seatpos, order, nrev):
+    """§2.6: each player in draft order takes one revealed card as a precept (DEC-3)."""
+    if nrev == 0:
+        return
+    draft_order(S, pv, n, rng, order)
+    for i in range(n):
+        if nrev == 0:
+            break
+        q = order[i]
+        pos = seatpos[q]
+        pick = 0
+        if nrev > 1:
+            S[DECISIONS] += 1
+            if pols[pos] == RANDOM:
+                pick = randbelow(rng, nrev)
+            elif pols[pos] != GREEDY:
+                bs = -(1 << 30)
+                for j in range(nrev):
+                    c = S[REVEAL0 + j]
+                    sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[ix(H0 + q)], c)
+                    if sc > bs:
+                        bs = sc
+                        pick = j
+        c = S[REVEAL0 + pick]
+        for j in range(pick, nrev - 1):
+            S[REVEAL0 + j] = S[REVEAL0 + j + 1]
+        nrev -= 1
+        S[ix(OWN0 + c)] = q
+
+
+@inl
+def phase_exchange(S, n, pols, rng, seatpos):
+    """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties, DEC-7)."""
+    k = S[KING]
+    for i in range(1, n):
+        c = (k + i) % n
+        hand = S[H0 + c]
+        if hand & JOKER_BITS:
+            ties = hand & JOKER_BITS
+        else:
+            ties = np.int64(0)
+            for r in range(12, -1, -1):
+                t = (hand >> (4 * r)) & 15
+                if t:
+                    ties = t << np.int64(4 * r)
                     break
-                q = order[i]
-                pos = seatpos[q]
-                pick = 0
-                if nrev > 1:
-                    if pols[pos] == RANDOM:
-                        pick = randbelow(rng, nrev)
-                    elif pols[pos] != GREEDY:
-                        bs = -(1 << 30)
-                        for j in range(nrev):
-                            c = S[REVEAL0 + j]
-                            sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[ix(H0 + q)], c)
-                            if sc > bs:
-                                bs = sc
-                                pick = j
-                c = S[REVEAL0 + pick]
-                for j in range(pick, nrev - 1):
-                    S[REVEAL0 + j] = S[REVEAL0 + j + 1]
-                nrev -= 1
-                S[ix(OWN0 + c)] = q
-    # exchange (§2.7)
-    if rnd > 1:
-        k = S[KING]
-        for i in range(1, n):
-            c = (k + i) % n
-            hand = S[H0 + c]
-            if hand & JOKER_BITS:
-                ties = hand & JOKER_BITS
-            else:
-                ties = np.int64(0)
-                for r in range(12, -1, -1):
-                    t = (hand >> (4 * r)) & 15
-                    if t:
-                        ties = t << np.int64(4 * r)
-                        break
-            nt = popcount(ties)
-            idx = 0
-            pos = seatpos[c]
-            if nt > 1 and pols[pos] == RANDOM:
+        nt = popcount(ties)
+        idx = 0
+        if nt > 1:
+            S[DECISIONS] += 1
+            if pols[seatpos[c]] == RANDOM:
                 idx = randbelow(rng, nt)
-            x = nth_card(ties, idx)
-            S[H0 + c] &= ~(np.int64(1) << np.int64(x))
-            S[H0 + k] |= np.int64(1) << np.int64(x)
-        kpos = seatpos[k]
-        for i in range(1, n):
-            c = (k + i) % n
-            hand = S[H0 + k]
-            if pols[kpos] == RANDOM:
-                x = nth_card(hand, randbelow(rng, popcount(hand)))
-            elif pols[kpos] == GREEDY:
-                x = nth_card(hand, 0)
-            else:
-                x = unpaired_order_pick(hand, 0)
-            S[H0 + k] &= ~(np.int64(1) << np.int64(x))
-            S[H0 + c] |= np.int64(1) << np.int64(x)
-    # trim (§2.9)
+        x = nth_card(ties, idx)
+        S[H0 + c] &= ~(np.int64(1) << np.int64(x))
+        S[H0 + k] |= np.int64(1) << np.int64(x)
+
+
+@inl
+def phase_king_give(S, n, pols, rng, seatpos):
+    """§2.7 step 2: the king gives one card of choice to each commoner, clockwise."""
+    k = S[KING]
+    kpol = pols[seatpos[k]]
+    for i in range(1, n):
+        c = (k + i) % n
+        hand = S[H0 + k]
+        if popcount(hand) > 1:
+            S[DECISIONS] += 1
+        if kpol == RANDOM:
+            x = nth_card(hand, randbelow(rng, popcount(hand)))
+        elif kpol == GREEDY:
+            x = nth_card(hand, 0)
+        else:
+            x = unpaired_order_pick(hand, 0)
+        S[H0 + k] &= ~(np.int64(1) << np.int64(x))
+        S[H0 + c] |= np.int64(1) << np.int64(x)
+
+
+@inl
+def phase_trim(S, pv, n, pols, rng, seatpos):
+    """§2.9 / DEC-9: each player may discard down to ``trim_to`` cards, face up."""
     for q in range(n):
         hand = S[ix(H0 + q)]
         most = popcount(hand) - pv[P.P_TRIM_TO]
         if most <= 0:
             continue
-        pos = seatpos[q]
+        S[DECISIONS] += 1
+        pol = pols[seatpos[q]]
         out = np.int64(0)
-        if pols[pos] == RANDOM:
+        if pol == RANDOM:
             if pv[P.P_TRIM_ALL]:
                 kk = most * randbelow(rng, 2)
             else:
@@ -836,7 +1194,7 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
                 x = nth_card(rest, randbelow(rng, popcount(rest)))
                 rest &= ~(np.int64(1) << np.int64(x))
                 out |= np.int64(1) << np.int64(x)
-        elif pols[pos] == GREEDY:
+        elif pol == GREEDY:
             for j in range(most):
                 x = nth_card(hand & ~out, 0)
                 out |= np.int64(1) << np.int64(x)
@@ -847,11 +1205,15 @@ def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
         S[ix(H0 + q)] &= ~out
         S[DISC] |= out
         S[RS0 + ST_TRIM] += popcount(out)
-    # start player (§2.10)
-    if rnd > 1:
+
+
+@inl
+def phase_start(S, n, pols, rng, seatpos):
+    """§2.10: round >= 2 the last-placed player names the start player."""
+    if S[ROUND] > 1:
+        S[DECISIONS] += 1
         last = S[PREV0 + n - 1]
-        pos = seatpos[last]
-        S[START] = randbelow(rng, n) if pols[pos] == RANDOM else last
+        S[START] = randbelow(rng, n) if pols[seatpos[last]] == RANDOM else last
     S[RS0 + ST_START] = S[START]
     S[TURN] = S[START]
 
@@ -883,10 +1245,10 @@ def add_vp(S, pv):
 
 
 @fn
-def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g_out, r_out, s_out, gi):
+def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, rdeck, g_out, r_out, s_out, gi):
     for i in range(S_SIZE):
         S[i] = 0
-    for c in range(26):
+    for c in range(R.N_RULE_CARDS + 1):
         S[ix(OWN0 + c)] = -1
     nd = rdeck.shape[0]
     for i in range(nd):
@@ -896,48 +1258,51 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
         S[DECK0 + i] = order[i]
     S[DECK_LEN] = nd
     rounds = pv[P.P_ROUNDS]
-    for q in range(6):
-        work[0, q] = 0
-        work[1, q] = 0
-        work[2, q] = 0
     kept = 0
     for rnd in range(rounds):
         setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order)
         play_round(S, pv, n, MV, pols, prms, rng, seatpos, order)
         score_round(S, pv, n, r_out, s_out, gi)
-        work[0, S[TOP0]] += 1
+        S[FIRSTS0 + S[TOP0]] += 1
         kept += S[RS0 + ST_KEPT]
         g_out[gi, T.G_FIXED + rnd] = S[RS0 + ST_LAW]
     if pv[P.P_MADNESS] and not pv[P.P_VP_EVERY_ROUND]:
         add_vp(S, pv)
+    finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi)
+
+
+@inl
+def finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi):
+    """§2.15 / DEC-20 / DEC-21: final points and winners; the games and seats rows."""
     best = -(1 << 40)
     second = -(1 << 40)
     for q in range(n):
-        work[1, q] = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
-        if work[1, q] > best:
+        pts = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
+        S[FINAL0 + q] = pts
+        if pts > best:
             second = best
-            best = work[1, q]
-        elif work[1, q] > second:
-            second = work[1, q]
+            best = pts
+        elif pts > second:
+            second = pts
     nw = 0
     for q in range(n):
-        if work[1, q] == best:
-            work[2, q] = 1
+        if S[FINAL0 + q] == best:
+            S[WIN0 + q] = 1
             nw += 1
     if nw > 1 and pv[P.P_TIE_LAST]:
         for pos in range(n):
             q = S[PREV0 + pos]
-            if work[2, q]:
+            if S[WIN0 + q]:
                 for x in range(n):
-                    work[2, x] = 0
-                work[2, q] = 1
+                    S[WIN0 + x] = 0
+                S[WIN0 + q] = 1
                 nw = 1
                 break
     if nw > 1:
         second = best
     winner = -1
     for q in range(n):
-        if work[2, q]:
+        if S[WIN0 + q]:
             winner = q
             break
     tot_rev = 0
@@ -945,38 +1310,39 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, 
     tot_cf = 0
     tot_guard = 0
     for k in range(rounds):
-        tot_rev += r_out[gi, k, 5]
-        tot_ff += r_out[gi, k, 11]
-        tot_cf += r_out[gi, k, 4]
-        tot_guard += r_out[gi, k, 16]
+        tot_rev += r_out[gi, k, ST_REVS]
+        tot_ff += r_out[gi, k, ST_FF]
+        tot_cf += r_out[gi, k, ST_CF]
+        tot_guard += r_out[gi, k, ST_GUARD]
     lm = np.int64(0)
-    for c in range(1, 26):
+    for c in range(1, R.N_RULE_CARDS + 1):
         if (S[LAWS] >> c) & 1:
             lm |= np.int64(1) << np.int64(c - 1)
-    vals = (S[TOTAL], rounds, lm, winner, nw, best, best - second, tot_rev, tot_ff, tot_cf, tot_guard, kept)
+    vals = (S[TOTAL], rounds, lm, winner, nw, best, best - second, tot_rev, tot_ff, tot_cf, tot_guard, kept,
+            S[DECISIONS])
     for j in range(T.G_FIXED):
         g_out[gi, j] = vals[j]
-    for c in range(1, 26):
+    for c in range(1, R.N_RULE_CARDS + 1):
         g_out[gi, T.G_FIXED + rounds + c - 1] = S[ix(OWN0 + c)]
     for q in range(n):
         pm = np.int64(0)
-        for c in range(1, 26):
+        for c in range(1, R.N_RULE_CARDS + 1):
             if S[ix(OWN0 + c)] == q:
                 pm |= np.int64(1) << np.int64(c - 1)
-        sv = (work[1, q], S[RP0 + q], S[BP0 + q], S[VP0 + q], work[2, q], work[0, q], S[FF0 + q], S[REVS0 + q],
-              pm, popcount(pm))
+        sv = (S[FINAL0 + q], S[RP0 + q], S[BP0 + q], S[VP0 + q], S[WIN0 + q], S[FIRSTS0 + q], S[FF0 + q],
+              S[REVS0 + q], pm, popcount(pm))
         for j in range(T.S_FIXED):
             s_out[gi, q, j] = sv[j]
 
 
 @fn
-def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s, S, MV, deck, seatpos, order, work, rng, table):
+def run_games(seed, start, count, n, pv, pols, prms, rdeck, g, r, s, S, MV, deck, seatpos, order, rng, table):
     for i in range(count):
         gi = start + i
         rng[0] = derive(np.uint64(seed), np.uint64(gi))  # = sim.rng.game_state(seed, gi)
         for q in range(n):
             seatpos[q] = seat_bot(table, gi, q)
-        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, work, rdeck, g, r, s, i)
+        play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, rdeck, g, r, s, i)
 
 
 def run_kernel(game, cfg, start, count, g, r, s) -> None:
@@ -986,7 +1352,8 @@ def run_kernel(game, cfg, start, count, g, r, s) -> None:
     rdeck = np.array(R.rule_deck(cfg), dtype=np.int64)
     n = cfg.players
     # all scratch state is allocated here: the compiled code runs without reference counting
+    scratch = np.zeros(SCRATCH.size, np.int64)
     run_games(np.uint64(cfg.seed), start, count, n, pv, pols, prms, rdeck, g, r, s,
-              np.zeros(S_SIZE, np.int64), np.zeros((MAX_MOVES, 9), np.int64), np.zeros(54, np.int64),
-              np.zeros(n, np.int64), np.zeros(32, np.int64), np.zeros((3, 6), np.int64), np.zeros(1, np.uint64),
-              np.arange(n, dtype=np.int64))
+              np.zeros(S_SIZE, np.int64), np.zeros((MAX_MOVES, MOVE_COLS), np.int64),
+              SCRATCH.view(scratch, "deck"), SCRATCH.view(scratch, "seatpos"), SCRATCH.view(scratch, "order"),
+              np.zeros(1, np.uint64), np.arange(n, dtype=np.int64))

@@ -40,6 +40,11 @@ class Play:
     def jokers(self) -> int:
         return sum(1 for c in self.cards if c >= JOKER)
 
+    @property
+    def substitutes(self) -> int:
+        """Cards played as another rank through card 20 (§4.20)."""
+        return sum(1 for c, r in zip(self.cards, self.reps) if c < JOKER and r != c)
+
     def key(self) -> tuple:
         """Sort key of the canonical order."""
         if self.kind == SET:
@@ -56,7 +61,7 @@ class Play:
         parts = []
         for c, r in zip(self.cards, self.reps):
             if c < JOKER:
-                parts.append(pretty(c))
+                parts.append(pretty(c) if r == c else f"{pretty(c)}={RANK_NAMES[r // 4]}")
             elif r == JOKER:
                 parts.append("Jk")
             else:
@@ -93,6 +98,11 @@ def beats(x: Play, t: Play, reversed_: bool) -> bool:
     return value(x, reversed_) > value(t, reversed_)
 
 
+def equal(x: Play, t: Play, reversed_: bool) -> bool:
+    """§4.16: same type and count and equal strength (stairs: the same represented low rank)."""
+    return x.kind == t.kind and x.count == t.count and value(x, reversed_) == value(t, reversed_)
+
+
 def one_step(x: Play, t: Play, reversed_: bool) -> bool:
     """DEC-42: x is exactly one rank step stronger than t (stairs: adjacent runs)."""
     if x.kind != t.kind or x.kind == JOKER_SINGLE:
@@ -109,12 +119,27 @@ def designate(natural_suits: list[int], n_jokers: int, lock: int) -> list[int]:
     return (need + rest)[:n_jokers]
 
 
-def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13)) -> list[Play]:
-    """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1."""
+# card 20 (§4.20): represented rank -> the rank that may stand for it (A as J, 2 as Q, 3 as K)
+SUBSTITUTE = {8: 11, 9: 12, 10: 0}
+
+
+def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
+    """The card standing for rank r of suit s: the natural card, else (card 20) its substitute."""
+    if 4 * r + s in hand:
+        return 4 * r + s
+    if subs and r in SUBSTITUTE and 4 * SUBSTITUTE[r] + s in hand:
+        return 4 * SUBSTITUTE[r] + s
+    return None
+
+
+def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
+    """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
+    ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
     jokers = sorted(c for c in hand if c >= JOKER)
     out = []
     for r in ranks:
-        held = [s for s in range(4) if 4 * r + s in hand]
+        phys = {s: c for s in range(4) if (c := _physical(hand, r, s, subs)) is not None}
+        held = sorted(phys)
         if not held and not jokers:
             continue
         for k in counts:
@@ -126,31 +151,37 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
                     js = designate(list(nat), j, lock)
                     if len(js) < j:
                         continue
-                    pairs = [(4 * r + s, 4 * r + s) for s in nat] + list(zip(jokers[:j], (4 * r + s for s in js)))
+                    pairs = [(phys[s], 4 * r + s) for s in nat] + list(zip(jokers[:j], (4 * r + s for s in js)))
                     pairs.sort()
                     out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
                                     sum(1 << (x % 4) for _, x in pairs)))
     return out
 
 
-def stairs_of(hand: set[int], length: int | None) -> list[Play]:
-    """§3.1/§4.21: same-suit runs of 3+ consecutive represented ranks, no wrap-around, jokers fill gaps."""
+def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Play]:
+    """§3.1/§4.21: same-suit runs of 3+ consecutive represented ranks, no wrap-around, jokers fill
+    gaps; with ``subs`` (card 20) a gap at J, Q or K takes its A, 2 or 3 when that card is not
+    in the run itself, before a joker does."""
     jokers = sorted(c for c in hand if c >= JOKER)
     out = []
     longest = min(13, len(hand))
     lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
     for s in range(4):
-        in_suit = [4 * r + s in hand for r in range(13)]
-        if not any(in_suit):
-            continue
         for L in lengths:
             for low in range(0, 14 - L):
-                held = sum(in_suit[low:low + L])
-                if held == 0 or L - held > len(jokers):
+                window = range(low, low + L)
+                pairs, missing = [], []
+                for r in window:
+                    c = _physical(hand, r, s, subs)
+                    if c is not None and c != 4 * r + s and c // 4 in window:
+                        c = None  # the substitute already stands for itself in this run
+                    if c is None:
+                        missing.append(4 * r + s)
+                    else:
+                        pairs.append((c, 4 * r + s))
+                if not pairs or len(missing) > len(jokers):
                     continue
-                window = [4 * r + s for r in range(low, low + L)]
-                missing = [c for c in window if c not in hand]
-                pairs = sorted([(c, c) for c in window if c in hand] + list(zip(jokers, missing)))
+                pairs = sorted(pairs + list(zip(jokers, missing)))
                 out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
                                 low + L - 1, 1 << s))
     return out

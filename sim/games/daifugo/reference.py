@@ -10,6 +10,12 @@ Decision kinds and their options:
   ``king_give``  the king's hand, ascending (D3)   ``trim``  int: most cards that may go (D6)
   ``start``      seats 0..N-1 (D7)                 ``play``  [None (= pass)] + legal plays (D8/D9)
   ``revolt``     [False, True] (card 07 when ``three_card_revolution_optional``)
+  ``pull_back``  (most, cards of the previous play): the cards taken, a list (D11, card 10)
+  ``ten_discard`` int: most cards that may go; the cards discarded, a list (D12, card 03)
+
+Plays made through a card's permission (06 slip-through, 16 equal strength, 22 three return,
+23 three 3s) are ordinary ``play`` options; during a magician hunt (11) the Joker single is
+the only option of a joker holder (D10, applied without asking).
 
 Rule cards: ``applies(c, p)`` is the §4.0 predicate ``A(c, p)``; cards outside
 ``IMPLEMENTED_CARDS`` are drawn, held and scored but ``applies`` is false for them, so
@@ -21,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import rules as R
-from .plays import JOKER_SINGLE, SET, STAIRS, Play, beats, joker_single, one_step, sets_of, stairs_of, strength
+from .plays import (JOKER_SINGLE, SET, STAIRS, Play, beats, equal, joker_single, one_step, sets_of, stairs_of,
+                    strength, value)
 from .rules import JOKER, IMPLEMENTED_CARDS
 
 
@@ -55,6 +62,17 @@ class RoundStats:
     passes: int = 0
     trimmed: int = 0
     guard_hit: bool = False
+    slip_throughs: int = 0
+    equal_plays: int = 0
+    three_returns: int = 0
+    three_threes: int = 0
+    magician_hunts: int = 0
+    pull_backs: int = 0
+    pulled_cards: int = 0
+    ten_discards: int = 0
+    ten_discarded: int = 0
+    substitutions: int = 0
+    forced_jokers: int = 0
     ranking: list = field(default_factory=list)
     points: list = field(default_factory=list)
     bonus: list = field(default_factory=list)
@@ -93,6 +111,8 @@ class Engine:
         self.revs_by_seat = [0] * self.n
         self.ff_by_seat = [0] * self.n
         self.total_plays = 0
+        self.jokers = 1  # 2 once card 05 added the second joker
+        self.decisions = 0  # decisions with two or more options (tables.py: games.decisions)
         self._clear_round()
 
     # ------------------------------------------------------------------ helpers
@@ -113,6 +133,8 @@ class Engine:
         self.suit_lock = 0
         self.num_lock = False
         self.geki_counted = False
+        self.hunt = False  # card 11: the magician hunt is on until the field flows
+        self.hunt_done: set[int] = set()  # players who played a joker during this hunt
         self.passed: set[int] = set()
         self.active = [True] * self.n
         self.top_list: list[int] = []
@@ -159,6 +181,7 @@ class Engine:
         if isinstance(options, list) and len(options) == 1:
             self.forced(p, kind, options[0])
             return options[0]
+        self.decisions += 1
         return self.agent.decide(self, p, kind, options)
 
     def forced(self, p: int, kind: str, choice) -> None:
@@ -168,7 +191,8 @@ class Engine:
             hook(self, p, kind, choice)
 
     def card_total(self) -> int:
-        return R.BASE_DECK
+        """Cards in the game: 53, or 54 once the second joker is in (card 05)."""
+        return R.BASE_DECK + self.jokers - 1
 
     def check_invariants(self) -> None:
         """Card conservation (every card in exactly one zone: hands, field, discard, undealt,
@@ -277,6 +301,7 @@ class Engine:
             if not most:
                 self.forced(p, "trim", [])
             else:
+                self.decisions += 1
                 cards = self.agent.decide(self, p, "trim", most)
                 for x in cards:
                     self.hands[p].remove(x)
@@ -347,28 +372,34 @@ class Engine:
         self.end_round()
 
     def legal_plays(self, p: int) -> list[Play]:
-        """§3.3 + locks: every legal play for p now, in the canonical order."""
+        """§3.3 + locks + card permissions (06, 16, 22, 23): every legal play for p now, one
+        canonical representation each, in the canonical order."""
         lone = bool(self.pv[R.P_LONE_WILD])
         hand = self.hands[p]
         t = self.top
+        subs = self.applies(R.C20_DESCENT, p)
         if t is None:
-            out = sets_of(hand, (1, 2, 3, 4), 0, lone)
+            out = sets_of(hand, (1, 2, 3, 4), 0, lone, subs=subs)
             if self.may_lead_stairs(p):
-                out += stairs_of(hand, None)
+                out += stairs_of(hand, None, subs)
             out += joker_single(hand)
             return sorted(out, key=Play.key)
-        if t.kind == JOKER_SINGLE:
-            return []
         rv = self.reversed
-        if t.kind == SET:
-            stronger = [r for r in range(13) if strength(r, rv) > strength(t.low, rv)]
-            cand = sets_of(hand, (t.count,), self.suit_lock, lone, stronger)
-            if t.count == 1:
-                cand += joker_single(hand)
-        else:
-            cand = stairs_of(hand, t.count) if self.may_follow_stairs(p) else []
-        out = [x for x in cand if beats(x, t, rv) and self.locks_allow(p, x)]
-        return sorted(out, key=Play.key)
+        cand = []
+        if self.applies(R.C23_WISDOM, p):
+            cand += sets_of(hand, (3,), self.suit_lock, lone, [R.R3])
+        if t.kind == JOKER_SINGLE:
+            if self.applies(R.C22_THREE_RETURN, p):
+                cand += sets_of(hand, (1,), self.suit_lock, lone, [R.R3])
+            cand += joker_single(hand)
+        elif t.kind == SET:
+            counts = {t.count, 1, 2, 3, 4} if self.applies(R.C06_SLIP, p) else {t.count}
+            at_least = [r for r in range(13) if strength(r, rv) >= strength(t.low, rv)]
+            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, at_least, subs)
+            cand += joker_single(hand)
+        elif self.may_follow_stairs(p):
+            cand += stairs_of(hand, t.count, subs)
+        return sorted({x: None for x in cand if self.may_play(p, x)}, key=Play.key)
 
     def is_legal(self, p: int, x: Play) -> bool:
         """Whether p may make play x now, for any representation of its jokers (the same
@@ -377,14 +408,54 @@ class Engine:
             return False
         if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
             return False  # DEC-23 variant: a lone joker is only the Joker
-        t = self.top
-        if t is None:
+        if x.substitutes and not self.applies(R.C20_DESCENT, p):
+            return False  # §4.20: A as J, 2 as Q, 3 as K only with card 20
+        if self.top is None:
             return x.kind != STAIRS or self.may_lead_stairs(p)
-        if t.kind == JOKER_SINGLE:
+        if x.kind != JOKER_SINGLE and self.hunt_forces(p, self.legal_plays(p)):
             return False
+        return self.may_play(p, x)
+
+    def may_play(self, p: int, x: Play) -> bool:
+        """S0 of §4.26 for a follow: beating (§3.3) or a card's permission, then the locks."""
+        t = self.top
+        if self.is_three_threes(p, x):
+            return True  # 23: on anything, ignoring count, strength and locks (DEC-49)
+        if t.kind == JOKER_SINGLE:
+            if self.is_three_return(p, x, t):
+                return True  # 22: ignores locks (DEC-48)
+            return x.kind == JOKER_SINGLE and self.may_play_equal(p)  # 16: Joker on Joker
         if x.kind == STAIRS and not self.may_follow_stairs(p):
             return False
-        return beats(x, t, self.reversed) and self.locks_allow(p, x)
+        rv = self.reversed
+        if not (beats(x, t, rv) or self.is_slip(p, x, t) or (self.may_play_equal(p) and equal(x, t, rv))):
+            return False
+        return self.locks_allow(p, x)
+
+    def may_play_equal(self, p: int) -> bool:
+        """§4.16: card 16 lets p match the top play's strength, never under a number lock."""
+        return self.applies(R.C16_SAMENESS, p) and not self.num_lock
+
+    def is_slip(self, p: int, x: Play, t: Play) -> bool:
+        """§4.6 / DEC-34: with 06, a single (or the Joker) onto a set, or a set onto a single,
+        still stronger rank against rank; never with stairs (QA-06.1)."""
+        return self.slip_shape(p, x, t) and value(x, self.reversed) > value(t, self.reversed)
+
+    def slip_shape(self, p: int, x: Play, t: Play) -> bool:
+        """06 applies to p and x is a single on a set or a set on a single (sets of different
+        sizes cannot replace each other)."""
+        if not self.applies(R.C06_SLIP, p) or t.kind != SET or x.kind == STAIRS or x.count == t.count:
+            return False
+        return x.count == 1 or t.count == 1
+
+    def is_three_return(self, p: int, x: Play, t: Play | None) -> bool:
+        """§4.22: a single of represented rank 3 onto a Joker single (not a joker played as a card)."""
+        return (t is not None and t.kind == JOKER_SINGLE and x.kind == SET and x.count == 1
+                and x.low == R.R3 and self.applies(R.C22_THREE_RETURN, p))
+
+    def is_three_threes(self, p: int, x: Play) -> bool:
+        """§4.23: exactly three cards of represented rank 3 (3+3+Joker counts, QA-23.2)."""
+        return x.kind == SET and x.count == 3 and x.low == R.R3 and self.applies(R.C23_WISDOM, p)
 
     def may_lead_stairs(self, p: int) -> bool:
         """§4.21: stairs exist only through card 21 (law: everyone; precept: the holder leads)."""
@@ -416,19 +487,28 @@ class Engine:
         t = self.top
         if x.kind == SET and x.count == 1 and x.jokers and not self.pv[R.P_LONE_WILD]:
             return "a lone joker is only the Joker (lone_joker_wild is off)"
+        if x.substitutes and not self.applies(R.C20_DESCENT, p):
+            return "an A as J, a 2 as Q or a 3 as K needs card 20"
         if x.kind == STAIRS and t is None and not self.may_lead_stairs(p):
             return "stairs need card 21 (law, or the holder's precept to lead)"
         if t is None:
             return "not a legal lead"
+        if x.kind != JOKER_SINGLE and self.hunt_forces(p, self.legal_plays(p)):
+            return "magician hunt: a joker must be played as the Joker (card 11)"
         if t.kind == JOKER_SINGLE:
             return "nothing beats a Joker single here"
         if x.kind == STAIRS and not self.may_follow_stairs(p):
             return "stairs need card 21"
-        if x.kind == JOKER_SINGLE and not (t.kind == SET and t.count == 1):
+        rv = self.reversed
+        slip = self.is_slip(p, x, t)
+        shape = self.slip_shape(p, x, t)
+        if x.kind == JOKER_SINGLE and not (t.kind == SET and t.count == 1) and not shape:
             return f"must match the top play's type and count ({t.count} card(s)): a Joker single goes on singles"
-        if x.kind != JOKER_SINGLE and (x.kind != t.kind or x.count != t.count):
+        if x.kind != JOKER_SINGLE and (x.kind != t.kind or x.count != t.count) and not shape:
             return f"must match the top play's type and count ({t.count} card(s))"
-        if not beats(x, t, self.reversed):
+        if equal(x, t, rv) and self.applies(R.C16_SAMENESS, p) and self.num_lock:
+            return "number lock: no equal-strength plays (card 16)"
+        if not (beats(x, t, rv) or slip or (self.may_play_equal(p) and equal(x, t, rv))):
             return "does not beat the top play"
         if not self.locks_allow(p, x):
             if self.num_lock and (x.kind == JOKER_SINGLE or not one_step(x, t, self.reversed)):
@@ -439,12 +519,21 @@ class Engine:
     def take_turn(self, p: int) -> None:
         """§2.11.1-2: the leader must play; a follower plays a beating combination or passes."""
         moves = self.legal_plays(p)
-        options: list = moves if self.top is None else [None, *moves]
+        if self.hunt_forces(p, moves):  # D10: exactly one Joker single, no pass (§4.11)
+            options: list = [m for m in moves if m.kind == JOKER_SINGLE]
+            self.stats.forced_jokers += 1
+        else:
+            options = moves if self.top is None else [None, *moves]
         choice = self.ask(p, "play", options)
         if choice is None:
             self.pass_turn(p)
         else:
             self.make_play(p, choice)
+
+    def hunt_forces(self, p: int, moves: list[Play]) -> bool:
+        """§4.11 / DEC-37: during the hunt a joker holder who has not played a joker in it must
+        play one Joker single when that is legal for them (two jokers: one only, QA-11.1)."""
+        return self.hunt and p not in self.hunt_done and any(m.kind == JOKER_SINGLE for m in moves)
 
     def pass_turn(self, p: int) -> None:
         """§2.11.3 / DEC-11: a pass; with lock-out the player sits out the rest of the trick."""
@@ -478,6 +567,8 @@ class Engine:
         self.suit_lock = 0
         self.num_lock = False
         self.geki_counted = False
+        self.hunt = False
+        self.hunt_done = set()
         self.passed = set()
         self.turn = leader
         self.say(f"field flows; P{leader} leads" if leader >= 0 else "field flows")
@@ -505,30 +596,57 @@ class Engine:
         self.top, self.top_owner = x, p
         self.stats.plays += 1
         self.total_plays += 1
+        self.stats.substitutions += x.substitutes
         if t is None:
             self.stats.tricks += 1
+        else:
+            self.count_special_play(p, x, t, r_before)
         if not self.pv[R.P_LOCKOUT]:
             self.passed = set()
         self.say(f"P{p} plays {x.text()}")
         revolted = self.step_revolution(p, x)  # S2 (13 claim: not implemented)
         self.step_jback(p, x)  # S3
-        # S4 pull-back (10), S5 ten discard (03), S6 magician hunt (11), S7 flux (18): not implemented
+        self.step_pull_back(p, x, t)  # S4
+        emptied = self.step_ten_discard(p, x)  # S5
+        self.step_hunt(p, x)  # S6
+        # S7 flux (18): not implemented
         if t is not None:
             self.step_locks(p, x, t, r_before)  # S8
         forbidden = False
         if not self.hands[p]:
-            forbidden = self.step_finish(p, x, r_before, rev_before, revolted)  # S9
+            forbidden = self.step_finish(p, x, t, r_before, rev_before, revolted, emptied)  # S9
         if self.n_active() <= 1:
             return
-        if self.applies(R.C09_EIGHT_CUT, p) and self.contains_rank(x, R.R8):  # S10
-            self.stats.eight_cuts += 1
-            self.say("eight cut")
-            self.flow(p if self.active[p] else self.next_active(p))
+        if self.step_flow_effects(p, x, t):  # S10
             return
         if forbidden and self.pv[R.P_FF_FLOWS]:  # DEC-15 variant
             self.flow(self.next_active(p))
             return
         self.next_turn(p)  # S11 (dobon window: not implemented)
+
+    def count_special_play(self, p: int, x: Play, t: Play, r_before: bool) -> None:
+        """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
+        if x.kind != STAIRS and t.kind != STAIRS and x.count != t.count and not self.is_three_threes(p, x):
+            self.stats.slip_throughs += 1
+        elif x.kind == t.kind and x.count == t.count and value(x, r_before) == value(t, r_before):
+            self.stats.equal_plays += 1
+
+    def step_flow_effects(self, p: int, x: Play, t: Play | None) -> bool:
+        """S10: eight cut (09), three return (22), three 3s (23) flow the field; the player
+        who made the play leads (the next active player if they went out). Returns flowed."""
+        if self.applies(R.C09_EIGHT_CUT, p) and self.contains_rank(x, R.R8):
+            self.stats.eight_cuts += 1
+            self.say("eight cut")
+        elif self.is_three_return(p, x, t):
+            self.stats.three_returns += 1
+            self.say("three return")
+        elif self.is_three_threes(p, x):
+            self.stats.three_threes += 1
+            self.say("three 3s")
+        else:
+            return False
+        self.flow(p if self.active[p] else self.next_active(p))
+        return True
 
     def step_revolution(self, p: int, x: Play) -> bool:
         """S2 / §3.5 / §4.7: toggle ``rev`` for a revolution-size play (DEC-35 optional 3-card)."""
@@ -541,6 +659,66 @@ class Engine:
         self.revs_by_seat[p] += 1
         self.say("revolution" if self.rev else "counter-revolution")
         return True
+
+    def rank_count(self, x: Play, rank: int) -> int:
+        """Cards of x that represent ``rank`` (DEC-24: wild jokers when they trigger effects)."""
+        return sum(1 for r in x.ranks(bool(self.pv[R.P_WILD_EFFECTS])) if r == rank)
+
+    def step_pull_back(self, p: int, x: Play, t: Play | None) -> None:
+        """S4 / §4.10 / DEC-36: k Ks (or k cards, ``pullback_count``) let p take up to k cards of
+        the previous play t back from the field (D11; optional, QA-16.1)."""
+        if t is None or not self.applies(R.C10_PULL_BACK, p):
+            return
+        kings = self.rank_count(x, R.RK)
+        if not kings:
+            return
+        most = min(x.count if self.pv[R.P_PULL_PLAYED] else kings, len(t.cards))
+        self.decisions += 1
+        cards = self.agent.decide(self, p, "pull_back", (most, sorted(t.cards)))
+        for c in cards:
+            self.field.remove(c)
+            self.hands[p].add(c)
+        if cards:
+            self.stats.pull_backs += 1
+            self.stats.pulled_cards += len(cards)
+            self.say(f"P{p} pulls back {' '.join(R.pretty(c) for c in sorted(cards))}")
+
+    def step_ten_discard(self, p: int, x: Play) -> bool:
+        """S5 / §4.3 / DEC-32: t represented 10s let p discard up to t cards face up (D12;
+        mandatory variant: exactly min(t, hand)). Returns whether that emptied the hand."""
+        if not self.hands[p] or not self.applies(R.C03_TEN_DISCARD, p):
+            return False
+        tens = self.rank_count(x, R.R10)
+        if not tens:
+            return False
+        most = min(tens, len(self.hands[p]))
+        if self.pv[R.P_03_MANDATORY] and most == len(self.hands[p]):
+            cards = sorted(self.hands[p])
+            self.forced(p, "ten_discard", cards)
+        else:
+            self.decisions += 1
+            cards = self.agent.decide(self, p, "ten_discard", most)
+        for c in cards:
+            self.hands[p].remove(c)
+            self.discard.add(c)
+        if cards:
+            self.stats.ten_discards += 1
+            self.stats.ten_discarded += len(cards)
+            self.say(f"P{p} discards {' '.join(R.pretty(c) for c in sorted(cards))}")
+        return not self.hands[p]
+
+    def is_hunt_trigger(self, p: int, x: Play) -> bool:
+        """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
+        return x.kind == SET and x.count == 1 and self.contains_rank(x, R.RQ) and self.applies(R.C11_HUNT, p)
+
+    def step_hunt(self, p: int, x: Play) -> None:
+        """S6 / §4.11: a joker played during the hunt fulfils p's obligation; a single Q starts it."""
+        if self.hunt and x.jokers:
+            self.hunt_done.add(p)
+        if not self.hunt and self.is_hunt_trigger(p, x):
+            self.hunt = True
+            self.stats.magician_hunts += 1
+            self.say("magician hunt")
 
     def step_jback(self, p: int, x: Play) -> None:
         """S3 / §4.19: a play containing a J sets J-back for the trick (DEC-46: no toggle back)."""
@@ -568,8 +746,9 @@ class Engine:
             self.geki_counted = True
             self.stats.geki += 1
 
-    def is_forbidden(self, p: int, x: Play, r_before: bool, rev_before: bool, revolted: bool) -> bool:
-        """§3.7 / DEC-27: joker; currently strongest rank; a rank effect applying to p; (DEC-26)."""
+    def is_forbidden(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool, revolted: bool) -> bool:
+        """§3.7 / DEC-27: joker; currently strongest rank; a rank effect applying to p (x played
+        onto the previous top play t); (DEC-26) a revolution."""
         if x.jokers:
             return True
         strongest = 0 if (r_before if self.pv[R.P_STRONG_EFF] else rev_before) else 12
@@ -579,12 +758,24 @@ class Engine:
             return True
         if self.pv[R.P_FF_19] and self.applies(R.C19_JBACK, p) and self.contains_rank(x, R.RJ):
             return True
+        if self.pv[R.P_FF_03] and self.applies(R.C03_TEN_DISCARD, p) and self.contains_rank(x, R.R10):
+            return True
+        if self.pv[R.P_FF_10] and self.applies(R.C10_PULL_BACK, p) and self.contains_rank(x, R.RK):
+            return True
+        if self.pv[R.P_FF_11] and self.is_hunt_trigger(p, x):
+            return True
+        if self.pv[R.P_FF_22] and self.is_three_return(p, x, t):
+            return True
+        if self.pv[R.P_FF_23] and self.is_three_threes(p, x):
+            return True
         return bool(self.pv[R.P_REV_FF]) and revolted
 
-    def step_finish(self, p: int, x: Play, r_before: bool, rev_before: bool, revolted: bool) -> bool:
-        """S9 / §2.12: going out; a forbidden finish goes to the bottom (DEC-14). Returns forbidden."""
+    def step_finish(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool, revolted: bool,
+                    emptied: bool = False) -> bool:
+        """S9 / §2.12: going out; a forbidden finish goes to the bottom (DEC-14); a hand emptied
+        by an effect (card 03 discard) is forbidden too (§3.7 item 4). Returns forbidden."""
         self.active[p] = False
-        if self.is_forbidden(p, x, r_before, rev_before, revolted):  # card 04 not implemented
+        if emptied or self.is_forbidden(p, x, t, r_before, rev_before, revolted):  # card 04 not implemented
             self.place_bottom(p)
             self.stats.forbidden += 1
             self.ff_by_seat[p] += 1

@@ -20,10 +20,11 @@ N_RANKS = 13
 N_SUITS = 4
 JOKER = 52  # first joker id; the second (card 05) would be 53
 BASE_DECK = 53
+N_CARD_IDS = 54  # card ids 0..53 (both jokers)
 RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUIT_NAMES = ("S", "H", "D", "C")
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
-R8, R10, RJ, RQ, RK, R2 = 5, 7, 8, 9, 10, 12
+R3, R8, R10, RJ, RQ, RK, RA, R2 = 0, 5, 7, 8, 9, 10, 11, 12
 
 # rule cards (spec §1.4)
 CARD_NAMES = {
@@ -36,7 +37,9 @@ CARD_NAMES = {
 }
 N_RULE_CARDS = 25
 C07_THREE_REV, C09_EIGHT_CUT, C14_SUIT_LOCK, C15_NUMBER_LOCK, C19_JBACK, C21_STAIRS = 7, 9, 14, 15, 19, 21
-IMPLEMENTED_CARDS = (7, 9, 14, 15, 19, 21)
+C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
+C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
+IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -53,7 +56,7 @@ PARAMS: tuple[Param, ...] = (
     Param("rounds", 5, "int", "seed", "§2.2", "rounds per game in normal mode", lo=1, hi=25),
     Param("madness_rounds", 3, "int", "seed", "§2.2", "rounds per game in madness mode", lo=1, hi=25),
     Param("rule_deck", CARD_IDS, "set", "seed", "§1.1",
-          "rule cards in the rule deck (ids 01-25; cards outside 07,09,14,15,19,21 are drawn and held but inert)",
+          "rule cards in the rule deck (ids 01-25; cards outside rules.IMPLEMENTED_CARDS are drawn and held but inert)",
           choices=CARD_IDS),
     Param("hand_size", 10, "int", "seed", "§2.4", "cards dealt per player (3-5 players)", lo=1, hi=13),
     Param("hand_size_six", 8, "int", "seed", "§2.4", "cards dealt per player with 6 players", lo=1, hi=8),
@@ -114,11 +117,13 @@ PARAMS: tuple[Param, ...] = (
     Param("collusion_round1", True, "bool", "assumed", "DEC-8", "card 12 acts in round 1" + _inert(12)),
     Param("dobon_flows", True, "bool", "assumed", "DEC-13", "a dobon flows the field" + _inert(25)),
     Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "fusion is bound by locks" + _inert(2)),
-    Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32", "the 10 discard is mandatory" + _inert(3)),
+    Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32",
+          "card 03: the 10 discard is mandatory (exactly min(10s played, hand) cards)"),
     Param("trickster_precept_timing", "after_exchange", "choice", "assumed", "DEC-33",
           "when the 05 precept joker arrives" + _inert(5), choices=("after_exchange", "on_draft")),
     Param("pullback_count", "kings", "choice", "assumed", "DEC-36",
-          "cards taken by pull-back" + _inert(10), choices=("kings", "cards_played")),
+          "card 10: cards taken by pull-back, up to one per K played or one per card played",
+          choices=("kings", "cards_played")),
     Param("armed_force_resolution", "trick_end", "choice", "assumed", "DEC-39",
           "when an armed-force claim is confirmed" + _inert(13), choices=("trick_end", "immediate", "round_end")),
     Param("exile_mode", "no_revolution", "choice", "assumed", "DEC-44",
@@ -136,7 +141,8 @@ P_LONE_WILD, P_WILD_EFFECTS, P_REV_FF, P_FF_09, P_FF_19, P_STRONG_EFF, P_CF_PLAC
 P_07_OPTIONAL, P_LOCK_TIGHTEN, P_JOKER_NUMLOCK, P_JBACK_TOGGLE, P_21_FOLLOW, P_CF_BONUS = range(20, 26)
 P_RANK_POINTS = 26  # 6 entries
 P_VP = 32  # 26 entries, index = card id (0 unused)
-N_PARAMS = 58
+P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = range(58, 65)
+N_PARAMS = 65
 
 
 def param_vector(cfg) -> list[int]:
@@ -162,6 +168,10 @@ def param_vector(cfg) -> list[int]:
     v[P_REV_FF] = int(p["revolution_finish_forbidden"])
     v[P_FF_09] = int("09" in p["forbidden_effect_cards"])
     v[P_FF_19] = int("19" in p["forbidden_effect_cards"])
+    v[P_FF_03], v[P_FF_10], v[P_FF_11], v[P_FF_22], v[P_FF_23] = (
+        int(c in p["forbidden_effect_cards"]) for c in ("03", "10", "11", "22", "23"))
+    v[P_03_MANDATORY] = int(p["ten_discard_mandatory"])
+    v[P_PULL_PLAYED] = int(p["pullback_count"] == "cards_played")
     v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
     v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
     v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])

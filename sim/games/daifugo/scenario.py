@@ -10,7 +10,7 @@ from sim.scenario import Script, parse_envelope
 
 from . import rules as R
 from .bots import BOTS, BotAgent
-from .plays import JOKER_SINGLE, SET, STAIRS, Play, sets_of, stairs_of
+from .plays import JOKER_SINGLE, SET, STAIRS, SUBSTITUTE, Play, sets_of, stairs_of
 from .reference import Engine, RoundStats, StopRun
 
 
@@ -84,7 +84,9 @@ class NotACombination(ConfigError):
 
 
 def build_play(cards: list[int], reps: list[int] | None) -> Play:
-    """A play from cards and the represented card of each joker (``as``); kind is inferred."""
+    """A play from cards and what they represent (``as``: one entry per joker, or one per card in
+    the order given, for card-20 substitutes); kind is inferred."""
+    given = list(cards)
     cards = sorted(cards)
     jokers = [c for c in cards if c >= R.JOKER]
     if len(cards) == 1 and jokers and not reps:
@@ -92,15 +94,16 @@ def build_play(cards: list[int], reps: list[int] | None) -> Play:
     if reps is None:
         reps = []
     if len(reps) == len(cards):
-        pairs = list(zip(cards, reps))
+        pairs = list(zip(given, reps))
     elif len(reps) == len(jokers):
         it = iter(reps)
         pairs = [(c, next(it) if c >= R.JOKER else c) for c in cards]
     else:
-        raise ConfigError("'as' must give the represented card of every joker")
+        raise ConfigError("'as' must give the represented card of every joker (or of every card)")
     for c, r in pairs:
-        if c < R.JOKER and c != r:
-            raise ConfigError(f"'as' may only designate jokers, not {R.card_code(c)}")
+        if c < R.JOKER and c != r and not (r < R.JOKER and SUBSTITUTE.get(r // 4) == c // 4 and r % 4 == c % 4):
+            raise NotACombination(f"{R.card_code(c)} cannot stand for {R.card_code(r)}: only jokers are wild, "
+                                  "and card 20 plays an A as J, a 2 as Q, a 3 as K of the same suit")
         if r >= R.JOKER:
             raise ConfigError("a joker in a combination must represent a card")
     pairs.sort()
@@ -131,7 +134,9 @@ def readings(eng, cards: list[int]) -> list[Play]:
 
 def play_json(x: Play) -> dict:
     d = {"play": [R.card_code(c) for c in x.cards]}
-    if x.jokers and x.kind != JOKER_SINGLE:
+    if x.substitutes:  # card 20: what every card stands for
+        d["as"] = [R.card_code(r) for r in x.reps]
+    elif x.jokers and x.kind != JOKER_SINGLE:
         d["as"] = [R.card_code(r) for c, r in zip(x.cards, x.reps) if c >= R.JOKER]
     return d
 
@@ -177,6 +182,10 @@ class ScriptAgent:
         if kind == "trim":
             return None if d.get("trim") == [] else (
                 f"P{p} holds {len(eng.hands[p])} cards, at most trim_to = {eng.pv[R.P_TRIM_TO]}: the only trim is []")
+        if kind == "ten_discard":  # mandatory discard of the whole hand (DEC-32 variant)
+            named = d.get("ten_discard")
+            ok = isinstance(named, list) and sorted(_cards(named, "ten_discard")) == sorted(choice)
+            return None if ok else f"P{p} must discard the whole hand: " + " ".join(R.card_code(c) for c in choice)
         try:
             if match(eng, p, kind, [choice], d) == choice:
                 return None
@@ -185,7 +194,10 @@ class ScriptAgent:
         return f"P{p}'s only option: {legal_json(kind, [choice])[0]}"
 
     def _forced_as_decision(self, eng, p, kind, choice, d):
-        legal = [{"trim": []}] if kind == "trim" else legal_json(kind, [choice])
+        if kind == "ten_discard":
+            legal = [{"ten_discard": [R.card_code(c) for c in choice]}]
+        else:
+            legal = [{"trim": []}] if kind == "trim" else legal_json(kind, [choice])
         if d is None:
             raise StopRun("waiting", {"player": p, "decision": kind, "legal": legal})
         reason = self._mismatch(eng, p, kind, choice, d)
@@ -216,6 +228,10 @@ def legal_json(kind: str, options) -> list:
         return [{"pass": True} if o is None else play_json(o) for o in options]
     if kind == "trim":
         return [{"trim": f"0..{options} cards"}]
+    if kind == "ten_discard":
+        return [{"ten_discard": f"0..{options} cards of the hand"}]
+    if kind == "pull_back":
+        return [{"pull_back": f"0..{options[0]} of " + " ".join(R.card_code(c) for c in options[1])}]
     if kind in ("give", "king_give"):
         return [{kind: R.card_code(c)} for c in options]
     return [{kind: o} for o in options]
@@ -229,10 +245,31 @@ def match(eng, p, kind, options, d):
         if d.get("pass"):
             if options and options[0] is None:
                 return None
+            if eng.top is not None:
+                raise _Illegal("magician hunt: a joker must be played as the Joker (card 11)")
             raise _Illegal("the leader cannot pass")
         if "play" not in d:
             raise _Illegal(f"expected a play or pass for P{p}")
         return match_play(eng, p, options, d)
+    if kind == "pull_back":
+        most, avail = options
+        cards = _cards(d.get("pull_back", []), "pull_back") if "pull_back" in d else None
+        if cards is None:
+            raise _Illegal(f"expected a pull_back for P{p} (cards of the previous play: "
+                           f"{' '.join(R.card_code(c) for c in avail)}, at most {most})")
+        if len(set(cards)) != len(cards) or any(c not in avail for c in cards) or len(cards) > most:
+            raise _Illegal(f"may pull back at most {most} distinct card(s) of the previous play: "
+                           + " ".join(R.card_code(c) for c in avail))
+        return cards
+    if kind == "ten_discard":
+        if "ten_discard" not in d:
+            raise _Illegal(f"expected a ten_discard for P{p} (at most {options} card(s))")
+        cards = _cards(d["ten_discard"], "ten_discard")
+        if len(set(cards)) != len(cards) or any(c not in eng.hands[p] for c in cards):
+            raise _Illegal("discarded cards must be distinct cards in hand")
+        if len(cards) > options or (eng.pv[R.P_03_MANDATORY] and len(cards) != options):
+            raise _Illegal(f"must discard {'exactly' if eng.pv[R.P_03_MANDATORY] else 'at most'} {options} card(s)")
+        return cards
     if kind == "trim":
         if "trim" not in d:
             raise _Illegal(f"expected a trim for P{p}")
@@ -291,7 +328,7 @@ def load_state(eng: Engine, st: dict) -> None:
     known = {"round", "phase", "hands", "laws", "precepts", "rule_deck", "revealed", "draft_left", "exchange_left",
              "king_give_left", "trim_left", "prev_ranking", "rank_points", "bonus_points", "precept_points",
              "top", "field", "rev", "jback", "suit_lock", "num_lock", "passed", "turn", "top_list", "bottom_list",
-             "discard", "removed", "undealt", "start_player"}
+             "discard", "removed", "undealt", "start_player", "jokers", "hunt", "hunt_done"}
     unknown = set(st) - known
     if unknown:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(unknown))}")
@@ -355,6 +392,8 @@ def load_state(eng: Engine, st: dict) -> None:
         eng.top_owner = _seat(t.get("owner"), n, "top.owner")
         eng.field = set(eng.top.cards) | set(_cards(st.get("field", []), "field"))
     eng.passed = {_seat(q, n, "passed") for q in _list(st, "passed")}
+    eng.hunt = _flag(st.get("hunt", False), "hunt")
+    eng.hunt_done = {_seat(q, n, "hunt_done") for q in _list(st, "hunt_done")}
     eng.top_list = [_seat(q, n, "top_list") for q in _list(st, "top_list")]
     eng.bottom_list = [_seat(q, n, "bottom_list") for q in _list(st, "bottom_list")]
     placed = set(eng.top_list) | set(eng.bottom_list)
@@ -375,9 +414,12 @@ def load_state(eng: Engine, st: dict) -> None:
         zones = [*eng.hands, eng.field, eng.discard, eng.removed]
         twice = sorted(c for c in used if sum(c in z for z in zones) > 1)
         raise ConfigError("card(s) in more than one place: " + " ".join(R.card_code(c) for c in twice))
+    eng.jokers = st.get("jokers", 1)
+    if eng.jokers not in (1, 2) or isinstance(eng.jokers, bool):
+        raise ConfigError(f"'jokers' must be 1 or 2 (2: card 05 added the second joker), got {eng.jokers!r}")
     eng.undealt = set(range(eng.card_total())) - used
     if not used <= set(range(eng.card_total())):
-        raise ConfigError("the second joker (Jk2) is not in this game (card 05 is not implemented)")
+        raise ConfigError("the second joker (Jk2) is not in this game (give \"jokers\": 2)")
     eng.turn = _seat(st.get("turn", eng.start_player), n, "turn")
     if eng.phase == "deal":  # 'round' is the round about to be dealt
         eng.round_no -= 1
@@ -401,10 +443,11 @@ def dump_state(eng: Engine) -> dict:
         "field": codes(eng.field),
         "rev": eng.rev, "jback": eng.jback,
         "suit_lock": [R.SUIT_NAMES[s] for s in range(4) if eng.suit_lock >> s & 1],
-        "num_lock": eng.num_lock, "passed": sorted(eng.passed), "turn": eng.turn,
+        "num_lock": eng.num_lock, "hunt": eng.hunt, "hunt_done": sorted(eng.hunt_done),
+        "passed": sorted(eng.passed), "turn": eng.turn,
         "top_list": list(eng.top_list), "bottom_list": list(eng.bottom_list),
         "discard": codes(eng.discard), "removed": codes(eng.removed), "undealt": codes(eng.undealt),
-        "start_player": eng.start_player,
+        "start_player": eng.start_player, "jokers": eng.jokers,
     }
     if st["prev_ranking"] is None:
         del st["prev_ranking"]

@@ -4,12 +4,26 @@ games   one row per game: mode, players, laws in order (``law_1`` … card id, 0
         ``laws_mask`` (bit c-1 for law c), precept owners ``owner_01`` … ``owner_25``
         (-1 = none), final points per seat ``points_s0`` …, winner (lowest winning seat),
         ``n_winners`` (ties), top points, margin,
-        totals of revolutions, forbidden finishes, capital falls, play-count guard hits.
+        totals of revolutions, forbidden finishes, capital falls, play-count guard hits,
+        ``decisions``: the player decisions of the game, counted alike in both engines as every
+        point where a player chooses among two or more options: each precept draft pick, gift
+        to the king among tied strongest cards, gift of the king, trim (one per player holding
+        more than ``trim_to`` cards, whatever the number discarded), start-player choice, play
+        or pass on a turn, and optional revolution (card 07 variant). Decisions with a single
+        option (a forced pass, a lone lead, the last precept on offer) are not counted.
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
         suit/number locks and both together (激縛), forbidden finishes, tricks, plays, passes,
-        cards trimmed, guard hit, and the finishing position of every seat (``pos_s0`` …, 1 =
-        first, 0 = no such seat).
+        cards trimmed, guard hit, plays made through a card's permission (``slip_throughs``:
+        card 06, a single or the Joker onto a set or a set onto a single; ``equal_plays``:
+        card 16, equal strength to the top play, the Joker onto the Joker included;
+        ``three_returns``: card 22, a 3 onto a Joker single, flowing; ``three_threes``: card 23,
+        three 3s, flowing, also when leading; ``magician_hunts``: card 11 hunts started by a
+        single Q; ``forced_jokers``: Joker singles the hunt forced; ``pull_backs``/``pulled_cards``:
+        card 10 pull-backs that took cards and the cards taken; ``ten_discards``/``ten_discarded``:
+        card 03 discards of one card or more and the cards discarded; ``substitutions``: cards
+        played as another rank through card 20), and the finishing position of every seat
+        (``pos_s0`` …, 1 = first, 0 = no such seat).
 seats   one row per seat: bot, final points split by source, win, win share (1/k for k
         tied winners), rounds won, forbidden finishes, revolutions made, precepts held
         (``precepts_mask`` bit c-1, count) and the position in every round (``pos_r1`` …).
@@ -25,10 +39,12 @@ from sim.games.base import SEAT_KEYS, seat_keys
 from .rules import MAX_PLAYERS, N_RULE_CARDS, n_rounds
 
 GAME_COLS = ["plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin",
-             "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept"]
+             "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept", "decisions"]
 ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revolutions", "jbacks",
               "eight_cuts", "suit_locks", "number_locks", "geki", "forbidden", "tricks", "plays", "passes",
-              "trimmed", "guard_hit"]
+              "trimmed", "guard_hit", "slip_throughs", "equal_plays", "three_returns", "three_threes",
+              "magician_hunts", "forced_jokers", "pull_backs", "pulled_cards", "ten_discards", "ten_discarded",
+              "substitutions"]
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
