@@ -10,8 +10,10 @@ batches whose files are intact are kept, and the missing or damaged ones are pla
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
@@ -22,6 +24,7 @@ from rich.text import Text
 from sim.config import ConfigError, RunConfig
 from sim.games import get_game
 from sim.games.base import ENGINES
+from sim.stopping import Stopper, StoppingRule
 from sim.store import RunDir, RunFacts
 
 MAX_BATCH = {"fast": 20_000, "reference": 200}
@@ -35,6 +38,7 @@ class RunSummary:
     played_batches: int
     seconds: float
     damaged: list[str] = field(default_factory=list)  # what was wrong with each batch played again
+    stopping: dict | None = None  # the run.json ``stopping`` record of a --precision run
 
     @property
     def games_per_s(self) -> float:
@@ -84,21 +88,28 @@ def run(
     progress: bool = True,
     allow_code_change: bool = False,
     notify: Callable[[str], None] | None = None,
+    stopping: StoppingRule | None = None,
 ) -> RunSummary:
     """Play ``games`` games of ``cfg`` into run directory ``out`` (resuming if present).
 
     On resume, every finished batch is checked first; ``notify`` gets one line for each
-    batch that is played again because a file of it is missing or damaged."""
+    batch that is played again because a file of it is missing or damaged. With a
+    ``stopping`` rule, ``games`` is a cap: the run stops at the first batch boundary (in
+    game order) where the rule is met (``sim.stopping``)."""
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     facts = plan(cfg, games, batch_size, engine)
+    game = get_game(cfg.game)
+    metric = stopping.bind(game, cfg) if stopping else None
     rd = RunDir(out)
+    previous = rd.manifest() if rd.exists() else None
     kept, problems = rd.open(facts, allow_code_change)
     damaged = [f"{p}; playing batch {p.batch} again" for p in problems]
     for line in damaged if notify else []:
         notify(line)
     done = set(kept)
-    todo = [k for k in range(facts.n_batches()) if k not in done]
+    stopper = Stopper(stopping, metric, game, facts, rd, previous) if stopping else None
+    todo = stopper.start(kept) if stopper else [k for k in range(facts.n_batches()) if k not in done]
     facts_dict = {"games": facts.games, "batch_size": facts.batch_size, "engine": facts.engine, "tables": list(facts.tables)}
     args = (cfg.to_dict(), facts_dict, str(out))
     t0 = time.perf_counter()
@@ -107,10 +118,23 @@ def run(
                _Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, disable=not progress, transient=False) as bar:
         task = bar.add_task("games", total=games, completed=already)
-        for k, count, entry in _execute(todo, args, workers, scheduler):
-            bar.advance(task, count)
-            rd.add_batch(facts, entry)
-    return RunSummary(Path(out), games, facts.n_batches(), len(todo), time.perf_counter() - t0, damaged)
+        played = 0
+        with closing(_execute(todo, args, workers, scheduler)) as landing:
+            for k, count, entry in landing:
+                played += 1
+                bar.advance(task, count)
+                rd.add_batch(facts, entry)
+                if stopper and stopper.land(k):
+                    break
+                if stopper:
+                    rd.note(facts, stopper.manifest())
+    summary = RunSummary(Path(out), games, facts.n_batches(), played, time.perf_counter() - t0, damaged)
+    if stopper:
+        stopper.finish()
+        rd.note(facts, stopper.manifest())
+        summary.stopping = stopper.manifest()["stopping"]
+        summary.games, summary.batches = summary.stopping["games"], summary.stopping["batches"]
+    return summary
 
 
 def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
@@ -124,11 +148,15 @@ def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
         for k in todo:
             yield play_batch(args[0], args[1], k, args[2])
         return
+    queue = iter(todo)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        pending = {pool.submit(play_batch, args[0], args[1], k, args[2]) for k in todo}
+        # batches are handed out in game order, two per worker at a time, so a run that
+        # stops early (sim.stopping) has few batches running beyond its stopping point
+        pending = {pool.submit(play_batch, args[0], args[1], k, args[2]) for k in islice(queue, 2 * workers)}
         try:
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                pending |= {pool.submit(play_batch, args[0], args[1], k, args[2]) for k in islice(queue, len(finished))}
                 for f in finished:
                     yield f.result()
         except BaseException:

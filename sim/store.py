@@ -163,6 +163,7 @@ class RunDir:
         self.path = Path(path)
         self._batches: dict[int, dict[str, Any]] = {}
         self._code_changes: list[dict[str, Any]] = []
+        self._extra: dict[str, Any] = {}  # further manifest keys (a stopping rule's record)
 
     # ---- manifest ---------------------------------------------------------------------
     def manifest(self) -> dict[str, Any]:
@@ -238,11 +239,26 @@ class RunDir:
         self._batches[entry["id"]] = entry
         self._write_manifest(facts)
 
+    def note(self, facts: RunFacts, extra: dict[str, Any]) -> None:
+        """Write ``extra`` keys (such as a stopping rule's ``stopping`` record and
+        ``complete``) into the manifest, over the computed ones."""
+        self._extra = dict(extra)
+        self._write_manifest(facts)
+
+    def drop_batches(self, facts: RunFacts, ids: list[int]) -> None:
+        """Forget finished batches ``ids`` and delete their files (played beyond a stopping point)."""
+        for k in ids:
+            self._batches.pop(k, None)
+        self._write_manifest(facts)
+        for f in self.stray_files(facts.tables, self._batches):
+            f.unlink(missing_ok=True)
+
     def _write_manifest(self, facts: RunFacts) -> None:
         doc = run_meta(facts)
         doc["batches"] = [self._batches[k] for k in sorted(self._batches)]
         doc["complete"] = len(self._batches) == facts.n_batches()
         doc["code_changes"] = self._code_changes
+        doc.update(self._extra)
         try:
             _atomic_write(self.path / MANIFEST, json.dumps(doc, indent=2).encode())
         except OSError as e:
@@ -296,6 +312,13 @@ class RunDir:
             except OSError as e:
                 raise ConfigError(f"cannot write {f}: {e.strerror or e}; finished batches are kept") from None
         return {"id": k, "start": start, "count": count, "code_version": meta["code_version"], "files": files}
+
+    def read_batch(self, table: str, k: int, columns: list[str] | None = None) -> pd.DataFrame:
+        """One table of finished batch ``k``."""
+        try:
+            return pq.read_table(self._file(table, k), columns=columns).to_pandas()
+        except Exception as e:  # pyarrow raises many types for damaged files
+            raise ConfigError(f"cannot read {self._file(table, k)}: {str(e).splitlines()[0]}") from None
 
     def files(self, table: str) -> list[Path]:
         """The table's files of the finished batches, in batch order."""
