@@ -1,9 +1,10 @@
-"""cardlab simulation: engines, bots, runner and Parquet I/O. ``sim.run`` is the notebook API."""
+"""cardlab simulation: engines, bots, runner and Parquet I/O. ``sim.run`` and ``sim.tune``
+are the notebook API."""
 
 from sim import jit_cache
 
 jit_cache.install()  # before any kernel module compiles: cached kernels track their whole package
 
-from sim.api import run  # noqa: E402
+from sim.api import run, tune  # noqa: E402
 
-__all__ = ["run"]
+__all__ = ["run", "tune"]

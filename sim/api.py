@@ -53,3 +53,64 @@ def run(
             df = df.groupby(list(spec.keys), as_index=False, sort=True).sum()
         result[name] = df
     return result
+
+
+def tune(
+    game: str,
+    space: dict[str, Any] | list[str],
+    minimize: str | None = None,
+    maximize: str | None = None,
+    target: str | None = None,
+    constraints: list[str] | None = None,
+    trials: int = 20,
+    games: int = 10_000,
+    out: str | Path = "tune",
+    precision: float | None = None,
+    metric: str | None = None,
+    players: int | None = None,
+    bots: list[str] | str | None = None,
+    seed: int = 0,
+    params: dict[str, Any] | None = None,
+    storage: str | None = None,
+    study: str = "cardlab",
+    sampler_seed: int = 0,
+    workers: int = 1,
+    engine: str = "fast",
+    batch_size: int | None = None,
+    report: bool = True,
+):
+    """The ``cardlab tune`` command as a function; returns a ``sim.tuner.TuneResult``.
+
+    ``space`` maps a parameter to a ``(lo, hi)`` range, a list of choices or a ``"lo..hi"``
+    string, or is a list of CLI-style ``"name=lo..hi"`` items. ``result.best.params`` holds
+    the best values, ``result.trials_table`` the trials Parquet file.
+
+    >>> r = tune("virus-dogs", {"n_bat": (1, 6)}, minimize="seat_spread", trials=10, games=2000)  # doctest: +SKIP
+    """
+    from sim.tuner import TuneSpec, parse_constraint, parse_objective, parse_space, run_study
+
+    g = get_game(game)
+    if isinstance(space, dict):
+        items = [f"{k}={_space_text(v)}" for k, v in space.items()]
+    else:
+        items = list(space)
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",")]
+    spec = TuneSpec(game=g.name, space=parse_space(g, items), objective=parse_objective(minimize, maximize, target),
+                    constraints=[parse_constraint(c) for c in constraints or []], games=games, precision=precision,
+                    metric=metric, players=players, bots=bots, seed=seed, overrides=dict(params or {}),
+                    engine=engine, batch_size=batch_size)
+    result = run_study(spec, trials, out, storage, study, workers, sampler_seed)
+    if report:
+        from reports.tuning import build
+
+        build(result)
+    return result
+
+
+def _space_text(value: Any) -> str:
+    if isinstance(value, tuple) and len(value) == 2:
+        return f"{value[0]}..{value[1]}"
+    if isinstance(value, (list, set)):
+        return ",".join(str(v) for v in value)
+    return str(value)

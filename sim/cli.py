@@ -73,11 +73,18 @@ def simulate(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
     allow_code_change: bool = ALLOW_CODE_CHANGE,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    precision: Optional[float] = typer.Option(
+        None, "--precision", help="Stop once the metric's 95% interval half-width is at most this (--games is the cap)."),
+    metric: str = typer.Option("seat_win", "--metric", help="Metric for --precision: seat_win (every seat), "
+                               "seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
     g = _game(game)
     cfg = _config(g, players, bots, seed, sets, config)
-    _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet)
+    from sim.stopping import StoppingRule
+
+    rule = StoppingRule(precision, metric) if precision is not None else None
+    _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet, rule)
 
 
 @app.command()
@@ -98,19 +105,75 @@ def resume(
     _run(cfg, meta["games"], run, workers, meta["batch_size"], meta["engine"], scheduler, allow_code_change, quiet)
 
 
-def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet) -> None:
+def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet, rule=None) -> None:
     from sim import runner
 
     try:
         summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet,
-                             allow_code_change=allow_code_change, notify=typer.echo)
+                             allow_code_change=allow_code_change, notify=typer.echo, stopping=rule)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; resume with: cardlab resume {out}", 130)
     played = summary.played_batches
     typer.echo(
-        f"{cfg.game}: {games:,} games in {summary.batches} batches -> {out} "
-        f"({played} batches played now, {summary.batches - played} kept; {summary.seconds:.1f} s)"
+        f"{cfg.game}: {summary.games:,} games in {summary.batches} batches -> {out} "
+        f"({played} batches played now, {max(0, summary.batches - played)} kept; {summary.seconds:.1f} s)"
     )
+    if summary.stopping:
+        st = summary.stopping
+        typer.echo(f"stopped: {st['reason']} ({st['metric']} 95% half-width {st['half_width']} vs --precision "
+                   f"{st['precision']}; cap {games:,} games)")
+
+
+@app.command()
+def tune(
+    game: str = GAME_ARG,
+    space: Optional[List[str]] = typer.Option(None, "--space", help="Searched parameter: name=lo..hi or name=a,b,c "
+                                              "(bot.<bot>.<param> for bot parameters); repeatable."),
+    space_file: Optional[Path] = typer.Option(None, "--space-file", help="TOML file with a [space] table."),
+    minimize: Optional[str] = typer.Option(None, "--minimize", help="Metric to minimize, e.g. seat_spread."),
+    maximize: Optional[str] = typer.Option(None, "--maximize", help="Metric to maximize, e.g. bot_win:cautious."),
+    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE: minimize |metric - value|."),
+    constraint: Optional[List[str]] = typer.Option(None, "--constraint", help="'METRIC in LO..HI', 'METRIC <= X' "
+                                                   "or 'METRIC >= X'; repeatable."),
+    trials: int = typer.Option(20, "--trials", help="Trials in the study in total (rerun with more to resume)."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Games per trial (the cap with --precision)."),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Stop each trial at this 95% half-width."),
+    metric: Optional[str] = typer.Option(None, "--metric", help="Metric for --precision (default: the objective's)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Directory for the study, runs, trials.parquet, best.toml, report."),
+    storage: Optional[str] = typer.Option(None, "--storage", help="Optuna storage URL (default sqlite:///OUT/study.db)."),
+    study: str = typer.Option("cardlab", "--study", help="Study name in the storage."),
+    sampler_seed: int = typer.Option(0, "--sampler-seed", help="Seed of the TPE sampler."),
+    players: Optional[int] = PLAYERS,
+    seed: Optional[int] = SEED,
+    bots: Optional[str] = BOTS,
+    sets: Optional[List[str]] = SETS,
+    config: Optional[Path] = CONFIG,
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes per trial."),
+    engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (the stopping checkpoint)."),
+):
+    """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers)."""
+    from reports.tuning import build
+    from sim.tuner import TuneSpec, parse_constraint, parse_objective, parse_space, run_study
+
+    g = _game(game)
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else None
+    spec = TuneSpec(
+        game=g.name, space=parse_space(g, space or [], space_file), objective=parse_objective(minimize, maximize, target),
+        constraints=[parse_constraint(c) for c in constraint or []], games=games, precision=precision, metric=metric,
+        players=players, bots=names, seed=seed, overrides=parse_overrides(sets or []),
+        config_file=read_toml(config) if config else None, engine=engine, batch_size=batch_size)
+    try:
+        result = run_study(spec, trials, out, storage, study, workers, sampler_seed)
+    except KeyboardInterrupt:
+        raise Fail(f"interrupted; finished trials are kept in the study; rerun the same command to resume", 130)
+    html, pdf = build(result)
+    best = result.best
+    typer.echo(f"{game}: {result.new_trials} trials run now, {len(result.study.trials)} in the study; best trial "
+               f"{best.number}: {spec.objective.describe()} = {best.value:.6g} with "
+               + ", ".join(f"{k}={v}" for k, v in best.params.items())
+               + ("" if result.feasible else " (no trial meets every constraint; closest shown)"))
+    typer.echo(f"wrote {result.trials_table}, {result.best_toml}, {html} and {pdf}")
 
 
 @app.command()

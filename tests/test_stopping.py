@@ -1,0 +1,70 @@
+"""Sequential stopping (--precision): same stopping point for any worker count, reached
+half-width within the precision, run.json record, resume to a tighter precision."""
+
+import json
+
+import pytest
+
+from sim import runner
+from sim.config import ConfigError
+from sim.metrics import read_counts, resolve, sample_columns
+from sim.stopping import StoppingRule
+from sim.store import RunDir
+
+
+def manifest(path):
+    return json.loads((path / "run.json").read_text())
+
+
+def measured_half_width(toy, cfg, path, name):
+    rd = RunDir(path)
+    counts = read_counts(toy, rd, [b["id"] for b in rd.manifest()["batches"]])
+    return resolve(name, toy, cfg, sample_columns(toy, cfg)).half_width(counts)
+
+
+def test_same_stop_for_one_and_two_workers_within_precision(toy, tmp_path):
+    cfg = toy.make_config(players=3, seed=4)
+    rule = StoppingRule(0.03)
+    one = runner.run(cfg, 10_000, tmp_path / "w1", workers=1, batch_size=250, progress=False, stopping=rule)
+    two = runner.run(cfg, 10_000, tmp_path / "w2", workers=2, batch_size=250, progress=False, stopping=rule)
+    assert one.games == two.games and one.games < 10_000
+    m1, m2 = manifest(tmp_path / "w1"), manifest(tmp_path / "w2")
+    assert m1["batches"] == m2["batches"] and len(m1["batches"]) == one.games // 250
+    assert sorted(p.name for p in (tmp_path / "w2" / "games").iterdir()) == [f"part-{k:05d}.parquet" for k in range(one.batches)]
+    st = m1["stopping"]
+    assert st == m2["stopping"]
+    assert st["reason"] == "precision reached" and st["state"] == "stopped" and m1["complete"] is True
+    assert st["metric"] == "seat_win" and st["precision"] == 0.03 and st["games"] == one.games
+    hw = measured_half_width(toy, cfg, tmp_path / "w1", "seat_win")
+    assert hw <= 0.03 and st["half_width"] == pytest.approx(hw, abs=1e-6)
+    # one batch fewer would not have been precise enough: the first boundary where the rule holds
+    rd = RunDir(tmp_path / "w1")
+    counts = read_counts(toy, rd, range(one.batches - 1))
+    assert resolve("seat_win", toy, cfg, sample_columns(toy, cfg)).half_width(counts) > 0.03
+
+
+def test_resume_to_a_tighter_precision_continues(toy, tmp_path):
+    cfg = toy.make_config(players=2, seed=1)
+    out = tmp_path / "r"
+    first = runner.run(cfg, 8_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.04, "bot_win:lucky"))
+    kept = (out / "games" / "part-00000.parquet").stat().st_mtime_ns
+    again = runner.run(cfg, 8_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.02, "bot_win:lucky"))
+    assert again.games > first.games and again.played_batches == again.batches - first.batches
+    assert (out / "games" / "part-00000.parquet").stat().st_mtime_ns == kept
+    assert measured_half_width(toy, cfg, out, "bot_win:lucky") <= 0.02
+    fresh = runner.run(cfg, 8_000, tmp_path / "f", batch_size=200, progress=False, stopping=StoppingRule(0.02, "bot_win:lucky"))
+    assert fresh.games == again.games
+    looser = runner.run(cfg, 8_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.04, "bot_win:lucky"))
+    assert looser.played_batches == 0 and looser.games == again.games
+    assert manifest(out)["stopping"]["reason"] == "kept earlier games"
+
+
+def test_cap_reached_and_bad_rules(toy, tmp_path):
+    cfg = toy.make_config(players=3)
+    s = runner.run(cfg, 600, tmp_path / "c", batch_size=200, progress=False, stopping=StoppingRule(0.001, "mean_turns"))
+    assert s.games == 600 and manifest(tmp_path / "c")["stopping"]["reason"] == "game cap reached"
+    with pytest.raises(ConfigError, match="unknown metric 'wins'"):
+        runner.run(cfg, 600, tmp_path / "d", progress=False, stopping=StoppingRule(0.01, "wins"))
+    with pytest.raises(ConfigError, match="positive"):
+        StoppingRule(0.0)
+    assert not (tmp_path / "d").exists()
