@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -301,11 +300,8 @@ def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
             raise ConfigError(f"study '{name}' in {url} searches another {', '.join(diff) or 'study'}; "
                               "use a new --out, --storage or --study")
     existing = 0 if name not in names else len(optuna.load_study(study_name=name, storage=storage).trials)
-    constraints = (lambda t: t.user_attrs.get("constraints", [1.0] * len(spec.constraints))) if spec.constraints else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        # seeded by the trials already stored, so a resumed study draws new startup points
-        sampler = optuna.samplers.TPESampler(seed=sampler_seed + existing, constraints_func=constraints)
+    # seeded by the trials already stored, so a resumed study draws new startup points
+    sampler = optuna.samplers.TPESampler(seed=sampler_seed + existing)
     study = optuna.create_study(study_name=name, storage=storage, sampler=sampler,
                                 direction=spec.objective.direction(), load_if_exists=True)
     if name not in names:
@@ -330,7 +326,8 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
         run = simulate(spec, cfg, out, workers)
         counts = read_counts(spec.plugin, RunDir(run.path), range(run.batches))
         estimates = [m.value(counts) for m in spec.metrics()]
-        violations = [c.violation(e) for c, e in zip(spec.constraints, estimates[1:])]
+        violations = [c.violation(e) if not math.isnan(e.value) else math.inf
+                      for c, e in zip(spec.constraints, estimates[1:])]
         trial.set_user_attr("config_hash", cfg.digest())
         trial.set_user_attr("games", run.games)
         trial.set_user_attr("stop_reason", run.stopping["reason"] if run.stopping else "games reached")
@@ -338,8 +335,9 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
             trial.set_user_attr(m.name, e.value)
             trial.set_user_attr(f"{m.name}_lo", e.lo)
             trial.set_user_attr(f"{m.name}_hi", e.hi)
+        for c, v in zip(spec.constraints, violations):
+            trial.set_constraint(c.text, v)  # the TPE sampler models feasibility from these
         if spec.constraints:
-            trial.set_user_attr("constraints", violations)
             trial.set_user_attr("feasible", all(v <= 0 for v in violations))
         return spec.objective.score(estimates[0])
 
@@ -359,7 +357,7 @@ def _results(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int)
     try:
         best, feasible = study.best_trial, True
     except ValueError:  # no trial meets the constraints: the one closest to meeting them
-        best = min(done, key=lambda t: sum(max(0.0, v) for v in t.user_attrs.get("constraints", [math.inf])))
+        best = min(done, key=lambda t: sum(max(0.0, v) for v in t.constraints.values()))
         feasible = False
     best_cfg = spec.config(dict(best.params))
     default_run = simulate(spec, spec.base, out, workers).path
@@ -377,9 +375,9 @@ def _trials_frame(study) -> pd.DataFrame:
     df = study.trials_dataframe(attrs=("number", "value", "datetime_start", "datetime_complete", "duration",
                                        "params", "user_attrs", "state"))
     df["state"] = df["state"].astype(str)
-    if "user_attrs_constraints" in df.columns:
-        df["user_attrs_constraints"] = df["user_attrs_constraints"].map(
-            lambda v: [float(x) for x in v] if isinstance(v, list) else None)
+    by_trial = {t.number: t.constraints for t in study.get_trials(deepcopy=False)}
+    for c in study.user_attrs.get(STUDY_KEY, {}).get("constraints", []):
+        df[f"constraint {c}"] = df["number"].map(lambda n: by_trial.get(n, {}).get(c))
     return df
 
 

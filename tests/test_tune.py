@@ -1,0 +1,95 @@
+"""cardlab tune: finds a known optimum (toy rule T-1), resumes a study, honours constraints,
+writes its outputs, and refuses bad input with one line while leaving the study untouched."""
+
+import hashlib
+
+import pandas as pd
+import pytest
+
+import sim
+from sim.config import ConfigError, read_toml
+from tests.test_cli import cardlab, one_line_error
+
+# T-1: the lucky bot adds lucky_bonus to its card 0..12; the higher card wins, ties are shared
+# wins. Two players, bonus b: P(lucky wins) = #{(a, c): a + b >= c} / 169.
+EXACT = {b: sum(a + b >= c for a in range(13) for c in range(13)) / 169 for b in range(6)}
+
+
+def toy_tune(out, trials, **kw):
+    args = dict(space={"lucky_bonus": (0, 5)}, maximize="bot_win:lucky", trials=trials, games=2000, out=out,
+                players=2, bots="plain,lucky", report=False)
+    return sim.tune("toy", **(args | kw))
+
+
+def test_finds_the_largest_bonus_and_resumes(tmp_path):
+    out = tmp_path / "t"
+    r = toy_tune(out, 8)
+    assert r.best.params == {"lucky_bonus": 5}
+    est = (r.best.user_attrs["bot_win:lucky_lo"], r.best.user_attrs["bot_win:lucky_hi"])
+    assert est[0] <= EXACT[5] <= est[1]
+    first = [t.params for t in r.study.trials]
+    again = toy_tune(out, 11)
+    assert again.new_trials == 3 and len(again.study.trials) == 11
+    assert [t.params for t in again.study.trials[:8]] == first
+    table = pd.read_parquet(again.trials_table)
+    assert list(table["number"]) == list(range(11)) and set(table["params_lucky_bonus"]) <= set(range(6))
+    assert toy_tune(out, 11).new_trials == 0
+
+
+def test_constraint_picks_the_best_feasible_value_and_best_toml_runs(tmp_path):
+    # bonus 2 gives 0.675, bonus 3 gives 0.734: under "<= 0.7" the best feasible bonus is 2
+    r = toy_tune(tmp_path / "c", 8, constraints=["bot_win:lucky <= 0.7"], report=True)
+    assert r.feasible and r.best.params == {"lucky_bonus": 2}
+    cfg = sim.api.get_game("toy").make_config(file=read_toml(r.best_toml))
+    assert cfg.params["lucky_bonus"] == 2 and cfg.bots == ("plain", "lucky") and cfg.players == 2
+    assert (tmp_path / "c" / "report.html").stat().st_size > 0 and (tmp_path / "c" / "report.pdf").stat().st_size > 0
+    html = (tmp_path / "c" / "report.html").read_text()
+    assert "Parameter importances" in html and "Best vs default configuration" in html
+
+
+def test_precision_per_trial_stops_early(tmp_path):
+    r = toy_tune(tmp_path / "p", 2, games=20_000, precision=0.02, batch_size=500)
+    assert all(t.user_attrs["games"] < 20_000 and t.user_attrs["stop_reason"] == "precision reached" for t in r.study.trials)
+    hw = (r.best.user_attrs["bot_win:lucky_hi"] - r.best.user_attrs["bot_win:lucky_lo"]) / 2
+    assert hw <= 0.02
+
+
+def test_bad_input_leaves_the_study_untouched(tmp_path):
+    out = tmp_path / "s"
+    toy_tune(out, 2)
+    db = out / "study.db"
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    base = ["tune", "toy", "--players", "2", "--bots", "plain,lucky", "--games", "2000", "--trials", "3", "--out", out]
+    cases = [
+        (["--space", "nope=0..5", "--maximize", "bot_win:lucky"], "unknown parameter 'nope'"),
+        (["--space", "lucky_bonus=4..2", "--maximize", "bot_win:lucky"], "empty range"),
+        (["--space", "lucky_bonus=0..5", "--maximize", "luck"], "unknown metric 'luck'"),
+        (["--space", "lucky_bonus=0..4", "--maximize", "bot_win:lucky"], "searches another space"),
+    ]
+    for extra, msg in cases:
+        assert msg in one_line_error(cardlab(*base, *extra))
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    res = cardlab(*base, "--space", "lucky_bonus=0..5", "--maximize", "bot_win:lucky", "--storage", f"sqlite:///{junk}")
+    assert "cannot open study storage" in one_line_error(res) and junk.read_text() == "not a database"
+
+
+def test_api_rejects_two_objectives(tmp_path):
+    with pytest.raises(ConfigError, match="exactly one"):
+        toy_tune(tmp_path / "x", 2, minimize="seat_spread")
+
+
+def test_space_from_toml_file_and_cli_items(tmp_path):
+    from sim.games import get_game
+    from sim.tuner import Dim, parse_space
+
+    vd = get_game("virus-dogs")
+    f = tmp_path / "space.toml"
+    f.write_text('[space]\nn_bat = "1..6"\nn_doctor = {low = 2, high = 8}\nfirst_player = [0, "random"]\n')
+    dims = parse_space(vd, ["bot.cautious.skip_density=0.1..0.4"], f)
+    assert dims == [Dim("n_bat", "int", 1, 6), Dim("n_doctor", "int", 2, 8),
+                    Dim("first_player", "categorical", choices=(0, "random")),
+                    Dim("bot.cautious.skip_density", "float", 0.1, 0.4)]
+    with pytest.raises(ConfigError, match="unknown bot parameter"):
+        parse_space(vd, ["bot.cautious.nerve=0..1"])
