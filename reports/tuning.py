@@ -13,15 +13,17 @@ from matplotlib.figure import Figure
 from reports.build import render_html, render_pdf
 from sim.games.base import Section
 from sim.metrics import catalog, resolve
-from sim.tuner import TuneResult
+from sim.tuner import TuneResult, replacing
 
 
 def build(result: TuneResult) -> tuple[Path, Path]:
     """Write ``OUT/report.html`` and ``OUT/report.pdf`` for a tuning study."""
     parts = [(f"Tuning study: {result.spec.plugin.title} ({result.spec.game})", sections(result))]
     html, pdf = result.out / "report.html", result.out / "report.pdf"
-    html.write_text(render_html(parts))
-    render_pdf(parts, pdf)
+    with replacing(html) as tmp:  # several tune processes on one study may finish at once
+        tmp.write_text(render_html(parts))
+    with replacing(pdf) as tmp:
+        render_pdf(parts, tmp)
     return html, pdf
 
 

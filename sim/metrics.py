@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -31,6 +31,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep, proportion_
 from sim.config import ConfigError, RunConfig
 
 Counts = dict[str, float]
+Columns = dict[str, Any]  # table -> column names, and "dtypes": games column -> dtype name
 CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
 
@@ -171,15 +172,15 @@ def _spread(players: int) -> Callable[[Counts], dict[str, Estimate]]:
     return estimates
 
 
-def _precept(cards: list[int]) -> Callable[[Counts], dict[str, Estimate]]:
+def _precept(name: str, cards: list[int]) -> Callable[[Counts], dict[str, Estimate]]:
     def estimates(c: Counts) -> dict[str, Estimate]:
         s = {k: sum(c.get(f"{k}/{card}", 0) for card in cards) for k in ("holder_win", "holder_n", "other_win", "other_n")}
-        return {"precept_advantage": rate_difference(s["holder_win"], s["holder_n"], s["other_win"], s["other_n"])}
+        return {name: rate_difference(s["holder_win"], s["holder_n"], s["other_win"], s["other_n"])}
 
     return estimates
 
 
-def resolve(name: str, game, cfg: RunConfig, columns: dict[str, list[str]]) -> Metric:
+def resolve(name: str, game, cfg: RunConfig, columns: Columns) -> Metric:
     """The metric called ``name`` for runs of ``cfg``; ``columns``: result columns per table."""
     base, _, arg = name.partition(":")
     players = cfg.players
@@ -202,7 +203,7 @@ def resolve(name: str, game, cfg: RunConfig, columns: dict[str, list[str]]) -> M
         return Metric(name, f"share of games with {arg}", lambda c: {name: rate(c.get(f"nonzero/{arg}", 0), c.get("games", 0))})
     if base == "precept_advantage" and "precepts_mask" in columns["seats"]:
         cards = list(range(1, 64)) if not arg else [_int_in(arg, 64, name, first=1)]
-        return Metric(name, "precept holder win rate minus the other players'", _precept(cards))
+        return Metric(name, "precept holder win rate minus the other players'", _precept(name, cards))
     raise ConfigError(f"unknown metric '{name}'; known: {', '.join(catalog(game, cfg, columns, expand=False))}")
 
 
@@ -216,7 +217,7 @@ def _int_in(text: str, stop: int, name: str, first: int = 0) -> int:
     return v
 
 
-def catalog(game, cfg: RunConfig, columns: dict[str, list[str]], expand: bool = True) -> list[str]:
+def catalog(game, cfg: RunConfig, columns: Columns, expand: bool = True) -> list[str]:
     """Metric names for runs of ``cfg``: every seat and bot, spread, length, flags (bool columns)."""
     names = [f"seat_win:{s}" for s in range(cfg.players)] if expand else ["seat_win", "seat_win:<seat>"]
     names += [f"bot_win:{b}" for b in sorted(set(cfg.bots))] if expand else ["bot_win", "bot_win:<bot>"]
@@ -230,7 +231,7 @@ def catalog(game, cfg: RunConfig, columns: dict[str, list[str]], expand: bool = 
     return names
 
 
-def sample_columns(game, cfg: RunConfig) -> dict[str, list[str]]:
+def sample_columns(game, cfg: RunConfig) -> Columns:
     """Result columns of ``cfg``'s tables (from one game in the reference engine); ``dtypes``
     maps each games column to its dtype name."""
     frames = game.run_batch(cfg, 0, 1, "reference")

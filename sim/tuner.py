@@ -17,8 +17,10 @@ Space items: ``name=lo..hi`` (int or float, by the parameter's type), ``name=a,b
 from __future__ import annotations
 
 import json
+import os
 import math
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -362,7 +364,8 @@ def _results(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int)
     best_cfg = spec.config(dict(best.params))
     default_run = simulate(spec, spec.base, out, workers).path
     table = out / "trials.parquet"
-    _trials_frame(study).to_parquet(table, index=False)
+    with replacing(table) as tmp:  # several tune processes may finish at once
+        _trials_frame(study).to_parquet(tmp, index=False)
     toml = out / "best.toml"
     write_config_toml(spec, best_cfg, toml, f"best trial {best.number}: {spec.objective.describe()} = {best.value:.6g}"
                       + ("" if feasible else " (no trial meets every constraint; closest one)"))
@@ -392,4 +395,16 @@ def write_config_toml(spec: TuneSpec, cfg: RunConfig, path: Path, note: str) -> 
     doc = {"players": cfg.players, "bots": list(cfg.bots), "seed": cfg.seed, "params": params}
     if cfg.bot_params:
         doc["bot_params"] = cfg.bot_params
-    path.write_text(f"# cardlab tune {spec.game}: {note}\n" + tomli_w.dumps(doc))
+    with replacing(path) as tmp:
+        tmp.write_text(f"# cardlab tune {spec.game}: {note}\n" + tomli_w.dumps(doc))
+
+
+@contextmanager
+def replacing(path: Path):
+    """Yield a temporary path next to ``path``; rename it over ``path`` when the block succeeds."""
+    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
