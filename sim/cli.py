@@ -153,7 +153,6 @@ def tune(
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (the stopping checkpoint)."),
 ):
     """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers)."""
-    from reports.tuning import build
     from sim.tuner import TuneSpec, parse_constraint, parse_objective, parse_space, run_study
 
     g = _game(game)
@@ -166,7 +165,9 @@ def tune(
     try:
         result = run_study(spec, trials, out, storage, study, workers, sampler_seed)
     except KeyboardInterrupt:
-        raise Fail(f"interrupted; finished trials are kept in the study; rerun the same command to resume", 130)
+        raise Fail("interrupted; finished trials are kept in the study; rerun the same command to resume", 130)
+    from reports.tuning import build
+
     html, pdf = build(result)
     best = result.best
     typer.echo(f"{game}: {result.new_trials} trials run now, {len(result.study.trials)} in the study; best trial "

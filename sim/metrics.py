@@ -25,8 +25,6 @@ from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from sim.config import ConfigError, RunConfig
 
@@ -105,6 +103,8 @@ def read_counts(game, run_dir, batches) -> Counts:
 # ---- estimates ---------------------------------------------------------------------------
 def rate(successes: float, n: float) -> Estimate:
     """A share with its Wilson interval."""
+    from statsmodels.stats.proportion import proportion_confint  # imported on use: workers never need it
+
     if n <= 0:
         return Estimate(math.nan, math.nan, math.nan)
     lo, hi = proportion_confint(successes, n, alpha=ALPHA, method="wilson")
@@ -113,6 +113,8 @@ def rate(successes: float, n: float) -> Estimate:
 
 def rate_difference(s1: float, n1: float, s2: float, n2: float) -> Estimate:
     """Difference of two shares with Newcombe's interval."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
     if min(n1, n2) <= 0:
         return Estimate(math.nan, math.nan, math.nan)
     lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=ALPHA)
@@ -121,6 +123,8 @@ def rate_difference(s1: float, n1: float, s2: float, n2: float) -> Estimate:
 
 def mean(total: float, total_sq: float, n: float) -> Estimate:
     """A mean from its sum and sum of squares, with a t interval."""
+    from scipy import stats
+
     if n < 2:
         return Estimate(total / n if n else math.nan, math.nan, math.nan)
     m = total / n

@@ -275,16 +275,20 @@ def run_study(spec: TuneSpec, trials: int, out: str | Path, storage: str | None 
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"output path exists and is not a directory: {out}")
-    out.mkdir(parents=True, exist_ok=True)
+    if storage is None:
+        out.mkdir(parents=True, exist_ok=True)
     url = storage or f"sqlite:///{(out / 'study.db').resolve()}"
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = _open_study(optuna, spec, url, study_name, sampler_seed)
+    out.mkdir(parents=True, exist_ok=True)
     before = _finished(study)
+    mine: list[int] = []  # trials this call ran (other processes may share the study)
     if before < trials:
         states = tuple(getattr(optuna.trial.TrialState, s) for s in FINISHED)
         study.optimize(_objective(spec, out, workers), n_trials=trials - before,
-                       callbacks=[optuna.study.MaxTrialsCallback(trials, states=states)])
-    return _results(spec, study, out, url, workers, _finished(study) - before)
+                       callbacks=[optuna.study.MaxTrialsCallback(trials, states=states),
+                                  lambda _, trial: mine.append(trial.number)])
+    return _results(spec, study, out, url, workers, len(mine))
 
 
 def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):

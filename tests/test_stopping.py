@@ -68,3 +68,17 @@ def test_cap_reached_and_bad_rules(toy, tmp_path):
     with pytest.raises(ConfigError, match="positive"):
         StoppingRule(0.0)
     assert not (tmp_path / "d").exists()
+
+
+def test_cli_precision_and_bad_metric(tmp_path):
+    from tests.test_cli import cardlab, one_line_error
+
+    out = tmp_path / "r"
+    res = cardlab("simulate", "toy", "-n", "20000", "--batch-size", "500", "--precision", "0.03", "-q", "-o", out)
+    assert res.returncode == 0 and "stopped: precision reached" in res.stdout, res.stderr
+    assert manifest(out)["stopping"]["half_width"] <= 0.03
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    res = cardlab("simulate", "toy", "-n", "20000", "--batch-size", "500", "--precision", "0.01", "--metric", "wins",
+                  "-q", "-o", out)
+    assert "unknown metric 'wins'" in one_line_error(res)
+    assert before == {p: p.stat().st_mtime_ns for p in out.rglob("*")}

@@ -40,6 +40,10 @@ def test_constraint_picks_the_best_feasible_value_and_best_toml_runs(tmp_path):
     # bonus 2 gives 0.675, bonus 3 gives 0.734: under "<= 0.7" the best feasible bonus is 2
     r = toy_tune(tmp_path / "c", 8, constraints=["bot_win:lucky <= 0.7"], report=True)
     assert r.feasible and r.best.params == {"lucky_bonus": 2}
+    table = pd.read_parquet(r.trials_table)
+    violation = table["constraint bot_win:lucky <= 0.7"]
+    assert (violation == table["user_attrs_bot_win:lucky"] - 0.7).all()
+    assert table.loc[violation <= 0, "value"].max() == r.best.value
     cfg = sim.api.get_game("toy").make_config(file=read_toml(r.best_toml))
     assert cfg.params["lucky_bonus"] == 2 and cfg.bots == ("plain", "lucky") and cfg.players == 2
     assert (tmp_path / "c" / "report.html").stat().st_size > 0 and (tmp_path / "c" / "report.pdf").stat().st_size > 0
