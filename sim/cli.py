@@ -1,4 +1,4 @@
-"""The ``cardlab`` command line: simulate, report, verify, replay, scenario, rules, bench.
+"""The ``cardlab`` command line: simulate, tune, report, verify, replay, scenario, rules, bench.
 
 Every expected failure (bad game, bot, parameter, file) ends with one line on stderr,
 ``error: ...``, and exit status 2; results already written are never touched.

@@ -17,8 +17,8 @@ Space items: ``name=lo..hi`` (int or float, by the parameter's type), ``name=a,b
 from __future__ import annotations
 
 import json
-import os
 import math
+import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
