@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,14 +110,8 @@ def _coercer(game, name: str):
         parts = name.split(".")
         if len(parts) != 3 or parts[1] not in game.bots or parts[2] not in game.bots[parts[1]].params:
             raise ConfigError(f"unknown bot parameter '{name}' in the space (see: cardlab rules {game.name})")
-
-        def to_float(v):
-            try:
-                return float(v)
-            except (TypeError, ValueError):
-                raise ConfigError(f"bad value {v!r} for '{name}': expected a number") from None
-
-        return to_float, "float"
+        spec = game.bot_param_spec(parts[2])
+        return (lambda v: spec.coerce(name, v)), "float"
     p = game.param(name)
     return p.coerce, p.kind
 
@@ -293,11 +288,7 @@ def run_study(spec: TuneSpec, trials: int, out: str | Path, storage: str | None 
 
 def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
     """Load or create the study; refuse one that searches something else."""
-    try:
-        storage = optuna.storages.RDBStorage(url)
-        names = [s.study_name for s in optuna.get_all_study_summaries(storage, include_best_trial=False)]
-    except Exception as e:  # SQLAlchemy and Optuna raise many types for a bad URL or file
-        raise ConfigError(f"cannot open study storage {url}: {str(e).splitlines()[0]}") from None
+    storage, names = _storage(optuna, url)
     mine = json.loads(json.dumps(spec.identity()))
     if name in names:
         old = optuna.load_study(study_name=name, storage=storage).user_attrs.get(STUDY_KEY)
@@ -313,6 +304,19 @@ def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
     if name not in names:
         study.set_user_attr(STUDY_KEY, mine)
     return study
+
+
+def _storage(optuna, url: str, attempts: int = 3):
+    """The RDB storage and its study names. Processes that create one database at the same
+    moment race on its schema table, so a failed first open is retried."""
+    for attempt in range(attempts):
+        try:
+            storage = optuna.storages.RDBStorage(url)
+            return storage, [s.study_name for s in optuna.get_all_study_summaries(storage, include_best_trial=False)]
+        except Exception as e:  # SQLAlchemy and Optuna raise many types for a bad URL or file
+            if attempt == attempts - 1:
+                raise ConfigError(f"cannot open study storage {url}: {str(e).splitlines()[0]}") from None
+            time.sleep(0.5 * (attempt + 1))
 
 
 def _finished(study) -> int:
