@@ -4,6 +4,7 @@ metric. HTML and PDF come from ``reports.build``'s renderers."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -91,9 +92,12 @@ def importance_section(r: TuneResult) -> Section:
     import optuna
 
     try:
-        imp = optuna.importance.get_param_importances(r.study)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            imp = optuna.importance.get_param_importances(r.study)
     except (RuntimeError, ValueError) as e:
         return Section("Parameter importances", text=f"Not available for this study: {str(e).splitlines()[0]}")
+    note = " ".join(f"Optuna notes: {w.message}" for w in caught)
     if not imp:
         return Section("Parameter importances", text="Not available: too few completed trials.")
     table = pd.DataFrame({"parameter": list(imp), "importance": list(imp.values())})
@@ -105,7 +109,7 @@ def importance_section(r: TuneResult) -> Section:
     ax.set_title("Parameter importances (Optuna PED-ANOVA)", fontsize=10)
     return Section("Parameter importances", text=(
         "How much of the objective's variation over the completed trials each parameter explains, from "
-        "optuna.importance.get_param_importances."), tables=[("Parameter importances", table)],
+        "optuna.importance.get_param_importances. " + note).strip(), tables=[("Parameter importances", table)],
         figures=[("Parameter importances", fig)])
 
 
