@@ -1,4 +1,4 @@
-"""cardlab tune: finds a known optimum (toy rule T-1), resumes a study, honours constraints,
+"""cardlab tune: finds a known optimum (the toy game's lucky bonus), resumes a study, honours constraints,
 writes its outputs, and refuses bad input with one line while leaving the study untouched."""
 
 import hashlib
@@ -10,7 +10,7 @@ import sim
 from sim.config import ConfigError, read_toml
 from tests.test_cli import cardlab, one_line_error
 
-# T-1: the lucky bot adds lucky_bonus to its card 0..12; the higher card wins, ties are shared
+# The toy game: the lucky bot adds lucky_bonus to its card 0..12; the higher card wins, ties are shared
 # wins. Two players, bonus b: P(lucky wins) = #{(a, c): a + b >= c} / 169.
 EXACT = {b: sum(a + b >= c for a in range(13) for c in range(13)) / 169 for b in range(6)}
 
