@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from reports.build import render_html, render_pdf
-from sim.games.base import Section
+from analysis.sections import Section
 from sim.metrics import catalog, resolve
 from sim.tuner import TuneResult, replacing
 
