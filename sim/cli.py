@@ -325,15 +325,11 @@ def bench(
         t = time.perf_counter()
         g.run_batch(cfg, 0, 2, "fast")
         compile_s = time.perf_counter() - t
-        g.run_batch(cfg, 0, min(games, 2000), "fast")  # warm caches
-        g.run_batch(cfg, 0, 5, "reference")
-        fast_s, fast_frames = _best_time(lambda: g.run_batch(cfg, 0, games, "fast"), repeat)
-        ref_s, ref_frames = _best_time(lambda: g.run_batch(cfg, 0, reference_games, "reference"), repeat)
-        fast, ref = games / fast_s, reference_games / ref_s
+        fast, ref, rates = _bench_engines(g, cfg, games, reference_games, repeat)
         r = {"game": name, "unit": g.unit, "players": cfg.players, "bots": list(cfg.bots),
              "fast_games_per_s": round(fast, 1), "reference_games_per_s": round(ref, 2),
              "ratio": round(fast / ref, 1), "compile_s": round(compile_s, 2)}
-        r.update(_decision_rates(fast_frames, fast_s, ref_frames, ref_s))
+        r.update(rates)
         results.append(r)
         per_decision = f", {r['decisions_per_s']:,.0f} decisions/s" if "decisions_per_s" in r else ""
         typer.echo(
@@ -341,6 +337,16 @@ def bench(
             f"reference {ref:,.1f} {g.unit}/s, ratio {fast / ref:,.0f}x, "
             f"first call (compile or cache load) {compile_s:.2f} s"
         )
+        full = g.full_game_bench_config()
+        if full is not None:
+            n_full, n_ref = max(1, games // 10), max(5, reference_games // 5)
+            fast, ref, _ = _bench_engines(g, full, n_full, n_ref, repeat)
+            r.update(full_game_games_per_s=round(fast, 1), full_game_reference_games_per_s=round(ref, 2),
+                     full_game_ratio=round(fast / ref, 1))
+            typer.echo(
+                f"{name} full default game: fast {fast:,.0f} games/s (1 worker, {n_full:,} games, best of {repeat}), "
+                f"reference {ref:,.1f} games/s, ratio {fast / ref:,.0f}x"
+            )
         if report:
             r["report"] = _bench_report(name, report_games)
     if as_json:
@@ -454,6 +460,15 @@ def _bench_report(game: str, games: int) -> dict:
         f"report {r['report_s']:.1f} s, peak {r['report_peak_mb']} MB; report/simulate {r['report_over_simulate']:.2f}"
     )
     return r
+
+
+def _bench_engines(g, cfg, games: int, reference_games: int, repeat: int):
+    """Best-of-``repeat`` speeds of both engines on ``cfg`` (warmed), and the decision rates."""
+    g.run_batch(cfg, 0, min(games, 2000), "fast")  # warm caches
+    g.run_batch(cfg, 0, min(reference_games, 5), "reference")
+    fast_s, fast_frames = _best_time(lambda: g.run_batch(cfg, 0, games, "fast"), repeat)
+    ref_s, ref_frames = _best_time(lambda: g.run_batch(cfg, 0, reference_games, "reference"), repeat)
+    return games / fast_s, reference_games / ref_s, _decision_rates(fast_frames, fast_s, ref_frames, ref_s)
 
 
 def _best_time(fn, repeat: int):

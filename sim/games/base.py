@@ -256,3 +256,8 @@ class Game:
     def bench_config(self) -> RunConfig:
         """The configuration ``cardlab bench`` times (defaults unless a game says otherwise)."""
         return self.make_config(players=self.default_players)
+
+    def full_game_bench_config(self) -> RunConfig | None:
+        """A second configuration ``bench`` times as a whole default game, where ``bench_config``
+        times only a part of one (None: the game has none)."""
+        return None

@@ -1,5 +1,6 @@
 """Configuration: defaults, parameter table, bad input (one-line ConfigError)."""
 
+import json
 import pytest
 
 from sim.config import ConfigError
@@ -50,6 +51,25 @@ def test_bench_config():
     cfg = GAME.bench_config()
     assert cfg.players == 4 and cfg.params["rounds"] == 1 and cfg.params["rule_deck"] == ()
     assert GAME.unit == "rounds"
+
+
+def test_full_game_bench_config_is_the_default_game():
+    """bench's full game: normal mode, 5 rounds, the whole 25-card rule deck, 4 players (§2.2, §1.1)."""
+    cfg = GAME.full_game_bench_config()
+    p = cfg.params
+    assert cfg.players == 4 and p["mode"] == "normal" and p["rounds"] == 5 and len(p["rule_deck"]) == 25
+    assert cfg.bots == GAME.make_config(players=4).bots
+
+
+def test_bench_json_has_full_game_keys():
+    from tests.test_cli import cardlab
+
+    res = cardlab("bench", "daifugo", "--games", 200, "--reference-games", 10, "--repeat", 1, "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    for key in ("fast_games_per_s", "reference_games_per_s", "ratio", "compile_s",
+                "full_game_games_per_s", "full_game_reference_games_per_s", "full_game_ratio"):
+        assert out[key] > 0, key
 
 
 def test_scenario_bad_input():

@@ -78,6 +78,11 @@ class Daifugo(Game):
         """One round, 4 players, no rule cards, default bots (issue: rounds/s)."""
         return self.make_config(players=4, overrides={"rounds": 1, "rule_deck": ""})
 
+    def full_game_bench_config(self):
+        """The full default game: normal mode, every default round, the default rule deck,
+        default bots, 4 players."""
+        return self.make_config(players=4)
+
     def new_arrays(self, cfg, count):
         return T.alloc(count, cfg.players, R.n_rounds(cfg))
 
