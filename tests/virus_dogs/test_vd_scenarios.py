@@ -299,7 +299,7 @@ def test_ts26_cough_eliminates_last_opponent():
     out = ok(run(decisions=[play("CGH")], deck=["V", "DOC"], players=[P(["CGH"], open=1), P(open=1)]))
     assert out["finished"] and out["result"]["winners"] == [0]
     assert out["result"]["outcome"] == "last_standing_normal"
-    assert out["result"]["eliminations"] == [{"player": 1, "cause": "cough", "instigator": 0}]
+    assert out["result"]["eliminations"] == [{"player": 1, "cause": "cough", "instigator": 0, "open": 2, "hidden": 0, "treatment": 0}]
 
 
 def _exchange(p1_hand, extra):
@@ -435,7 +435,7 @@ def test_ts42_hq_pull_eliminates():
     """TS-42 (VD-20.6, VD-21.1): P0 pulls the V from P1: P1 out, P0 wins in HQ."""
     out = ok(run(phase="hq", players=[P(["V", "SHF"], open=1), P(["V"], open=1)]))
     assert out["result"]["winners"] == [0] and out["result"]["outcome"] == "last_standing_hq"
-    assert out["result"]["eliminations"] == [{"player": 1, "cause": "hard_quarantine", "instigator": 0}]
+    assert out["result"]["eliminations"] == [{"player": 1, "cause": "hard_quarantine", "instigator": 0, "open": 2, "hidden": 0, "treatment": 0}]
 
 
 def test_ts43_hq_last_standing_and_first_elimination():

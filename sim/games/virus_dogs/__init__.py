@@ -38,10 +38,10 @@ class VirusDogs(Game):
             raise ConfigError("the starting deck must hold at least one card")
 
     def new_arrays(self, cfg: RunConfig, count: int):
-        """Column-major int32 ``games[col, game]``, ``seats[col, game * n + seat]`` and the int64
-        per-turn density sums (``tables``)."""
+        """Column-major int32 ``games[col, game]``, ``seats[col, game * n + seat]``, the int64
+        per-turn density sums and the per-draw and per-deck-share sums (``tables``)."""
         return (np.zeros((tb.NG, count), dtype=np.int32), np.zeros((tb.NS, count * cfg.players), dtype=np.int32),
-                np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64))
+                np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64), *tb.new_draw_sums())
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
         from sim.games.virus_dogs.kernel import run_fast
@@ -60,11 +60,14 @@ class VirusDogs(Game):
         return eng
 
     def record(self, eng: Engine, raw, row: int) -> None:
-        games, seats, density = raw
+        games, seats, density, draws, deck = raw
         games[:, row] = eng.g
         seats[:, row * eng.n:(row + 1) * eng.n] = np.array(eng.s, dtype=np.int32).T
         for turn_end in eng.density:
             tb.density_row(density, *turn_end)
+        for i, (size, vdeck) in enumerate(eng.draw_series):
+            tb.draw_row(draws, min(i, tb.DRAW_ROWS - 1), size, vdeck)
+            tb.draw_row(deck, tb.deck_bucket(size, eng.start_deck), size, vdeck)
 
     def build_tables(self, cfg: RunConfig, start: int, count: int, raw) -> dict:
         return tb.build(cfg, start, count, *raw)

@@ -70,6 +70,7 @@ from sim.rng import derive, randbelow_at, shuffle_at, uniform_at
 (HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP) = (
     np.int64(c) for c in (HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP))
 ZERO, ONE, TWO, NOX = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
+X_NORMAL, X_MASK, X_MARKET, X_COUGH = (np.int64(k) for k in (tb.X_NORMAL, tb.X_MASK, tb.X_MARKET, tb.X_COUGH))
 YES, NO = np.bool_(True), np.bool_(False)
 
 # ---- parameter slots (offsets inside the ``params`` block) --------------------------------------
@@ -154,6 +155,7 @@ S_SHQ = LAYOUT.scalar("start_hq", "1: hard quarantine starts now (VD-20.1 immedi
 S_FIRST = LAYOUT.scalar("first", "the first player")
 S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
 S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
+S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_density buckets)")
 O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
 O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
 O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
@@ -173,6 +175,9 @@ O_POL = LAYOUT.block("policies", MAX_SEATS, "seat s's bot policy (bots.RANDOM, .
 O_BP = LAYOUT.block("bot_params", MAX_SEATS * NB, "seat s's BOT_PARAMS at bot_params + s*NB")
 O_RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (the uint64's bits)")
 O_DECK = LAYOUT.block("deck", MAX_CARDS, "bottom-first: deck_size cards, the top at deck + deck_size - 1")
+# Summed over the batch (zero at allocation, copied out by ``run_games``):
+O_DRAWSUM = LAYOUT.block("draw_sums", tb.DRAW_ROWS * tb.NW, "draw_density sums, row r at draw_sums + r*NW")
+O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_density sums, bucket k at deck_sums + k*NW")
 SIZE = LAYOUT.size
 NS = tb.NS
 
@@ -285,6 +290,34 @@ def ask(b, seat):
     return b[ix(O_POL + seat)]
 
 
+@inl
+def draw_event(b, kind):
+    """A card has left the deck for a player (kind: tables.X_*; reference: ``draw_event``):
+    counted, and the deck's size and viruses summed for the M-2 draw series."""
+    i = b[O_GM + tb.G_DRAWS]
+    b[O_GM + tb.G_DRAWS] = i + 1
+    b[ix(O_GM + tb.G_DR_NORMAL + kind)] += 1
+    ds = b[S_DSIZE]
+    vd = b[S_VDECK]
+    used = b[S_DECK0] - ds
+    bucket = used * tb.DECK_BUCKETS // b[S_DECK0] if used > 0 else 0
+    add_draw(b, O_DRAWSUM + min(i, tb.DRAW_ROWS - 1) * tb.NW, ds, vd)
+    add_draw(b, O_DECKSUM + bucket * tb.NW, ds, vd)
+
+
+@inl
+def add_draw(b, row, ds, vd):
+    """One draw observation into the DRAW_COLS sums at ``row`` (tables.draw_row)."""
+    b[ix(row + tb.W_DRAWS)] += 1
+    b[ix(row + tb.W_DECK)] += ds
+    b[ix(row + tb.W_VDECK)] += vd
+    if ds > 0:
+        bp = vd * 10000 // ds
+        b[ix(row + tb.W_DDRAWS)] += 1
+        b[ix(row + tb.W_BP)] += bp
+        b[ix(row + tb.W_BP_SQ)] += bp * bp
+
+
 # ============================================================================================
 # setup (VD-3) and the game loop (VD-4, VD-20.1)
 # ============================================================================================
@@ -300,6 +333,7 @@ def setup(b, counts):
             b[ix(O_DECK + size)] = c
             size += 1
     b[S_DSIZE] = size
+    b[S_DECK0] = size
     b[S_VDECK] = counts[V]
     b[S_RES] = b[O_P + P_NVT] - b[O_P + P_NVD]
     b[S_NLIVE] = n
@@ -308,6 +342,9 @@ def setup(b, counts):
         b[ix(O_SM + s * NS + tb.S_CAUSE)] = -1
         b[ix(O_SM + s * NS + tb.S_ELIM_TURN)] = -1
         b[ix(O_SM + s * NS + tb.S_INSTIGATOR)] = -1
+        b[ix(O_SM + s * NS + tb.S_ELIM_OPEN)] = -1
+        b[ix(O_SM + s * NS + tb.S_ELIM_HIDDEN)] = -1
+        b[ix(O_SM + s * NS + tb.S_ELIM_T)] = -1
     b[O_GM + tb.G_WINNER] = -1
     b[O_GM + tb.G_FIRST_ELIM] = -1
     shuffle_at(b, O_RNG, b, O_DECK, size)
@@ -501,7 +538,7 @@ def play_card(b, p, a):
         doctor(b, p)
     elif a == A_AMB:
         to_discard(b, p, AMB)
-        ambulance_effect(b, b[S_N])
+        ambulance_effect(b, b[S_N], p)
     elif a == A_SHF:
         to_discard(b, p, SHF)
         shuffle_deck(b)
@@ -546,11 +583,10 @@ def normal_draw(b, p, upfront):
                 if not wants_more(b, p):
                     break
         c = take_top(b)
-        b[O_GM + tb.G_DRAWS] += 1
-        b[O_GM + tb.G_DR_NORMAL] += 1
+        draw_event(b, X_NORMAL)
         if c != BAT or b[O_P + P_BATCOUNT]:
             drawn += 1
-        receive_private(b, p, c)
+        receive_private(b, p, c, X_NORMAL)
         if b[S_OVER] or b[S_TEND]:
             return
     return_pending(b)
@@ -571,12 +607,20 @@ def mask(b, p):
     peek(b, m)
     take = mask_take(b, p, m)
     cnt = 0
+    seen = 0
+    avoided = 0
     for i in range(m):
         cnt += (take >> i) & 1
+        if b[ix(O_PEEK + i)] == V:
+            seen += 1
+            avoided += 1 - ((take >> i) & 1)
     b[ix(O_SM + p * NS + tb.S_MASK_TAKEN)] += cnt
     if cnt == 0:
         b[ix(O_SM + p * NS + tb.S_MASK_NONE)] += 1
-    take_peeked(b, p, m, take, tb.G_DR_MASK)
+    if seen > 0:
+        b[ix(O_SM + p * NS + tb.S_MASK_PEEK_V)] += 1
+    b[ix(O_SM + p * NS + tb.S_MASK_AVOIDED)] += avoided
+    take_peeked(b, p, m, take, X_MASK)
 
 
 @fn
@@ -587,11 +631,18 @@ def black_market(b, p):
     peek(b, m)
     k = market_take(b, p, m)
     b[S_KTOP] = 0
-    take_peeked(b, p, m, ONE << k, tb.G_DR_MARKET)
+    seen = 0
+    for i in range(m):
+        if b[ix(O_PEEK + i)] == V:
+            seen += 1
+    b[ix(O_SM + p * NS + tb.S_MARKET_SEEN)] += seen
+    if seen == m:
+        b[ix(O_SM + p * NS + tb.S_MARKET_FORCED)] += 1
+    take_peeked(b, p, m, ONE << k, X_MARKET)
 
 
 @fn
-def take_peeked(b, p, m, take, col):
+def take_peeked(b, p, m, take, kind):
     """Shared tail of mask and black market: the peeked cards leave the deck, the untaken ones
     go back on top in their order, the taken ones (bit set ``take``) enter the limbo and are
     resolved one by one, top first. If the taker is eliminated meanwhile, ``remove_player``
@@ -612,9 +663,8 @@ def take_peeked(b, p, m, take, col):
         b[S_KTOP] = 0
     while b[S_LIMBO] > 0:
         b[S_LIMBO] -= 1
-        b[O_GM + tb.G_DRAWS] += 1
-        b[ix(O_GM + col)] += 1
-        receive_private(b, p, b[ix(O_LIMBO + b[S_LIMBO])])
+        draw_event(b, kind)
+        receive_private(b, p, b[ix(O_LIMBO + b[S_LIMBO])], kind)
         if b[S_OVER] or b[S_TEND]:
             return
     return_pending(b)
@@ -630,24 +680,26 @@ def return_pending(b):
 
 
 @inl
-def receive_private(b, p, c):
-    """VD-5.3: a privately drawn card: bat, virus, or into the hand."""
+def receive_private(b, p, c, kind):
+    """VD-5.3: a privately drawn card (``kind``: the draw kind, tables.X_*): bat, virus, or
+    into the hand."""
     if c == BAT:
-        bat(b)
+        bat(b, p, kind)
     elif c == V:
-        private_virus(b, p)
+        private_virus(b, p, kind)
     else:
         to_hand(b, p, c, YES)
 
 
 @inl
-def private_virus(b, p):
+def private_virus(b, p, kind):
     """VD-6.1 / VD-7: antiseptic, declare or hide a privately drawn virus."""
     b[ix(O_SM + p * NS + tb.S_V_DRAWN)] += 1
     r = virus_response(b, p)
     if r == R_ANT:
         to_discard(b, p, ANT)
         b[O_GM + tb.G_ANTISEPTICS] += 1
+        b[ix(O_SM + p * NS + tb.S_ANT0 + kind)] += 1
         b[S_PEND] += 1
     elif r == R_DECLARE:
         b[ix(O_SM + p * NS + tb.S_V_DECLARED)] += 1
@@ -658,8 +710,10 @@ def private_virus(b, p):
 
 
 @fn
-def bat(b):
-    """VD-8: up to ``bat_virus_add`` reserve viruses on top, shuffle."""
+def bat(b, p, kind):
+    """VD-8: up to ``bat_virus_add`` reserve viruses on top, shuffle (seat p drew it by a draw
+    of ``kind``, tables.X_*)."""
+    b[ix(O_SM + p * NS + tb.S_BAT0 + kind)] += 1
     k = min(b[O_P + P_BATADD], b[S_RES])
     b[S_RES] -= k
     for _ in range(k):
@@ -695,7 +749,7 @@ def reactive_ambulance(b, n, p):
     """VD-18.4: with ``ambulance_reactive``, a held AMB is played before the elimination check."""
     if b[O_P + P_AMBREACT] and b[ix(O_H + p * NT + AMB)] > 0:
         to_discard(b, p, AMB)
-        ambulance_effect(b, n)
+        ambulance_effect(b, n, p)
         return True
     return False
 
@@ -729,6 +783,10 @@ def remove_player(b, p, cause, inst):
     """VD-19.3: every virus to the deck bottom, other cards per ``eliminated_hand_destination``
     (no game-end check)."""
     turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
+    b[ix(O_SM + p * NS + tb.S_ELIM_OPEN)] = b[ix(O_PL + p * NF + F_O)]
+    b[ix(O_SM + p * NS + tb.S_ELIM_HIDDEN)] = b[ix(O_H + p * NT + V)]
+    b[ix(O_SM + p * NS + tb.S_ELIM_T)] = b[ix(O_PL + p * NF + F_T)]
+    b[ix(O_SM + p * NS + tb.S_DOC_WASTED)] += b[ix(O_PL + p * NF + F_T)]
     b[ix(O_SM + p * NS + tb.S_ELIM)] = 1
     b[ix(O_SM + p * NS + tb.S_CAUSE)] = cause
     b[ix(O_SM + p * NS + tb.S_ELIM_TURN)] = turn
@@ -860,13 +918,15 @@ def doctor(b, p):
 
 
 @fn
-def ambulance_effect(b, n):
-    """VD-18.2: every open virus goes to the deck bottom; every T resets."""
+def ambulance_effect(b, n, p):
+    """VD-18.2: every open virus goes to the deck bottom; every T resets (p: the player)."""
     for s in range(n):
         if b[ix(O_PL + s * NF + F_LIVE)]:
             o = b[ix(O_PL + s * NF + F_O)]
             put_bottom(b, V, o)
             b[O_GM + tb.G_AMB_CURED] += o
+            b[ix(O_SM + p * NS + (tb.S_AMB_OWN if s == p else tb.S_AMB_OTHERS))] += o
+            b[ix(O_SM + s * NS + tb.S_DOC_WASTED)] += b[ix(O_PL + s * NF + F_T)]
             b[ix(O_PL + s * NF + F_O)] = 0
             b[ix(O_PL + s * NF + F_T)] = 0
 
@@ -887,15 +947,15 @@ def cough(b, p):
         if b[S_DSIZE] == 0:
             continue
         c = take_top(b)
-        b[O_GM + tb.G_DRAWS] += 1
-        b[O_GM + tb.G_DR_COUGH] += 1
+        draw_event(b, X_COUGH)
         if c == BAT:
-            bat(b)
+            bat(b, q, X_COUGH)
         elif c == V:
             if b[O_P + P_ANTCOUGH] and b[ix(O_H + q * NT + ANT)] > 0:
                 if antisepticks_cough(b, q):
                     to_discard(b, q, ANT)
                     b[O_GM + tb.G_ANTISEPTICS] += 1
+                    b[ix(O_SM + q * NS + tb.S_ANT0 + X_COUGH)] += 1
                     put_top(b, V)
                     b[S_KTOP] += 1
                     continue
@@ -1362,8 +1422,9 @@ def play_game(b, counts, dens):
 
 
 @njit(cache=True, error_model="numpy")
-def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, seats, dens):
-    """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller)."""
+def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, seats, dens, draws, deck):
+    """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller);
+    the draw-series sums into ``draws`` and ``deck``."""
     b = np.zeros(SIZE, dtype=np.int64)
     b[S_N] = n
     for i in range(prm.shape[0]):
@@ -1382,6 +1443,12 @@ def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, s
         for s in range(n):
             for j in range(NS):
                 seats[j, k * n + s] = b[ix(O_SM + s * NS + j)]
+    for r in range(draws.shape[0]):
+        for j in range(tb.NW):
+            draws[r, j] = b[ix(O_DRAWSUM + r * tb.NW + j)]
+    for r in range(deck.shape[0]):
+        for j in range(tb.NW):
+            deck[r, j] = b[ix(O_DECKSUM + r * tb.NW + j)]
 
 
 def run_fast(game, cfg, start: int, count: int):
@@ -1397,6 +1464,7 @@ def run_fast(game, cfg, start: int, count: int):
     games = np.empty((tb.NG, count), dtype=np.int32)  # column-major; every cell is written
     seats = np.empty((tb.NS, count * n), dtype=np.int32)
     dens = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
+    draws, deck = tb.new_draw_sums()
     run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), np.int64(n), prm, counts, pol, table_ppm,
-              games, seats, dens)
-    return games, seats, dens
+              games, seats, dens, draws, deck)
+    return games, seats, dens, draws, deck

@@ -19,6 +19,9 @@ from sim.games.virus_dogs.rules import (
 )
 
 
+SOURCES = {tb.X_NORMAL: "normal", tb.X_MASK: "mask", tb.X_MARKET: "market"}  # draw kinds in a virus decision's context
+
+
 class GameOver(Exception):
     """The game has ended (VD-21); the result is already recorded."""
 
@@ -90,6 +93,8 @@ class Engine:
         self.g = tb.new_game_row()
         self.s = [tb.new_seat_row() for _ in range(n)]
         self.density: list[tuple] = []  # (turn, deck, vdeck, hidden, open) at every turn end
+        self.draw_series: list[tuple] = []  # (deck, vdeck) after every draw event (M-2)
+        self.start_deck = 0
         self.totals: list[int] | None = None  # card totals for the conservation check
         self.elim_order: list[int] = []  # eliminated seats, in the order they fell
 
@@ -137,6 +142,13 @@ class Engine:
         if TP <= card:
             self.s[p.seat][tb.S_PLAYED0 + card - TP] += 1
 
+    def draw_event(self, kind: int) -> None:
+        """A card has left the deck for a player (kind: tables.X_*): counted, and the deck's
+        size and viruses recorded for the M-2 series."""
+        self.g[tb.G_DRAWS] += 1
+        self.g[tb.G_DR_NORMAL + kind] += 1
+        self.draw_series.append((len(self.deck), self.deck.count(V)))
+
     def ask(self, seat: int, kind: str, legal: list[dict], ctx: dict | None = None) -> dict:
         if self.check_every_step:
             self.check_invariants()
@@ -152,6 +164,7 @@ class Engine:
         """VD-3.1..3.5: shuffled deck with one virus, the reserve, empty hands, first player."""
         self.deck = [c for c in range(N_TYPES) for _ in range(self.r.counts[c])]
         self.rng.shuffle(self.deck)
+        self.start_deck = len(self.deck)
         self.reserve = self.r.reserve_start
         self.first = 0 if self.r.first_player == 0 else self.rng.randbelow(self.n)
         self.current = self.first
@@ -373,11 +386,10 @@ class Engine:
                         stopped = True
                         break
             card = self.take_top()
-            self.g[tb.G_DRAWS] += 1
-            self.g[tb.G_DR_NORMAL] += 1
+            self.draw_event(tb.X_NORMAL)
             if card != BAT or r.bat_counts_as_draw:
                 drawn += 1
-            self.receive_private(p, card, "normal")
+            self.receive_private(p, card, tb.X_NORMAL)
         if upfront is None and not stopped:
             # No further card can be drawn (draw_max reached, or the deck is empty: VD-5.4).
             waived = [opt("draw_another", value=False)] + ([] if self.deck else [opt("draw_another", value=True)])
@@ -406,13 +418,14 @@ class Engine:
         st = self.s[p.seat]
         st[tb.S_MASK_TAKEN] += len(taken)
         st[tb.S_MASK_NONE] += not taken
+        st[tb.S_MASK_PEEK_V] += V in peek
+        st[tb.S_MASK_AVOIDED] += sum(1 for i in range(m) if peek[i] == V and i not in taken)
         self.say(f"  P{p.seat} masks, takes {len(taken)}")
         self.limbo = [peek[i] for i in taken]
         while self.limbo:
             card = self.limbo.pop(0)
-            self.g[tb.G_DRAWS] += 1
-            self.g[tb.G_DR_MASK] += 1
-            self.receive_private(p, card, "mask")
+            self.draw_event(tb.X_MASK)
+            self.receive_private(p, card, tb.X_MASK)
         self.return_pending()
 
     def black_market(self, p: Player) -> None:
@@ -428,11 +441,13 @@ class Engine:
                 self.deck.append(seen[i])
         self.known_top = 0
         self.say(f"  P{p.seat} uses the black market")
+        st = self.s[p.seat]
+        st[tb.S_MARKET_SEEN] += seen.count(V)
+        st[tb.S_MARKET_FORCED] += seen.count(V) == m
         self.limbo = [seen[k]]
         card = self.limbo.pop()
-        self.g[tb.G_DRAWS] += 1
-        self.g[tb.G_DR_MARKET] += 1
-        self.receive_private(p, card, "market")
+        self.draw_event(tb.X_MARKET)
+        self.receive_private(p, card, tb.X_MARKET)
         self.return_pending()
 
     def return_pending(self) -> None:
@@ -442,28 +457,30 @@ class Engine:
             self.deck.append(V)
             self.known_top += 1
 
-    def receive_private(self, p: Player, card: int, source: str) -> None:
-        """VD-5.3: a privately drawn card: bat, virus, or into the hand."""
+    def receive_private(self, p: Player, card: int, source: int) -> None:
+        """VD-5.3: a privately drawn card (``source``: the draw kind, tables.X_*): bat, virus,
+        or into the hand."""
         if card == BAT:
-            self.bat(p)
+            self.bat(p, source)
         elif card == V:
             self.private_virus(p, source)
         else:
             p.hand[card] += 1
             p.suspicion += 1
 
-    def private_virus(self, p: Player, source: str) -> None:
+    def private_virus(self, p: Player, source: int) -> None:
         """VD-6.1 / VD-7: antiseptic, declare or hide a privately drawn virus."""
         st = self.s[p.seat]
         st[tb.S_V_DRAWN] += 1
         legal = ([opt("virus", response="antiseptic")] if p.hand[ANT] else []) + [
             opt("virus", response="declare"), opt("virus", response="hide")]
         self.limbo.append(V)  # the drawn virus is in the player's fingers while they decide
-        choice = self.ask(p.seat, "virus", legal, {"source": source})["response"]
+        choice = self.ask(p.seat, "virus", legal, {"source": SOURCES[source]})["response"]
         self.limbo.pop()
         if choice == "antiseptic":
             self.to_discard(p, ANT)
             self.g[tb.G_ANTISEPTICS] += 1
+            st[tb.S_ANT0 + source] += 1
             self.pending += 1
             self.say(f"  P{p.seat} uses ANT: a virus goes back on top")
         elif choice == "declare":
@@ -475,8 +492,10 @@ class Engine:
             p.hand[V] += 1
             p.suspicion += 1
 
-    def bat(self, p: Player) -> None:
-        """VD-8: move up to ``bat_virus_add`` reserve viruses into the deck, shuffle, discard the bat."""
+    def bat(self, p: Player, source: int) -> None:
+        """VD-8: move up to ``bat_virus_add`` reserve viruses into the deck, shuffle, discard the bat
+        (``source``: the draw kind that drew it, tables.X_*)."""
+        self.s[p.seat][tb.S_BAT0 + source] += 1
         k = min(self.r.bat_virus_add, self.reserve)
         self.reserve -= k
         self.deck.extend([V] * k)
@@ -527,6 +546,10 @@ class Engine:
         """VD-19.3: every virus to the deck bottom, other cards per ``eliminated_hand_destination``."""
         turn = self.turn - 1 if not self.in_hq else self.turn
         st = self.s[p.seat]
+        st[tb.S_ELIM_OPEN] = p.open
+        st[tb.S_ELIM_HIDDEN] = p.hand[V]
+        st[tb.S_ELIM_T] = p.treatment
+        st[tb.S_DOC_WASTED] += p.treatment
         st[tb.S_ELIM] = 1
         st[tb.S_CAUSE] = cause
         st[tb.S_ELIM_TURN] = turn
@@ -628,13 +651,15 @@ class Engine:
         self.ambulance_effect(p)
 
     def ambulance_effect(self, p: Player) -> None:
-        """VD-18.2: every open virus goes to the deck bottom; every T resets."""
+        """VD-18.2: every open virus goes to the deck bottom; every T resets (p: the player)."""
         for q in self.players:
             if not q.live:
                 continue
             for _ in range(q.open):
                 self.put_bottom(V)
             self.g[tb.G_AMB_CURED] += q.open
+            self.s[p.seat][tb.S_AMB_OWN if q is p else tb.S_AMB_OTHERS] += q.open
+            self.s[q.seat][tb.S_DOC_WASTED] += q.treatment
             q.open = 0
             q.treatment = 0
 
@@ -654,11 +679,10 @@ class Engine:
             if not self.deck:
                 continue
             card = self.take_top()
-            self.g[tb.G_DRAWS] += 1
-            self.g[tb.G_DR_COUGH] += 1
+            self.draw_event(tb.X_COUGH)
             self.say(f"  P{q.seat} draws {CODES[card]} face up")
             if card == BAT:
-                self.bat(q)
+                self.bat(q, tb.X_COUGH)
             elif card == V:
                 if self.r.antiseptic_on_cough and q.hand[ANT]:
                     self.limbo.append(V)
@@ -668,6 +692,7 @@ class Engine:
                     if choice["response"] == "antiseptic":
                         self.to_discard(q, ANT)
                         self.g[tb.G_ANTISEPTICS] += 1
+                        self.s[q.seat][tb.S_ANT0 + tb.X_COUGH] += 1
                         self.deck.append(V)
                         self.known_top += 1
                         continue

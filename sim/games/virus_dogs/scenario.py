@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.config import ConfigError
+from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.bots import BOTS, BotAgent
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import BAT, CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
@@ -184,6 +185,7 @@ def load_state(eng: Engine, state: dict, n: int) -> str:
     else:  # the setup deck (VD-3.1), shuffled with the scenario's generator
         eng.deck = [c for c in range(N_TYPES) for _ in range(eng.r.counts[c])]
         eng.rng.shuffle(eng.deck)
+    eng.start_deck = len(eng.deck)
     for c in _cards(state.get("discard", []), "state.discard"):
         if c == V and eng.r.exchange_refused_card != "discard":
             raise ConfigError("state.discard cannot hold viruses (only a refused exchange card "
@@ -313,11 +315,14 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
             "winners": eng.winners,
             "winner": eng.winners[0] if eng.winners else -1,
             "eliminations": [
-                {"player": s, "cause": CAUSES[row[2]], "instigator": row[4]}
-                for s, row in enumerate(seats) if row[1]
+                {"player": s, "cause": CAUSES[row[tb.S_CAUSE]], "instigator": row[tb.S_INSTIGATOR],
+                 "open": row[tb.S_ELIM_OPEN], "hidden": row[tb.S_ELIM_HIDDEN], "treatment": row[tb.S_ELIM_T]}
+                for s, row in enumerate(seats) if row[tb.S_ELIM]
             ],
             "elimination_order": list(eng.elim_order),
         }
+    out["metrics"] = {"seats": [dict(zip(tb.SEAT_COLS, row)) for row in eng.s],
+                      "draw_series": [list(x) for x in eng.draw_series]}
     out["decisions_used"] = agent.pos
     out.update(script.report())
     return out

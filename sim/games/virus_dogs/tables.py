@@ -18,6 +18,31 @@ live player holding a card), refusing an exchange card (asked only of a TP holde
 giver gave a card) and a hard-quarantine target (with ``hq_target = choice``, when some
 player has cards). A further draw that cannot happen (``draw_max`` reached, empty deck) is
 not asked and not counted.
+
+Seat columns of M-1 and M-3 (``seats`` table):
+
+- ``elim_open``, ``elim_hidden``, ``elim_treatment``: the eliminated seat's ``O``, ``HV``
+  and ``T`` at its elimination, before its cards leave (M-1); -1 for a seat never eliminated.
+- ``mask_peek_virus``: masks whose peek held a virus; ``mask_virus_avoided``: viruses seen
+  in a mask peek and not taken.
+- ``market_viruses_seen``: viruses among the cards a black market showed;
+  ``market_forced_virus``: black markets that showed only viruses (a virus had to be taken).
+- ``ant_normal``, ``ant_mask``, ``ant_market``, ``ant_cough``: antiseptics used on a virus
+  drawn by that kind of draw event (their sum per game is the games column ``antiseptics``).
+- ``bat_normal``, ``bat_mask``, ``bat_market``, ``bat_cough``: bats the seat drew, by kind
+  of draw event (their sum per game is the games column ``bats``).
+- ``doctors_wasted``: treatment progress (``T``) the seat lost without a cure, to an
+  ambulance (anyone's) or to its elimination.
+- ``amb_cured_own``, ``amb_cured_others``: open viruses the seat's ambulances (played or
+  reactive) sent under the deck, its own and the other players'.
+
+Draw-event series (M-2): after every draw event (a card leaving the deck for a player: normal,
+mask, black-market or cough draw; before that card is resolved) the deck size and the viruses
+in it are summed into two sum tables with the same columns (``DRAW_COLS``): ``draw_density``
+by the draw event's index in the game (0-based; the last row, ``DRAW_ROWS - 1``, also holds
+every later draw) and ``deck_density`` by ``deck_used_pct``, the share of the starting deck
+consumed, ``max(0, start - deck) / start`` in 5% buckets (the bucket's lower bound: 0, 5,
+..., 100; 100 is an empty deck, where the density is undefined).
 """
 
 from __future__ import annotations
@@ -45,6 +70,11 @@ SEAT_COLS = (
     "viruses_drawn", "viruses_hidden", "viruses_declared", "voluntary_declares",
     "mask_taken", "mask_take_none", "viruses_planted", "exchange_refusals", "cures",
     "viruses_exposed", "kills", "hand_end", "hidden_end", "open_end", "tp_held_end",
+    "elim_open", "elim_hidden", "elim_treatment",
+    "mask_peek_virus", "mask_virus_avoided", "market_viruses_seen", "market_forced_virus",
+    "ant_normal", "ant_mask", "ant_market", "ant_cough",
+    "bat_normal", "bat_mask", "bat_market", "bat_cough",
+    "doctors_wasted", "amb_cured_own", "amb_cured_others",
 )
 SEAT_BOOL = ("win", "eliminated")
 DENSITY_COLS = (
@@ -52,7 +82,10 @@ DENSITY_COLS = (
     "viruses_hidden", "viruses_hidden_sq", "viruses_open", "viruses_open_sq",
     "density_games", "density_bp", "density_bp_sq",
 )
-NG, NS, ND = len(GAME_COLS), len(SEAT_COLS), len(DENSITY_COLS)
+DRAW_COLS = ("draws", "deck_size", "viruses_in_deck", "density_draws", "density_bp", "density_bp_sq")
+DRAW_ROWS = 512  # rows of draw_density; later draws are summed into the last row
+DECK_BUCKETS = 20  # deck_density: 5% buckets of the starting deck consumed, plus the empty deck
+NG, NS, ND, NW = len(GAME_COLS), len(SEAT_COLS), len(DENSITY_COLS), len(DRAW_COLS)
 GI = {c: i for i, c in enumerate(GAME_COLS)}
 SI = {c: i for i, c in enumerate(SEAT_COLS)}
 DI = {c: i for i, c in enumerate(DENSITY_COLS)}
@@ -72,8 +105,16 @@ S_TP_SKIP, S_TP_COUGH, S_TP_EXCHANGE = SI["tp_skip"], SI["tp_cough"], SI["tp_exc
 S_V_DRAWN, S_V_HIDDEN, S_V_DECLARED, S_VOLUNTARY = (SI[c] for c in SEAT_COLS[19:23])
 S_MASK_TAKEN, S_MASK_NONE, S_PLANTED, S_REFUSALS, S_CURES = (SI[c] for c in SEAT_COLS[23:28])
 S_EXPOSED, S_KILLS, S_HAND_END, S_HIDDEN_END, S_OPEN_END, S_TP_END = (SI[c] for c in SEAT_COLS[28:34])
+S_ELIM_OPEN, S_ELIM_HIDDEN, S_ELIM_T = SI["elim_open"], SI["elim_hidden"], SI["elim_treatment"]
+S_MASK_PEEK_V, S_MASK_AVOIDED = SI["mask_peek_virus"], SI["mask_virus_avoided"]
+S_MARKET_SEEN, S_MARKET_FORCED = SI["market_viruses_seen"], SI["market_forced_virus"]
+# Draw-event kinds (X_*) are offsets from drawn_normal in GAME_COLS and from ant_normal/bat_normal.
+X_NORMAL, X_MASK, X_MARKET, X_COUGH = (GI[c] - GI["drawn_normal"] for c in GAME_COLS[7:11])
+S_ANT0, S_BAT0 = SI["ant_normal"], SI["bat_normal"]
+S_DOC_WASTED, S_AMB_OWN, S_AMB_OTHERS = SI["doctors_wasted"], SI["amb_cured_own"], SI["amb_cured_others"]
 
 D_GAMES, D_DECK, D_DECK_SQ, D_VDECK, D_VDECK_SQ, D_HID, D_HID_SQ, D_OPEN, D_OPEN_SQ, D_DGAMES, D_BP, D_BP_SQ = range(ND)
+W_DRAWS, W_DECK, W_VDECK, W_DDRAWS, W_BP, W_BP_SQ = range(NW)
 
 def _typed(cols: tuple, bools: tuple, dtype: str) -> tuple:
     return tuple((c, "bool" if c in bools else dtype) for c in cols)
@@ -87,6 +128,12 @@ TABLES = {
     "density": Table("sum", "sums per turn index, recorded at every turn end: deck size, viruses in deck/hidden/open"
                      " (with squares) and virus density in basis points", ("turn",),
                      columns=(("turn", "int64"), *_typed(DENSITY_COLS, (), "int64"))),
+    "draw_density": Table("sum", "sums per draw event index in the game, recorded after every draw event: deck size,"
+                          " viruses in deck and virus density in basis points (M-2)", ("draw",),
+                          columns=(("draw", "int64"), *_typed(DRAW_COLS, (), "int64"))),
+    "deck_density": Table("sum", "the same sums per 5% bucket of the starting deck consumed (deck_used_pct, lower"
+                          " bound; 100 = empty deck) (M-2)", ("deck_used_pct",),
+                          columns=(("deck_used_pct", "int64"), *_typed(DRAW_COLS, (), "int64"))),
 }
 
 
@@ -102,7 +149,25 @@ def new_seat_row() -> list[int]:
     row[S_CAUSE] = -1
     row[S_ELIM_TURN] = -1
     row[S_INSTIGATOR] = -1
+    row[S_ELIM_OPEN] = row[S_ELIM_HIDDEN] = row[S_ELIM_T] = -1
     return row
+
+
+def deck_bucket(deck_size: int, start_size: int) -> int:
+    """The 5% bucket (0..DECK_BUCKETS) of the starting deck consumed at ``deck_size`` cards."""
+    return max(0, start_size - deck_size) * DECK_BUCKETS // start_size
+
+
+def draw_row(acc, row: int, deck_size: int, vdeck: int) -> None:
+    """Add one draw-event observation to row ``row`` of a DRAW_COLS sum matrix (M-2)."""
+    acc[row, W_DRAWS] += 1
+    acc[row, W_DECK] += deck_size
+    acc[row, W_VDECK] += vdeck
+    if deck_size > 0:
+        bp = vdeck * 10000 // deck_size
+        acc[row, W_DDRAWS] += 1
+        acc[row, W_BP] += bp
+        acc[row, W_BP_SQ] += bp * bp
 
 
 def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened: int) -> None:
@@ -123,15 +188,27 @@ def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened:
         acc[turn, D_BP_SQ] += bp * bp
 
 
-def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray) -> dict:
+def new_draw_sums() -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed int64 sum matrices of ``draw_density`` and ``deck_density`` (row = key)."""
+    return np.zeros((DRAW_ROWS, NW), dtype=np.int64), np.zeros((DECK_BUCKETS + 1, NW), dtype=np.int64)
+
+
+def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray,
+          draws: np.ndarray, deck: np.ndarray) -> dict:
     """DataFrames for games ``start..start+count-1`` from the raw column-major int32 matrices
-    (``games[col, game]``, ``seats[col, game * n + seat]``) and the int64 density sums."""
+    (``games[col, game]``, ``seats[col, game * n + seat]``) and the int64 sums (row = key)."""
     gidx = np.arange(start, start + count, dtype=np.int64)
     gdf = _frame({"game": gidx}, games, GAME_COLS, GAME_BOOL)
     sdf = _frame(seat_keys(cfg, start, count), seats, SEAT_COLS, SEAT_BOOL)
-    rows = np.nonzero(density[:, D_GAMES])[0]
-    ddf = _frame({"turn": rows.astype(np.int64)}, np.ascontiguousarray(density[rows].T), DENSITY_COLS, ())
-    return {"games": gdf, "seats": sdf, "density": ddf}
+    return {"games": gdf, "seats": sdf, "density": _sums("turn", density, D_GAMES, DENSITY_COLS),
+            "draw_density": _sums("draw", draws, W_DRAWS, DRAW_COLS),
+            "deck_density": _sums("deck_used_pct", deck, W_DRAWS, DRAW_COLS, 100 // DECK_BUCKETS)}
+
+
+def _sums(key: str, acc: np.ndarray, count_col: int, cols: tuple, step: int = 1) -> pd.DataFrame:
+    """The rows of a sum matrix with at least one observation, keyed by ``row * step``."""
+    rows = np.nonzero(acc[:, count_col])[0]
+    return _frame({key: rows.astype(np.int64) * step}, np.ascontiguousarray(acc[rows].T), cols, ())
 
 
 def _frame(keys: dict, raw: np.ndarray, cols: tuple, bools: tuple) -> pd.DataFrame:
