@@ -74,6 +74,8 @@ ATK_T = STATE.scalar("attack_target", "seat the attack is pending on, or -1")
 TURNS = STATE.scalar("turns", "turns started (FS-3.2)")
 REV_ALL = STATE.scalar("revealed_total", "banned cards revealed so far")
 POOL_SIZE = STATE.scalar("pool_size", "cards in the banned pool (FS-2.1)")
+REVEALING = STATE.scalar("revealing", "banned-block index (p*k + slot) of the card being revealed "
+                         "(FS-7.3 steps 1-4), or -1")
 WINNER = STATE.scalar("winner", "winning seat, or -1")
 METHOD = STATE.scalar("win_method", "tables.WIN_METHODS code")
 CAP = STATE.scalar("turn_cap", "1 when the turn cap ended the game (FS-9.6)")
@@ -99,6 +101,8 @@ S_FINAL = T.S["final_hand"]
 (S_PLAYS, S_BLUFFS, S_CAUGHT, S_REQ, S_MADE, S_CORRECT, S_CALLED, S_PUSHED, S_RECV, S_DRAWN,
  S_DRAWS, S_SUFFER) = (T.S[k] for k in T.SEAT_STATS)
 P_PLAYS, P_BLUFFS, P_CALLED, P_CAUGHT = (T.P[k] for k in T.PLAY_SUMS)
+S_INITIAL_BANNED0, S_FINAL_BANNED0 = T.S_INITIAL_BANNED0, T.S_FINAL_BANNED0
+BANNED_COL = np.array(T.BANNED_COL, dtype=np.int64)
 C_CALLS, C_SUCCESSES = (T.C[k] for k in T.CALL_SUMS)
 PLAY_OUT, PUSH_OUT = T.WIN_METHODS.index("play_out"), T.WIN_METHODS.index("push_out")
 
@@ -189,6 +193,7 @@ def setup(b, r, pv, gs):
     b[ATK_T] = -1
     b[TURNS] = 0
     b[REV_ALL] = 0
+    b[REVEALING] = -1
     b[WINNER] = -1
     b[METHOD] = 0
     b[CAP] = 0
@@ -337,13 +342,13 @@ def ask(b, r, policy, bmat, gs, p, kind):
 
 # ---- the game loop ---------------------------------------------------------------------------
 @inl
-def play_game(b, r, pv, policy, bmat, gs, ss, calls, plays):
+def play_game(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays):
     p = r.first_player
     while True:
         # turn (FS-3)
         if start_turn(b, r, p) == OVER:
             return
-        if take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p) == OVER:
+        if take_action(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p) == OVER:
             return
         p = end_turn(b, r, p)
 
@@ -361,7 +366,7 @@ def start_turn(b, r, p):
 
 
 @inl
-def take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p):
+def take_action(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p):
     """FS-3.3 (under attack) or FS-3.4 (normal turn); repeated once for FS-7.3 step 7 (the
     reference recurses). Returns CONTINUE or OVER."""
     retry = False
@@ -384,7 +389,7 @@ def take_action(b, r, pv, policy, bmat, gs, ss, calls, plays, p):
                 if t < 0:
                     return CONTINUE
         # one call site (a runtime flag, not a literal): numba compiles and inlines play once
-        code = play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, under_attack, retry)
+        code = play(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p, t, under_attack, retry)
         if code != AGAIN:
             return code
         retry = True
@@ -426,9 +431,10 @@ def end_turn(b, r, p):
 
 # ---- a play and its call window (FS-4.6, FS-6) -----------------------------------------------
 @inl
-def play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, under_attack, retry):
+def play(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p, t, under_attack, retry):
     """FS-4.6: the card goes to limbo; FS-6 window; FS-7 judgement or FS-6.5 confirmation."""
-    bluff = (banned_mask(b, r, p) >> t) & 1 == 1
+    bm = banned_mask(b, r, p)
+    bluff = (bm >> t) & 1 == 1
     b[hand_at(p, t)] -= 1
     b[size_at(p)] -= 1
     gs[G_PLAYS] += 1
@@ -450,6 +456,11 @@ def play(b, r, pv, policy, bmat, gs, ss, calls, plays, p, t, under_attack, retry
     ss[ix(caller), S_MADE] += 1
     d = caller - p if caller > p else caller - p + r.players  # clockwise distance (FS-6.3)
     calls[ix(t), ix(d), ix(caller), C_CALLS] += 1
+    for y in range(NT):  # call success by the challenged player's banned types
+        if (bm >> y) & 1:
+            banned_calls[ix(y), ix(t), C_CALLS] += 1
+            if bluff:
+                banned_calls[ix(y), ix(t), C_SUCCESSES] += 1
     if bluff:
         calls[ix(t), ix(d), ix(caller), C_SUCCESSES] += 1
         return call_succeeds(b, r, policy, gs, ss, plays, p, t, caller, under_attack, retry)
@@ -539,6 +550,7 @@ def reveal(b, r, gs, p, t):
     gs[G_REVEALS] += 1
     b[ix(REVEALED + t)] += 1
     b[REV_ALL] += 1
+    b[REVEALING] = p * r.banned_per_player + slot
     return slot
 
 
@@ -547,6 +559,7 @@ def discard_revealed(b, r, p, slot):
     """FS-7.3 step 4: the revealed card goes to revealed_banned_destination."""
     t = b[slot_at(r, p, slot)]
     b[slot_at(r, p, slot)] = -1
+    b[REVEALING] = -1
     if r.revealed_destination == DEST_DISCARD:
         put_bottom(b, t)
     elif r.revealed_destination == DEST_HAND:
@@ -741,10 +754,22 @@ def record(b, r, gs, ss):
     gs[G_CAP] = b[CAP]
     for s in range(r.players):
         ss[ix(s), S_FINAL] = b[size_at(s)]
+    count_banned(b, r, ss, S_FINAL_BANNED0)
+
+
+@inl
+def count_banned(b, r, ss, col0):
+    """Add each seat's face-down banned cards, by type, to its seat columns from ``col0``
+    (tables.SEAT_BANNED); the card being revealed (a push out ended the game) is not counted."""
+    for s in range(r.players):
+        for i in range(r.banned_per_player):
+            y = b[slot_at(r, s, i)]
+            if y >= 0 and s * r.banned_per_player + i != b[REVEALING]:
+                ss[ix(s), ix(col0 + BANNED_COL[ix(y)])] += 1
 
 
 @njit(cache=True, error_model="numpy", boundscheck=False)  # no zero-division checks: inputs are validated
-def play_batch(pv, seed, start, count, policy, bmat, b, games, seats, calls, plays):
+def play_batch(pv, seed, start, count, policy, bmat, b, games, seats, calls, banned_calls, plays):
     """Play games ``start .. start+count-1`` (parameters ``pv`` from rules.encode; bots
     ``policy``/``bmat`` per table position; state buffer ``b`` laid out by ``STATE``) into
     the tables.py result arrays."""
@@ -758,7 +783,8 @@ def play_batch(pv, seed, start, count, policy, bmat, b, games, seats, calls, pla
         gs = games[gi]
         ss = seats[gi]
         setup(b, r, pv, gs)
-        play_game(b, r, pv, policy, bmat, gs, ss, calls, plays)
+        count_banned(b, r, ss, S_INITIAL_BANNED0)
+        play_game(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays)
         record(b, r, gs, ss)
 
 
@@ -777,5 +803,5 @@ def run_kernel(game, cfg, start: int, count: int, arr: dict, state: np.ndarray |
     policy, bmat = game.bot_matrix(cfg)
     state = new_state() if state is None else state
     play_batch(encode(cfg), np.uint64(cfg.seed), np.int64(start), np.int64(count), policy, bmat,
-               state, arr["games"], arr["seats"], arr["calls"], arr["plays"])
+               state, arr["games"], arr["seats"], arr["calls"], arr["banned_calls"], arr["plays"])
     return state

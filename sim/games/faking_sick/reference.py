@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
+import numpy as np
+
 from sim.games.base import seat_bots
 from sim.rng import Rng
 
 from . import bots as B
 from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
-from .tables import CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
+from .tables import BANNABLE, CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked of agents
 
@@ -55,6 +57,8 @@ class FakingSick:
         self.seat = [dict.fromkeys(SEAT_STATS, 0) for _ in range(players)]
         self.call_sums = [[[[0] * len(CALL_SUMS) for _ in range(players)] for _ in range(players)] for _ in range(NT)]  # [t][d][seat]
         self.play_sums = [[[0] * len(PLAY_SUMS) for _ in range(players)] for _ in range(NT)]
+        self.banned_call_sums = [[[0] * len(CALL_SUMS) for _ in range(NT)] for _ in range(NT)]  # [banned][played]
+        self.initial_banned: list[list[int]] = [[] for _ in range(players)]  # banned types at setup (FS-2.1)
         # public information for the call model (FS-7.5, FS-11.1)
         self.revealed_count = [0] * NT
         self.cleared = [[False] * NT for _ in range(players)]
@@ -112,6 +116,7 @@ class FakingSick:
         pool = [t for t in range(NT) for _ in range(pool_counts[t])]
         self.rng.shuffle(pool)
         self.slots = [pool[s * k:(s + 1) * k] for s in range(n)]
+        self.initial_banned = [list(sl) for sl in self.slots]
         self.unused = pool[n * k:]
         rest = [deck[t] - pool_counts[t] - (t == VIR) for t in range(NT)]
         self.draw_pile = [t for t in range(NT) for _ in range(rest[t])]
@@ -342,6 +347,9 @@ class FakingSick:
         d = (caller - s) % self.n  # clockwise distance challenged -> caller (FS-6.3)
         cell = self.call_sums[t][d][caller]
         cell[C["calls"]] += 1
+        for y in set(self.banned_types(s)):  # call success by the challenged player's banned types
+            self.banned_call_sums[y][t][C["calls"]] += 1
+            self.banned_call_sums[y][t][C["successes"]] += bluff
         if bluff:
             cell[C["successes"]] += 1
             self.call_succeeds(s, t, caller, under_attack, retry)
@@ -601,10 +609,17 @@ def record(g: FakingSick, arr: dict, row: int) -> None:
     for i, name in enumerate(GAME_FIELDS):
         arr["games"][row, i] = vals[name]
     for s in range(g.n):
-        vals = {"final_hand": g.hand_size(s), **g.seat[s]}
+        vals = {"final_hand": g.hand_size(s), **g.seat[s],
+                **banned_counts("initial", g.initial_banned[s]), **banned_counts("final", g.banned_types(s))}
         for i, name in enumerate(SEAT_FIELDS):
             arr["seats"][row, s, i] = vals[name]
         for t in range(NT):
             for d in range(g.n):
                 arr["calls"][t, d, s] += g.call_sums[t][d][s]
             arr["plays"][t, s] += g.play_sums[t][s]
+    arr["banned_calls"] += np.array(g.banned_call_sums, dtype=np.int64)
+
+
+def banned_counts(when: str, types: list[int]) -> dict[str, int]:
+    """``{when}_banned_<type>`` seat columns: banned cards of each bannable type (tables.py)."""
+    return {f"{when}_banned_{TYPES[t].lower()}": types.count(t) for t in BANNABLE}

@@ -15,7 +15,7 @@ from sim.rng import Rng
 from sim.scenario import Script, parse_envelope
 
 from . import bots as B
-from .reference import FakingSick, bot_decide
+from .reference import FakingSick, banned_counts, bot_decide
 from .rules import FEV, NAME, NT, SNZ, TYPES, VIR, type_code
 from .tables import WIN_METHODS
 
@@ -283,6 +283,7 @@ def run_scenario(game, spec: dict) -> dict:
     g.log.clear()
     g.stats = dict.fromkeys(g.stats, 0)
     load_state(g, env.state)
+    g.initial_banned = [g.banned_types(s) for s in range(players)]  # the scenario's start
     g.check = True
     out = {"game": NAME, "illegal": None, "waiting": None, "finished": False, "result": None}
     try:
@@ -322,5 +323,8 @@ def stats(g: FakingSick) -> dict:
         seats.append({**x, "final_hand": g.hand_size(s), "final_hand_size": g.hand_size(s), "honest_plays": x["plays"] - x["bluffs"],
                       "calls_succeeded": x["calls_correct"], "calls_failed": x["calls_made"] - x["calls_correct"],
                       "cards_received_by_push": x["cards_received"],
-                      "draws_voluntary": x["draws"]})
-    return {**c, **spec_names, "seats": seats}
+                      "draws_voluntary": x["draws"],
+                      **banned_counts("initial", g.initial_banned[s]), **banned_counts("final", g.banned_types(s))})
+    banned_calls = [{"banned": TYPES[y], "card": TYPES[t], "calls": v[0], "successes": v[1]}
+                    for y, row in enumerate(g.banned_call_sums) for t, v in enumerate(row) if v[0]]
+    return {**c, **spec_names, "seats": seats, "banned_calls": banned_calls}

@@ -10,6 +10,8 @@ DataFrames, so column order and dtypes cannot differ between engines.
   distance ``d`` from the challenged player (1 = the challenged player's next player):
   (calls, successes).
 - ``plays[t, s, :]``: ``PLAY_SUMS`` per played type and seat.
+- ``banned_calls[y, t, :]``: judged calls on played type ``t`` against a player with a
+  face-down banned card of type ``y``: (calls, successes).
 
 Column meanings (spec "Metrics"). games: ``winner`` seat or -1, ``n_winners`` 0/1,
 ``turns`` turns started (FS-3.2), ``win_method`` 0 none / 1 play_out / 2 push_out,
@@ -28,7 +30,17 @@ call window D3 (call or not), and one per push D4 (the choice of the pushed card
 decision when the caller has no card to push); both engines count in the same places). seats: ``outcome`` 0 lost / 1 won /
 2 turn cap, ``final_hand``, ``plays``, ``bluffs``, ``bluffs_caught``, ``call_requests``,
 ``calls_made``, ``calls_correct``, ``times_called``, ``cards_pushed``, ``cards_received``,
-``cards_drawn``, ``draws``, ``attacks_suffered``. ``card`` keys are type codes 0..6 (rules.TYPES).
+``cards_drawn``, ``draws``, ``attacks_suffered``, ``initial_banned_<type>`` and
+``final_banned_<type>`` for each type that can be banned (``fev`` .. ``ice``): the seat's
+banned cards of that type at setup (FS-2.1) and at the game's end (face down; a card revealed
+by the call that ends the game is no longer banned). ``card`` keys are type codes 0..6
+(rules.TYPES).
+
+``banned_calls`` (call success by banned type): every judged call counts once in each row
+``(banned, card)`` where ``banned`` is a type among the challenged player's face-down banned
+cards at the call (a duplicate counts once) and ``card`` the played type; ``successes`` are
+the right calls (the played type was banned), so the rows with ``banned == card`` hold only
+right calls and the others the calls that were right because of the player's other banned card.
 """
 
 from __future__ import annotations
@@ -38,7 +50,7 @@ import pandas as pd
 
 from sim.games.base import SEAT_KEYS, Table, seat_keys
 
-from .rules import NT
+from .rules import NT, TYPES, VIR
 
 GAME_STATS = (
     "plays", "bluffs", "bluffs_caught", "call_requests", "calls_made", "calls_succeeded",
@@ -54,7 +66,9 @@ SEAT_STATS = (
 PLAY_SUMS = ("plays", "bluffs", "called", "bluffs_caught")
 CALL_SUMS = ("calls", "successes")
 GAME_FIELDS = ("winner", "turns", "win_method", "turn_cap") + GAME_STATS
-SEAT_FIELDS = ("final_hand",) + SEAT_STATS
+BANNABLE = tuple(t for t in range(NT) if t != VIR)  # FS-2.1 / FS-8.2: VIRUS is never banned
+SEAT_BANNED = tuple(f"{when}_banned_{TYPES[t].lower()}" for when in ("initial", "final") for t in BANNABLE)
+SEAT_FIELDS = ("final_hand",) + SEAT_STATS + SEAT_BANNED
 NG, NS, NP = len(GAME_FIELDS), len(SEAT_FIELDS), len(PLAY_SUMS)
 
 # array indices used by the kernel
@@ -62,6 +76,9 @@ G = {name: i for i, name in enumerate(GAME_FIELDS)}
 S = {name: i for i, name in enumerate(SEAT_FIELDS)}
 P = {name: i for i, name in enumerate(PLAY_SUMS)}
 C = {name: i for i, name in enumerate(CALL_SUMS)}
+# seat column of banned type t (t != VIR) at setup / at the end: S_INITIAL_BANNED0 + BANNED_COL[t]
+S_INITIAL_BANNED0, S_FINAL_BANNED0 = S[SEAT_BANNED[0]], S[SEAT_BANNED[len(BANNABLE)]]
+BANNED_COL = tuple(BANNABLE.index(t) if t != VIR else -1 for t in range(NT))
 OUTCOME_LOST, OUTCOME_WON, OUTCOME_CAP = 0, 1, 2
 WIN_METHODS = ("none", "play_out", "push_out")
 
@@ -82,6 +99,9 @@ TABLES = {
                    columns=_int64("card", "distance", "caller_seat", *CALL_SUMS)),
     "plays": Table("sum", "plays, bluffs, called plays and caught bluffs by card type (code) and seat",
                    ("card", "seat"), columns=_int64("card", "seat", *PLAY_SUMS)),
+    "banned_calls": Table("sum", "judged calls and right calls by a banned type (code) of the challenged player"
+                          " and the played card type (code)", ("banned", "card"),
+                          columns=_int64("banned", "card", *CALL_SUMS)),
 }
 
 
@@ -91,6 +111,7 @@ def new_arrays(count: int, n: int) -> dict[str, np.ndarray]:
         "seats": np.zeros((count, n, NS), dtype=np.int64),
         "calls": np.zeros((NT, n, n, len(CALL_SUMS)), dtype=np.int64),
         "plays": np.zeros((NT, n, NP), dtype=np.int64),
+        "banned_calls": np.zeros((NT, NT, len(CALL_SUMS)), dtype=np.int64),
     }
 
 
@@ -120,4 +141,8 @@ def frames(cfg, arr: dict[str, np.ndarray], start: int) -> dict[str, pd.DataFram
     plays_a = arr["plays"]
     rows = [(t, st, *plays_a[t, st]) for t in range(NT) for st in range(n)]
     plays = pd.DataFrame(rows, columns=["card", "seat", *PLAY_SUMS]).astype(np.int64)
-    return {"games": games, "seats": seats, "calls": calls, "plays": plays}
+
+    bc = arr["banned_calls"]
+    rows = [(y, t, *bc[y, t]) for y in BANNABLE for t in range(NT)]
+    banned_calls = pd.DataFrame(rows, columns=["banned", "card", *CALL_SUMS]).astype(np.int64)
+    return {"games": games, "seats": seats, "calls": calls, "plays": plays, "banned_calls": banned_calls}
