@@ -14,7 +14,8 @@ CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "ex
 
 
 def sections(run) -> list[Section]:
-    return [outcome_section(run), density_section(run), elimination_section(run), card_section(run), hq_section(run)]
+    return [outcome_section(run), density_section(run), deck_density_section(run), elimination_section(run),
+            elimination_state_section(run), card_section(run), card_context_section(run), hq_section(run)]
 
 
 def _share_table(counts: pd.Series, n: int, label: str) -> pd.DataFrame:
@@ -83,6 +84,28 @@ def density_section(run) -> Section:
                    figures=[("Virus density", fig), ("Hidden vs open viruses", fig2)])
 
 
+def deck_density_section(run) -> Section:
+    """M-2: virus density after every draw event against the share of the starting deck consumed."""
+    d = run.sql("""SELECT deck_used_pct, draws, density_draws, deck_size / draws AS deck,
+        density_bp / greatest(density_draws, 1) / 1e4 AS mean,
+        sqrt(greatest(density_bp_sq / greatest(density_draws, 1) / 1e8
+             - pow(density_bp / greatest(density_draws, 1) / 1e4, 2), 0)) AS sd
+        FROM deck_density WHERE density_draws > 0 ORDER BY deck_used_pct""")
+    if d.empty:
+        return Section("Virus density over the deck", "No draw events recorded.")
+    fig = charts.band(d["deck_used_pct"], d["mean"], (d["mean"] - d["sd"]).clip(lower=0),
+                      (d["mean"] + d["sd"]).clip(upper=1), "Virus density after each draw (mean, band = 1 s.d.)",
+                      "starting deck consumed (%, 5% buckets)", "viruses in deck / deck size")
+    table = pd.DataFrame({"deck consumed (%)": d["deck_used_pct"], "draw events": d["draws"],
+                          "mean density": d["mean"].round(4), "sd": d["sd"].round(4),
+                          "mean deck size": d["deck"].round(2)})
+    return Section("Virus density over the deck",
+                   "Recorded after every draw event (the card has left the deck), by the share of the starting "
+                   "deck consumed, so games of different length line up; the deck grows back with bats and cures, "
+                   "which count as nothing consumed.",
+                   tables=[("Density by deck consumed", table)], figures=[("Density over the deck", fig)])
+
+
 def elimination_section(run) -> Section:
     """VD-19.2 causes: share of all eliminations, and rate per seat-game by bot."""
     totals = queries.one(run, "SELECT count(*) AS games, "
@@ -103,6 +126,35 @@ def elimination_section(run) -> Section:
                    tables=[("Share of eliminations by cause", table),
                            ("Eliminations per seat-game, by bot and cause", by_bot)],
                    figures=figs)
+
+
+def elimination_state_section(run) -> Section:
+    """M-1: open and hidden viruses and treatment of each seat at its elimination, by bot."""
+    t = run.sql("""SELECT bot, count(*) AS eliminations, avg(elim_open::DOUBLE) AS "mean O",
+        avg(elim_hidden::DOUBLE) AS "mean HV", avg(elim_treatment::DOUBLE) AS "share under treatment (T=1)"
+        FROM seats WHERE eliminated GROUP BY bot ORDER BY bot""")
+    return Section("State at elimination",
+                   "Open viruses O, hidden viruses HV and treatment T of a seat at the moment it is eliminated, "
+                   "before its cards leave (viruses exposed by control, quarantine or a cough are already open).",
+                   tables=[("At elimination, by bot (mean over eliminated seats)", t.round(3))])
+
+
+CONTEXT = ("mask_peek_virus", "mask_virus_avoided", "market_viruses_seen", "market_forced_virus",
+           "ant_normal", "ant_mask", "ant_market", "ant_cough", "bat_normal", "bat_mask", "bat_market", "bat_cough",
+           "doctors_wasted", "amb_cured_own", "amb_cured_others")
+
+
+def card_context_section(run) -> Section:
+    """M-3: the action cards' context counters per seat-game, by bot."""
+    per_bot = run.sql("SELECT bot, " + ", ".join(f"avg({c}::DOUBLE) AS {c}" for c in CONTEXT)
+                      + " FROM seats GROUP BY bot ORDER BY bot").set_index("bot")
+    table = per_bot.T.round(3).reset_index(names="per seat-game")
+    return Section("Card contexts",
+                   "Per seat and game: masks whose peek held a virus and viruses seen but not taken; viruses seen "
+                   "at the black market and forced virus takes; antiseptics and bats by the draw that met them "
+                   "(normal, mask, black market, cough); treatment lost to an ambulance or elimination; viruses "
+                   "cured by the seat's ambulance, its own and the others'.",
+                   tables=[("Card contexts per seat-game, by bot", table)])
 
 
 USAGE = tuple(f"played_{c}" for c in CARDS) + (

@@ -17,7 +17,8 @@ def test_report_sections_build(tmp_path):
     run = Run(tmp_path / "run")
     secs = sections(run)
     titles = [s.title for s in secs]
-    assert titles == ["Outcome types", "Virus density over turns", "Elimination causes", "Action-card usage",
+    assert titles == ["Outcome types", "Virus density over turns", "Virus density over the deck",
+                      "Elimination causes", "State at elimination", "Action-card usage", "Card contexts",
                       "Hard quarantine"]
     for s in secs:
         assert s.tables and all(len(t) for _, t in s.tables)
@@ -30,7 +31,7 @@ def test_report_sections_build(tmp_path):
     assert dens["mean density"].between(0, 1).all()
     # the SQL aggregates equal the same counts taken from the whole table in pandas
     seats = run.table("seats")
-    cond = secs[3].tables[1][1].set_index(["card", "group"])
+    cond = secs[5].tables[1][1].set_index(["card", "group"])
     for c in CARDS:
         used = seats[seats[f"played_{c}"] > 0]
         assert cond.at[(c.upper(), "used"), "n"] == len(used)
@@ -39,8 +40,17 @@ def test_report_sections_build(tmp_path):
     lo, hi = wilson(int(used["win"].sum()), len(used))
     assert cond.at[(CARDS[-1].upper(), "used"), "lo"] == float(lo)
     games = run.table("games")
-    hq = secs[4].tables[0][1].set_index("measure")
+    hq = secs[7].tables[0][1].set_index("measure")
     assert hq.at["games reaching hard quarantine", "count"] == games["hq"].sum()
     assert hq.at["HQ ended in stalemate", "count"] == (games["hq"] & games["hq_stalemate"]).sum()
-    elim = secs[2].tables[0][1].set_index("cause")
+    elim = secs[3].tables[0][1].set_index("cause")
     assert elim["count"].sum() == seats["eliminated"].sum()
+    # M-2 over the deck: the draw events equal the games' total; M-1 state means from the seats
+    deck = secs[2].tables[0][1]
+    assert deck["draw events"].sum() <= games["draw_events"].sum() and deck["mean density"].between(0, 1).all()
+    state = secs[4].tables[0][1].set_index("bot")
+    out = seats[seats["eliminated"]]
+    assert state["eliminations"].sum() == len(out)
+    assert abs(state["mean O"].mul(state["eliminations"]).sum() - out["elim_open"].sum()) < 0.01 * len(out)
+    ctx = secs[6].tables[0][1].set_index("per seat-game")
+    assert list(ctx.index)[:2] == ["mask_peek_virus", "mask_virus_avoided"]
