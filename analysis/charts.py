@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 
 def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate", ref: float | None = None) -> Figure:
@@ -61,5 +62,51 @@ def shares(counts: pd.Series, title: str) -> Figure:
     ax.barh([str(i) for i in s.index], s.to_numpy(), color="#F58518")
     ax.invert_yaxis()
     ax.set_xlabel("share")
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
+    """A forest plot: one row per label, one panel per measure.
+
+    ``panels`` is a list of ``(estimate, lo, hi, xlabel, ref)``: arrays of the row estimates
+    and their 95% interval, the axis label (with units) and a reference value drawn as a
+    dashed line (None for none). Rows without an estimate stay empty.
+    """
+    labels = [str(v) for v in labels]
+    fig = Figure(figsize=(3.2 * len(panels) + 1.6, 1.0 + 0.24 * max(1, len(labels))), layout="constrained")
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    y = np.arange(len(labels))
+    for ax, (est, lo, hi, xlabel, ref) in zip(axes, panels):
+        est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
+        err = np.vstack([np.clip(est - lo, 0, None), np.clip(hi - est, 0, None)])
+        ax.errorbar(est, y, xerr=np.nan_to_num(err), fmt="o", ms=3.5, color="#4C78A8", ecolor="#4C78A8", capsize=2, lw=1)
+        if ref is not None:
+            ax.axvline(ref, color="grey", ls="--", lw=1)
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(y, labels)
+    axes[0].set_ylabel(ylabel, fontsize=8)
+    axes[0].invert_yaxis()
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule card", marks=()) -> Figure:
+    """A square matrix as a colour map (NaN cells blank), with ``marks`` (row, column) cells
+    outlined."""
+    m = np.ma.masked_invalid(np.asarray(matrix, float))
+    fig = Figure(figsize=(6.8, 6.0), layout="constrained")
+    ax = fig.add_subplot()
+    im = ax.imshow(m, cmap="viridis", interpolation="nearest")
+    ticks = np.arange(len(labels))
+    ax.set_xticks(ticks, [str(v) for v in labels], rotation=90, fontsize=7)
+    ax.set_yticks(ticks, [str(v) for v in labels], fontsize=7)
+    for i, j in marks:
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=1.5))
+    ax.set_xlabel(axis_label)
+    ax.set_ylabel(axis_label)
+    fig.colorbar(im, ax=ax, shrink=0.8, label=cbar_label)
     ax.set_title(title, fontsize=10)
     return fig

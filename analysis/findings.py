@@ -18,6 +18,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 from analysis import queries
+from analysis.games import candidates_for
 from analysis.sections import Section
 from analysis.stats import compare_rates, wilson
 
@@ -26,6 +27,7 @@ METHOD = "Benjamini-Hochberg (false discovery rate, statsmodels multipletests fd
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
 MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
+MIN_RELATIVE_EFFECT = 0.05  # practical threshold for measures that are not rates: 5% of the baseline
 
 
 @dataclass
@@ -40,19 +42,30 @@ class Candidate:
     lo: float
     hi: float
     baseline: float
-    effect: float  # rate - baseline
+    effect: float  # rate - baseline (for ``unit`` other than a share: rate / baseline - 1)
     p: float
     q: float = np.nan
+    # for game-specific kinds: the sentence's head up to the number ("the holder of precept 07
+    # ... wins"), what follows it ("of games") and the comparison ("for the other players ...")
+    head: str = ""
+    tail: str = ""
+    base: str = ""
+    unit: str = "share"  # "share" (drawn as %; effect in percentage points) or a unit such as "plays"
 
     def sentence(self) -> str:
-        pct = lambda v: f"{100 * v:.1f}%"  # noqa: E731
-        what = "wins"
-        base = {"seat": "the other seats", "bot": "the other bots", "stall": "the tolerated rate"}[self.kind]
-        head = f"{self.subject} {what} {pct(self.rate)} of games" if self.kind != "stall" else \
-            f"{self.subject[0].upper()}{self.subject[1:]} ends {pct(self.rate)} of games"
+        val = (lambda v: f"{100 * v:.1f}%") if self.unit == "share" else (lambda v: f"{v:.3g} {self.unit}")  # noqa: E731
+        if self.head:
+            head, base = f"{self.head} {val(self.rate)}{' ' + self.tail if self.tail else ''}", self.base
+        else:
+            base = {"seat": "the other seats", "bot": "the other bots", "stall": "the tolerated rate"}[self.kind]
+            head = f"{self.subject} wins {val(self.rate)} of games" if self.kind != "stall" else \
+                f"{self.subject[0].upper()}{self.subject[1:]} ends {val(self.rate)} of games"
+            base = f"for {base}"
         q = f"q = {self.q:.2g}" if self.q > 1e-16 else "q < 1e-16"
-        return (f"{self.run}: {head} (95% CI {pct(self.lo)}-{pct(self.hi)}) against {pct(self.baseline)} for "
-                f"{base}: {100 * self.effect:+.1f} percentage points ({q}).")
+        effect = f"{100 * self.effect:+.1f} percentage points" if self.unit == "share" else f"{100 * self.effect:+.1f}%"
+        ci = f"{val(self.lo)}-{val(self.hi)}" if self.unit == "share" else f"{self.lo:.3g}-{val(self.hi)}"
+        return (f"{self.run}: {head} (95% CI {ci}) against {val(self.baseline)} {base}: "
+                f"{effect} ({q}).")
 
 
 def _group_candidates(run, label: str, by: str) -> list[Candidate]:
@@ -88,11 +101,16 @@ def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
 
 
 def candidates(runs: list[tuple[str, object]], max_stall_rate: float = MAX_STALL_RATE) -> list[Candidate]:
-    """Every test of the report, for runs given as (label, ``analysis.load.Run``)."""
+    """Every test of the report, for runs given as (label, ``analysis.load.Run``), with the
+    game's own tests (``candidates(run, label)`` of its report module) after the shared ones."""
     out = []
     for label, run in runs:
         out += _group_candidates(run, label, "seat") + _group_candidates(run, label, "bot")
         out += _stall_candidates(run, label, max_stall_rate)
+        game = getattr(getattr(run, "config", None), "game", None)
+        own = candidates_for(game) if game else None
+        if own:
+            out += own(run, label)
     return out
 
 
@@ -105,14 +123,21 @@ def adjust(cands: list[Candidate]) -> list[Candidate]:
     return cands
 
 
+def _large(c: Candidate, min_effect: float) -> bool:
+    if c.kind == "stall":
+        return c.effect > 0
+    return abs(c.effect) >= (min_effect if c.unit == "share" else MIN_RELATIVE_EFFECT)
+
+
 def findings(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> list[Candidate]:
     """The adjusted candidates that are significant and practically large, largest first.
 
-    Stall rates count when above the tolerated rate (that rate is their threshold); seat and
-    bot effects count in either direction when at least ``min_effect``.
+    Stall rates count when above the tolerated rate (that rate is their threshold); rate
+    effects (seats, bots, rule cards) count in either direction when at least ``min_effect``,
+    effects on other measures (round length, score variance) when at least
+    ``MIN_RELATIVE_EFFECT`` of the baseline.
     """
-    keep = [c for c in adjust(cands)
-            if c.q < ALPHA and (c.effect > 0 if c.kind == "stall" else abs(c.effect) >= min_effect)]
+    keep = [c for c in adjust(cands) if c.q < ALPHA and _large(c, min_effect)]
     return sorted(keep, key=lambda c: -abs(c.effect))
 
 
@@ -122,12 +147,14 @@ def section(runs: list[tuple[str, object]], min_effect: float = MIN_EFFECT,
     cands = candidates(runs, max_stall_rate)
     found = findings(cands, min_effect)
     text = (f"Effects significant at q < {ALPHA} after adjusting all {len(cands)} tests of this report with "
-            f"{METHOD}, and at least {100 * min_effect:g} percentage points (turn-cap and stalemate rates: "
-            f"above {100 * max_stall_rate:g}% of games), largest first. Seats and bots are each tested against "
+            f"{METHOD}, and at least {100 * min_effect:g} percentage points for rates ({100 * MIN_RELATIVE_EFFECT:g}% "
+            f"of the baseline for round length and score variance; turn-cap and stalemate rates: above "
+            f"{100 * max_stall_rate:g}% of games), largest first. Seats and bots are each tested against "
             "the others of their run (two-proportion z-test), stall rates against the tolerated rate (exact "
-            "binomial test).")
+            "binomial test); a game's own tests (daifugo: each rule card as a precept and as a law) are named "
+            "in its sections.")
     if not found:
-        return Section("Findings", text=text + " Nothing qualifies: no seat, bot or stall effect reaches "
+        return Section("Findings", text=text + " Nothing qualifies: no effect reaches "
                        "significance and the practical threshold.")
     table = pd.DataFrame([{"run": c.run, "finding": c.subject, "rate": c.rate, "lo": c.lo, "hi": c.hi,
                            "baseline": c.baseline, "effect": c.effect, "p": c.p, "q (BH)": c.q} for c in found])

@@ -23,3 +23,9 @@ def sections_for(game: str) -> Callable | None:
     """The ``sections(run)`` function of a game id, or None when the game has no report module."""
     mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
     return importlib.import_module(mod).sections if mod else None
+
+
+def candidates_for(game: str) -> Callable | None:
+    """The game's own findings tests ``candidates(run, label)``, or None when it has none."""
+    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
+    return getattr(importlib.import_module(mod), "candidates", None) if mod else None

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts, queries
-from analysis.stats import compare_rates, mean_ci_from, wilson
+from analysis import charts, queries, rule_cards
+from analysis.stats import wilson
+from analysis.findings import Candidate
 from analysis.sections import Section
 
-from sim.games.daifugo.rules import CARD_NAMES, IMPLEMENTED_CARDS, N_RULE_CARDS
 
 
 def _bars(table: pd.DataFrame, label: str, title: str):
@@ -54,79 +54,112 @@ def king_section(run) -> Section:
         figures=[("King retention by round", _bars(by_round, "round", "King stays king (95% Wilson)"))])
 
 
-def _card_list() -> str:
-    return "(SELECT unnest([" + ", ".join(map(str, IMPLEMENTED_CARDS)) + "]) AS card)"
+def _cached(run, name: str, fn):
+    """Per-card tables are used by the sections and by the findings: computed once per run."""
+    cache = run.__dict__.setdefault("_rule_card_tables", {})
+    if name not in cache:
+        cache[name] = fn(run)
+    return cache[name]
 
 
-def _bit(card: str) -> str:
-    return f"(1::BIGINT << ({card} - 1))"
+def precepts(run) -> pd.DataFrame:
+    return _cached(run, "precepts", rule_cards.precept_effects)
 
 
-def precept_counts(run) -> pd.DataFrame:
-    """Per implemented card: seats holding its precept and their wins (n1, s1), and the other
-    seats of the games where it was drafted and their wins (n2, s2)."""
-    held, drafted = f"(precepts_mask & {_bit('card')}) != 0", f"(drafted & {_bit('card')}) != 0"
-    return run.sql(f"""
-        WITH g AS (SELECT game, bit_or(precepts_mask) AS drafted FROM seats GROUP BY game)
-        SELECT card, count(*) FILTER (WHERE {held}) AS n1, count(*) FILTER (WHERE {held} AND win) AS s1,
-               count(*) FILTER (WHERE {drafted} AND NOT {held}) AS n2,
-               count(*) FILTER (WHERE {drafted} AND NOT {held} AND win) AS s2
-        FROM seats JOIN g USING (game) CROSS JOIN {_card_list()} GROUP BY card ORDER BY card""")
+def laws(run) -> pd.DataFrame:
+    return _cached(run, "laws", rule_cards.law_effects)
 
 
-def law_rounds(run) -> pd.DataFrame:
-    """Per implemented card, rounds with it in force as a law (revealed in this or an earlier
-    round of the game) and rounds without it: counts, plays moments, king and event counts."""
-    return run.sql(f"""
-        WITH r AS (SELECT plays, king, king_kept, revolutions, forbidden,
-                          bit_or(CASE WHEN law > 0 THEN {_bit('law')} ELSE 0 END) OVER (
-                              PARTITION BY game ORDER BY round ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-                          ) AS in_force FROM rounds)
-        SELECT card, (in_force & {_bit('card')}) != 0 AS force, count(*) AS n,
-               avg(plays::DOUBLE) AS mean_plays, stddev_samp(plays::DOUBLE) AS sd_plays,
-               count(*) FILTER (WHERE king >= 0) AS kn, count(*) FILTER (WHERE king >= 0 AND king_kept) AS kk,
-               count(*) FILTER (WHERE revolutions > 0) AS rv, avg(forbidden::DOUBLE) AS forbidden
-        FROM r CROSS JOIN {_card_list()} GROUP BY ALL ORDER BY card, force DESC""")
+PRECEPT_TITLE = "Rule cards as precepts"
+LAW_TITLE = "Rule cards as laws"
+PAIR_TITLE = "Pairs of laws"
+PP = 100.0  # rates are drawn in percentage points
 
 
-def _precept_row(r) -> dict:
-    s1, n1, s2, n2 = int(r.s1), int(r.n1), int(r.s2), int(r.n2)
-    d = compare_rates(s1, n1, s2, n2)
-    lo1, hi1 = wilson(s1, n1)
-    lo2, hi2 = wilson(s2, n2)
-    return {"card": f"{r.card:02d} {CARD_NAMES[r.card]}", "holders": n1, "holder_win": s1 / n1,
-            "holder_lo": float(lo1), "holder_hi": float(hi1), "others_win": s2 / n2 if n2 else np.nan,
-            "others_lo": float(lo2), "others_hi": float(hi2), "diff": d["diff"],
-            "diff_lo": d["lo"], "diff_hi": d["hi"], "p": d["p"]}
+def precept_section(run) -> Section:
+    eff = precepts(run)
+    if eff.empty:
+        return Section(PRECEPT_TITLE, text="No precepts in this run (normal mode: laws only).")
+    fig = charts.forest(eff["card"], [
+        (PP * eff["win_diff"], PP * eff["win_diff_lo"], PP * eff["win_diff_hi"],
+         "holder minus others: win rate (percentage points)", 0.0),
+        (eff["points_diff"], eff["points_diff_lo"], eff["points_diff_hi"],
+         "holder minus others: mean final points (VP)", 0.0)],
+        "Precept holder vs the other players of the same games (95% intervals)")
+    picks = rule_cards.pick_stats(run)
+    tables = [("Precept holder vs the other players of the games where the card was drafted (win rate with "
+               "Wilson interval; differences with 95% intervals; p: z-test for wins, Welch t-test for points)", eff),
+              ("Precept draft: games in which the card was drafted (95% Wilson)" + (
+                  "; share of its drafts in which it was the first pick and its mean pick position (1 = first)"
+                  if "mean_pick" in picks else ""), picks)]
+    figures = [("Precepts: holder vs others", fig)]
+    if "mean_pick" in picks:
+        figures.append(("Precept draft picks", charts.forest(picks["card"], [
+            (PP * picks["first_pick_rate"], PP * picks["first_lo"], PP * picks["first_hi"],
+             "first-pick rate among its drafts (%)", None),
+            (picks["mean_pick"], picks["pick_lo"], picks["pick_hi"], "mean pick position (1 = first pick)", None)],
+            "Precept draft: first-pick rate and mean pick position (95% intervals)")))
+    vp = _cached(run, "vp", rule_cards.suggested_vp)
+    text = ("How each precept's holder fares against the other players of the games where the card was drafted "
+            "(madness mode), how often the card is drafted")
+    if not vp.empty:
+        tables.append(("Suggested precept_vp_NN: the current value plus the offset that equalises holder and "
+                       "non-holder expected points (OLS of final points on held precepts; 95% interval)", vp))
+        figures.append(("Suggested precept VP offsets", charts.forest(vp["card"], [
+            (vp["offset"], vp["offset_lo"], vp["offset_hi"], "VP offset to add to precept_vp_NN (VP)", 0.0)],
+            "Suggested precept VP offset (95% interval, OLS of final points on held precepts)")))
+        text += (", and the VP offset for each card that would make holding it worth as many expected points as "
+                 "holding another precept (from an OLS regression of final points on the held precepts; with "
+                 "precept_vp_timing = every_round the offset is per round held)")
+    return Section(PRECEPT_TITLE, text=text + ".", tables=tables, figures=figures)
 
 
-def _law_row(r) -> dict:
-    m, lo, hi = mean_ci_from(r.mean_plays, r.sd_plays, int(r.n))
-    kk, kn, rv = int(r.kk), int(r.kn), int(r.rv)
-    klo, khi = wilson(kk, kn)
-    rlo, rhi = wilson(rv, int(r.n))
-    return {"card": f"{r.card:02d} {CARD_NAMES[r.card]}", "rounds": "law in force" if r.force else "not a law",
-            "n": int(r.n), "mean_plays": m, "plays_lo": lo, "plays_hi": hi,
-            "king_kept": kk / kn if kn else np.nan, "kept_lo": float(klo), "kept_hi": float(khi),
-            "revolution_rate": rv / r.n, "rev_lo": float(rlo), "rev_hi": float(rhi),
-            "forbidden_per_round": r.forbidden}
+def law_section(run) -> Section:
+    eff = laws(run)
+    if eff.empty:
+        return Section(LAW_TITLE, text="No rule card was revealed as a law in this run.")
+    fig = charts.forest(eff["card"], [
+        (PP * eff["spread_diff"], PP * eff["spread_lo"], PP * eff["spread_hi"], "seat spread of round wins (pp)", 0.0),
+        (PP * eff["king_diff"], PP * eff["king_lo"], PP * eff["king_hi"], "king retention (pp)", 0.0),
+        (eff["plays_diff"], eff["plays_lo"], eff["plays_hi"], "round length (plays)", 0.0),
+        (eff["var_diff"], eff["var_lo"], eff["var_hi"], "variance of final scores (VP\u00b2)", 0.0)],
+        "Law in force minus not in force (95% intervals)")
+    return Section(LAW_TITLE, text=(
+        "What each rule card changes as a law: rounds with it in force (revealed in that or an earlier round of "
+        "the game) against rounds without it, for the seat spread of round wins (largest minus smallest seat "
+        "share of 1st places; interval by parametric bootstrap on the counts, p from a binomial GLM "
+        "likelihood-ratio test of seat x law), king retention (z-test) and round length in plays (Welch t-test); "
+        "and games with it as a law against games without it, for the variance of final scores across the seats "
+        "of a game (Welch t-test). Each difference is with minus without."),
+        tables=[("Rounds (games, for score variance) with the card as a law vs without", eff)],
+        figures=[("Laws: with vs without", fig)])
 
 
-def cards_section(run) -> Section:
-    prec_rows = [_precept_row(r) for r in precept_counts(run).itertuples() if r.n1]
-    law_rows = [_law_row(r) for r in law_rounds(run).itertuples()]
-    tables = []
-    if prec_rows:
-        tables.append(("Win rate of the precept holder vs the other players in games where the card was "
-                       "drafted (95% Wilson; difference with normal-approximation interval)", pd.DataFrame(prec_rows)))
-    if law_rows:
-        tables.append(("Rounds with the card in force as a law vs rounds without it", pd.DataFrame(law_rows)))
-    inert = [f"{c:02d}" for c in range(1, N_RULE_CARDS + 1) if c not in IMPLEMENTED_CARDS]
-    return Section("Rule cards (implemented: 07, 09, 14, 15, 19, 21)", text=(
-        "For each implemented rule card: how its precept holder fares against the other players of the same "
-        "games, and how rounds with the card in force as a law differ from rounds without it. Cards "
-        + ", ".join(inert) + " can be drawn, held and scored but have no effect yet; precept VP default to 1 "
-        "per card (assumed, §1.5)."), tables=tables)
+def pair_section(run) -> Section:
+    pairs = _cached(run, "pairs", rule_cards.pair_effects)
+    if pairs.empty:
+        return Section(PAIR_TITLE, text="No two laws were in force in the same round.")
+    ids = list(rule_cards.CARDS)
+    flagged = pairs[pairs["flag"] != ""]
+    marks = [(a - 1, b - 1) for a, b in zip(flagged["a"], flagged["b"])]
+    marks += [(j, i) for i, j in marks]
+    figs = [("Pairs of laws: seat spread", charts.heatmap(
+                PP * rule_cards.pair_matrix(pairs, "excess_spread"), [f"{c:02d}" for c in ids],
+                "Seat spread of round wins with both laws in force, beyond chance",
+                "seat spread minus its chance level (percentage points)", marks=marks)),
+            ("Pairs of laws: round length", charts.heatmap(
+                rule_cards.pair_matrix(pairs, "plays"), [f"{c:02d}" for c in ids],
+                "Mean round length with both laws in force", "round length (plays)", marks=marks))]
+    named = "; ".join(f"{r.pair} ({r.flag})" for r in flagged.itertuples())
+    text = (f"Seat spread of round wins (largest minus smallest seat share of 1st places, drawn minus the spread "
+            f"chance alone gives with as many rounds) and mean round length in the rounds where two laws are in force "
+            f"together, for every pair that co-occurs. Pairs of at least {rule_cards.MIN_PAIR_ROUNDS} rounds are "
+            f"tested: seat shares of round wins against all rounds' (chi-square), round length against the sum of "
+            f"the two cards' own effects (t-test), Benjamini-Hochberg over all pair tests. Flagged (outlined in red): "
+            f"q < 0.05, and for round length at least {100 * rule_cards.MIN_RELATIVE_CHANGE:g}% off. "
+            + (f"Flagged pairs: {named}." if named else "No pair is flagged."))
+    tables = [("Flagged pairs of laws", flagged.drop(columns=["a", "b"]))] if not flagged.empty else []
+    return Section(PAIR_TITLE, text=text, tables=tables, figures=figs)
 
 
 EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jbacks", "J-back"),
@@ -157,5 +190,42 @@ def frequency_section(run) -> Section:
         figures=[("Rounds with the event", _bars(table, "event", "Share of rounds with the event (95% Wilson)"))])
 
 
+# law measures that become findings: column prefix, sentence head, unit ("share" = a rate)
+LAW_MEASURES = (("spread", "the seat spread of round wins is", "share"),
+                ("king", "the king stays king in", "share"),
+                ("plays", "rounds last", "plays"),
+                ("var", "the variance of final scores across seats is", "VP\u00b2"))
+
+
+def candidates(run, run_label: str) -> list[Candidate]:
+    """Findings tests per rule card: each precept holder's win rate against the other players
+    of the same games; each law's change in seat spread, king retention, round length and
+    score variance (rates by their difference, the others relative to the value without)."""
+    out = []
+    for r in precepts(run).to_dict("records"):
+        if np.isfinite(r["win_p"]):
+            out.append(Candidate(run_label, PRECEPT_TITLE, f"precept {r['card']}", "precept", r["holder_win"],
+                                 r["holder_lo"], r["holder_hi"], r["others_win"], r["win_diff"], r["win_p"],
+                                 head=f"the holder of precept {r['card']} wins", tail="of games",
+                                 base="for the other players of the same games"))
+    for r in laws(run).to_dict("records"):
+        for col, head, unit in LAW_MEASURES:
+            with_, without, p = r[f"{col}_with"], r[f"{col}_without"], r[f"{col}_p"]
+            if not (np.isfinite(p) and np.isfinite(with_) and np.isfinite(without)):
+                continue
+            if unit == "share":
+                effect = with_ - without
+            elif without:
+                effect = with_ / without - 1
+            else:
+                continue
+            tail = "of rounds" if col == "king" else ""
+            out.append(Candidate(run_label, LAW_TITLE, f"law {r['card']} ({col})", "law", with_,
+                                 r[f"{col}_with_lo"], r[f"{col}_with_hi"], without, effect, p,
+                                 head=f"with law {r['card']} in force {head}", tail=tail, base="without it", unit=unit))
+    return out
+
+
 def sections(run) -> list[Section]:
-    return [points_section(run), king_section(run), cards_section(run), frequency_section(run)]
+    return [points_section(run), king_section(run), precept_section(run), law_section(run), pair_section(run),
+            frequency_section(run)]

@@ -15,9 +15,16 @@ def test_sections(tmp_path, params):
     secs = sections(Run(tmp_path / "run"))
     titles = [s.title for s in secs]
     assert titles[0] == "Points by seat and by bot" and any("King" in t for t in titles)
-    cards = next(s for s in secs if s.title.startswith("Rule cards"))
+    precepts = next(s for s in secs if s.title == "Rule cards as precepts")
+    laws = next(s for s in secs if s.title == "Rule cards as laws")
     if params.get("mode") == "madness":
-        holder = cards.tables[0][1]
-        assert len(holder) == 6 and holder["holders"].sum() > 0
+        holder = precepts.tables[0][1]
+        assert list(holder["id"]) == [7, 9, 14, 15, 19, 21] and holder["holders"].sum() > 0
+        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Suggested precept VP offsets"]
+        assert set(laws.tables[0][1]["id"]) <= {7, 9, 14, 15, 19, 21} and laws.figures
+    else:  # normal mode: no precepts; one-round games have a single law each, so no pair of laws
+        assert not precepts.tables and "No precepts" in precepts.text
+        assert len(laws.tables[0][1]) == 25
+        assert next(s for s in secs if s.title == "Pairs of laws").text.startswith("No two laws")
     freq = secs[-1].tables[0][1]
     assert set(freq["event"]) >= {"revolution", "forbidden finish", "play-count guard"}

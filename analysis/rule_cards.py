@@ -1,0 +1,499 @@
+"""Daifugō per rule card (spec §7 "Per rule card"), for all 25 cards whatever their effect.
+
+Every figure is a DuckDB aggregate over the run's views returning one small row per card
+(or per card pair, or per distinct set of held precepts); intervals and tests then come from
+statsmodels/scipy on those counts:
+
+- ``precept_effects``: the precept holder's win rate and mean final points against the other
+  players of the games where the card was drafted.
+- ``pick_stats``: how often the card is drafted (``owner_NN``), and, when the run stores the
+  draft picks (``pick_NN``, 1 = first pick, 0 = not drafted), its first-pick rate and mean
+  pick position.
+- ``law_effects``: rounds with the card in force as a law (revealed in this or an earlier
+  round of the game) vs rounds without it: seat spread of round wins, king retention and round
+  length; games with it as a law vs without: the variance of final scores across seats.
+- ``pair_effects``: seat spread and round length of the rounds where two laws are in force.
+- ``suggested_vp``: the precept VP offset that equalises holder and non-holder expected points,
+  from an OLS regression of final points on the held precepts.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+
+from analysis.stats import compare_rates, mean_ci_from, wilson
+from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
+
+CARDS = tuple(range(1, N_RULE_CARDS + 1))
+CARD_LIST = "(SELECT unnest(range(1, %d)) AS card)" % (N_RULE_CARDS + 1)
+BOOTSTRAP_DRAWS = 1000
+MIN_PAIR_ROUNDS = 30  # pairs with fewer rounds are drawn but never flagged
+
+
+def label(card: int) -> str:
+    return f"{card:02d} {CARD_NAMES[card]}"
+
+
+def _bit(card: str) -> str:
+    return f"(1::BIGINT << ({card} - 1))"
+
+
+def _clean(sd: float, mean: float) -> float:
+    """A standard deviation that is rounding noise (of a constant) is zero."""
+    return 0.0 if np.isfinite(sd) and sd <= 1e-9 * max(1.0, abs(mean)) else sd
+
+
+def _welch(m1, sd1, n1, m2, sd2, n2) -> dict:
+    """Difference of two means with a Welch 95% interval and two-sided p (scipy)."""
+    sd1, sd2 = _clean(sd1, m1), _clean(sd2, m2)
+    if min(n1, n2) < 2 or not (np.isfinite(sd1) and np.isfinite(sd2)):
+        return {"diff": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    v1, v2 = sd1 ** 2 / n1, sd2 ** 2 / n2
+    d = m1 - m2
+    if v1 + v2 == 0:  # no spread at all: equal means (up to rounding) or certainly different
+        same = bool(np.isclose(m1, m2, rtol=1e-9, atol=1e-12))
+        return {"diff": 0.0 if same else d, "lo": d, "hi": d, "p": 1.0 if same else 0.0}
+    df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1))
+    se = np.sqrt(v1 + v2)
+    t = sps.t.ppf(0.975, df)
+    return {"diff": d, "lo": d - t * se, "hi": d + t * se, "p": float(2 * sps.t.sf(abs(d / se), df))}
+
+
+# ---- precepts ---------------------------------------------------------------------------
+
+def precept_counts(run) -> pd.DataFrame:
+    """Per card, over the games where one seat holds it: games, the holder's wins, and the
+    moments of the per-game differences holder minus the mean of the other seats, for wins
+    and for final points (each game is one matched comparison)."""
+    return run.sql(f"""
+        WITH s AS (SELECT game, card, (precepts_mask & {_bit('card')}) != 0 AS held, win::DOUBLE AS w,
+                          points::DOUBLE AS pts FROM seats CROSS JOIN {CARD_LIST}),
+             g AS (SELECT card, sum(w) FILTER (WHERE held) AS hw, avg(w) FILTER (WHERE NOT held) AS ow,
+                          sum(pts) FILTER (WHERE held) AS hp, avg(pts) FILTER (WHERE NOT held) AS op
+                   FROM s GROUP BY game, card
+                   HAVING count(*) FILTER (WHERE held) = 1 AND count(*) FILTER (WHERE NOT held) > 0)
+        SELECT card, count(*) AS n, sum(hw)::BIGINT AS wins, avg(ow) AS others_win, avg(hw - ow) AS win_diff,
+               stddev_samp(hw - ow) AS win_sd, avg(hp) AS holder_points, avg(op) AS others_points,
+               avg(hp - op) AS points_diff, stddev_samp(hp - op) AS points_sd
+        FROM g GROUP BY card ORDER BY card""")
+
+
+def _paired(mean: float, sd: float, n: int) -> dict:
+    """Mean of matched differences with its 95% t interval and the one-sample t-test p."""
+    sd = _clean(sd, mean)
+    m, lo, hi = mean_ci_from(mean, sd, n)
+    if not np.isfinite(lo):
+        return {"diff": m, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    if sd == 0:
+        return {"diff": m, "lo": lo, "hi": hi, "p": 1.0 if abs(m) < 1e-12 else 0.0}
+    return {"diff": m, "lo": lo, "hi": hi, "p": float(2 * sps.t.sf(abs(m) / (sd / np.sqrt(n)), n - 1))}
+
+
+def precept_effects(run) -> pd.DataFrame:
+    """One row per drafted card: the holder against the other players of the same games, as
+    win rate (holder's with a Wilson interval) and mean final points; the differences are means
+    of per-game matched differences with 95% t intervals and paired t-test p-values."""
+    rows = []
+    for r in precept_counts(run).itertuples():
+        n, s1 = int(r.n), int(r.wins)
+        win, pts = _paired(r.win_diff, r.win_sd, n), _paired(r.points_diff, r.points_sd, n)
+        lo1, hi1 = wilson(s1, n)
+        rows.append({"card": label(r.card), "id": r.card, "holders": n, "holder_win": s1 / n,
+                     "holder_lo": float(lo1), "holder_hi": float(hi1), "others_win": r.others_win,
+                     "win_diff": win["diff"], "win_diff_lo": win["lo"], "win_diff_hi": win["hi"], "win_p": win["p"],
+                     "holder_points": r.holder_points, "others_points": r.others_points,
+                     "points_diff": pts["diff"], "points_diff_lo": pts["lo"], "points_diff_hi": pts["hi"],
+                     "points_p": pts["p"]})
+    return pd.DataFrame(rows)
+
+
+def pick_stats(run) -> pd.DataFrame:
+    """Per card: games in which it was drafted (``owner_NN >= 0``) and their share; with
+    ``pick_NN`` columns also the first-pick rate among those drafts and the mean pick position
+    with its 95% t interval."""
+    cols = run.columns("games")
+    picks = all(f"pick_{c:02d}" in cols for c in CARDS)
+    parts = []
+    for c in CARDS:
+        sel = f"count(*) FILTER (WHERE owner_{c:02d} >= 0) AS d_{c}"
+        if picks:
+            p = f"pick_{c:02d}"
+            sel += (f", count(*) FILTER (WHERE {p} = 1) AS f_{c}, avg({p}::DOUBLE) FILTER (WHERE {p} > 0) AS m_{c}"
+                    f", stddev_samp({p}::DOUBLE) FILTER (WHERE {p} > 0) AS s_{c}, count(*) FILTER (WHERE {p} > 0) AS k_{c}")
+        parts.append(sel)
+    r = run.sql("SELECT count(*) AS games, " + ", ".join(parts) + " FROM games").iloc[0]
+    n, rows = int(r["games"]), []
+    for c in CARDS:
+        d = int(r[f"d_{c}"])
+        lo, hi = wilson(d, n)
+        row = {"card": label(c), "id": c, "games": n, "drafted": d, "draft_rate": d / n if n else np.nan,
+               "draft_lo": float(lo), "draft_hi": float(hi)}
+        if picks:
+            k, f = int(r[f"k_{c}"]), int(r[f"f_{c}"])
+            flo, fhi = wilson(f, k)
+            m, mlo, mhi = mean_ci_from(r[f"m_{c}"], r[f"s_{c}"], k) if k else (np.nan,) * 3
+            row.update({"first_pick_rate": f / k if k else np.nan, "first_lo": float(flo), "first_hi": float(fhi),
+                        "mean_pick": m, "pick_lo": mlo, "pick_hi": mhi})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def suggested_vp(run) -> pd.DataFrame:
+    """Per drafted card, the VP offset that equalises holder and non-holder expected points.
+
+    OLS of final points on an intercept and one indicator per held precept, fitted on the
+    seats grouped by their set of held precepts (weighted least squares on group means gives
+    the seat-level OLS coefficients; the residual variance pools the within-group spread, so
+    the standard errors are the seat-level ones too). A card's offset is the
+    holding-weighted mean coefficient of the other drafted cards minus its own: the change of
+    ``precept_vp_NN`` after which holding it is worth what holding another precept is.
+    """
+    g = run.sql("""SELECT precepts_mask AS mask, count(*) AS n, avg(points::DOUBLE) AS m,
+                          coalesce(var_pop(points::DOUBLE), 0) AS v FROM seats GROUP BY 1 ORDER BY 1""")
+    masks = g["mask"].to_numpy(np.int64)
+    held = ((masks[:, None] >> (np.array(CARDS) - 1)) & 1).astype(float)
+    counts = g["n"].to_numpy(float)
+    used = [i for i, c in enumerate(CARDS) if (held[:, i] * counts).sum() > 0]
+    if len(used) < 2:
+        return pd.DataFrame()
+    x = sm.add_constant(held[:, used], has_constant="add")
+    with warnings.catch_warnings():  # intercept and indicators are collinear when every seat holds
+        warnings.simplefilter("ignore")  # as many precepts; the contrasts below stay estimable
+        fit = sm.WLS(g["m"].to_numpy(float), x, weights=counts).fit()
+    n_seats = counts.sum()
+    dof = n_seats - np.linalg.matrix_rank(x)
+    if dof <= 0:
+        return pd.DataFrame()
+    sigma2 = (fit.ssr + (counts * g["v"].to_numpy(float)).sum()) / dof
+    cov = fit.normalized_cov_params * sigma2
+    w = (held[:, used] * counts[:, None]).sum(axis=0)
+    t = sps.t.ppf(0.975, dof)
+    cfg = run.config.params
+    rows = []
+    for j, i in enumerate(used):
+        others = w.copy()
+        others[j] = 0
+        contrast = np.zeros(len(used) + 1)
+        contrast[1:] = others / others.sum()
+        contrast[1 + j] -= 1.0
+        est, se = float(contrast @ fit.params), float(np.sqrt(contrast @ cov @ contrast))
+        card = CARDS[i]
+        vp = cfg.get(f"precept_vp_{card:02d}", 1)
+        rows.append({"card": label(card), "id": card, "holdings": int(w[j]), "precept_vp": vp,
+                     "offset": est, "offset_lo": est - t * se, "offset_hi": est + t * se,
+                     "p": float(2 * sps.t.sf(abs(est / se), dof)) if se > 0 else np.nan,
+                     "suggested_vp": vp + est})
+    return pd.DataFrame(rows)
+
+
+# ---- laws -------------------------------------------------------------------------------
+
+def _in_force_rounds(players: int) -> str:
+    firsts = ", ".join(f"pos_s{q}" for q in range(players))
+    return f"""SELECT game, round, plays, king, king_kept, {firsts},
+                      bit_or(CASE WHEN law > 0 THEN {_bit('law')} ELSE 0 END) OVER (
+                          PARTITION BY game ORDER BY round ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                      ) AS in_force FROM rounds"""
+
+
+def _round_aggregates(players: int) -> str:
+    firsts = ", ".join(f"count(*) FILTER (WHERE pos_s{q} = 1) AS first_{q}" for q in range(players))
+    return (f"count(*) AS n, avg(plays::DOUBLE) AS mean_plays, stddev_samp(plays::DOUBLE) AS sd_plays, "
+            f"count(*) FILTER (WHERE king >= 0) AS kn, count(*) FILTER (WHERE king >= 0 AND king_kept) AS kk, {firsts}")
+
+
+def law_rounds(run) -> pd.DataFrame:
+    """Per card, flag ``force`` (in force as a law in the round, or not) and round number:
+    rounds, round length moments, king retention counts and each seat's round wins."""
+    p = run.config.players
+    return run.sql(f"""WITH r AS ({_in_force_rounds(p)})
+        SELECT card, (in_force & {_bit('card')}) != 0 AS force, round, {_round_aggregates(p)}
+        FROM r CROSS JOIN {CARD_LIST} GROUP BY ALL ORDER BY card, force DESC, round""")
+
+
+def law_games(run) -> pd.DataFrame:
+    """Per card and flag ``law`` (revealed as a law in the game or not): games and the mean and
+    standard deviation of the per-game sample variance of final points across seats."""
+    pts = ", ".join(f"points_s{q}" for q in range(run.config.players))
+    return run.sql(f"""WITH g AS (SELECT laws_mask, list_aggregate([{pts}]::DOUBLE[], 'var_samp') AS var FROM games)
+        SELECT card, (laws_mask & {_bit('card')}) != 0 AS law, count(*) AS n, avg(var) AS mean_var,
+               stddev_samp(var) AS sd_var FROM g CROSS JOIN {CARD_LIST} GROUP BY ALL ORDER BY card, law DESC""")
+
+
+def _firsts(row, players: int) -> np.ndarray:
+    return np.array([int(row[f"first_{q}"]) for q in range(players)])
+
+
+def seat_spread(firsts: np.ndarray, n: int) -> float:
+    """Largest minus smallest seat share of round wins."""
+    return float((firsts.max() - firsts.min()) / n) if n else np.nan
+
+
+def _spread_draws(firsts: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Parametric bootstrap of the seat spread from the counts (binomial per seat)."""
+    rates = rng.binomial(n, firsts / n, size=(BOOTSTRAP_DRAWS, len(firsts))) / n
+    return rates.max(axis=1) - rates.min(axis=1)
+
+
+@lru_cache(maxsize=4096)
+def null_spread(n: int, k: int) -> float:
+    """Expected seat spread of ``n`` rounds among ``k`` equal seats (chance alone)."""
+    rng = np.random.default_rng(n * 64 + k)
+    return float(_spread_draws(np.full(k, n / k), n, rng).mean()) if n else np.nan
+
+
+def basic_interval(estimate: float, draws: np.ndarray) -> tuple[float, float]:
+    """95% basic (reverse percentile) bootstrap interval: it corrects the upward bias of a
+    largest-minus-smallest spread, which grows as the number of rounds shrinks."""
+    q_lo, q_hi = np.quantile(draws, [0.025, 0.975])
+    return float(2 * estimate - q_hi), float(2 * estimate - q_lo)
+
+
+class Strata:
+    """Rounds with a card in force (``w``) and without (``o``), matched by round number: each
+    round number weighs as much as it has rounds with the card, so the baseline is what rounds
+    without the card give at the same stage of the game (later rounds differ: kings, exchanges,
+    more laws)."""
+
+    def __init__(self, rows: pd.DataFrame, players: int):
+        both = set(rows.loc[rows["force"], "round"]) & set(rows.loc[~rows["force"], "round"])
+        rows = rows[rows["round"].isin(both)]
+        self.w = rows[rows["force"]].set_index("round").sort_index()
+        self.o = rows[~rows["force"]].set_index("round").sort_index()
+        self.k = players
+        self.ok = len(both) > 0
+
+    def _weights(self, col: str) -> np.ndarray:
+        n = self.w[col].to_numpy(float)
+        return n / n.sum() if n.sum() else n
+
+    def mean(self, side: pd.DataFrame, col="mean_plays", sd="sd_plays", n="n") -> tuple[float, float]:
+        """Standardised mean and its variance."""
+        w = self._weights(n)
+        sdv = np.nan_to_num(side[sd].to_numpy(float))
+        return float(w @ side[col].to_numpy(float)), float((w ** 2) @ (sdv ** 2 / side[n].to_numpy(float)))
+
+    def rate(self, side: pd.DataFrame, succ: str, n: str) -> tuple[float, float]:
+        w = self._weights(n)
+        nn = side[n].to_numpy(float)
+        r = np.divide(side[succ].to_numpy(float), nn, out=np.zeros_like(nn), where=nn > 0)
+        return float(w @ r), float((w ** 2) @ np.divide(r * (1 - r), nn, out=np.zeros_like(nn), where=nn > 0))
+
+    def seat_rates(self, side: pd.DataFrame) -> np.ndarray:
+        """Standardised share of round wins per seat."""
+        f = side[[f"first_{q}" for q in range(self.k)]].to_numpy(float)
+        return self._weights("n") @ (f / side["n"].to_numpy(float)[:, None])
+
+    def seat_draws(self, side: pd.DataFrame, rng, equal: bool = False) -> np.ndarray:
+        """Bootstrap draws of the standardised seat spread (``equal``: with equal seats)."""
+        w = self._weights("n")
+        rates = np.zeros((BOOTSTRAP_DRAWS, self.k))
+        for wr, (_, r) in zip(w, side.iterrows()):
+            n = int(r["n"])
+            p = np.full(self.k, 1 / self.k) if equal else _firsts(r, self.k) / n
+            rates += wr * rng.binomial(n, p, size=(BOOTSTRAP_DRAWS, self.k)) / n
+        return rates.max(axis=1) - rates.min(axis=1)
+
+
+def _z(d: float, var: float) -> dict:
+    if not np.isfinite(var) or var <= 0:
+        return {"diff": d, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    se = np.sqrt(var)
+    return {"diff": d, "lo": d - 1.96 * se, "hi": d + 1.96 * se, "p": float(2 * sps.norm.sf(abs(d) / se))}
+
+
+def spread_change(st: Strata, seed: int = 0) -> dict:
+    """Seat spread with vs without (standardised by round): both spreads beyond their chance
+    level, the difference with a 95% basic parametric-bootstrap interval, and the p-value of
+    a binomial GLM likelihood-ratio test that the seat effects on round wins are the same with
+    and without (seat x force interaction, seat x round and force x round in both models)."""
+    rng = np.random.default_rng(seed)
+    raw1, raw0 = np.ptp(st.seat_rates(st.w)), np.ptp(st.seat_rates(st.o))
+    null1, null0 = st.seat_draws(st.w, rng, equal=True).mean(), st.seat_draws(st.o, rng, equal=True).mean()
+    s1, s0 = raw1 - null1, raw0 - null0
+    d1, d0 = st.seat_draws(st.w, rng) - null1, st.seat_draws(st.o, rng) - null0
+    lo, hi = basic_interval(s1 - s0, d1 - d0)
+    wlo, whi = basic_interval(s1, d1)
+    return {"with": s1, "without": s0, "diff": s1 - s0, "lo": lo, "hi": hi, "with_lo": wlo, "with_hi": whi,
+            "raw_with": raw1, "raw_without": raw0, "p": seat_interaction_p(st)}
+
+
+def seat_interaction_p(st: Strata) -> float:
+    """Likelihood-ratio p-value of seat x force in a binomial GLM of round wins (statsmodels),
+    both models with seat x round and force x round terms."""
+    k = st.k
+    sides = [(1.0, st.w), (0.0, st.o)]
+    rnds = list(st.w.index)
+    cells = [(force, i, q, f, int(r["n"]) - f)
+             for force, side in sides for i, (_, r) in enumerate(side.iterrows()) for q, f in enumerate(_firsts(r, k))]
+    c = np.array(cells, float)
+    if c[:, 3].sum() == 0 or c[:, 4].sum() == 0:
+        return 1.0
+    force = c[:, [0]]
+    seat = (c[:, [2]] == np.arange(1, k)).astype(float)
+    rnd = (c[:, [1]] == np.arange(1, len(rnds))).astype(float)
+    cross = lambda a, b: (a[:, :, None] * b[:, None, :]).reshape(len(a), -1)  # noqa: E731
+    base = np.hstack([np.ones((len(c), 1)), seat, rnd, force, cross(seat, rnd), cross(force, rnd)])
+    full = np.hstack([base, cross(seat, force)])
+    with warnings.catch_warnings():  # the full model is saturated: statsmodels warns of a perfect fit
+        warnings.simplefilter("ignore")
+        llf = [sm.GLM(c[:, 3:5], x, family=sm.families.Binomial()).fit().llf for x in (full, base)]
+    return float(sps.chi2.sf(max(0.0, 2 * (llf[0] - llf[1])), k - 1))
+
+
+def law_effects(run) -> pd.DataFrame:
+    """One row per card seen as a law: with vs without, the seat spread of round wins, king
+    retention and mean round length (plays), each standardised by round number (``Strata``),
+    and the variance of final scores (games with it as a law vs without), each as the
+    with-minus-without difference with a 95% interval and a p-value."""
+    p = run.config.players
+    rounds, games = law_rounds(run), law_games(run)
+    rows = []
+    for card in CARDS:
+        st = Strata(rounds[rounds["card"] == card], p)
+        if not st.ok:
+            continue
+        spread = spread_change(st, seed=card)
+        (k1, kv1), (k0, kv0) = st.rate(st.w, "kk", "kn"), st.rate(st.o, "kk", "kn")
+        king = _z(k1 - k0, kv1 + kv0) if st.w["kn"].sum() and st.o["kn"].sum() else _z(np.nan, np.nan)
+        (m1, mv1), (m0, mv0) = st.mean(st.w), st.mean(st.o)
+        length = _z(m1 - m0, mv1 + mv0)
+        row = {"card": label(card), "id": card, "rounds_with": int(st.w["n"].sum()),
+               "rounds_without": int(st.o["n"].sum()),
+               "spread_with": spread["with"], "spread_with_lo": spread["with_lo"], "spread_with_hi": spread["with_hi"],
+               "spread_without": spread["without"], "spread_diff": spread["diff"], "spread_lo": spread["lo"],
+               "spread_hi": spread["hi"], "spread_p": spread["p"],
+               "king_with": k1 if st.w["kn"].sum() else np.nan, "king_with_lo": k1 - 1.96 * np.sqrt(kv1),
+               "king_with_hi": k1 + 1.96 * np.sqrt(kv1), "king_without": k0 if st.o["kn"].sum() else np.nan,
+               "king_diff": king["diff"], "king_lo": king["lo"], "king_hi": king["hi"], "king_p": king["p"],
+               "plays_with": m1, "plays_with_lo": m1 - 1.96 * np.sqrt(mv1), "plays_with_hi": m1 + 1.96 * np.sqrt(mv1),
+               "plays_without": m0, "plays_diff": length["diff"], "plays_lo": length["lo"], "plays_hi": length["hi"],
+               "plays_p": length["p"]}
+        row.update(_variance_row(games[games["card"] == card]))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _variance_row(g: pd.DataFrame) -> dict:
+    w, o = g[g["law"]], g[~g["law"]]
+    if w.empty or o.empty:
+        return {k: np.nan for k in ("var_with", "var_with_lo", "var_with_hi", "var_without", "var_diff",
+                                    "var_lo", "var_hi", "var_p")}
+    w, o = w.iloc[0], o.iloc[0]
+    d = _welch(w.mean_var, w.sd_var, int(w.n), o.mean_var, o.sd_var, int(o.n))
+    _, lo, hi = mean_ci_from(w.mean_var, w.sd_var, int(w.n))
+    return {"var_with": w.mean_var, "var_with_lo": lo, "var_with_hi": hi, "var_without": o.mean_var,
+            "var_diff": d["diff"], "var_lo": d["lo"], "var_hi": d["hi"], "var_p": d["p"]}
+
+
+# ---- pairs of laws ----------------------------------------------------------------------
+
+def pair_rounds(run) -> pd.DataFrame:
+    """Per pair of cards a < b both in force as laws in a round, and round number: rounds,
+    round length moments and each seat's round wins."""
+    p = run.config.players
+    firsts = ", ".join(f"pos_s{q}" for q in range(p))
+    return run.sql(f"""WITH r AS ({_in_force_rounds(p)}),
+             c AS (SELECT game, round, plays, king, king_kept, {firsts},
+                          unnest(list_filter(range(1, {N_RULE_CARDS + 1}), lambda x: (in_force >> (x - 1)) & 1 = 1)) AS card
+                   FROM r WHERE bit_count(in_force) >= 2)
+        SELECT x.card AS a, y.card AS b, x.round AS round, {_round_aggregates(p)}
+        FROM c x JOIN (SELECT game, round, card FROM c) y ON x.game = y.game AND x.round = y.round AND x.card < y.card
+        GROUP BY ALL ORDER BY a, b, round""")
+
+
+def _pooled(g: pd.DataFrame, players: int, by: list[str]) -> pd.DataFrame:
+    """Strata (round numbers) pooled per group ``by``: rounds ``n``, seat round wins, mean and
+    standard deviation of round length."""
+    firsts = [f"first_{q}" for q in range(players)]
+    d = g[by + ["n"] + firsts].copy()
+    d["sum"] = g["n"] * g["mean_plays"]
+    d["sq"] = (g["n"] - 1) * g["sd_plays"].fillna(0) ** 2 + g["n"] * g["mean_plays"] ** 2
+    t = d.groupby(by, sort=True).sum().reset_index() if by else d.sum().to_frame().T
+    t["mean"] = t["sum"] / t["n"]
+    t["sd"] = np.sqrt(np.maximum(0, (t["sq"] - t["n"] * t["mean"] ** 2) / (t["n"] - 1).where(t["n"] > 1)))
+    return t
+
+
+def pair_effects(run) -> pd.DataFrame:
+    """One row per co-occurring pair: seat spread of round wins (raw, and in excess of what
+    chance gives with that many rounds) and mean round length with 95% t interval.
+
+    Pairs of at least ``MIN_PAIR_ROUNDS`` rounds are tested: their seat shares of round wins
+    against all rounds' (chi-square goodness of fit), and their round length against the
+    additive expectation from the two cards alone (per round number: mean with a + mean with
+    b - mean of all rounds, weighted by the pair's rounds; t-test on the pair's standard
+    error). Benjamini-Hochberg over all pair tests; ``flag`` names the pairs with q < 0.05
+    (round length: also at least ``MIN_RELATIVE_CHANGE`` off the expectation)."""
+    k = run.config.players
+    pr = pair_rounds(run)
+    if pr.empty:
+        return pd.DataFrame()
+    by_round = run.sql(f"SELECT round, {_round_aggregates(k)} FROM rounds GROUP BY round ORDER BY round")
+    singles = law_rounds(run)
+    singles = singles.loc[singles["force"], ["card", "round", "mean_plays"]]
+    e = pr[["a", "b", "round", "n"]].merge(by_round[["round", "mean_plays"]], on="round")
+    for side in ("a", "b"):
+        e = e.merge(singles.rename(columns={"card": side, "mean_plays": f"m_{side}"}), on=[side, "round"])
+    e["expected"] = e["n"] * (e["m_a"] + e["m_b"] - e["mean_plays"])
+    expected = e.groupby(["a", "b"])[["expected", "n"]].sum()
+    t = _pooled(pr, k, ["a", "b"])
+    f = t[[f"first_{q}" for q in range(k)]].to_numpy(float)
+    n = t["n"].to_numpy(float)
+    tot = _pooled(by_round, k, []).iloc[0]
+    f_all = np.array([tot[f"first_{q}"] for q in range(k)], float)
+    df = pd.DataFrame({"a": t["a"].astype(int), "b": t["b"].astype(int),
+                       "pair": [f"{a:02d} x {b:02d}" for a, b in zip(t["a"], t["b"])], "rounds": n.astype(int)})
+    df["spread"] = (f.max(axis=1) - f.min(axis=1)) / n
+    df["excess_spread"] = df["spread"] - [null_spread(int(v), k) for v in n]
+    df["plays"] = t["mean"].to_numpy()
+    se = t["sd"].to_numpy() / np.sqrt(n)
+    half = sps.t.ppf(0.975, np.maximum(n - 1, 1)) * se
+    df["plays_lo"], df["plays_hi"] = df["plays"] - half, df["plays"] + half
+    df["plays_expected"] = (expected["expected"] / expected["n"]).reindex(pd.MultiIndex.from_frame(t[["a", "b"]])).to_numpy()
+    tested = (n >= MIN_PAIR_ROUNDS) & (f.sum(axis=1) > 0)
+    exp_f = f_all / f_all.sum() * f.sum(axis=1)[:, None]
+    chi2 = ((f - exp_f) ** 2 / np.where(exp_f > 0, exp_f, 1)).sum(axis=1)
+    df["spread_p"] = np.where(tested, sps.chi2.sf(chi2, k - 1), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tstat = np.abs(df["plays"] - df["plays_expected"]).to_numpy() / se
+    df["plays_p"] = np.where(tested & (se > 0), 2 * sps.t.sf(tstat, np.maximum(n - 1, 1)), np.nan)
+    return _flag_pairs(df, float((f_all.max() - f_all.min()) / f_all.sum()))
+
+
+MIN_RELATIVE_CHANGE = 0.05  # round length of a flagged pair differs from its expectation by at least 5%
+
+
+def _flag_pairs(df: pd.DataFrame, overall_spread: float) -> pd.DataFrame:
+    ps = np.concatenate([df["spread_p"].to_numpy(float), df["plays_p"].to_numpy(float)])
+    ok = np.isfinite(ps)
+    q = np.full(len(ps), np.nan)
+    if ok.any():
+        q[ok] = multipletests(ps[ok], alpha=0.05, method="fdr_bh")[1]
+    df["spread_q"], df["plays_q"] = q[:len(df)], q[len(df):]
+    flags = []
+    for r in df.itertuples():
+        f = []
+        if r.spread_q < 0.05:
+            f.append(f"seat spread {100 * r.spread:.1f} pp vs {100 * overall_spread:.1f} pp in all rounds, q = {r.spread_q:.2g}")
+        if r.plays_q < 0.05 and abs(r.plays / r.plays_expected - 1) >= MIN_RELATIVE_CHANGE:
+            f.append(f"round length {r.plays:.1f} plays vs {r.plays_expected:.1f} expected from the two cards "
+                     f"alone, q = {r.plays_q:.2g}")
+        flags.append("; ".join(f))
+    df["flag"] = flags
+    return df
+
+
+def pair_matrix(pairs: pd.DataFrame, col: str) -> np.ndarray:
+    """The symmetric 25 x 25 matrix of a pair measure (NaN where the pair never co-occurs)."""
+    m = np.full((N_RULE_CARDS, N_RULE_CARDS), np.nan)
+    for a, b, v in zip(pairs["a"], pairs["b"], pairs[col]):
+        m[a - 1, b - 1] = m[b - 1, a - 1] = v
+    return m

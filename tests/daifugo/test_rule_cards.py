@@ -1,0 +1,174 @@
+"""Per-card daifugo analysis (spec §7 "Per rule card") on constructed runs with known effects:
+a precept whose holder wins more, laws that shift the seat spread or lengthen rounds, a pair
+of laws that interacts, a precept worth a known number of extra points. Each must show in the
+forest data and as a finding; a fair run must show none."""
+
+from types import SimpleNamespace
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import findings as F
+from analysis import rule_cards as rc
+from analysis.games import daifugo as D
+
+PLAYERS, ROUNDS, CARDS = 4, 3, 25
+
+
+class FrameRun:
+    """The part of ``analysis.load.Run`` the analysis uses, over in-memory frames."""
+
+    def __init__(self, tables: dict[str, pd.DataFrame], params: dict | None = None):
+        self.con = duckdb.connect()
+        for name, df in tables.items():
+            self.con.register(name, df)
+        self.config = SimpleNamespace(game="daifugo", players=PLAYERS, params=params or {})
+
+    def sql(self, query):
+        return self.con.execute(query).df()
+
+    def columns(self, name):
+        return {r[0]: r[1] for r in self.con.execute(f"DESCRIBE {name}").fetchall()}
+
+
+def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=0, bonus=0,
+                spread_law=0, length_law=0, pair=(), picks=False, noise=True):
+    """A madness-like run: per round one law and one precept per seat, from a shuffled deck.
+
+    Round positions are a random permutation; with ``spread_law`` in force seat 0 is moved to
+    1st in half the rounds; ``length_law`` in force adds 5 plays, both laws of ``pair`` together
+    8 plays. Final points: random rank points 3/2/1/0 (0 when ``noise`` is off) plus ``bonus``
+    for the holder of ``bonus_card``; a win is the top rank, and the holder of ``holder_card``
+    also shares the win in a ``holder_win`` share of the games."""
+    rng = np.random.default_rng(seed)
+    games, rounds, seats = [], [], []
+    for g in range(n_games):
+        deck = rng.permutation(np.arange(1, CARDS + 1))
+        owner = np.full(CARDS + 1, -1)
+        pick = np.zeros(CARDS + 1, int)
+        mask = np.zeros(PLAYERS, np.int64)
+        laws_mask, in_force, king = 0, 0, -1
+        for r in range(ROUNDS):
+            law, prec = deck[5 * r], deck[5 * r + 1:5 * r + 5]
+            laws_mask |= 1 << (law - 1)
+            in_force |= 1 << (law - 1)
+            for i, c in enumerate(prec):
+                seat = (i + g + r) % PLAYERS
+                owner[c], pick[c] = seat, i + 1
+                mask[seat] |= 1 << (c - 1)
+            order = rng.permutation(PLAYERS)  # order[k] = seat finishing k+1
+            if spread_law and in_force >> (spread_law - 1) & 1 and rng.random() < 0.5:
+                order = np.concatenate([[0], order[order != 0]])
+            pos = np.empty(PLAYERS, int)
+            pos[order] = np.arange(1, PLAYERS + 1)
+            plays = 20 + int(rng.integers(-3, 4))
+            if length_law and in_force >> (length_law - 1) & 1:
+                plays += 5
+            if pair and all(in_force >> (c - 1) & 1 for c in pair):
+                plays += 8
+            rounds.append({"game": g, "round": r + 1, "law": law, "king": king,
+                           "king_kept": king >= 0 and pos[king] == 1, "plays": plays,
+                           **{f"pos_s{q}": pos[q] for q in range(PLAYERS)}})
+            king = int(order[0])
+        rank = rng.permutation(PLAYERS)
+        points = (3 - rank) * noise + bonus * ((mask >> (bonus_card - 1)) & 1 if bonus_card else 0)
+        win = rank == 0
+        if holder_card and rng.random() < holder_win:
+            win |= ((mask >> (holder_card - 1)) & 1) == 1
+        for q in range(PLAYERS):
+            seats.append({"game": g, "seat": q, "bot": "b", "points": int(points[q]), "win": bool(win[q]),
+                          "precepts_mask": int(mask[q])})
+        row = {"game": g, "laws_mask": laws_mask, **{f"owner_{c:02d}": owner[c] for c in range(1, CARDS + 1)},
+               **{f"points_s{q}": int(points[q]) for q in range(PLAYERS)}}
+        if picks:
+            row.update({f"pick_{c:02d}": pick[c] for c in range(1, CARDS + 1)})
+        games.append(row)
+    return FrameRun({"games": pd.DataFrame(games), "rounds": pd.DataFrame(rounds), "seats": pd.DataFrame(seats)},
+                    params={f"precept_vp_{c:02d}": 1 for c in range(1, CARDS + 1)})
+
+
+def card_findings(run):
+    return F.findings(D.candidates(run, "run"))
+
+
+@pytest.fixture(scope="module")
+def fair():
+    return constructed(seed=1)
+
+
+def test_fair_run_has_every_card_and_no_finding(fair):
+    prec, laws = rc.precept_effects(fair), rc.law_effects(fair)
+    assert list(prec["id"]) == list(range(1, 26)) and list(laws["id"]) == list(range(1, 26))
+    assert len(D.candidates(fair, "run")) == 25 + 25 * 4
+    assert card_findings(fair) == []
+    assert rc.pair_effects(fair)["flag"].eq("").all()
+
+
+def test_precept_holder_who_wins_more_is_in_the_forest_data_and_a_finding():
+    run = constructed(seed=2, holder_card=7, holder_win=0.25)
+    prec = rc.precept_effects(run).set_index("id")
+    # holder: own quarter of top ranks plus the shared wins in a quarter of the other games
+    assert prec.loc[7, "win_diff"] == pytest.approx(0.25 + 0.75 * 0.25 - 0.25, abs=0.04)
+    assert prec.loc[7, "win_diff_lo"] > 0.1
+    others = prec.drop(index=7)
+    assert (others["win_diff_lo"] < 0.02).all()
+    found = card_findings(run)
+    assert found[0].subject == "precept 07 " + rc.CARD_NAMES[7] and found[0].q < 1e-6
+    assert found[0].sentence().startswith(f"run: the holder of precept 07 {rc.CARD_NAMES[7]} wins ")
+    assert found[0].section == D.PRECEPT_TITLE
+    # the other holders meet 07's holder among their opponents: at most slightly worse off
+    assert all(f.kind == "precept" and -0.08 < f.effect < 0 for f in found[1:])
+
+
+def test_laws_that_shift_seat_spread_and_round_length_are_findings():
+    run = constructed(seed=3, spread_law=14, length_law=9)
+    laws = rc.law_effects(run).set_index("id")
+    # seat 0 first in half the rounds plus a quarter of the rest: 5/8 - 1/8 spread beyond the others
+    assert laws.loc[14, "spread_diff"] > 0.4 and laws.loc[14, "spread_lo"] > 0.3
+    assert laws.loc[9, "plays_diff"] == pytest.approx(5, abs=0.3)
+    assert laws.drop(index=[14, 9])["plays_lo"].lt(0.5).all()
+    found = card_findings(run)
+    assert [f.subject for f in found[:2]] == [f"law 14 {rc.CARD_NAMES[14]} (spread)", f"law 09 {rc.CARD_NAMES[9]} (plays)"]
+    assert found[0].effect == pytest.approx(laws.loc[14, "spread_diff"]) and found[1].effect == pytest.approx(0.25, abs=0.02)
+    # seat 0, first more often, keeps the crown more often: a true consequence; nothing else is large
+    assert all(abs(f.effect) < 0.06 for f in found[2:] if f.subject != f"law 14 {rc.CARD_NAMES[14]} (king)")
+
+
+def test_an_interacting_pair_of_laws_is_flagged():
+    run = constructed(n_games=4000, seed=4, pair=(10, 16))
+    pairs = rc.pair_effects(run)
+    flagged = pairs[pairs["flag"] != ""]
+    assert list(flagged["pair"]) == ["10 x 16"] and "round length" in flagged["flag"].iloc[0]
+    m = rc.pair_matrix(pairs, "plays")
+    assert m[9, 15] == m[15, 9] == pytest.approx(pairs.set_index("pair").loc["10 x 16", "plays"])
+    assert np.isnan(m[0, 0])
+
+
+def test_suggested_vp_equals_the_known_offset():
+    exact = rc.suggested_vp(constructed(n_games=400, seed=5, bonus_card=12, bonus=2, noise=False)).set_index("id")
+    assert exact.loc[12, "offset"] == pytest.approx(-2.0, abs=1e-9)
+    assert exact.loc[12, "suggested_vp"] == pytest.approx(-1.0, abs=1e-9)
+    assert exact.drop(index=12)["offset"].gt(0).all()  # the others gain from 12's holders in their baseline
+    noisy = rc.suggested_vp(constructed(seed=5, bonus_card=12, bonus=2)).set_index("id")
+    assert noisy.loc[12, "offset_lo"] < -2 < noisy.loc[12, "offset_hi"]
+    assert noisy.loc[12, "offset"] == pytest.approx(-2.0, abs=0.15)
+
+
+@pytest.mark.parametrize("picks", [False, True])
+def test_pick_stats_with_and_without_pick_columns(picks):
+    run = constructed(n_games=300, seed=6, picks=picks)
+    games = run.sql("SELECT * FROM games")
+    stats = rc.pick_stats(run).set_index("id")
+    for c in (1, 13, 25):
+        drafted = games[f"owner_{c:02d}"] >= 0
+        assert stats.loc[c, "drafted"] == drafted.sum() and stats.loc[c, "draft_rate"] == drafted.mean()
+        if picks:
+            p = games.loc[drafted, f"pick_{c:02d}"]
+            assert stats.loc[c, "first_pick_rate"] == pytest.approx((p == 1).mean())
+            assert stats.loc[c, "mean_pick"] == pytest.approx(p.mean())
+            assert stats.loc[c, "pick_lo"] < p.mean() < stats.loc[c, "pick_hi"]
+    assert ("mean_pick" in stats) == picks
+    section = D.precept_section(run)
+    assert len(section.figures) == (3 if picks else 2)
