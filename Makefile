@@ -10,6 +10,7 @@ SEED ?= 1
 VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
 DF_GAMES ?= 100000
+DF_MADNESS_GAMES ?= 50000
 
 # games per differential check that the reference engine replays in the bounds-check pass
 BOUNDSCHECK_REFERENCE_GAMES ?= 60
@@ -28,7 +29,8 @@ demo: $(STAMP)
 	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/virus-dogs
 	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/faking-sick
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo --out $(DEMO_DIR)/report
+	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) --set mode=madness --out $(DEMO_DIR)/daifugo-madness
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 test: $(STAMP)
 	$(BIN)/lint-imports && $(BIN)/python -m pytest -q
