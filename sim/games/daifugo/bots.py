@@ -108,12 +108,12 @@ def strategist_play(eng, p, can_pass, moves, prm):
     n = len(hand)
     rv = eng.reversed
     for m in moves:  # finish when legal
-        if m.count == n and not eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.revolution_size(p, m)):
+        if m.count == n and not eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             return m
     nat = [c for c in hand if c < R.JOKER]
     if nat and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat)):
         for m in moves:
-            if eng.revolution_size(p, m):
+            if eng.causes_revolution(p, m):
                 return m
     strongest = 0 if rv else 12
     a9, a19 = eng.applies(R.C09_EIGHT_CUT, p), eng.applies(R.C19_JBACK, p)
@@ -147,7 +147,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300
-        elif eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.revolution_size(p, m)):
+        elif eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             cost += 1000
         if cost < best_cost:
             best, best_cost = m, cost

@@ -33,7 +33,8 @@ def fill_arrays(eng, g, r, s) -> None:
               h.revolutions, h.jbacks, h.eight_cuts, h.suit_locks, h.number_locks, h.geki, h.forbidden,
               h.tricks, h.plays, h.passes, h.trimmed, int(h.guard_hit), h.slip_throughs, h.equal_plays,
               h.three_returns, h.three_threes, h.magician_hunts, h.forced_jokers,
-              h.pull_backs, h.pulled_cards, h.ten_discards, h.ten_discarded, h.substitutions]
+              h.pull_backs, h.pulled_cards, h.ten_discards, h.ten_discarded, h.substitutions,
+              h.exiled_revolutions]
         r[k, :T.R_FIXED] = rv
         for pos, q in enumerate(h.ranking):
             r[k, T.R_FIXED + q] = pos + 1

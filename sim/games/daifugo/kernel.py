@@ -74,7 +74,8 @@ WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
  ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
- ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED, ST_SUBS) = range(T.R_FIXED)
+ ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED, ST_SUBS) = range(28)
+ST_EXILED = T.ROUND_COLS.index("exiled_revolutions")  # card 17
 
 # ---- move table: one row per legal play -----------------------------------------------
 MOVE = Layout("daifugo move row")
@@ -92,7 +93,7 @@ SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game"
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
-IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 20)
+IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 20, 17)
 for _c in R.IMPLEMENTED_CARDS:
     IMPL |= np.int64(1) << np.int64(_c)
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
@@ -364,6 +365,29 @@ def add_joker_single(MV, k, hand):
 @inl
 def legal_plays(S, pv, MV, p):
     """All legal plays of p in canonical order; returns their number."""
+    k = gen_plays(S, pv, MV, p)
+    if pv[P.P_EXILE_ILLEGAL] and exile_restricts(S, p):
+        k = drop_exiled(S, MV, k, p)
+    return k
+
+
+@inl
+def drop_exiled(S, MV, k, p):
+    """DEC-44 variant ``exile_mode = illegal``: joker revolutions of a restricted player go."""
+    j = 0
+    for i in range(k):
+        if MV[ix(i), MJK] > 0 and revolution_size(S, p, MV[ix(i), MK], MV[ix(i), MC]):
+            continue
+        if j != i:
+            for c in range(MOVE_COLS):
+                MV[ix(j), c] = MV[ix(i), c]
+        j += 1
+    return j
+
+
+@inl
+def gen_plays(S, pv, MV, p):
+    """Every play of p the rules allow before card 17's ``illegal`` variant."""
     hand = S[ix(H0 + p)]
     k = 0
     subs = applies(S, 20, p)
@@ -438,6 +462,23 @@ def revolution_size(S, p, kind, count):
     if count >= 4:
         return True
     return count == 3 and applies(S, 7, p)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def exile_restricts(S, p):
+    """§4.17: card 17 restricts p as a law, or as a precept of another player."""
+    if not (IMPL >> 17) & 1:
+        return False
+    own = S[ix(OWN0 + 17)]
+    return ((S[LAWS] >> 17) & 1) == 1 or (own >= 0 and own != p)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def move_revolts(S, MV, m, p):
+    """Whether move m would toggle ``rev`` when p plays it (§3.5, card 17 included)."""
+    if not revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC]):
+        return False
+    return MV[ix(m), MJK] == 0 or not exile_restricts(S, p)
 
 
 @inl
@@ -587,11 +628,11 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     rv = reversed_(S)
     rev = S[REV] == 1
     for m in range(nm):
-        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC])):
+        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, move_revolts(S, MV, m, p)):
             return m
     first_rev = -1
     for m in range(nm):
-        if revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC]):
+        if move_revolts(S, MV, m, p):
             first_rev = m
             break
     if first_rev >= 0 and weak_hand(S, hand, rv, revolt_below):
@@ -630,7 +671,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
                 cost += 60
             if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[ix(m), ML], MV[ix(m), MH], rv):
                 cost -= 300
-        elif is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, revolution_size(S, p, kind, count)):
+        elif is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, move_revolts(S, MV, m, p)):
             cost += 1000
         if cost < best_cost:
             best = m
@@ -878,7 +919,9 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
         S[PASSED] = 0
     # S2 revolution
     revolted = False
-    if revolution_size(S, p, kind, count):
+    if revolution_size(S, p, kind, count) and MV[m, MJK] > 0 and exile_restricts(S, p):
+        S[RS0 + ST_EXILED] += 1  # S2 / §4.17: no revolution with a joker
+    elif revolution_size(S, p, kind, count):
         go = True
         if count == 3 and pv[P.P_07_OPTIONAL]:
             S[DECISIONS] += 1

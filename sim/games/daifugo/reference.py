@@ -73,6 +73,12 @@ class RoundStats:
     ten_discarded: int = 0
     substitutions: int = 0
     forced_jokers: int = 0
+    exiled_revolutions: int = 0  # card 17
+    af_claims: int = 0  # card 13
+    af_fizzles: int = 0
+    af_promotions: int = 0
+    af_promotions_from_bottom: int = 0
+    af_capital_falls: int = 0
     ranking: list = field(default_factory=list)
     points: list = field(default_factory=list)
     bonus: list = field(default_factory=list)
@@ -146,6 +152,7 @@ class Engine:
         self.king_give_left: list[int] = []
         self.trim_left: list[int] = []
         self.stats = RoundStats(bonus=[0] * self.n)
+        self.af_claim = -1  # card 13: the revolution maker whose win is pending (-1 none)
 
     @property
     def king(self) -> int:
@@ -164,6 +171,19 @@ class Engine:
     def precept_holder(self, c: int, p: int) -> bool:
         """Precept-only privileges (§4.0): p holds c as a precept."""
         return c in IMPLEMENTED_CARDS and self.owner[c] == p and c not in self.laws
+
+    def exile_restricts(self, p: int) -> bool:
+        """§4.0 / §4.17: card 17 restricts p as a law, or as a precept of another player."""
+        c = R.C17_EXILE
+        return c in IMPLEMENTED_CARDS and (c in self.laws or self.owner[c] not in (-1, p))
+
+    def exiled(self, p: int, x: Play) -> bool:
+        """§4.17 / DEC-44: x is a revolution-size play with a joker that card 17 denies p."""
+        return bool(x.jokers) and self.revolution_size(p, x) and self.exile_restricts(p)
+
+    def causes_revolution(self, p: int, x: Play) -> bool:
+        """Whether x would toggle ``rev`` when p plays it (§3.5, 17 included)."""
+        return self.revolution_size(p, x) and not self.exiled(p, x)
 
     def next_active(self, seat: int) -> int:
         """Next seat clockwise after ``seat`` whose player still holds cards (-1 if none)."""
@@ -383,7 +403,7 @@ class Engine:
             if self.may_lead_stairs(p):
                 out += stairs_of(hand, None, subs)
             out += joker_single(hand)
-            return sorted(out, key=Play.key)
+            return self.exile_filter(p, sorted(out, key=Play.key))
         rv = self.reversed
         cand = []
         if self.applies(R.C23_WISDOM, p):
@@ -399,7 +419,13 @@ class Engine:
             cand += joker_single(hand)
         elif self.may_follow_stairs(p):
             cand += stairs_of(hand, t.count, subs)
-        return sorted({x: None for x in cand if self.may_play(p, x)}, key=Play.key)
+        return self.exile_filter(p, sorted({x: None for x in cand if self.may_play(p, x)}, key=Play.key))
+
+    def exile_filter(self, p: int, plays: list[Play]) -> list[Play]:
+        """DEC-44 variant ``exile_mode = illegal``: joker revolutions of restricted players are not legal."""
+        if not self.pv[R.P_EXILE_ILLEGAL] or not self.exile_restricts(p):
+            return plays
+        return [x for x in plays if not self.exiled(p, x)]
 
     def is_legal(self, p: int, x: Play) -> bool:
         """Whether p may make play x now, for any representation of its jokers (the same
@@ -410,6 +436,8 @@ class Engine:
             return False  # DEC-23 variant: a lone joker is only the Joker
         if x.substitutes and not self.applies(R.C20_DESCENT, p):
             return False  # §4.20: A as J, 2 as Q, 3 as K only with card 20
+        if self.pv[R.P_EXILE_ILLEGAL] and self.exiled(p, x):
+            return False  # DEC-44 variant
         if self.top is None:
             return x.kind != STAIRS or self.may_lead_stairs(p)
         if x.kind != JOKER_SINGLE and self.hunt_forces(p, self.legal_plays(p)):
@@ -489,6 +517,8 @@ class Engine:
             return "a lone joker is only the Joker (lone_joker_wild is off)"
         if x.substitutes and not self.applies(R.C20_DESCENT, p):
             return "an A as J, a 2 as Q or a 3 as K needs card 20"
+        if self.pv[R.P_EXILE_ILLEGAL] and self.exiled(p, x):
+            return "magician exile: no revolution with a joker (card 17, exile_mode = illegal)"
         if x.kind == STAIRS and t is None and not self.may_lead_stairs(p):
             return "stairs need card 21 (law, or the holder's precept to lead)"
         if t is None:
@@ -570,6 +600,10 @@ class Engine:
         self.hunt = False
         self.hunt_done = set()
         self.passed = set()
+        if self.pv[R.P_AF_MODE] == R.AF_TRICK_END:
+            self.confirm_claim()  # §2.11.5 step 3
+        if leader >= 0 and not self.active[leader]:
+            leader = self.next_active(leader)  # §2.11.6: the promoted claimant left the round
         self.turn = leader
         self.say(f"field flows; P{leader} leads" if leader >= 0 else "field flows")
 
@@ -615,6 +649,8 @@ class Engine:
         forbidden = False
         if not self.hands[p]:
             forbidden = self.step_finish(p, x, t, r_before, rev_before, revolted, emptied)  # S9
+        if self.pv[R.P_AF_MODE] == R.AF_IMMEDIATE:
+            self.confirm_claim()  # DEC-39 variant: the claim is won once the play has resolved
         if self.n_active() <= 1:
             return
         if self.step_flow_effects(p, x, t):  # S10
@@ -652,13 +688,64 @@ class Engine:
         """S2 / §3.5 / §4.7: toggle ``rev`` for a revolution-size play (DEC-35 optional 3-card)."""
         if not self.revolution_size(p, x):
             return False
+        if self.exiled(p, x):
+            self.stats.exiled_revolutions += 1
+            self.say("magician exile: no revolution with a joker")
+            return False
         if x.count == 3 and self.pv[R.P_07_OPTIONAL] and not self.ask(p, "revolt", [False, True]):
             return False
         self.rev = not self.rev
         self.stats.revolutions += 1
         self.revs_by_seat[p] += 1
         self.say("revolution" if self.rev else "counter-revolution")
+        self.claim_armed_force(p)
         return True
+
+    # ------------------------------------------------------------------ card 13 armed force
+    def claim_armed_force(self, q: int) -> None:
+        """S2 / §4.13 step 1 / DEC-39: a revolution by q claims the round if A(13, q); a later
+        revolution by anyone makes an earlier claim fizzle (``round_end``: by an entitled player)."""
+        entitled = self.applies(R.C13_ARMED_FORCE, q)
+        if not entitled and (self.af_claim < 0 or self.pv[R.P_AF_MODE] == R.AF_ROUND_END):
+            return
+        if self.af_claim >= 0 and self.af_claim != q:
+            self.stats.af_fizzles += 1
+            self.say(f"armed force of P{self.af_claim} fizzles")
+        self.af_claim = q if entitled else -1
+        if entitled:
+            self.stats.af_claims += 1
+            self.say(f"armed-force claim P{q}")
+
+    def confirm_claim(self) -> None:
+        """§4.13 step 2: a pending claim becomes the win of the round (trick end, round end,
+        or at once with ``armed_force_resolution = immediate``)."""
+        q, self.af_claim = self.af_claim, -1
+        if q >= 0:
+            self.promote(q)
+
+    def promote(self, q: int) -> None:
+        """§4.13 step 2, QA-13.1-13.3, DEC-40: q becomes 1st; a displaced 1st falls to the very
+        bottom (a capital fall, bonus to the others); with nobody placed, the king falls (§3.8)."""
+        if self.top_list and self.top_list[0] == q:
+            return
+        falls = self.stats.capital_falls
+        self.stats.af_promotions += 1
+        if self.active[q]:
+            self.leave_round(q)
+        elif q in self.top_list:
+            self.top_list.remove(q)
+        else:
+            self.bottom_list.remove(q)
+            self.stats.af_promotions_from_bottom += 1
+        self.say(f"armed force: P{q} is 1st")
+        if self.top_list:
+            first = self.top_list.pop(0)
+            self.top_list.insert(0, q)
+            self.fall_to_bottom(first, f"1st P{first}")
+        else:
+            self.top_list.insert(0, q)
+            self.capital_fall(q)
+        self.stats.af_capital_falls += self.stats.capital_falls - falls
 
     def rank_count(self, x: Play, rank: int) -> int:
         """Cards of x that represent ``rank`` (DEC-24: wild jokers when they trigger effects)."""
@@ -804,24 +891,34 @@ class Engine:
         if self.round_no < 2 or k < 0 or first == k:
             return
         if self.active[k]:
-            self.active[k] = False
-            (self.discard if self.pv[R.P_EXIT_DISCARD] else self.removed).update(self.hands[k])
-            self.hands[k] = set()
-            self.passed.discard(k)
+            self.leave_round(k)
         elif k in self.bottom_list and self.pv[R.P_CF_PLACED]:  # DEC-28
             self.bottom_list.remove(k)
         else:
             return
+        self.fall_to_bottom(k, f"king P{k}")
+
+    def leave_round(self, q: int) -> None:
+        """DEC-16: an active player leaves the round; the hand goes face up to the discard pile."""
+        self.active[q] = False
+        (self.discard if self.pv[R.P_EXIT_DISCARD] else self.removed).update(self.hands[q])
+        self.hands[q] = set()
+        self.passed.discard(q)
+
+    def fall_to_bottom(self, k: int, who: str) -> None:
+        """§3.8: k goes to the very bottom (last place); +bonus to every other player."""
         self.bottom_list.append(k)
         self.stats.capital_falls += 1
         for q in range(self.n):
             if q != k:
                 self.bonus_pts[q] += self.pv[R.P_CF_BONUS]
                 self.stats.bonus[q] += self.pv[R.P_CF_BONUS]
-        self.say(f"capital fall: king P{k} to last place")
+        self.say(f"capital fall: {who} to last place")
 
     def loop_guard(self) -> None:
-        """DEC-18: the play-count guard ranks the remaining players in a random order."""
+        """DEC-18: the play-count guard ranks the remaining players in a random order (a pending
+        armed-force claim is confirmed first, as at every round end)."""
+        self.confirm_claim()
         order = [q for q in range(self.n) if self.active[q]]
         self.rng.shuffle(order)
         self.stats.guard_hit = True
@@ -832,7 +929,9 @@ class Engine:
                 self.place_top(q)
 
     def end_round(self) -> None:
-        """§2.13: the last player holding cards takes the one open position."""
+        """§2.13: a pending armed-force claim is confirmed; the last player holding cards takes
+        the one open position."""
+        self.confirm_claim()
         for q in range(self.n):
             if self.active[q]:
                 self.active[q] = False

@@ -39,7 +39,9 @@ N_RULE_CARDS = 25
 C07_THREE_REV, C09_EIGHT_CUT, C14_SUIT_LOCK, C15_NUMBER_LOCK, C19_JBACK, C21_STAIRS = 7, 9, 14, 15, 19, 21
 C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
 C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
-IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23)
+C17_EXILE = 17
+C13_ARMED_FORCE = 13
+IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23, 17)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -127,7 +129,8 @@ PARAMS: tuple[Param, ...] = (
     Param("armed_force_resolution", "trick_end", "choice", "assumed", "DEC-39",
           "when an armed-force claim is confirmed" + _inert(13), choices=("trick_end", "immediate", "round_end")),
     Param("exile_mode", "no_revolution", "choice", "assumed", "DEC-44",
-          "card 17 effect on joker revolutions" + _inert(17), choices=("no_revolution", "illegal")),
+          "card 17: a revolution-size play with a joker by a restricted player causes no revolution, "
+          "or is illegal", choices=("no_revolution", "illegal")),
     Param("flux_mode", "swap_with_next", "choice", "assumed", "DEC-45",
           "card 18 exchange partner" + _inert(18), choices=("swap_with_next", "rotate_all")),
     Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn" + _inert(24), lo=0, hi=10),
@@ -142,7 +145,10 @@ P_07_OPTIONAL, P_LOCK_TIGHTEN, P_JOKER_NUMLOCK, P_JBACK_TOGGLE, P_21_FOLLOW, P_C
 P_RANK_POINTS = 26  # 6 entries
 P_VP = 32  # 26 entries, index = card id (0 unused)
 P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = range(58, 65)
-N_PARAMS = 65
+P_EXILE_ILLEGAL = 65  # card 17
+P_AF_MODE = 66  # card 13: AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END
+AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END = 0, 1, 2
+N_PARAMS = 67
 
 
 def param_vector(cfg) -> list[int]:
@@ -180,6 +186,8 @@ def param_vector(cfg) -> list[int]:
     v[P_JBACK_TOGGLE] = int(p["jback_toggles"])
     v[P_21_FOLLOW] = int(p["precept21_followers_may_play_stairs"])
     v[P_CF_BONUS] = p["capital_fall_bonus"]
+    v[P_EXILE_ILLEGAL] = int(p["exile_mode"] == "illegal")
+    v[P_AF_MODE] = ("trick_end", "immediate", "round_end").index(p["armed_force_resolution"])
     for i in range(6):
         v[P_RANK_POINTS + i] = p[f"rank_points_{i + 1}"]
     for c in range(1, N_RULE_CARDS + 1):

@@ -22,7 +22,8 @@ rounds  one row per round (kind ``round``, keys game, round): law revealed, king
         single Q; ``forced_jokers``: Joker singles the hunt forced; ``pull_backs``/``pulled_cards``:
         card 10 pull-backs that took cards and the cards taken; ``ten_discards``/``ten_discarded``:
         card 03 discards of one card or more and the cards discarded; ``substitutions``: cards
-        played as another rank through card 20), and the finishing position of every seat
+        played as another rank through card 20; ``exiled_revolutions``: card 17, revolution-size
+        plays with a joker that caused no revolution), and the finishing position of every seat
         (``pos_s0`` …, 1 = first, 0 = no such seat).
 seats   one row per seat: bot, final points split by source, win, win share (1/k for k
         tied winners), rounds won, forbidden finishes, revolutions made, precepts held
@@ -44,7 +45,8 @@ ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revo
               "eight_cuts", "suit_locks", "number_locks", "geki", "forbidden", "tricks", "plays", "passes",
               "trimmed", "guard_hit", "slip_throughs", "equal_plays", "three_returns", "three_threes",
               "magician_hunts", "forced_jokers", "pull_backs", "pulled_cards", "ten_discards", "ten_discarded",
-              "substitutions"]
+              "substitutions",
+              "exiled_revolutions"]
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
