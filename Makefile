@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 DEMO_DIR ?= demo
 WORKERS ?= 2
 SEED ?= 1
+# pytest processes for `make test` (pytest-xdist); auto = one per core
+TEST_WORKERS ?= auto
+
 # games per demo run; override on the command line, e.g. `make demo VD_GAMES=10000`
 VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
@@ -33,7 +36,7 @@ demo: $(STAMP)
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 test: $(STAMP)
-	$(BIN)/lint-imports && $(BIN)/python -m pytest -q
+	$(BIN)/lint-imports && $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 	$(MAKE) test-boundscheck
 
 # The differential tests once more with every kernel compiled with bounds checks (an index
@@ -42,7 +45,7 @@ test: $(STAMP)
 # (the contract test's agreement check, over every registered game, keeps its own count).
 test-boundscheck: $(STAMP)
 	NUMBA_BOUNDSCHECK=1 CARDLAB_DIFF_REFERENCE_GAMES=$(BOUNDSCHECK_REFERENCE_GAMES) \
-	    $(BIN)/python -m pytest -q tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py \
+	    $(BIN)/python -m pytest -q -n $(TEST_WORKERS) tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py \
 	    tests/test_game_contract.py::test_engines_agree_on_mixed_bot_games
 
 # rewrite tests/golden/ from the reference engines (after an intended change; review the diff)
