@@ -26,7 +26,9 @@ def test_six_cards_both_modes(mode, players, count):
 CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07,21", "11": "11,06,16,22,15", "16": "16,15,21,07,14", "22": "22,16,14,15,09",
               "23": "23,07,09,14,15",
               "20": "20,21,14,15,10",
-              "17": "17,07,21,14,15"}
+              "17": "17,07,21,14,15",
+              "04": "04,09,19,03,10", "24": "24,09,19,03,10", "01": "01,24,25,09,21",
+              "25": "25,06,16,21,09"}
 
 
 # a card whose effect needs another card to show in a few hundred games is drawn with it
@@ -54,7 +56,9 @@ VARIANTS = [
          "strongest_uses_effective_order": False, "capital_fall_if_king_already_placed": False,
          "exited_hand_to_discard": False, "joker_single_ignores_number_lock": False, "revolution_finish_forbidden": True}),
     (5, {"max_plays_per_round": 12, "rank_points_2": 5, "capital_fall_bonus": 2}),
-    (4, {}),  # default: full 25-card rule deck, 19 of them inert
+    (4, {"rule_deck": "25,24,01,21,20,04", "mode": "madness", "dobon_flows": False, "dobon_on_stairs": True,
+         "loophole_uses_per_turn": 2, "strongest_uses_effective_order": False}),
+    (4, {}),  # default: full 25-card rule deck
 ]
 
 
@@ -106,7 +110,8 @@ def test_decisions_count_every_asked_decision():
 
 COUNTERS = {"03": "ten_discards", "06": "slip_throughs", "10": "pull_backs", "11": "magician_hunts",
             "16": "equal_plays", "20": "substitutions", "22": "three_returns", "23": "three_threes",
-            "17": "exiled_revolutions"}
+            "17": "exiled_revolutions",
+            "04": "taboo_breaks", "01": "recycles", "24": "loopholes", "25": "dobons"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTERS))

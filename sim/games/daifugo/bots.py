@@ -31,11 +31,13 @@ BOTS = {
     "greedy": BotSpec("greedy", GREEDY, {}, "sheds the weakest legal play first, never passes when able"),
     "strategist": BotSpec(
         "strategist", STRATEGIST,
-        {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0},
+        {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0,
+         "recycle_hand": 3.0},
         "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes, "
         "revolts when weak (mean strength < revolt_below), passes on control while every "
         "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards, "
-        "pulls back (card 10) only cards at least pullback_margin steps stronger than a K",
+        "pulls back (card 10) only cards at least pullback_margin steps stronger than a K, "
+        "recycles (card 01) its strongest discard card once it holds <= recycle_hand cards",
     ),
 }
 BOT_PARAMS = (
@@ -45,7 +47,10 @@ BOT_PARAMS = (
     BotParam("boss_hand", 0.0, float(R.BASE_DECK), "strategist leads a play nobody can beat once its hand is this small"),
     BotParam("pullback_margin", 0.0, 14.0,
              "strategist pulls back (card 10) only cards at least this many strength steps above a K (joker 13)"),
+    BotParam("recycle_hand", 0.0, 13.0,
+             "strategist recycles (card 01) the strongest discard card once its hand has at most this many cards"),
 )
+GREEDY_RECYCLE_HAND = 3  # greedy recycles (card 01) at this hand size or smaller (spec §6 D14)
 
 # D1 draft preference of the strategist (implemented cards; inert cards score 0)
 DRAFT_PREF = [0] * (R.N_RULE_CARDS + 1)
@@ -108,7 +113,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
     n = len(hand)
     rv = eng.reversed
     for m in moves:  # finish when legal
-        if m.count == n and not eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
+        if m.count == n and not eng.finish_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             return m
     nat = [c for c in hand if c < R.JOKER]
     if nat and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat)):
@@ -117,8 +122,11 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 return m
     strongest = 0 if rv else 12
     a9, a19 = eng.applies(R.C09_EIGHT_CUT, p), eng.applies(R.C19_JBACK, p)
+    taboo = eng.applies(R.C04_TABOO, p)
 
     def ff_card(c):
+        if taboo:  # card 04: no finish is forbidden for p
+            return False
         r = c // 4
         return c >= R.JOKER or r == strongest or (a9 and r == R.R8) or (a19 and r == R.RJ)
 
@@ -147,7 +155,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300
-        elif eng.is_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
+        elif eng.finish_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             cost += 1000
         if cost < best_cost:
             best, best_cost = m, cost
@@ -278,7 +286,28 @@ def _random_cards(eng, cards, k):
     return [rest.pop(eng.rng.randbelow(len(rest))) for _ in range(k)]
 
 
+def decide_recycle(eng, p, options, pol, prm):
+    """D14 (card 01): random uniform over [no, each discard card]; greedy (hand <= 3) and
+    strategist (hand <= ``recycle_hand``) take the strongest card under the current order
+    (a joker first; lowest id among equals), else decline."""
+    if pol == RANDOM:
+        return options[_random_index(eng, len(options))]
+    bar = GREEDY_RECYCLE_HAND if pol == GREEDY else prm["recycle_hand"]
+    if float(len(eng.hands[p])) > bar:
+        return None
+    rv = eng.reversed
+    return max(options[1:], key=lambda c: (card_strength(c, rv), -c))
+
+
+def decide_yes(eng, p, options, pol, prm):
+    """D15 loophole (card 24), D16 dobon (card 25): random uniform, greedy and strategist always."""
+    return options[_random_index(eng, 2)] if pol == RANDOM else True
+
+
 DECIDERS = {
+    "recycle": decide_recycle,
+    "loophole": decide_yes,
+    "dobon": decide_yes,
     "pull_back": decide_pull_back,
     "ten_discard": decide_ten_discard,
     "play": decide_play,

@@ -71,11 +71,15 @@ REVEAL0 = STATE.block("revealed", R.MAX_PLAYERS, "precepts revealed for the draf
 FIRSTS0 = STATE.block("firsts", R.MAX_PLAYERS, "rounds won per seat")
 FINAL0 = STATE.block("final_points", R.MAX_PLAYERS)
 WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
+# card 01: seats that recycled this round (mask); the W-flow / W-trim window opens before the next turn
+RC_USED, RC_PENDING = STATE.scalars("recycle_used", "recycle_pending")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
  ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
  ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED, ST_SUBS) = range(28)
 ST_EXILED = T.ROUND_COLS.index("exiled_revolutions")  # card 17
+ST_TABOO = T.ROUND_COLS.index("taboo_breaks")  # card 04
+ST_RECYCLES, ST_LOOPHOLES, ST_DOBONS = (T.ROUND_COLS.index(c) for c in ("recycles", "loopholes", "dobons"))  # 01, 24, 25
 
 # ---- move table: one row per legal play -----------------------------------------------
 MOVE = Layout("daifugo move row")
@@ -508,6 +512,12 @@ def is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
     return pv[P.P_REV_FF] == 1 and revolted
 
 
+@inl
+def finish_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
+    """Finishing with move m is forbidden for p: §3.7 unless card 04 applies (§4.4)."""
+    return not applies(S, 4, p) and is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted)
+
+
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def is_hunt_trigger(S, p, kind, count, nr, jr, wild):
     """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
@@ -540,6 +550,7 @@ def flow(S, leader):
     S[HUNT_DONE] = 0
     S[PASSED] = 0
     S[TURN] = leader
+    S[RC_PENDING] = 1  # §2.11.5 step 4: the card-01 window
 
 
 @inl
@@ -628,7 +639,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
     rv = reversed_(S)
     rev = S[REV] == 1
     for m in range(nm):
-        if MV[ix(m), MC] == size and not is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, move_revolts(S, MV, m, p)):
+        if MV[ix(m), MC] == size and not finish_forbidden(S, pv, p, MV, m, S[TK], rv, rev, move_revolts(S, MV, m, p)):
             return m
     first_rev = -1
     for m in range(nm):
@@ -643,6 +654,8 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
         ffmask |= np.int64(15) << np.int64(20)
     if applies(S, 19, p):
         ffmask |= np.int64(15) << np.int64(32)
+    if applies(S, 4, p):  # card 04: no finish is forbidden for p
+        ffmask = np.int64(0)
     boss_check = (not can_pass) and size <= boss_hand
     seen = hand | S[DISC] | S[FIELD]
     jk_unseen = 1 - popcount(seen & JOKER_BITS)
@@ -671,7 +684,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
                 cost += 60
             if boss_check and is_boss(S, seen, jk_unseen, kind, count, MV[ix(m), ML], MV[ix(m), MH], rv):
                 cost -= 300
-        elif is_forbidden(S, pv, p, MV, m, S[TK], rv, rev, move_revolts(S, MV, m, p)):
+        elif finish_forbidden(S, pv, p, MV, m, S[TK], rv, rev, move_revolts(S, MV, m, p)):
             cost += 1000
         if cost < best_cost:
             best = m
@@ -899,7 +912,8 @@ def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
 
 @inl
 def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
-    """§4.26 S1-S11 (steps of unimplemented cards are no-ops)."""
+    """§4.26 S1-S10 (steps of unimplemented cards are no-ops); True when the play did not flow
+    the field or end the round (S11 follows in ``play_round``)."""
     tk, tc, tl, th, ts, tm = S[TK], S[TC], S[TL], S[TH], S[TS], S[TM]
     r_before = reversed_(S)
     rev_before = S[REV] == 1
@@ -972,7 +986,11 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
     forbidden = False
     if S[ix(H0 + p)] == 0:
         S[A0 + p] = 0
-        if emptied or is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
+        forbidden = emptied or is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted)
+        if forbidden and applies(S, 4, p):  # §4.4: card 04 lifts the forbidden finish
+            S[RS0 + ST_TABOO] += 1
+            forbidden = False
+        if forbidden:
             place_bottom(S, pv, p)
             S[RS0 + ST_FF] += 1
             S[FF0 + p] += 1
@@ -980,7 +998,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
         else:
             place_top(S, pv, n, p)
     if n_active(S, n) <= 1:
-        return
+        return False
     # S10 flow effects: eight cut (09), three return (22), three 3s (23)
     flows = True
     if applies(S, 9, p) and contains_rank(nr, jr, 5, wild):
@@ -993,16 +1011,25 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
         flows = False
     if flows:
         flow(S, p if S[A0 + p] else next_active(S, n, p))
-        return
+        return False
     if forbidden and pv[P.P_FF_FLOWS]:
         flow(S, next_active(S, n, p))
-        return
-    next_turn(S, n, p)
+        return False
+    return True  # S11: the dobon window (play_round), then the next turn
+
+
+from .kernel_outturn import in_play, start_of_turn, window_dobon, window_recycle  # noqa: E402
 
 
 @inl
 def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
+    live01, live24, live25 = in_play(S, 1), in_play(S, 24), in_play(S, 25)
+    live = live01 or live24 or live25
     while n_active(S, n) > 1:
+        if S[RC_PENDING]:
+            S[RC_PENDING] = 0
+            if live01:
+                window_recycle(S, n, pols, prms, seatpos, rng, S[TURN])
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
             k = 0
             for q in range(n):
@@ -1018,6 +1045,9 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
                     place_top(S, pv, n, q)
             break
         p = S[TURN]
+        pos = seatpos[p]
+        if live and start_of_turn(S, pv, n, p, pols[pos], prms[pos, 4], rng, live01, live24, live25):
+            continue
         nm = legal_plays(S, pv, MV, p)
         can_pass = S[TK] != NONE
         if S[HUNT] and not (S[HUNT_DONE] >> p) & 1 and nm > 0 and MV[ix(nm - 1), MK] == JOKERK:
@@ -1026,14 +1056,15 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
             nm = 1
             can_pass = False
             S[RS0 + ST_FORCED] += 1
-        pos = seatpos[p]
         ch = choose_play(S, pv, n, MV, nm, p, can_pass, pols[pos], prms[pos, 0], prms[pos, 1], prms[pos, 2], rng)
         if ch < 0:
             S[PASSED] |= np.int64(1) << np.int64(p)
             S[RS0 + ST_PASSES] += 1
             next_turn(S, n, p)
         else:
-            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], rng)
+            if make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], rng):
+                if not (live25 and window_dobon(S, pv, n, p, pols, seatpos, rng)):
+                    next_turn(S, n, p)
     for q in range(n):
         if S[ix(A0 + q)]:
             S[ix(A0 + q)] = 0
@@ -1066,6 +1097,8 @@ def clear_round(S, n):
         S[i] = 0
     S[NTOP] = 0
     S[NBOT] = 0
+    S[RC_USED] = 0
+    S[RC_PENDING] = 0
     for q in range(n):
         S[ix(A0 + q)] = 1
         S[RB0 + q] = 0
@@ -1259,6 +1292,7 @@ def phase_start(S, n, pols, rng, seatpos):
         S[START] = randbelow(rng, n) if pols[seatpos[last]] == RANDOM else last
     S[RS0 + ST_START] = S[START]
     S[TURN] = S[START]
+    S[RC_PENDING] = 1  # card 01 W-trim (DEC-29)
 
 
 @fn

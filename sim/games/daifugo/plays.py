@@ -190,3 +190,22 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
 def joker_single(hand: set[int]) -> list[Play]:
     jokers = sorted(c for c in hand if c >= JOKER)
     return [Play(JOKER_SINGLE, (jokers[0],), (JOKER,), 1, -1, -1, 0)] if jokers else []
+
+
+def dobon_value(rank: int) -> int:
+    """§1.2 numeric value of a rank index for card 25: A=1, 2=2, 3..10 face, J=11, Q=12, K=13."""
+    return rank + 3 if rank <= 10 else rank - 10
+
+
+def dobon_targets(a: int, b: int) -> int:
+    """Bit mask of the values 1..13 that a and b reach by +, |−|, × or an exact ÷ (DEC-51)."""
+    out = {a + b, abs(a - b), a * b}
+    if a % b == 0:
+        out.add(a // b)
+    if b % a == 0:
+        out.add(b // a)
+    return sum(1 << v for v in out if 1 <= v <= 13)
+
+
+def dobon_hits(a: int, b: int, target: int) -> bool:
+    return bool(dobon_targets(a, b) >> target & 1)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from . import rules as R
 from .plays import (JOKER_SINGLE, SET, STAIRS, Play, beats, equal, joker_single, one_step, sets_of, stairs_of,
                     strength, value)
+from .reference_outturn import OutOfTurnRules
 from .rules import JOKER, IMPLEMENTED_CARDS
 
 
@@ -79,12 +80,16 @@ class RoundStats:
     af_promotions: int = 0
     af_promotions_from_bottom: int = 0
     af_capital_falls: int = 0
+    taboo_breaks: int = 0
+    recycles: int = 0
+    loopholes: int = 0
+    dobons: int = 0
     ranking: list = field(default_factory=list)
     points: list = field(default_factory=list)
     bonus: list = field(default_factory=list)
 
 
-class Engine:
+class Engine(OutOfTurnRules):
     """Game state plus the rules; ``run()`` plays from the current phase to the end."""
 
     PHASES = ("deal", "draft", "exchange", "king_give", "post_exchange", "trim", "start", "play", "score", "over")
@@ -151,6 +156,8 @@ class Engine:
         self.exchange_left: list[int] = []
         self.king_give_left: list[int] = []
         self.trim_left: list[int] = []
+        self.recycle_used: set[int] = set()  # card 01: players who recycled this round
+        self.recycle_pending = False  # card 01: the W-flow / W-trim window opens before the next turn
         self.stats = RoundStats(bonus=[0] * self.n)
         self.af_claim = -1  # card 13: the revolution maker whose win is pending (-1 none)
 
@@ -339,6 +346,7 @@ class Engine:
         self.stats.start_player = self.start_player
         self.turn = self.start_player
         self.say(f"round {self.round_no}: start player P{self.start_player}")
+        self.recycle_pending = True  # card 01 W-trim (DEC-29)
         self.phase = "play"
 
     def phase_play(self) -> None:
@@ -385,6 +393,8 @@ class Engine:
     def play_round(self) -> None:
         """§2.11-§2.13: turns until at most one player holds cards (or the play-count guard)."""
         while self.n_active() > 1:
+            if self.recycle_pending:
+                self.window_recycle()
             if self.stats.plays >= self.pv[R.P_MAX_PLAYS]:
                 self.loop_guard()
                 break
@@ -547,7 +557,10 @@ class Engine:
         return "not a legal play"
 
     def take_turn(self, p: int) -> None:
-        """§2.11.1-2: the leader must play; a follower plays a beating combination or passes."""
+        """§2.11.1-2: the leader must play; a follower plays a beating combination or passes
+        (after the turn-start windows of cards 25, 24, 01)."""
+        if self.start_of_turn(p):
+            return
         moves = self.legal_plays(p)
         if self.hunt_forces(p, moves):  # D10: exactly one Joker single, no pass (§4.11)
             options: list = [m for m in moves if m.kind == JOKER_SINGLE]
@@ -605,6 +618,7 @@ class Engine:
         if leader >= 0 and not self.active[leader]:
             leader = self.next_active(leader)  # §2.11.6: the promoted claimant left the round
         self.turn = leader
+        self.recycle_pending = True  # §2.11.5 step 4: the card-01 window
         self.say(f"field flows; P{leader} leads" if leader >= 0 else "field flows")
 
     def revolution_size(self, p: int, x: Play) -> bool:
@@ -658,7 +672,9 @@ class Engine:
         if forbidden and self.pv[R.P_FF_FLOWS]:  # DEC-15 variant
             self.flow(self.next_active(p))
             return
-        self.next_turn(p)  # S11 (dobon window: not implemented)
+        if self.window_dobon(p):  # S11
+            return
+        self.next_turn(p)
 
     def count_special_play(self, p: int, x: Play, t: Play, r_before: bool) -> None:
         """§7 counters of plays made through a card's permission (06 slip-through, 16 equal)."""
@@ -857,12 +873,22 @@ class Engine:
             return True
         return bool(self.pv[R.P_REV_FF]) and revolted
 
+    def finish_forbidden(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool,
+                         revolted: bool) -> bool:
+        """Whether finishing with x would be forbidden for p: §3.7 unless card 04 applies (§4.4)."""
+        return not self.applies(R.C04_TABOO, p) and self.is_forbidden(p, x, t, r_before, rev_before, revolted)
+
     def step_finish(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool, revolted: bool,
                     emptied: bool = False) -> bool:
         """S9 / §2.12: going out; a forbidden finish goes to the bottom (DEC-14); a hand emptied
         by an effect (card 03 discard) is forbidden too (§3.7 item 4). Returns forbidden."""
         self.active[p] = False
-        if emptied or self.is_forbidden(p, x, t, r_before, rev_before, revolted):  # card 04 not implemented
+        forbidden = emptied or self.is_forbidden(p, x, t, r_before, rev_before, revolted)
+        if forbidden and self.applies(R.C04_TABOO, p):  # §4.4: card 04 lifts the forbidden finish
+            self.stats.taboo_breaks += 1
+            self.say(f"P{p} breaks the taboo (card 04)")
+            forbidden = False
+        if forbidden:
             self.place_bottom(p)
             self.stats.forbidden += 1
             self.ff_by_seat[p] += 1

@@ -41,7 +41,9 @@ C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
 C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
 C17_EXILE = 17
 C13_ARMED_FORCE = 13
-IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23, 17)
+C04_TABOO = 4
+C01_RECYCLE, C24_LOOPHOLE, C25_DOBON = 1, 24, 25
+IMPLEMENTED_CARDS = (1, 3, 4, 6, 7, 9, 10, 11, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -113,11 +115,13 @@ PARAMS: tuple[Param, ...] = (
     Param("precept21_followers_may_play_stairs", True, "bool", "assumed", "DEC-47",
           "card 21 precept: others may follow the holder's stairs"),
     # decisions of the cards not implemented yet: listed so configs stay stable
-    Param("discard_public", True, "bool", "assumed", "DEC-2", "the discard pile is face up" + _inert(1)),
+    Param("discard_public", True, "bool", "assumed", "DEC-2",
+          "the discard pile is face up (card 01 chooses from it; only true is implemented)"),
     Param("post_exchange_order", "05,12law,12precept", "choice", "assumed", "DEC-4",
           "order of post-exchange effects" + _inert(12), choices=("05,12law,12precept",)),
     Param("collusion_round1", True, "bool", "assumed", "DEC-8", "card 12 acts in round 1" + _inert(12)),
-    Param("dobon_flows", True, "bool", "assumed", "DEC-13", "a dobon flows the field" + _inert(25)),
+    Param("dobon_flows", True, "bool", "assumed", "DEC-13",
+          "card 25: a dobon flows the field, the next player from the caller leads (else the trick goes on)"),
     Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "fusion is bound by locks" + _inert(2)),
     Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32",
           "card 03: the 10 discard is mandatory (exactly min(10s played, hand) cards)"),
@@ -133,8 +137,9 @@ PARAMS: tuple[Param, ...] = (
           "or is illegal", choices=("no_revolution", "illegal")),
     Param("flux_mode", "swap_with_next", "choice", "assumed", "DEC-45",
           "card 18 exchange partner" + _inert(18), choices=("swap_with_next", "rotate_all")),
-    Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn" + _inert(24), lo=0, hi=10),
-    Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51", "dobon may target stairs" + _inert(25)),
+    Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn", lo=0, hi=10),
+    Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51",
+          "card 25: a dobon may target stairs (the value of their highest card)"),
 )
 
 # Integer parameter vector shared by both engines (index constants below).
@@ -148,7 +153,8 @@ P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = ran
 P_EXILE_ILLEGAL = 65  # card 17
 P_AF_MODE = 66  # card 13: AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END
 AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END = 0, 1, 2
-N_PARAMS = 67
+P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(67, 70)
+N_PARAMS = 70
 
 
 def param_vector(cfg) -> list[int]:
@@ -188,6 +194,9 @@ def param_vector(cfg) -> list[int]:
     v[P_CF_BONUS] = p["capital_fall_bonus"]
     v[P_EXILE_ILLEGAL] = int(p["exile_mode"] == "illegal")
     v[P_AF_MODE] = ("trick_end", "immediate", "round_end").index(p["armed_force_resolution"])
+    v[P_LOOPHOLE_USES] = p["loophole_uses_per_turn"]
+    v[P_DOBON_FLOWS] = int(p["dobon_flows"])
+    v[P_DOBON_STAIRS] = int(p["dobon_on_stairs"])
     for i in range(6):
         v[P_RANK_POINTS + i] = p[f"rank_points_{i + 1}"]
     for c in range(1, N_RULE_CARDS + 1):

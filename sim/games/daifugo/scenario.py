@@ -234,6 +234,8 @@ def legal_json(kind: str, options) -> list:
         return [{"pull_back": f"0..{options[0]} of " + " ".join(R.card_code(c) for c in options[1])}]
     if kind in ("give", "king_give"):
         return [{kind: R.card_code(c)} for c in options]
+    if kind == "recycle":
+        return [{kind: None if c is None else R.card_code(c)} for c in options]
     return [{kind: o} for o in options]
 
 
@@ -270,6 +272,8 @@ def match(eng, p, kind, options, d):
         if len(cards) > options or (eng.pv[R.P_03_MANDATORY] and len(cards) != options):
             raise _Illegal(f"must discard {'exactly' if eng.pv[R.P_03_MANDATORY] else 'at most'} {options} card(s)")
         return cards
+    if kind == "recycle":
+        return match_recycle(p, options, d)
     if kind == "trim":
         if "trim" not in d:
             raise _Illegal(f"expected a trim for P{p}")
@@ -289,6 +293,20 @@ def match(eng, p, kind, options, d):
     if v not in options:
         raise _Illegal(f"{kind} {d[kind]!r} is not allowed; options: {legal_json(kind, options)}")
     return options[options.index(v)]
+
+
+def match_recycle(p, options, d):
+    """Card 01 (D14): ``{"recycle": "Jk"}`` takes a discard card, ``null`` / ``false`` declines."""
+    if "recycle" not in d:
+        raise _Illegal(f"expected a recycle for P{p} (card 01; null declines): discard pile "
+                       + " ".join(R.card_code(c) for c in options[1:]))
+    v = d["recycle"]
+    if v is None or v is False:
+        return None
+    c = _card(v)
+    if c not in options:
+        raise _Illegal(f"{R.card_code(c)} is not in the discard pile: only discard cards can be recycled (QA-01.1)")
+    return c
 
 
 def match_play(eng, p, options, d):
@@ -328,7 +346,8 @@ def load_state(eng: Engine, st: dict) -> None:
     known = {"round", "phase", "hands", "laws", "precepts", "rule_deck", "revealed", "draft_left", "exchange_left",
              "king_give_left", "trim_left", "prev_ranking", "rank_points", "bonus_points", "precept_points",
              "top", "field", "rev", "jback", "suit_lock", "num_lock", "passed", "turn", "top_list", "bottom_list",
-             "discard", "removed", "undealt", "start_player", "jokers", "hunt", "hunt_done"}
+             "discard", "removed", "undealt", "start_player", "jokers", "hunt", "hunt_done",
+             "recycle_used"}
     unknown = set(st) - known
     if unknown:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(unknown))}")
@@ -394,6 +413,7 @@ def load_state(eng: Engine, st: dict) -> None:
     eng.passed = {_seat(q, n, "passed") for q in _list(st, "passed")}
     eng.hunt = _flag(st.get("hunt", False), "hunt")
     eng.hunt_done = {_seat(q, n, "hunt_done") for q in _list(st, "hunt_done")}
+    eng.recycle_used = {_seat(q, n, "recycle_used") for q in _list(st, "recycle_used")}
     eng.top_list = [_seat(q, n, "top_list") for q in _list(st, "top_list")]
     eng.bottom_list = [_seat(q, n, "bottom_list") for q in _list(st, "bottom_list")]
     placed = set(eng.top_list) | set(eng.bottom_list)
@@ -448,6 +468,7 @@ def dump_state(eng: Engine) -> dict:
         "top_list": list(eng.top_list), "bottom_list": list(eng.bottom_list),
         "discard": codes(eng.discard), "removed": codes(eng.removed), "undealt": codes(eng.undealt),
         "start_player": eng.start_player, "jokers": eng.jokers,
+        "recycle_used": sorted(eng.recycle_used),
     }
     if st["prev_ranking"] is None:
         del st["prev_ranking"]

@@ -9,7 +9,8 @@ games   one row per game: mode, players, laws in order (``law_1`` … card id, 0
         point where a player chooses among two or more options: each precept draft pick, gift
         to the king among tied strongest cards, gift of the king, trim (one per player holding
         more than ``trim_to`` cards, whatever the number discarded), start-player choice, play
-        or pass on a turn, and optional revolution (card 07 variant). Decisions with a single
+        or pass on a turn, optional revolution (card 07 variant), pull-back (10) and ten discard
+        (03) choices, every recycle offer (01), loophole (24) and dobon (25) chance. Decisions with a single
         option (a forced pass, a lone lead, the last precept on offer) are not counted.
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
@@ -23,7 +24,10 @@ rounds  one row per round (kind ``round``, keys game, round): law revealed, king
         card 10 pull-backs that took cards and the cards taken; ``ten_discards``/``ten_discarded``:
         card 03 discards of one card or more and the cards discarded; ``substitutions``: cards
         played as another rank through card 20; ``exiled_revolutions``: card 17, revolution-size
-        plays with a joker that caused no revolution), and the finishing position of every seat
+        plays with a joker that caused no revolution; ``taboo_breaks``: card 04, finishes that would
+        have been forbidden and were not; ``recycles``: card 01, cards taken from the discard
+        pile; ``loopholes``: card 24, random discard cards drawn; ``dobons``: card 25, players
+        who went out by a dobon), and the finishing position of every seat
         (``pos_s0`` …, 1 = first, 0 = no such seat).
 seats   one row per seat: bot, final points split by source, win, win share (1/k for k
         tied winners), rounds won, forbidden finishes, revolutions made, precepts held
@@ -46,7 +50,9 @@ ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revo
               "trimmed", "guard_hit", "slip_throughs", "equal_plays", "three_returns", "three_threes",
               "magician_hunts", "forced_jokers", "pull_backs", "pulled_cards", "ten_discards", "ten_discarded",
               "substitutions",
-              "exiled_revolutions"]
+              "exiled_revolutions",
+              "taboo_breaks",
+              "recycles", "loopholes", "dobons"]
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
