@@ -1018,7 +1018,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
     return True  # S11: the dobon window (play_round), then the next turn
 
 
-from .kernel_outturn import in_play, start_of_turn, window_dobon, window_recycle  # noqa: E402
+from .kernel_outturn import RECYCLE_HAND_COL, in_play, start_of_turn, window_dobon, window_recycle  # noqa: E402
 
 
 @inl
@@ -1046,7 +1046,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
             break
         p = S[TURN]
         pos = seatpos[p]
-        if live and start_of_turn(S, pv, n, p, pols[pos], prms[pos, 4], rng, live01, live24, live25):
+        if live and start_of_turn(S, pv, n, p, pols[pos], prms[pos, RECYCLE_HAND_COL], rng, live01, live24, live25):
             continue
         nm = legal_plays(S, pv, MV, p)
         can_pass = S[TK] != NONE

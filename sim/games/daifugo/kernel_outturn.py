@@ -17,12 +17,13 @@ from sim.kernel_util import inl, ix
 from sim.rng import randbelow
 
 from . import rules as P
-from .bots import GREEDY, GREEDY_RECYCLE_HAND, RANDOM
+from .bots import BOTS, GREEDY, GREEDY_RECYCLE_HAND, RANDOM
 from .kernel import (A0, DECISIONS, DISC, FIELD, H0, IMPL, JOKER_BITS, LAWS, NONE, OWN0, PASSED, RC_USED, REV,
                      RS0, SETK, STAIRS, ST_DOBONS, ST_LOOPHOLES, ST_RECYCLES, TH, TK, TL, TO, applies, flow,
                      n_active, next_active, next_turn, nth_card, place_top, popcount, reversed_)
 from .plays import dobon_targets, dobon_value
 
+RECYCLE_HAND_COL = list(BOTS["strategist"].params).index("recycle_hand")  # column of the bot matrix
 DV = np.array([dobon_value(r) for r in range(13)], np.int64)  # §1.2 dobon value per rank index
 DOB = np.zeros((14, 14), np.int64)  # values reached by two cards (bit v for value v)
 for _a in range(1, 14):
@@ -84,7 +85,7 @@ def window_recycle(S, n, pols, prms, seatpos, rng, leader):
     for i in range(n):
         q = (leader + i) % n
         pos = seatpos[q]
-        offer_recycle(S, q, pols[pos], prms[pos, 4], rng)
+        offer_recycle(S, q, pols[pos], prms[pos, RECYCLE_HAND_COL], rng)
 
 
 # ---- 24 Loophole ----------------------------------------------------------------------
