@@ -384,12 +384,12 @@ def law_effects(run) -> pd.DataFrame:
 def _variance_row(g: pd.DataFrame) -> dict:
     w, o = g[g["law"]], g[~g["law"]]
     if w.empty or o.empty:
-        return {k: np.nan for k in ("var_with", "var_with_lo", "var_with_hi", "var_without", "var_diff",
-                                    "var_lo", "var_hi", "var_p")}
+        return {k: np.nan for k in ("games_with", "var_with", "var_with_lo", "var_with_hi", "var_without",
+                                    "var_diff", "var_lo", "var_hi", "var_p")}
     w, o = w.iloc[0], o.iloc[0]
     d = _welch(w.mean_var, w.sd_var, int(w.n), o.mean_var, o.sd_var, int(o.n))
     _, lo, hi = mean_ci_from(w.mean_var, w.sd_var, int(w.n))
-    return {"var_with": w.mean_var, "var_with_lo": lo, "var_with_hi": hi, "var_without": o.mean_var,
+    return {"games_with": int(w.n), "var_with": w.mean_var, "var_with_lo": lo, "var_with_hi": hi, "var_without": o.mean_var,
             "var_diff": d["diff"], "var_lo": d["lo"], "var_hi": d["hi"], "var_p": d["p"]}
 
 
