@@ -28,7 +28,7 @@ import statsmodels.api as sm
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from analysis.stats import compare_rates, mean_ci_from, wilson
+from analysis.stats import mean_ci_from, wilson
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 
 CARDS = tuple(range(1, N_RULE_CARDS + 1))
@@ -229,11 +229,6 @@ def law_games(run) -> pd.DataFrame:
 
 def _firsts(row, players: int) -> np.ndarray:
     return np.array([int(row[f"first_{q}"]) for q in range(players)])
-
-
-def seat_spread(firsts: np.ndarray, n: int) -> float:
-    """Largest minus smallest seat share of round wins."""
-    return float((firsts.max() - firsts.min()) / n) if n else np.nan
 
 
 def _spread_draws(firsts: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
