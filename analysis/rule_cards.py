@@ -68,17 +68,21 @@ def _welch(m1, sd1, n1, m2, sd2, n2) -> dict:
 
 # ---- precepts ---------------------------------------------------------------------------
 
+def _held_cards(mask: str) -> str:
+    """SQL: the list of card ids whose bit is set in ``mask``."""
+    return f"list_filter(range(1, {N_RULE_CARDS + 1}), lambda x: ({mask} >> (x - 1)) & 1 = 1)"
+
+
 def precept_counts(run) -> pd.DataFrame:
-    """Per card, over the games where one seat holds it: games, the holder's wins, and the
-    moments of the per-game differences holder minus the mean of the other seats, for wins
-    and for final points (each game is one matched comparison)."""
+    """Per card, over the games where a seat holds it (a precept has one holder): games, the
+    holder's wins, and the moments of the per-game differences holder minus the mean of the
+    other seats, for wins and for final points (each game is one matched comparison)."""
     return run.sql(f"""
-        WITH s AS (SELECT game, card, (precepts_mask & {_bit('card')}) != 0 AS held, win::DOUBLE AS w,
-                          points::DOUBLE AS pts FROM seats CROSS JOIN {CARD_LIST}),
-             g AS (SELECT card, sum(w) FILTER (WHERE held) AS hw, avg(w) FILTER (WHERE NOT held) AS ow,
-                          sum(pts) FILTER (WHERE held) AS hp, avg(pts) FILTER (WHERE NOT held) AS op
-                   FROM s GROUP BY game, card
-                   HAVING count(*) FILTER (WHERE held) = 1 AND count(*) FILTER (WHERE NOT held) > 0)
+        WITH t AS (SELECT game, sum(win::DOUBLE) AS tw, sum(points::DOUBLE) AS tp, count(*) AS k
+                   FROM seats GROUP BY game HAVING count(*) > 1),
+             h AS (SELECT game, unnest({_held_cards('precepts_mask')}) AS card, win::DOUBLE AS hw,
+                          points::DOUBLE AS hp FROM seats WHERE precepts_mask != 0),
+             g AS (SELECT card, hw, (tw - hw) / (k - 1) AS ow, hp, (tp - hp) / (k - 1) AS op FROM h JOIN t USING (game))
         SELECT card, count(*) AS n, sum(hw)::BIGINT AS wins, avg(ow) AS others_win, avg(hw - ow) AS win_diff,
                stddev_samp(hw - ow) AS win_sd, avg(hp) AS holder_points, avg(op) AS others_points,
                avg(hp - op) AS points_diff, stddev_samp(hp - op) AS points_sd
@@ -397,7 +401,7 @@ def pair_rounds(run) -> pd.DataFrame:
     firsts = ", ".join(f"pos_s{q}" for q in range(p))
     return run.sql(f"""WITH r AS ({_in_force_rounds(p)}),
              c AS (SELECT game, round, plays, king, king_kept, {firsts},
-                          unnest(list_filter(range(1, {N_RULE_CARDS + 1}), lambda x: (in_force >> (x - 1)) & 1 = 1)) AS card
+                          unnest({_held_cards('in_force')}) AS card
                    FROM r WHERE bit_count(in_force) >= 2)
         SELECT x.card AS a, y.card AS b, x.round AS round, {_round_aggregates(p)}
         FROM c x JOIN (SELECT game, round, card FROM c) y ON x.game = y.game AND x.round = y.round AND x.card < y.card
