@@ -8,7 +8,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 
-def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate", ref: float | None = None) -> Figure:
+def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate", ref: float | None = None,
+              xlabel: str | None = None) -> Figure:
     """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``analysis.stats.rate_table``)."""
     fig = Figure(figsize=(6.4, 3.4), layout="constrained")
     ax = fig.add_subplot()
@@ -20,6 +21,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate",
     if ref is not None:
         ax.axhline(ref, color="grey", ls="--", lw=1, label=f"even share {ref:.3f}")
         ax.legend(loc="best", fontsize=8)
+    ax.set_xlabel(xlabel or label)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
@@ -93,13 +95,18 @@ def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
     return fig
 
 
-def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule card", marks=()) -> Figure:
+def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule card", marks=(),
+            centre: float | None = None) -> Figure:
     """A square matrix as a colour map (NaN cells blank), with ``marks`` (row, column) cells
-    outlined."""
+    outlined; with ``centre`` a diverging map symmetric around that value."""
     m = np.ma.masked_invalid(np.asarray(matrix, float))
     fig = Figure(figsize=(6.8, 6.0), layout="constrained")
     ax = fig.add_subplot()
-    im = ax.imshow(m, cmap="viridis", interpolation="nearest")
+    if centre is not None and m.count():
+        half = float(np.abs(m - centre).max()) or 1.0
+        im = ax.imshow(m, cmap="RdBu_r", vmin=centre - half, vmax=centre + half, interpolation="nearest")
+    else:
+        im = ax.imshow(m, cmap="viridis", interpolation="nearest")
     ticks = np.arange(len(labels))
     ax.set_xticks(ticks, [str(v) for v in labels], rotation=90, fontsize=7)
     ax.set_yticks(ticks, [str(v) for v in labels], fontsize=7)

@@ -3,9 +3,9 @@
 Every candidate is one test on aggregated counts (from DuckDB): each seat's and each bot's
 win rate against the other seats' or bots' (two-proportion z-test), and each turn-cap or
 stalemate flag's rate against a tolerated rate (one-sided exact binomial test). The p-values
-of all tests of a report are adjusted together with Benjamini-Hochberg (statsmodels
-``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
-least the practical threshold; largest first.
+of all tests of a report are adjusted together with Benjamini-Hochberg (``analysis.stats.fdr_bh``,
+as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the
+effect is at least the practical threshold; largest first.
 """
 
 from __future__ import annotations
@@ -14,16 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
 from analysis import queries
 from analysis.games import candidates_for
 from analysis.sections import Section
-from analysis.stats import compare_rates, wilson
+from analysis.stats import binomial_p_greater, compare_rates, fdr_bh, wilson
 
 ALPHA = 0.05
-METHOD = "Benjamini-Hochberg (false discovery rate, statsmodels multipletests fdr_bh)"
+METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
 MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
@@ -94,7 +92,7 @@ def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
     for f in flags:
         k = int(c[f])
         lo, hi = wilson(k, n)
-        p = sps.binomtest(k, n, max_rate, alternative="greater").pvalue
+        p = binomial_p_greater(k, n, max_rate)
         out.append(Candidate(label, "", STALL_FLAGS[f], "stall", k / n, float(lo), float(hi), max_rate,
                              k / n - max_rate, float(p)))
     return out
@@ -117,7 +115,7 @@ def candidates(runs: list[tuple[str, object]], max_stall_rate: float = MAX_STALL
 def adjust(cands: list[Candidate]) -> list[Candidate]:
     """Fill in each candidate's Benjamini-Hochberg q-value over all of them."""
     if cands:
-        q = multipletests([c.p for c in cands], alpha=ALPHA, method="fdr_bh")[1]
+        q = fdr_bh([c.p for c in cands])
         for c, v in zip(cands, q):
             c.q = float(v)
     return cands

@@ -28,7 +28,7 @@ import statsmodels.api as sm
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from analysis.stats import compare_rates, mean_ci_from, wilson
+from analysis.stats import mean_ci_from, wilson
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 
 CARDS = tuple(range(1, N_RULE_CARDS + 1))
@@ -68,17 +68,21 @@ def _welch(m1, sd1, n1, m2, sd2, n2) -> dict:
 
 # ---- precepts ---------------------------------------------------------------------------
 
+def _held_cards(mask: str) -> str:
+    """SQL: the list of card ids whose bit is set in ``mask``."""
+    return f"list_filter(range(1, {N_RULE_CARDS + 1}), lambda x: ({mask} >> (x - 1)) & 1 = 1)"
+
+
 def precept_counts(run) -> pd.DataFrame:
-    """Per card, over the games where one seat holds it: games, the holder's wins, and the
-    moments of the per-game differences holder minus the mean of the other seats, for wins
-    and for final points (each game is one matched comparison)."""
+    """Per card, over the games where a seat holds it (a precept has one holder): games, the
+    holder's wins, and the moments of the per-game differences holder minus the mean of the
+    other seats, for wins and for final points (each game is one matched comparison)."""
     return run.sql(f"""
-        WITH s AS (SELECT game, card, (precepts_mask & {_bit('card')}) != 0 AS held, win::DOUBLE AS w,
-                          points::DOUBLE AS pts FROM seats CROSS JOIN {CARD_LIST}),
-             g AS (SELECT card, sum(w) FILTER (WHERE held) AS hw, avg(w) FILTER (WHERE NOT held) AS ow,
-                          sum(pts) FILTER (WHERE held) AS hp, avg(pts) FILTER (WHERE NOT held) AS op
-                   FROM s GROUP BY game, card
-                   HAVING count(*) FILTER (WHERE held) = 1 AND count(*) FILTER (WHERE NOT held) > 0)
+        WITH t AS (SELECT game, sum(win::DOUBLE) AS tw, sum(points::DOUBLE) AS tp, count(*) AS k
+                   FROM seats GROUP BY game HAVING count(*) > 1),
+             h AS (SELECT game, unnest({_held_cards('precepts_mask')}) AS card, win::DOUBLE AS hw,
+                          points::DOUBLE AS hp FROM seats WHERE precepts_mask != 0),
+             g AS (SELECT card, hw, (tw - hw) / (k - 1) AS ow, hp, (tp - hp) / (k - 1) AS op FROM h JOIN t USING (game))
         SELECT card, count(*) AS n, sum(hw)::BIGINT AS wins, avg(ow) AS others_win, avg(hw - ow) AS win_diff,
                stddev_samp(hw - ow) AS win_sd, avg(hp) AS holder_points, avg(op) AS others_points,
                avg(hp - op) AS points_diff, stddev_samp(hp - op) AS points_sd
@@ -231,11 +235,6 @@ def _firsts(row, players: int) -> np.ndarray:
     return np.array([int(row[f"first_{q}"]) for q in range(players)])
 
 
-def seat_spread(firsts: np.ndarray, n: int) -> float:
-    """Largest minus smallest seat share of round wins."""
-    return float((firsts.max() - firsts.min()) / n) if n else np.nan
-
-
 def _spread_draws(firsts: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
     """Parametric bootstrap of the seat spread from the counts (binomial per seat)."""
     rates = rng.binomial(n, firsts / n, size=(BOOTSTRAP_DRAWS, len(firsts))) / n
@@ -384,12 +383,12 @@ def law_effects(run) -> pd.DataFrame:
 def _variance_row(g: pd.DataFrame) -> dict:
     w, o = g[g["law"]], g[~g["law"]]
     if w.empty or o.empty:
-        return {k: np.nan for k in ("var_with", "var_with_lo", "var_with_hi", "var_without", "var_diff",
-                                    "var_lo", "var_hi", "var_p")}
+        return {k: np.nan for k in ("games_with", "var_with", "var_with_lo", "var_with_hi", "var_without",
+                                    "var_diff", "var_lo", "var_hi", "var_p")}
     w, o = w.iloc[0], o.iloc[0]
     d = _welch(w.mean_var, w.sd_var, int(w.n), o.mean_var, o.sd_var, int(o.n))
     _, lo, hi = mean_ci_from(w.mean_var, w.sd_var, int(w.n))
-    return {"var_with": w.mean_var, "var_with_lo": lo, "var_with_hi": hi, "var_without": o.mean_var,
+    return {"games_with": int(w.n), "var_with": w.mean_var, "var_with_lo": lo, "var_with_hi": hi, "var_without": o.mean_var,
             "var_diff": d["diff"], "var_lo": d["lo"], "var_hi": d["hi"], "var_p": d["p"]}
 
 
@@ -402,7 +401,7 @@ def pair_rounds(run) -> pd.DataFrame:
     firsts = ", ".join(f"pos_s{q}" for q in range(p))
     return run.sql(f"""WITH r AS ({_in_force_rounds(p)}),
              c AS (SELECT game, round, plays, king, king_kept, {firsts},
-                          unnest(list_filter(range(1, {N_RULE_CARDS + 1}), lambda x: (in_force >> (x - 1)) & 1 = 1)) AS card
+                          unnest({_held_cards('in_force')}) AS card
                    FROM r WHERE bit_count(in_force) >= 2)
         SELECT x.card AS a, y.card AS b, x.round AS round, {_round_aggregates(p)}
         FROM c x JOIN (SELECT game, round, card FROM c) y ON x.game = y.game AND x.round = y.round AND x.card < y.card

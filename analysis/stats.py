@@ -1,19 +1,22 @@
-"""Confidence intervals and significance tests (from statsmodels/scipy, not hand-written)."""
+"""Confidence intervals and significance tests on aggregated counts, from statsmodels and
+scipy.stats. The libraries are imported inside the functions, so that reading a run does not
+pay for them before a statistic is needed.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
 
 def wilson(successes, n, alpha: float = 0.05):
     """95% (by default) Wilson score interval; arrays in, (lo, hi) arrays out. n=0 gives NaN."""
+    from statsmodels.stats.proportion import proportion_confint
+
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     safe = np.where(n > 0, n, 1.0)
-    lo, hi = proportion_confint(successes, safe, alpha=alpha, method="wilson")
+    lo, hi = proportion_confint(np.where(n > 0, successes, 0.0), safe, alpha=alpha, method="wilson")
     return np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
 
 
@@ -45,10 +48,35 @@ def compare_rates(s1: int, n1: int, s2: int, n2: int) -> dict:
     p1, p2 = s1 / n1, s2 / n2
     if (s1 + s2) in (0, n1 + n2):  # no variation at all: identical rates, nothing to test
         return {"diff": 0.0, "lo": 0.0, "hi": 0.0, "p": 1.0}
-    _, p = proportions_ztest([s1, s2], [n1, n2])
+    p = two_proportion_p(s1, n1, s2, n2)
     se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
     d = p1 - p2
     return {"diff": d, "lo": d - 1.96 * se, "hi": d + 1.96 * se, "p": float(p)}
+
+
+def two_proportion_p(s1: int, n1: int, s2: int, n2: int) -> float:
+    """Two-sided p-value of the pooled two-proportion z-test (statsmodels ``proportions_ztest``)."""
+    from statsmodels.stats.proportion import proportions_ztest
+
+    return float(proportions_ztest([s1, s2], [n1, n2])[1])
+
+
+def binomial_p_greater(k: int, n: int, p: float) -> float:
+    """One-sided exact binomial test, H1: rate > ``p`` (scipy ``binomtest``)."""
+    from scipy.stats import binomtest
+
+    if k <= 0:
+        return 1.0
+    return float(binomtest(int(k), int(n), float(p), alternative="greater").pvalue)
+
+
+def fdr_bh(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the input order (statsmodels
+    ``multipletests(method="fdr_bh")``)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(pvalues, dtype=float)
+    return multipletests(p, alpha=0.05, method="fdr_bh")[1] if p.size else p
 
 
 def mean_ci(values) -> tuple[float, float, float]:
@@ -66,7 +94,9 @@ def mean_ci_from(mean: float, sd: float, n: int) -> tuple[float, float, float]:
         return (float(mean) if n else np.nan), np.nan, np.nan
     if sd == 0:
         return float(mean), float(mean), float(mean)
-    lo, hi = sps.t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
+    from scipy.stats import t
+
+    lo, hi = t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
     return float(mean), float(lo), float(hi)
 
 

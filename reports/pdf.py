@@ -13,13 +13,16 @@ import textwrap
 from functools import lru_cache
 from pathlib import Path
 
-import matplotlib.image as mpimg
+import numpy as np
 import pandas as pd
+from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
-from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.font_manager import FontProperties
+from matplotlib.image import BboxImage
 from matplotlib.lines import Line2D
+from matplotlib.transforms import Bbox, TransformedBbox
+from PIL import Image
 
 PAGE_W, PAGE_H, MARGIN = 8.27, 11.69, 0.5  # A4, inches
 TEXT_W = PAGE_W - 2 * MARGIN
@@ -148,14 +151,17 @@ class Pages:
         self.y += ROW_H * (1.4 + n_lines) + 0.1
 
     def figure(self, caption: str, fig: Figure) -> None:
-        img = mpimg.imread(io.BytesIO(self.png(fig)))
+        """The chart's PNG (the HTML's pixels), placed as one image: no axes, no alpha channel
+        (the charts are opaque), not resampled."""
+        img = np.asarray(Image.open(io.BytesIO(self.png(fig))).convert("RGB"))
         w = min(TEXT_W, 6.4)
         h = w * img.shape[0] / img.shape[1]
         self._room(h + 0.1)
         top = PAGE_H - MARGIN - self.y
-        ax = self.fig.add_axes([MARGIN / PAGE_W, (top - h) / PAGE_H, w / PAGE_W, h / PAGE_H])
-        ax.imshow(img, interpolation="none")  # embedded as is, not resampled
-        ax.axis("off")
+        box = TransformedBbox(Bbox.from_bounds(MARGIN, top - h, w, h), self.fig.dpi_scale_trans)
+        image = BboxImage(box, interpolation="none")
+        image.set_data(img)
+        self.fig.add_artist(image)
         self.y += h + 0.1
 
     def flush(self) -> None:

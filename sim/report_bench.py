@@ -3,30 +3,38 @@ the same run, each as its own process with its wall time and peak resident memor
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 
-def timed(args: list[str]) -> tuple[float, float]:
-    """Run ``python -m sim.cli ARGS`` as a child; (wall seconds, peak RSS in MB).
+# Runs its arguments as one child and prints that child's wall time and peak resident memory.
+# The peak of a process started from a large one starts at the large one's size (Linux keeps
+# the pre-exec high-water mark), so each measured command starts from this small process,
+# never from the bench process itself.
+MEASURE = """
+import resource, subprocess, sys, time
+t = time.perf_counter()
+code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)
+"""
 
-    The peak is the child's ``ru_maxrss`` from ``wait4``: the largest resident set of the
-    process and of its own waited-for children (worker processes), not their sum.
+
+def timed(args: list[str]) -> tuple[float, float]:
+    """Run ``python -m sim.cli ARGS`` on its own; (wall seconds, peak RSS in MB).
+
+    The peak is ``ru_maxrss`` of that process and its waited-for children (worker
+    processes): the largest resident set of any one of them, not their sum.
     """
-    t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        last = err.strip().splitlines()[-1] if err.strip() else f"exit status {p.returncode}"
+    p = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "sim.cli", *args],
+                       capture_output=True, text=True)
+    wall, peak_kb, code = p.stdout.split() if p.returncode == 0 else ("0", "0", str(p.returncode))
+    if int(code) != 0:
+        err = p.stderr.strip()
+        last = err.splitlines()[-1] if err else f"exit status {code}"
         raise RuntimeError(f"{' '.join(args[:2])} failed: {last}")
-    return wall, usage.ru_maxrss / 1024  # Linux reports kilobytes
+    return float(wall), int(peak_kb) / 1024  # Linux reports kilobytes
 
 
 def simulate_and_report(game: str, games: int, workers: int = 2, seed: int = 1) -> dict:

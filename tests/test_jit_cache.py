@@ -106,6 +106,19 @@ def test_package_root(rel, root):
 
 
 def test_locators_are_installed_first():
+    import sim.kernel_util  # noqa: F401  (every kernel imports it before compiling)
     from numba.core import caching
 
     assert tuple(caching.CacheImpl._locator_classes[:3]) == jit_cache.LOCATORS
+
+
+def test_reading_results_does_not_import_numba():
+    """The report path (CLI, report builder, the built-in games and their tables) loads no
+    kernel; a reference engine's first draw does."""
+    code = ("import sys, sim, sim.cli, reports.build, analysis.load, sim.rng, sim.games.base\n"
+            "from sim.games import MODULES, get_game\n"
+            "[get_game(g).tables for g in MODULES]\n"
+            "assert 'numba' not in sys.modules, 'numba imported'\n"
+            "sim.rng.Rng(1, 2).randbelow(5)\n"
+            "assert 'numba' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))

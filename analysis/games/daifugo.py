@@ -87,8 +87,14 @@ def precept_section(run) -> Section:
          "holder minus others: mean final points (VP)", 0.0)],
         "Precept holder vs the other players of the same games (95% intervals)")
     picks = rule_cards.pick_stats(run)
-    tables = [("Precept holder vs the other players of the games where the card was drafted (win rate with "
-               "Wilson interval; differences with 95% intervals; p: z-test for wins, Welch t-test for points)", eff),
+    win = eff[["card", "holders", "holder_win", "holder_lo", "holder_hi", "others_win", "win_diff", "win_diff_lo",
+               "win_diff_hi", "win_p"]]
+    pts = eff[["card", "holders", "holder_points", "others_points", "points_diff", "points_diff_lo", "points_diff_hi",
+               "points_p"]]
+    tables = [("Win rate of the precept holder (95% Wilson) vs the other players of the same games; difference: mean "
+               "of per-game differences with 95% t interval, paired t-test p", win),
+              ("Mean final points (VP) of the precept holder vs the other players of the same games; difference as "
+               "above", pts),
               ("Precept draft: games in which the card was drafted (95% Wilson)" + (
                   "; share of its drafts in which it was the first pick and its mean pick position (1 = first)"
                   if "mean_pick" in picks else ""), picks)]
@@ -118,21 +124,43 @@ def law_section(run) -> Section:
     eff = laws(run)
     if eff.empty:
         return Section(LAW_TITLE, text="No rule card was revealed as a law in this run.")
-    fig = charts.forest(eff["card"], [
-        (PP * eff["spread_diff"], PP * eff["spread_lo"], PP * eff["spread_hi"], "seat spread of round wins (pp)", 0.0),
-        (PP * eff["king_diff"], PP * eff["king_lo"], PP * eff["king_hi"], "king retention (pp)", 0.0),
+    rounds_fig = charts.forest(eff["card"], [
+        (PP * eff["spread_diff"], PP * eff["spread_lo"], PP * eff["spread_hi"],
+         "seat spread of round wins beyond chance (percentage points)", 0.0),
+        (PP * eff["king_diff"], PP * eff["king_lo"], PP * eff["king_hi"], "king retention (percentage points)", 0.0)],
+        "Law in force minus not in force: seat spread and king retention (95% intervals)")
+    length_fig = charts.forest(eff["card"], [
         (eff["plays_diff"], eff["plays_lo"], eff["plays_hi"], "round length (plays)", 0.0),
         (eff["var_diff"], eff["var_lo"], eff["var_hi"], "variance of final scores (VP\u00b2)", 0.0)],
-        "Law in force minus not in force (95% intervals)")
+        "Law in force minus not in force: round length and score variance (95% intervals)")
     return Section(LAW_TITLE, text=(
         "What each rule card changes as a law: rounds with it in force (revealed in that or an earlier round of "
-        "the game) against rounds without it, for the seat spread of round wins (largest minus smallest seat "
-        "share of 1st places; interval by parametric bootstrap on the counts, p from a binomial GLM "
-        "likelihood-ratio test of seat x law), king retention (z-test) and round length in plays (Welch t-test); "
-        "and games with it as a law against games without it, for the variance of final scores across the seats "
-        "of a game (Welch t-test). Each difference is with minus without."),
-        tables=[("Rounds (games, for score variance) with the card as a law vs without", eff)],
-        figures=[("Laws: with vs without", fig)])
+        "the game) against rounds without it at the same round number (each round number weighted by its rounds "
+        "with the card), for the seat spread of round wins (largest minus smallest seat share of 1st places, less "
+        "the spread chance alone gives with as many rounds; basic parametric-bootstrap interval, p from a binomial "
+        "GLM likelihood-ratio test of seat x law), king retention and round length in plays (z-tests); and games "
+        "with it as a law against games without it, for the variance of final scores across the seats of a game "
+        "(Welch t-test). Each difference is with minus without; a strong law also shifts the baseline of the "
+        "cards it rarely meets."),
+        tables=_law_tables(eff),
+        figures=[("Laws: seat spread and king retention", rounds_fig),
+                 ("Laws: round length and score variance", length_fig)])
+
+
+LAW_TABLES = (("spread", "Seat spread of round wins beyond chance (share), law in force vs not (basic bootstrap "
+                          "interval; p: GLM likelihood-ratio test of seat x law)"),
+              ("king", "King retention, law in force vs not (z interval and test)"),
+              ("plays", "Mean round length (plays), law in force vs not (z interval and test)"),
+              ("var", "Variance of final scores across seats (VP\u00b2), games with the law vs without (Welch)"))
+
+
+def _law_tables(eff: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """One narrow table per measure: rounds (games), with, without, difference, interval, p."""
+    out = []
+    for col, caption in LAW_TABLES:
+        cols = ["card", "games_with" if col == "var" else "rounds_with", f"{col}_with", f"{col}_without", f"{col}_diff", f"{col}_lo", f"{col}_hi", f"{col}_p"]
+        out.append((caption, eff[cols]))
+    return out
 
 
 def pair_section(run) -> Section:
@@ -146,7 +174,7 @@ def pair_section(run) -> Section:
     figs = [("Pairs of laws: seat spread", charts.heatmap(
                 PP * rule_cards.pair_matrix(pairs, "excess_spread"), [f"{c:02d}" for c in ids],
                 "Seat spread of round wins with both laws in force, beyond chance",
-                "seat spread minus its chance level (percentage points)", marks=marks)),
+                "seat spread minus its chance level (percentage points)", marks=marks, centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [f"{c:02d}" for c in ids],
                 "Mean round length with both laws in force", "round length (plays)", marks=marks))]
@@ -158,7 +186,8 @@ def pair_section(run) -> Section:
             f"the two cards' own effects (t-test), Benjamini-Hochberg over all pair tests. Flagged (outlined in red): "
             f"q < 0.05, and for round length at least {100 * rule_cards.MIN_RELATIVE_CHANGE:g}% off. "
             + (f"Flagged pairs: {named}." if named else "No pair is flagged."))
-    tables = [("Flagged pairs of laws", flagged.drop(columns=["a", "b"]))] if not flagged.empty else []
+    cols = ["pair", "rounds", "spread", "excess_spread", "spread_q", "plays", "plays_expected", "plays_q", "flag"]
+    tables = [("Flagged pairs of laws (q: Benjamini-Hochberg over the pair tests)", flagged[cols])] if not flagged.empty else []
     return Section(PAIR_TITLE, text=text, tables=tables, figures=figs)
 
 
@@ -191,7 +220,7 @@ def frequency_section(run) -> Section:
 
 
 # law measures that become findings: column prefix, sentence head, unit ("share" = a rate)
-LAW_MEASURES = (("spread", "the seat spread of round wins is", "share"),
+LAW_MEASURES = (("spread", "the seat spread of round wins beyond chance is", "share"),
                 ("king", "the king stays king in", "share"),
                 ("plays", "rounds last", "plays"),
                 ("var", "the variance of final scores across seats is", "VP\u00b2"))

@@ -24,7 +24,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from sim.config import BotParam, BotSpec, ConfigError, Param, RunConfig
 
@@ -53,19 +52,22 @@ class Table:
 SEAT_KEYS = (("game", "int64"), ("seat", "int64"), ("bot", "str"))
 
 
-@njit(cache=True)
-def seat_bot(table_bots, game_index, seat):
-    """Bot of ``seat`` in game ``game_index``: the table's bot list rotated by the game index.
+def __getattr__(name: str):
+    """``seat_bot``, the compiled seat rotation, lives in ``sim.kernel_util`` (importing it
+    imports numba); kernels may still import it from here."""
+    if name == "seat_bot":
+        from sim.kernel_util import seat_bot
 
-    Seat s plays ``table_bots[(s + i) % n]``, so over any n consecutive games every bot
-    sits in every seat once and seat effects separate from bot effects.
-    """
-    n = table_bots.shape[0]
-    return table_bots[(seat + game_index) % n]
+        return seat_bot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def seat_bots(cfg: RunConfig, game_index: int) -> list[str]:
-    """Python twin of ``seat_bot`` for reference engines: bot name per seat."""
+    """Python twin of the compiled ``seat_bot`` for reference engines: bot name per seat.
+
+    Seat s plays ``cfg.bots[(s + i) % n]``, so over any n consecutive games every bot
+    sits in every seat once and seat effects separate from bot effects.
+    """
     n = len(cfg.bots)
     return [cfg.bots[(s + game_index) % n] for s in range(n)]
 

@@ -19,9 +19,10 @@ def test_sections(tmp_path, params):
     laws = next(s for s in secs if s.title == "Rule cards as laws")
     if params.get("mode") == "madness":
         holder = precepts.tables[0][1]
-        assert list(holder["id"]) == [7, 9, 14, 15, 19, 21] and holder["holders"].sum() > 0
-        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Suggested precept VP offsets"]
-        assert set(laws.tables[0][1]["id"]) <= {7, 9, 14, 15, 19, 21} and laws.figures
+        assert [c[:2] for c in holder["card"]] == ["07", "09", "14", "15", "19", "21"] and holder["holders"].sum() > 0
+        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Precept draft picks",
+                                                    "Suggested precept VP offsets"]  # games.pick_NN stored
+        assert {c[:2] for c in laws.tables[0][1]["card"]} <= {"07", "09", "14", "15", "19", "21"} and laws.figures
     else:  # normal mode: no precepts; one-round games have a single law each, so no pair of laws
         assert not precepts.tables and "No precepts" in precepts.text
         assert len(laws.tables[0][1]) == 25

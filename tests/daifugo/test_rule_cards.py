@@ -172,3 +172,16 @@ def test_pick_stats_with_and_without_pick_columns(picks):
     assert ("mean_pick" in stats) == picks
     section = D.precept_section(run)
     assert len(section.figures) == (3 if picks else 2)
+
+
+def test_every_card_chart_has_a_title_and_labelled_axes():
+    run = constructed(n_games=600, seed=7, picks=True, pair=(2, 21))
+    figs = [f for sec in (D.precept_section(run), D.law_section(run), D.pair_section(run)) for _, f in sec.figures]
+    assert len(figs) == 3 + 2 + 2
+    for fig in figs:
+        title = fig._suptitle.get_text() if fig._suptitle else fig.axes[0].get_title()
+        assert title
+        plots = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+        assert all(ax.get_xlabel() for ax in plots) and plots[0].get_ylabel()
+        units = " ".join(ax.get_xlabel() for ax in fig.axes) + " ".join(ax.get_ylabel() for ax in fig.axes)
+        assert any(u in units for u in ("percentage points", "plays", "VP", "%", "position")), units

@@ -4,7 +4,7 @@ Spec: rules/daifugo-rule-cards.md. Every assumed number or open decision is a ``
 row citing its DEC-… id; ``cardlab rules daifugo`` lists them.
 
 Card layout (spec §9): ``id = 4*r + s`` with rank index r (3→0 … K→10, A→11, 2→12) and
-suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53 only after card 05, not implemented yet).
+suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53, ``Jk2``, only after card 05).
 A hand is a bitmask over these ids.
 
 Rule cards are numbered 1..25. All 25 can be drawn, held and scored; the play effects of
@@ -41,9 +41,10 @@ C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
 C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
 C17_EXILE = 17
 C13_ARMED_FORCE = 13
+C05_TRICKSTER, C08_METAMORPHOSIS, C12_COLLUSION = 5, 8, 12
 C04_TABOO = 4
 C01_RECYCLE, C24_LOOPHOLE, C25_DOBON = 1, 24, 25
-IMPLEMENTED_CARDS = (1, 3, 4, 6, 7, 9, 10, 11, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25)
+IMPLEMENTED_CARDS = (1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -118,15 +119,17 @@ PARAMS: tuple[Param, ...] = (
     Param("discard_public", True, "bool", "assumed", "DEC-2",
           "the discard pile is face up (card 01 chooses from it; only true is implemented)"),
     Param("post_exchange_order", "05,12law,12precept", "choice", "assumed", "DEC-4",
-          "order of post-exchange effects" + _inert(12), choices=("05,12law,12precept",)),
-    Param("collusion_round1", True, "bool", "assumed", "DEC-8", "card 12 acts in round 1" + _inert(12)),
+          "order of post-exchange effects (card 05, card 12 law, card 12 precept)", choices=("05,12law,12precept",)),
+    Param("collusion_round1", True, "bool", "assumed", "DEC-8",
+          "card 12 acts in round 1 (law: every player is a commoner, from the start player; precept: any other player)"),
     Param("dobon_flows", True, "bool", "assumed", "DEC-13",
           "card 25: a dobon flows the field, the next player from the caller leads (else the trick goes on)"),
     Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "fusion is bound by locks" + _inert(2)),
     Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32",
           "card 03: the 10 discard is mandatory (exactly min(10s played, hand) cards)"),
     Param("trickster_precept_timing", "after_exchange", "choice", "assumed", "DEC-33",
-          "when the 05 precept joker arrives" + _inert(5), choices=("after_exchange", "on_draft")),
+          "when the 05 precept joker arrives: after the exchange (so it is not given away in it), "
+          "or when drafted", choices=("after_exchange", "on_draft")),
     Param("pullback_count", "kings", "choice", "assumed", "DEC-36",
           "card 10: cards taken by pull-back, up to one per K played or one per card played",
           choices=("kings", "cards_played")),
@@ -153,8 +156,9 @@ P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = ran
 P_EXILE_ILLEGAL = 65  # card 17
 P_AF_MODE = 66  # card 13: AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END
 AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END = 0, 1, 2
-P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(67, 70)
-N_PARAMS = 70
+P_05_ON_DRAFT, P_12_ROUND1 = 67, 68  # cards 05, 12
+P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(69, 72)  # cards 24, 25
+N_PARAMS = 72
 
 
 def param_vector(cfg) -> list[int]:
@@ -184,6 +188,8 @@ def param_vector(cfg) -> list[int]:
         int(c in p["forbidden_effect_cards"]) for c in ("03", "10", "11", "22", "23"))
     v[P_03_MANDATORY] = int(p["ten_discard_mandatory"])
     v[P_PULL_PLAYED] = int(p["pullback_count"] == "cards_played")
+    v[P_05_ON_DRAFT] = int(p["trickster_precept_timing"] == "on_draft")
+    v[P_12_ROUND1] = int(p["collusion_round1"])
     v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
     v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
     v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])

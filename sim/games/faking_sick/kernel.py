@@ -342,13 +342,13 @@ def ask(b, r, policy, bmat, gs, p, kind):
 
 # ---- the game loop ---------------------------------------------------------------------------
 @inl
-def play_game(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays):
+def play_game(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays):
     p = r.first_player
     while True:
         # turn (FS-3)
         if start_turn(b, r, p) == OVER:
             return
-        if take_action(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p) == OVER:
+        if take_action(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays, p) == OVER:
             return
         p = end_turn(b, r, p)
 
@@ -366,7 +366,7 @@ def start_turn(b, r, p):
 
 
 @inl
-def take_action(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p):
+def take_action(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays, p):
     """FS-3.3 (under attack) or FS-3.4 (normal turn); repeated once for FS-7.3 step 7 (the
     reference recurses). Returns CONTINUE or OVER."""
     retry = False
@@ -389,7 +389,7 @@ def take_action(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p):
                 if t < 0:
                     return CONTINUE
         # one call site (a runtime flag, not a literal): numba compiles and inlines play once
-        code = play(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p, t, under_attack, retry)
+        code = play(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays, p, t, under_attack, retry)
         if code != AGAIN:
             return code
         retry = True
@@ -431,7 +431,7 @@ def end_turn(b, r, p):
 
 # ---- a play and its call window (FS-4.6, FS-6) -----------------------------------------------
 @inl
-def play(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p, t, under_attack, retry):
+def play(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays, p, t, under_attack, retry):
     """FS-4.6: the card goes to limbo; FS-6 window; FS-7 judgement or FS-6.5 confirmation."""
     bm = banned_mask(b, r, p)
     bluff = (bm >> t) & 1 == 1
@@ -456,11 +456,7 @@ def play(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays, p, t, under
     ss[ix(caller), S_MADE] += 1
     d = caller - p if caller > p else caller - p + r.players  # clockwise distance (FS-6.3)
     calls[ix(t), ix(d), ix(caller), C_CALLS] += 1
-    for y in range(NT):  # call success by the challenged player's banned types
-        if (bm >> y) & 1:
-            banned_calls[ix(y), ix(t), C_CALLS] += 1
-            if bluff:
-                banned_calls[ix(y), ix(t), C_SUCCESSES] += 1
+    call_masks[ix(bm), ix(t)] += 1  # banned_calls, expanded by add_banned_calls
     if bluff:
         calls[ix(t), ix(d), ix(caller), C_SUCCESSES] += 1
         return call_succeeds(b, r, policy, gs, ss, plays, p, t, caller, under_attack, retry)
@@ -775,6 +771,7 @@ def play_batch(pv, seed, start, count, policy, bmat, b, games, seats, calls, ban
     the tables.py result arrays."""
     r = KernelRules(*to_fixed_tuple(pv, N_RULES))
     rows = np.arange(r.players)
+    call_masks = np.zeros((1 << NT, NT), dtype=np.int64)  # judged calls by (banned mask, played type)
     for gi in range(count):
         g = start + gi
         b[RNG] = derive(np.uint64(seed), np.uint64(g))
@@ -784,8 +781,27 @@ def play_batch(pv, seed, start, count, policy, bmat, b, games, seats, calls, ban
         ss = seats[gi]
         setup(b, r, pv, gs)
         count_banned(b, r, ss, S_INITIAL_BANNED0)
-        play_game(b, r, pv, policy, bmat, gs, ss, calls, banned_calls, plays)
+        play_game(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays)
         record(b, r, gs, ss)
+    add_banned_calls(call_masks, banned_calls)
+
+
+@inl
+def add_banned_calls(call_masks, banned_calls):
+    """Add the judged calls counted by (the challenged player's banned-type mask, the played
+    type) to ``banned_calls`` (tables.py): a call counts in the row of every type in its mask,
+    and it was right when the played type is in the mask. Counting one cell per call instead
+    keeps the call path short."""
+    for m in range(1 << NT):
+        for t in range(NT):
+            c = call_masks[m, t]
+            if c == 0:
+                continue
+            for y in range(NT):
+                if (m >> y) & 1:
+                    banned_calls[y, t, C_CALLS] += c
+                    if (m >> t) & 1:
+                        banned_calls[y, t, C_SUCCESSES] += c
 
 
 def new_state() -> np.ndarray:

@@ -192,6 +192,14 @@ A_MARKET, A_SKIP = A_MASK + 1, A_MASK + 2
 A_END = A_SKIP + 1
 R_ANT, R_DECLARE, R_HIDE = 0, 1, 2  # virus responses; cough responses: 0 refuse/antiseptic, 1 accept
 GIVE_SEQ = np.array((V,) + GIVE_ORDER, dtype=np.int64)  # DP-13: what a heuristic bot gives first
+# Exact division by a deck size: floor(x / d) == (x * RECIP[d]) >> RECIP_SHIFT with
+# RECIP[d] = ceil(2**RECIP_SHIFT / d) whenever x * d < 2**RECIP_SHIFT (the rounding error
+# x * (RECIP[d] * d - 2**RECIP_SHIFT) / 2**RECIP_SHIFT then stays below 1 / d). The dividends
+# are a virus density (viruses * 10000) and a deck share (cards used * DECK_BUCKETS).
+RECIP_SHIFT = 32
+MAX_DIVIDEND = max(int(_BOUND["n_virus_total"].hi) * 10000, MAX_CARDS * tb.DECK_BUCKETS)
+assert MAX_DIVIDEND * MAX_CARDS < 1 << RECIP_SHIFT
+RECIP = np.array([0] + [-(-(1 << RECIP_SHIFT) // d) for d in range(1, MAX_CARDS + 1)], dtype=np.int64)
 
 
 # ============================================================================================
@@ -293,29 +301,38 @@ def ask(b, seat):
 @inl
 def draw_event(b, kind):
     """A card has left the deck for a player (kind: tables.X_*; reference: ``draw_event``):
-    counted, and the deck's size and viruses summed for the M-2 draw series."""
+    counted, and the deck's size and viruses summed for the M-2 draw series (branch-free and
+    without a hardware division: this runs at every draw)."""
     i = b[O_GM + tb.G_DRAWS]
     b[O_GM + tb.G_DRAWS] = i + 1
     b[ix(O_GM + tb.G_DR_NORMAL + kind)] += 1
     ds = b[S_DSIZE]
     vd = b[S_VDECK]
-    used = b[S_DECK0] - ds
-    bucket = used * tb.DECK_BUCKETS // b[S_DECK0] if used > 0 else 0
-    add_draw(b, O_DRAWSUM + min(i, tb.DRAW_ROWS - 1) * tb.NW, ds, vd)
-    add_draw(b, O_DECKSUM + bucket * tb.NW, ds, vd)
+    deck0 = b[S_DECK0]
+    bucket = div_small(max(deck0 - ds, ZERO) * tb.DECK_BUCKETS, deck0)
+    bp = div_small(vd * 10000, ds)  # 0 for an empty deck, which counts no density draw
+    dense = np.int64(ds > 0)
+    add_draw(b, O_DRAWSUM + min(i, tb.DRAW_ROWS - 1) * tb.NW, ds, vd, dense, bp)
+    add_draw(b, O_DECKSUM + bucket * tb.NW, ds, vd, dense, bp)
 
 
 @inl
-def add_draw(b, row, ds, vd):
-    """One draw observation into the DRAW_COLS sums at ``row`` (tables.draw_row)."""
+def add_draw(b, row, ds, vd, dense, bp):
+    """One draw observation into the DRAW_COLS sums at ``row`` (tables.draw_row; ``dense``:
+    1 if the deck holds cards, ``bp`` its virus density in basis points, else 0)."""
     b[ix(row + tb.W_DRAWS)] += 1
     b[ix(row + tb.W_DECK)] += ds
     b[ix(row + tb.W_VDECK)] += vd
-    if ds > 0:
-        bp = vd * 10000 // ds
-        b[ix(row + tb.W_DDRAWS)] += 1
-        b[ix(row + tb.W_BP)] += bp
-        b[ix(row + tb.W_BP_SQ)] += bp * bp
+    b[ix(row + tb.W_DDRAWS)] += dense
+    b[ix(row + tb.W_BP)] += bp
+    b[ix(row + tb.W_BP_SQ)] += bp * bp
+
+
+@inl
+def div_small(x, d):
+    """``x // d`` for ``0 <= x <= MAX_DIVIDEND`` and ``0 <= d <= MAX_CARDS`` by a multiply and
+    a shift (RECIP; 0 for ``d == 0``)."""
+    return (x * RECIP[ix(d)]) >> RECIP_SHIFT
 
 
 # ============================================================================================
@@ -1440,8 +1457,8 @@ def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, s
         play_game(b, counts, dens)
         for j in range(tb.NG):
             games[j, k] = b[ix(O_GM + j)]
-        for s in range(n):
-            for j in range(NS):
+        for j in range(NS):  # each column's n cells are adjacent in ``seats``
+            for s in range(n):
                 seats[j, k * n + s] = b[ix(O_SM + s * NS + j)]
     for r in range(draws.shape[0]):
         for j in range(tb.NW):
