@@ -94,3 +94,24 @@ def test_T64_dobon_finish_is_never_forbidden():
     hands = [["H4", "S9", "H9"], ["S2", "D2"], ["S6", "S7"], ["S8", "C8"]]
     out = legal(run(hands, [{"player": 0, "play": ["H4"]}, {"player": 1, "dobon": True}], laws=[25], turn=0))
     assert out["state"]["top_list"] == [1] and out["state"]["bottom_list"] == []
+
+
+# ---------------------------------------------------------------- with the second joker (05)
+def test_recycle_loophole_and_dobon_with_the_second_joker():
+    """§4.1, §4.24, §4.25 / QA-25.1 with card 05's Jk2 in the game: a recycle may take Jk2 from
+    the discard pile; a hand of the two jokers is a loophole hand, and the loophole may draw Jk2;
+    ♠4 Jk2 is no dobon on ♥5 (Jk2 has no value, as 4 + 1 would be)."""
+    hands = [["S9", "H9"], ["S5", "H5"], ["S6", "H6"], ["S7", "H7"]]
+    out = legal(run(hands, [], laws=[1], turn=1, discard=["C3", "Jk2"], jokers=2))
+    assert out["waiting"]["legal"] == [{"recycle": None}, {"recycle": "C3"}, {"recycle": "Jk2"}]
+    out = legal(run(hands, [R(1, "Jk2")], laws=[1], turn=1, discard=["C3", "Jk2"], jokers=2))
+    assert "Jk2" in out["state"]["hands"][1] and out["state"]["discard"] == ["C3"]
+    two_jokers = [["SA", "HA"], ["Jk", "Jk2"], ["D2", "C2"], ["DA", "CA"]]
+    out = legal(run(two_jokers, [{"player": 1, "loophole": True}], laws=[24], turn=1, discard=["S3"], jokers=2))
+    assert sorted(out["state"]["hands"][1]) == ["Jk", "Jk2", "S3"] and out["state"]["discard"] == []
+    two_jokers[1] = ["Jk", "S2"]
+    out = legal(run(two_jokers, [{"player": 1, "loophole": True}], laws=[24], turn=1, discard=["Jk2"], jokers=2))
+    assert sorted(out["state"]["hands"][1]) == ["Jk", "Jk2", "S2"] and out["state"]["discard"] == []
+    hands = [["H5", "S9", "H9"], ["S4", "Jk2"], ["S8", "H8"], ["S7", "H7"]]
+    out = legal(run(hands, [{"player": 0, "play": ["H5"]}], laws=[25], turn=0, jokers=2))
+    assert out["waiting"]["player"] == 1 and out["waiting"]["decision"] == "play"
