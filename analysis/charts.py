@@ -39,13 +39,14 @@ def histogram(counts: pd.Series, title: str, xlabel: str) -> Figure:
     return fig
 
 
-def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None) -> Figure:
+def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None,
+         marker: str | None = None) -> Figure:
     """A mean curve with a shaded band (call again with ``fig`` to overlay curves)."""
     if fig is None:
         fig = Figure(figsize=(6.4, 3.4), layout="constrained")
         fig.add_subplot()
     ax = fig.axes[0]
-    line = ax.plot(x, mean, lw=1.6, label=label)[0]
+    line = ax.plot(x, mean, lw=1.6, label=label, marker=marker, ms=4)[0]
     ax.fill_between(x, lo, hi, alpha=0.25, color=line.get_color())
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
