@@ -142,8 +142,9 @@ def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarr
     return fig
 
 
-def heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, unit: str, fmt: str = "{:.2f}") -> Figure:
-    """A matrix (rows x columns of ``values``) as coloured cells with their values written in."""
+def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, unit: str, fmt: str = "{:.2f}") -> Figure:
+    """A rectangular matrix (rows x columns of ``values``, labelled by its index and columns) as
+    coloured cells with their values written in (``heatmap``: a square matrix of rule cards)."""
     fig = Figure(figsize=(6.4, 0.9 + 0.42 * max(1, len(values))), layout="constrained")
     ax = fig.add_subplot()
     m = values.to_numpy(float)

@@ -80,7 +80,7 @@ def banned_section(run) -> Section:
     played = calls.assign(rate=calls["successes"] / calls["calls"].where(calls["calls"] > 0))
     matrix = played.pivot(index="banned", columns="card", values="rate")
     matrix.index, matrix.columns = [TYPES[int(i)] for i in matrix.index], [TYPES[int(c)] for c in matrix.columns]
-    heat = charts.heatmap(matrix, "Call success by banned type and played card", "played card type",
+    heat = charts.value_heatmap(matrix, "Call success by banned type and played card", "played card type",
                           "banned type of the challenged player", CALL_SUCCESS)
     text = (
         "Banned cards (FS-2.1): the mean number of each type among a seat's face-down banned cards after the deal "
