@@ -118,13 +118,15 @@ def test_pdf_tables_fit_the_page():
 
 
 def assert_drawn_inside_the_page(pages) -> None:
-    """Every text and line drawn on the PDF pages lies inside the page, left of the right margin."""
+    """Every text and line drawn on the PDF pages lies inside the page, left of the right margin
+    (measured at 72 dpi, the PDF backend's resolution: one pixel is one point)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.lines import Line2D
 
     from reports import pdf
 
     for page in pages:
+        page.set_dpi(72)
         FigureCanvasAgg(page)
         renderer = page.canvas.get_renderer()
         box = page.bbox
