@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from dataclasses import dataclass
 
@@ -71,8 +70,10 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
 
 def _mean_length_row(col: str, ga: dict, gb: dict) -> tuple:
     """Welch's t-test on the mean game length, from each run's mean, variance and count."""
+    from scipy.stats import ttest_ind_from_stats
+
     ma, mb, va, vb, na, nb = ga["mean_length"], gb["mean_length"], ga["var_length"], gb["var_length"], ga["n"], gb["n"]
-    t = sps.ttest_ind_from_stats(ma, np.sqrt(va), na, mb, np.sqrt(vb), nb, equal_var=False)
+    t = ttest_ind_from_stats(ma, np.sqrt(va), na, mb, np.sqrt(vb), nb, equal_var=False)
     d = ma - mb
     se = np.sqrt(va / na + vb / nb) if min(na, nb) > 1 else np.nan
     return (f"mean {col}", ma, mb, d, d - 1.96 * se, d + 1.96 * se, float(t.pvalue))

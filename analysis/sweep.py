@@ -17,8 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.oneway import anova_generic
 
 from analysis import charts, queries
 from analysis.compare import flag_columns, games_aggregates
@@ -185,15 +183,19 @@ class SweepCandidate(Candidate):
 
 def rate_change_p(successes, n) -> float:
     """Chi-square test of homogeneity of k rates (no continuity correction); NaN when nothing varies."""
+    from scipy.stats import chi2_contingency
+
     s, n = np.asarray(successes, dtype=float), np.asarray(n, dtype=float)
     table = np.vstack([s, n - s])
     if (n == 0).any() or (table.sum(axis=1) == 0).any():
         return np.nan
-    return float(sps.chi2_contingency(table, correction=False).pvalue)
+    return float(chi2_contingency(table, correction=False).pvalue)
 
 
 def mean_change_p(means, variances, nobs) -> float:
     """Welch's one-way ANOVA from summary statistics; pooled variances when a group has none."""
+    from statsmodels.stats.oneway import anova_generic
+
     means, variances, nobs = (np.asarray(v, dtype=float) for v in (means, variances, nobs))
     if (nobs < 2).any() or np.isnan(variances).any():
         return np.nan
