@@ -26,11 +26,14 @@ def test_six_cards_both_modes(mode, players, count):
 CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07,21", "11": "11,06,16,22,15", "16": "16,15,21,07,14", "22": "22,16,14,15,09",
               "23": "23,07,09,14,15",
               "20": "20,21,14,15,10",
-              "17": "17,07,21,14,15"}
+              "17": "17,07,21,14,15",
+              "13": "13,07,21,14,15",
+              "18": "18,13,07,21,17",
+              "02": "02,21,07,17,13"}
 
 
 # a card whose effect needs another card to show in a few hundred games is drawn with it
-EFFECT_DECKS = {"17": "17,07"}
+EFFECT_DECKS = {"17": "17,07", "13": "13,07", "18": "18,07", "02": "02,21"}
 
 
 @pytest.mark.parametrize("card", sorted(CARD_DECKS))
@@ -54,6 +57,10 @@ VARIANTS = [
          "strongest_uses_effective_order": False, "capital_fall_if_king_already_placed": False,
          "exited_hand_to_discard": False, "joker_single_ignores_number_lock": False, "revolution_finish_forbidden": True}),
     (5, {"max_plays_per_round": 12, "rank_points_2": 5, "capital_fall_bonus": 2}),
+    (4, {"mode": "madness", "rule_deck": "13,17,07,21,14", "armed_force_resolution": "round_end",
+         "exile_mode": "illegal"}),
+    (5, {"rule_deck": "13,07,21,18,02", "armed_force_resolution": "immediate", "flux_mode": "rotate_all",
+         "fusion_respects_locks": True}),
     (4, {}),  # default: full 25-card rule deck, 19 of them inert
 ]
 
@@ -106,7 +113,7 @@ def test_decisions_count_every_asked_decision():
 
 COUNTERS = {"03": "ten_discards", "06": "slip_throughs", "10": "pull_backs", "11": "magician_hunts",
             "16": "equal_plays", "20": "substitutions", "22": "three_returns", "23": "three_threes",
-            "17": "exiled_revolutions"}
+            "17": "exiled_revolutions", "13": "af_promotions", "18": "flux_swaps", "02": "fusions"}
 
 
 @pytest.mark.parametrize("card", sorted(COUNTERS))

@@ -31,11 +31,13 @@ BOTS = {
     "greedy": BotSpec("greedy", GREEDY, {}, "sheds the weakest legal play first, never passes when able"),
     "strategist": BotSpec(
         "strategist", STRATEGIST,
-        {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0},
+        {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0,
+         "flux_margin": 1.0},
         "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes, "
         "revolts when weak (mean strength < revolt_below), passes on control while every "
         "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards, "
-        "pulls back (card 10) only cards at least pullback_margin steps stronger than a K",
+        "pulls back (card 10) only cards at least pullback_margin steps stronger than a K, "
+        "takes the card-18 precept exchange when the hand it receives is at least flux_margin cards smaller",
     ),
 }
 BOT_PARAMS = (
@@ -45,6 +47,8 @@ BOT_PARAMS = (
     BotParam("boss_hand", 0.0, float(R.BASE_DECK), "strategist leads a play nobody can beat once its hand is this small"),
     BotParam("pullback_margin", 0.0, 14.0,
              "strategist pulls back (card 10) only cards at least this many strength steps above a K (joker 13)"),
+    BotParam("flux_margin", 0.0, float(R.BASE_DECK),
+             "strategist exchanges hands through its card-18 precept when it receives at least this many cards fewer"),
 )
 
 # D1 draft preference of the strategist (implemented cards; inert cards score 0)
@@ -240,6 +244,16 @@ def decide_revolt(eng, p, options, pol, prm):
     return bool(nat) and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat))
 
 
+def decide_flux(eng, p, options, pol, prm):
+    """D13 (card 18 precept): random either way; greedy always exchanges; strategist when the
+    hand it would receive is at least ``flux_margin`` cards smaller than its own."""
+    if pol == RANDOM:
+        return options[_random_index(eng, 2)]
+    if pol == GREEDY:
+        return True
+    return float(len(eng.hands[eng.flux_source(p)])) + prm["flux_margin"] <= float(len(eng.hands[p]))
+
+
 def card_strength(c: int, rv: bool) -> int:
     """Strength of a card in hand under the current order (a joker 13)."""
     return 13 if c >= R.JOKER else strength(c // 4, rv)
@@ -288,4 +302,5 @@ DECIDERS = {
     "trim": decide_trim,
     "start": decide_start,
     "revolt": decide_revolt,
+    "flux": decide_flux,
 }

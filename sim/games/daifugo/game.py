@@ -34,7 +34,10 @@ def fill_arrays(eng, g, r, s) -> None:
               h.tricks, h.plays, h.passes, h.trimmed, int(h.guard_hit), h.slip_throughs, h.equal_plays,
               h.three_returns, h.three_threes, h.magician_hunts, h.forced_jokers,
               h.pull_backs, h.pulled_cards, h.ten_discards, h.ten_discarded, h.substitutions,
-              h.exiled_revolutions]
+              h.exiled_revolutions,
+              h.af_claims, h.af_fizzles, h.af_promotions, h.af_promotions_from_bottom, h.af_capital_falls,
+              h.flux_swaps,
+              h.fusions, h.counter_revolutions]
         r[k, :T.R_FIXED] = rv
         for pos, q in enumerate(h.ranking):
             r[k, T.R_FIXED + q] = pos + 1

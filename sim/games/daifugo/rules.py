@@ -41,7 +41,9 @@ C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
 C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
 C17_EXILE = 17
 C13_ARMED_FORCE = 13
-IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23, 17)
+C18_FLUX = 18
+C02_FUSION = 2
+IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23, 17, 13, 18, 2)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -118,7 +120,7 @@ PARAMS: tuple[Param, ...] = (
           "order of post-exchange effects" + _inert(12), choices=("05,12law,12precept",)),
     Param("collusion_round1", True, "bool", "assumed", "DEC-8", "card 12 acts in round 1" + _inert(12)),
     Param("dobon_flows", True, "bool", "assumed", "DEC-13", "a dobon flows the field" + _inert(25)),
-    Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "fusion is bound by locks" + _inert(2)),
+    Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "card 02: no fusion while a suit or number lock binds the player (else fusion ignores locks)"),
     Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32",
           "card 03: the 10 discard is mandatory (exactly min(10s played, hand) cards)"),
     Param("trickster_precept_timing", "after_exchange", "choice", "assumed", "DEC-33",
@@ -127,12 +129,13 @@ PARAMS: tuple[Param, ...] = (
           "card 10: cards taken by pull-back, up to one per K played or one per card played",
           choices=("kings", "cards_played")),
     Param("armed_force_resolution", "trick_end", "choice", "assumed", "DEC-39",
-          "when an armed-force claim is confirmed" + _inert(13), choices=("trick_end", "immediate", "round_end")),
+          "card 13: when an unanswered revolution's claim wins the round", choices=("trick_end", "immediate", "round_end")),
     Param("exile_mode", "no_revolution", "choice", "assumed", "DEC-44",
           "card 17: a revolution-size play with a joker by a restricted player causes no revolution, "
           "or is illegal", choices=("no_revolution", "illegal")),
     Param("flux_mode", "swap_with_next", "choice", "assumed", "DEC-45",
-          "card 18 exchange partner" + _inert(18), choices=("swap_with_next", "rotate_all")),
+          "card 18: the revolution maker swaps hands with the next active player, or every active "
+          "player passes the hand to the next", choices=("swap_with_next", "rotate_all")),
     Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn" + _inert(24), lo=0, hi=10),
     Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51", "dobon may target stairs" + _inert(25)),
 )
@@ -148,7 +151,9 @@ P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = ran
 P_EXILE_ILLEGAL = 65  # card 17
 P_AF_MODE = 66  # card 13: AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END
 AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END = 0, 1, 2
-N_PARAMS = 67
+P_FLUX_ROTATE = 67  # card 18
+P_FUSION_LOCKS = 68  # card 02
+N_PARAMS = 69
 
 
 def param_vector(cfg) -> list[int]:
@@ -188,6 +193,8 @@ def param_vector(cfg) -> list[int]:
     v[P_CF_BONUS] = p["capital_fall_bonus"]
     v[P_EXILE_ILLEGAL] = int(p["exile_mode"] == "illegal")
     v[P_AF_MODE] = ("trick_end", "immediate", "round_end").index(p["armed_force_resolution"])
+    v[P_FLUX_ROTATE] = int(p["flux_mode"] == "rotate_all")
+    v[P_FUSION_LOCKS] = int(p["fusion_respects_locks"])
     for i in range(6):
         v[P_RANK_POINTS + i] = p[f"rank_points_{i + 1}"]
     for c in range(1, N_RULE_CARDS + 1):

@@ -9,8 +9,9 @@ games   one row per game: mode, players, laws in order (``law_1`` … card id, 0
         point where a player chooses among two or more options: each precept draft pick, gift
         to the king among tied strongest cards, gift of the king, trim (one per player holding
         more than ``trim_to`` cards, whatever the number discarded), start-player choice, play
-        or pass on a turn, and optional revolution (card 07 variant). Decisions with a single
-        option (a forced pass, a lone lead, the last precept on offer) are not counted.
+        or pass on a turn, optional revolution (card 07 variant), and the card-18 precept
+        exchange. Decisions with a single option (a forced pass, a lone lead, the last precept
+        on offer) are not counted.
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
         suit/number locks and both together (激縛), forbidden finishes, tricks, plays, passes,
@@ -23,7 +24,12 @@ rounds  one row per round (kind ``round``, keys game, round): law revealed, king
         card 10 pull-backs that took cards and the cards taken; ``ten_discards``/``ten_discarded``:
         card 03 discards of one card or more and the cards discarded; ``substitutions``: cards
         played as another rank through card 20; ``exiled_revolutions``: card 17, revolution-size
-        plays with a joker that caused no revolution), and the finishing position of every seat
+        plays with a joker that caused no revolution; card 13 armed force: ``af_claims`` revolutions
+        that claimed the round, ``af_fizzles`` claims a later revolution cancelled,
+        ``af_promotions`` claimants made 1st, ``af_promotions_from_bottom`` of them from a
+        bottom place, ``af_capital_falls`` capital falls those promotions caused; ``flux_swaps``:
+        card 18 hand exchanges after a revolution; ``fusions``: card 02 fusion revolutions;
+        ``counter_revolutions``: revolutions that turned a revolution back, any kind), and the finishing position of every seat
         (``pos_s0`` …, 1 = first, 0 = no such seat).
 seats   one row per seat: bot, final points split by source, win, win share (1/k for k
         tied winners), rounds won, forbidden finishes, revolutions made, precepts held
@@ -46,7 +52,10 @@ ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revo
               "trimmed", "guard_hit", "slip_throughs", "equal_plays", "three_returns", "three_threes",
               "magician_hunts", "forced_jokers", "pull_backs", "pulled_cards", "ten_discards", "ten_discarded",
               "substitutions",
-              "exiled_revolutions"]
+              "exiled_revolutions",
+              "af_claims", "af_fizzles", "af_promotions", "af_promotions_from_bottom", "af_capital_falls",
+              "flux_swaps",
+              "fusions", "counter_revolutions"]
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
