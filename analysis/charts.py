@@ -8,44 +8,47 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 
-def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate", ref: float | None = None,
+def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (share)", ref: float | None = None,
               xlabel: str | None = None) -> Figure:
-    """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``analysis.stats.rate_table``)."""
+    """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``analysis.stats.rate_table``);
+    the x axis is labelled ``xlabel`` (default: the column name)."""
     fig = Figure(figsize=(6.4, 3.4), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(table))
     rate = table["rate"].to_numpy(float)
-    err = np.vstack([rate - table["lo"].to_numpy(float), table["hi"].to_numpy(float) - rate])
+    # clipped at 0: at a rate of 0 or 1 the interval's end can differ from the rate by rounding
+    err = np.maximum(np.vstack([rate - table["lo"].to_numpy(float), table["hi"].to_numpy(float) - rate]), 0)
     ax.bar(x, rate, yerr=err, capsize=4, color="#4C78A8")
     ax.set_xticks(x, [str(v) for v in table[label]], rotation=30 if len(table) > 6 else 0, ha="right" if len(table) > 6 else "center")
     if ref is not None:
         ax.axhline(ref, color="grey", ls="--", lw=1, label=f"even share {ref:.3f}")
         ax.legend(loc="best", fontsize=8)
-    ax.set_xlabel(xlabel or label)
+    ax.set_xlabel(xlabel or label.replace("_", " "))
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
 
 
-def histogram(counts: pd.Series, title: str, xlabel: str) -> Figure:
+def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share of games") -> Figure:
     """Integer-valued distribution as a bar histogram, from counts indexed by value."""
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.add_subplot()
     counts = counts.sort_index()
     ax.bar(counts.index.to_numpy(), counts.to_numpy() / counts.sum(), width=1.0, color="#72B7B2")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("share of games")
+    ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
 
 
-def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None) -> Figure:
+def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None,
+         marker: str | None = None) -> Figure:
     """A mean curve with a shaded band (call again with ``fig`` to overlay curves)."""
     if fig is None:
         fig = Figure(figsize=(6.4, 3.4), layout="constrained")
         fig.add_subplot()
     ax = fig.axes[0]
-    line = ax.plot(x, mean, lw=1.6, label=label)[0]
+    line = ax.plot(x, mean, lw=1.6, label=label, marker=marker, ms=4)[0]
     ax.fill_between(x, lo, hi, alpha=0.25, color=line.get_color())
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -55,7 +58,7 @@ def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | Non
     return fig
 
 
-def shares(counts: pd.Series, title: str) -> Figure:
+def shares(counts: pd.Series, title: str, ylabel: str = "category", xlabel: str = "share of the total") -> Figure:
     """Horizontal bars of category shares."""
     fig = Figure(figsize=(6.4, 0.5 + 0.35 * max(1, len(counts))), layout="constrained")
     ax = fig.add_subplot()
@@ -63,7 +66,8 @@ def shares(counts: pd.Series, title: str) -> Figure:
     s = counts / total if total else counts
     ax.barh([str(i) for i in s.index], s.to_numpy(), color="#F58518")
     ax.invert_yaxis()
-    ax.set_xlabel("share")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
 
@@ -115,5 +119,43 @@ def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule
     ax.set_xlabel(axis_label)
     ax.set_ylabel(axis_label)
     fig.colorbar(im, ax=ax, shrink=0.8, label=cbar_label)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], title: str,
+                 xlabel: str, ylabel: str) -> Figure:
+    """Bars per group, one bar per series (label, values, lo, hi) side by side, with whiskers."""
+    fig = Figure(figsize=(6.4, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.arange(len(groups))
+    width = 0.8 / max(1, len(series))
+    for i, (label, v, lo, hi) in enumerate(series):
+        v, lo, hi = (np.asarray(a, dtype=float) for a in (v, lo, hi))
+        err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=3, label=label)
+    ax.set_xticks(x, groups)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="best", fontsize=8)
+    return fig
+
+
+def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, unit: str, fmt: str = "{:.2f}") -> Figure:
+    """A rectangular matrix (rows x columns of ``values``, labelled by its index and columns) as
+    coloured cells with their values written in (``heatmap``: a square matrix of rule cards)."""
+    fig = Figure(figsize=(6.4, 0.9 + 0.42 * max(1, len(values))), layout="constrained")
+    ax = fig.add_subplot()
+    m = values.to_numpy(float)
+    image = ax.imshow(np.ma.masked_invalid(m), cmap="viridis", aspect="auto", vmin=np.nanmin(m) if np.isfinite(m).any() else 0)
+    ax.set_xticks(np.arange(m.shape[1]), [str(c) for c in values.columns])
+    ax.set_yticks(np.arange(m.shape[0]), [str(i) for i in values.index])
+    for (i, j), v in np.ndenumerate(m):
+        if np.isfinite(v):
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7, color="white" if v < np.nanmean(m) else "black")
+    fig.colorbar(image, ax=ax, label=unit)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig

@@ -47,8 +47,10 @@ def win_rates(run: Run) -> Section:
         text=text,
         tables=[("Win rate by seat", by_seat), ("Win rate by bot", by_bot)],
         figures=[
-            ("Win rate by seat", charts.rate_bars(by_seat, "seat", "Win rate by seat (95% Wilson)", ref=1 / n)),
-            ("Win rate by bot", charts.rate_bars(by_bot, "bot", "Win rate by bot (95% Wilson)", ref=1 / n)),
+            ("Win rate by seat", charts.rate_bars(by_seat, "seat", "Win rate by seat (95% Wilson)", ref=1 / n,
+                                                         ylabel="win rate (share of games)", xlabel="seat (turn order)")),
+            ("Win rate by bot", charts.rate_bars(by_bot, "bot", "Win rate by bot (95% Wilson)", ref=1 / n,
+                                                       ylabel="win rate (share of seat-games)")),
         ],
     )
 
@@ -67,7 +69,7 @@ def game_length(run: Run) -> Section:
         "Game length",
         text=f"Distribution of game length, measured in {col}.",
         tables=[("Game length", summary)],
-        figures=[("Game length distribution", charts.histogram(counts, f"Game length ({col})", col))],
+        figures=[("Game length distribution", charts.histogram(counts, f"Game length ({col})", f"game length ({col})"))],
     )
 
 

@@ -2,10 +2,11 @@
 
 Every candidate is one test on aggregated counts (from DuckDB): each seat's and each bot's
 win rate against the other seats' or bots' (two-proportion z-test), and each turn-cap or
-stalemate flag's rate against a tolerated rate (one-sided exact binomial test). The p-values
+stalemate flag's rate against a tolerated rate (one-sided exact binomial test); sweep and
+comparison reports add their own candidates (``analysis.sweep``, ``analysis.compare``). The p-values
 of all tests of a report are adjusted together with Benjamini-Hochberg (``analysis.stats.fdr_bh``,
-as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the
-effect is at least the practical threshold; largest first.
+as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
+least the practical threshold; largest first.
 """
 
 from __future__ import annotations
@@ -59,11 +60,26 @@ class Candidate:
             head = f"{self.subject} wins {val(self.rate)} of games" if self.kind != "stall" else \
                 f"{self.subject[0].upper()}{self.subject[1:]} ends {val(self.rate)} of games"
             base = f"for {base}"
-        q = f"q = {self.q:.2g}" if self.q > 1e-16 else "q < 1e-16"
         effect = f"{100 * self.effect:+.1f} percentage points" if self.unit == "share" else f"{100 * self.effect:+.1f}%"
         ci = f"{val(self.lo)}-{val(self.hi)}" if self.unit == "share" else f"{self.lo:.3g}-{val(self.hi)}"
         return (f"{self.run}: {head} (95% CI {ci}) against {val(self.baseline)} {base}: "
-                f"{effect} ({q}).")
+                f"{effect} ({q_text(self.q)}).")
+
+    def size(self) -> float:
+        """The effect on the scale of its practical threshold (a share, or relative to the baseline)."""
+        return abs(self.effect)
+
+    def qualifies(self, min_effect: float) -> bool:
+        """Practically large: stall rates above the tolerated rate (their threshold), rate
+        effects at least ``min_effect`` in either direction, other measures at least
+        ``MIN_RELATIVE_EFFECT`` of the baseline."""
+        if self.kind == "stall":
+            return self.effect > 0
+        return self.size() >= (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
+
+
+def q_text(q: float) -> str:
+    return f"q = {q:.2g}" if q > 1e-16 else "q < 1e-16"
 
 
 def _group_candidates(run, label: str, by: str) -> list[Candidate]:
@@ -112,19 +128,22 @@ def candidates(runs: list[tuple[str, object]], max_stall_rate: float = MAX_STALL
     return out
 
 
+def bh(p_values) -> np.ndarray:
+    """Benjamini-Hochberg q-values (statsmodels ``multipletests``); NaN p-values (nothing to
+    test) stay NaN and do not count as tests."""
+    p = np.asarray(p_values, dtype=float)
+    q = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        q[ok] = fdr_bh(p[ok])
+    return q
+
+
 def adjust(cands: list[Candidate]) -> list[Candidate]:
     """Fill in each candidate's Benjamini-Hochberg q-value over all of them."""
-    if cands:
-        q = fdr_bh([c.p for c in cands])
-        for c, v in zip(cands, q):
-            c.q = float(v)
+    for c, v in zip(cands, bh([c.p for c in cands])):
+        c.q = float(v)
     return cands
-
-
-def _large(c: Candidate, min_effect: float) -> bool:
-    if c.kind == "stall":
-        return c.effect > 0
-    return abs(c.effect) >= (min_effect if c.unit == "share" else MIN_RELATIVE_EFFECT)
 
 
 def findings(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> list[Candidate]:
@@ -135,14 +154,23 @@ def findings(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> list[Can
     effects on other measures (round length, score variance) when at least
     ``MIN_RELATIVE_EFFECT`` of the baseline.
     """
-    keep = [c for c in adjust(cands) if c.q < ALPHA and _large(c, min_effect)]
-    return sorted(keep, key=lambda c: -abs(c.effect))
+    keep = [c for c in adjust(cands) if c.q < ALPHA and c.qualifies(min_effect)]
+    return sorted(keep, key=lambda c: -c.size())
 
 
 def section(runs: list[tuple[str, object]], min_effect: float = MIN_EFFECT,
-            max_stall_rate: float = MAX_STALL_RATE) -> Section:
-    """The report's opening section: the findings as numbered sentences linked to their sections."""
-    cands = candidates(runs, max_stall_rate)
+            max_stall_rate: float = MAX_STALL_RATE, extra: list[Candidate] = (), extra_text: str = "") -> Section:
+    """The report's opening section: the findings as numbered sentences linked to their sections.
+
+    ``extra``: further candidates (sweep and comparison tests), adjusted together with the
+    runs' own; their q-values are filled in place. ``extra_text`` describes their tests.
+    """
+    return section_from(candidates(runs, max_stall_rate) + list(extra), min_effect, max_stall_rate, extra_text)
+
+
+def section_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_rate: float = MAX_STALL_RATE,
+                 extra_text: str = "") -> Section:
+    """The findings section from every candidate test of the report (q-values filled in place)."""
     found = findings(cands, min_effect)
     text = (f"Effects significant at q < {ALPHA} after adjusting all {len(cands)} tests of this report with "
             f"{METHOD}, and at least {100 * min_effect:g} percentage points for rates ({100 * MIN_RELATIVE_EFFECT:g}% "
@@ -150,11 +178,11 @@ def section(runs: list[tuple[str, object]], min_effect: float = MIN_EFFECT,
             f"{100 * max_stall_rate:g}% of games), largest first. Seats and bots are each tested against "
             "the others of their run (two-proportion z-test), stall rates against the tolerated rate (exact "
             "binomial test); a game's own tests (daifugo: each rule card as a precept and as a law) are named "
-            "in its sections.")
+            "in its sections." + (" " + extra_text if extra_text else ""))
     if not found:
         return Section("Findings", text=text + " Nothing qualifies: no effect reaches "
                        "significance and the practical threshold.")
-    table = pd.DataFrame([{"run": c.run, "finding": c.subject, "rate": c.rate, "lo": c.lo, "hi": c.hi,
+    table = pd.DataFrame([{"run": c.run, "finding": c.subject, "value": c.rate, "lo": c.lo, "hi": c.hi,
                            "baseline": c.baseline, "effect": c.effect, "p": c.p, "q (BH)": c.q} for c in found])
-    return Section("Findings", text=text, tables=[("Findings (95% Wilson intervals; q adjusted by Benjamini-Hochberg)", table)],
+    return Section("Findings", text=text, tables=[("Findings (value with its 95% interval; q adjusted by Benjamini-Hochberg)", table)],
                    items=[(c.sentence(), (c.run, c.section)) for c in found])

@@ -79,7 +79,8 @@ class Run:
         })
         con.execute("SET enable_progress_bar = false")
         for name, spec in self.game.tables.items():
-            scan = f"read_parquet({_sql_list(self._files(name))})"
+            # no hive partitioning: a run directory named "<param>=<value>" (cardlab sweep) is not a column
+            scan = f"read_parquet({_sql_list(self._files(name))}, hive_partitioning = false)"
             if spec.kind == "sum":
                 scan = self._summed(con, scan, spec.keys)
             con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {scan}')

@@ -1,10 +1,6 @@
-"""Confidence intervals and significance tests on aggregated counts.
-
-Each is the statsmodels or scipy.stats computation it names, step for step, on the scipy
-distribution functions those call (``scipy.special``: ``ndtri``, ``ndtr``, ``stdtrit``,
-``betainc``). Importing statsmodels or ``scipy.stats`` costs about 2 s, longer than all of a
-report's queries; ``scipy.special`` a tenth of that, and only when a function here runs.
-tests/test_stats.py checks every function against the statsmodels/scipy.stats original.
+"""Confidence intervals and significance tests on aggregated counts, from statsmodels and
+scipy.stats. The libraries are imported inside the functions, so that reading a run does not
+pay for them before a statistic is needed.
 """
 
 from __future__ import annotations
@@ -13,27 +9,14 @@ import numpy as np
 import pandas as pd
 
 
-def _normal_isf(q):
-    """``scipy.stats.norm.isf``."""
-    from scipy.special import ndtri
-
-    return -ndtri(q)
-
-
 def wilson(successes, n, alpha: float = 0.05):
-    """95% (by default) Wilson score interval; arrays in, (lo, hi) arrays out. n=0 gives NaN.
+    """95% (by default) Wilson score interval; arrays in, (lo, hi) arrays out. n=0 gives NaN."""
+    from statsmodels.stats.proportion import proportion_confint
 
-    statsmodels ``proportion_confint(successes, n, alpha, method="wilson")``."""
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     safe = np.where(n > 0, n, 1.0)
-    q = np.where(n > 0, successes, 0.0) / safe
-    crit = _normal_isf(alpha / 2.0)
-    crit2 = crit**2
-    denom = 1 + crit2 / safe
-    center = (q + crit2 / (2 * safe)) / denom
-    dist = crit * np.sqrt(q * (1.0 - q) / safe + crit2 / (4.0 * safe**2)) / denom
-    lo, hi = np.clip(center - dist, 0, 1), np.clip(center + dist, 0, 1)
+    lo, hi = proportion_confint(np.where(n > 0, successes, 0.0), safe, alpha=alpha, method="wilson")
     return np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
 
 
@@ -72,33 +55,28 @@ def compare_rates(s1: int, n1: int, s2: int, n2: int) -> dict:
 
 
 def two_proportion_p(s1: int, n1: int, s2: int, n2: int) -> float:
-    """Two-sided p-value of the pooled two-proportion z-test: statsmodels
-    ``proportions_ztest([s1, s2], [n1, n2])[1]``."""
-    from scipy.special import ndtr
+    """Two-sided p-value of the pooled two-proportion z-test (statsmodels ``proportions_ztest``)."""
+    from statsmodels.stats.proportion import proportions_ztest
 
-    pooled = (s1 + s2) / (n1 + n2)
-    z = (s1 / n1 - s2 / n2) / np.sqrt(pooled * (1 - pooled) * (1.0 / n1 + 1.0 / n2))
-    return float(ndtr(-np.abs(z)) * 2)
+    return float(proportions_ztest([s1, s2], [n1, n2])[1])
 
 
 def binomial_p_greater(k: int, n: int, p: float) -> float:
-    """One-sided exact binomial test, H1: rate > ``p``: scipy
-    ``binomtest(k, n, p, alternative="greater").pvalue`` (``binom.sf(k - 1, n, p)``)."""
-    from scipy.special import betainc
+    """One-sided exact binomial test, H1: rate > ``p`` (scipy ``binomtest``)."""
+    from scipy.stats import binomtest
 
-    return 1.0 if k <= 0 else float(betainc(k, n - k + 1, p))
+    if k <= 0:
+        return 1.0
+    return float(binomtest(int(k), int(n), float(p), alternative="greater").pvalue)
 
 
 def fdr_bh(pvalues) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (q-values), in the input order: statsmodels
-    ``multipletests(pvalues, method="fdr_bh")[1]``."""
+    """Benjamini-Hochberg adjusted p-values (q-values), in the input order (statsmodels
+    ``multipletests(method="fdr_bh")``)."""
+    from statsmodels.stats.multitest import multipletests
+
     p = np.asarray(pvalues, dtype=float)
-    order = np.argsort(p)
-    ranked = p[order] / (np.arange(1, p.size + 1) / p.size)
-    q = np.minimum(np.minimum.accumulate(ranked[::-1])[::-1], 1)
-    out = np.empty_like(q)
-    out[order] = q
-    return out
+    return multipletests(p, alpha=0.05, method="fdr_bh")[1] if p.size else p
 
 
 def mean_ci(values) -> tuple[float, float, float]:
@@ -116,10 +94,9 @@ def mean_ci_from(mean: float, sd: float, n: int) -> tuple[float, float, float]:
         return (float(mean) if n else np.nan), np.nan, np.nan
     if sd == 0:
         return float(mean), float(mean), float(mean)
-    from scipy.special import stdtrit
+    from scipy.stats import t
 
-    scale = sd / np.sqrt(n)  # scipy.stats.t.interval(0.95, n - 1, loc=mean, scale=scale)
-    lo, hi = mean + stdtrit(n - 1, (1.0 - 0.95) / 2) * scale, mean + stdtrit(n - 1, (1.0 + 0.95) / 2) * scale
+    lo, hi = t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
     return float(mean), float(lo), float(hi)
 
 

@@ -14,10 +14,12 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings
+from analysis import common, findings, sweep
+from analysis import compare as compare_runs
 from analysis.games import sections_for
 from analysis.load import Run
 from analysis.sections import Section, anchor
+from analysis.sweep import Sweep, is_sweep
 from reports import pdf
 from sim.config import ConfigError
 from sim.store import code_version
@@ -31,27 +33,60 @@ def run_sections(run: Run) -> list[Section]:
     return common.sections(run) + (own(run) if own else [])
 
 
-def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findings.MIN_EFFECT) -> tuple[Path, Path]:
+COMPARE_PART = "Comparison of A and B"
+
+
+def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findings.MIN_EFFECT,
+          compare: bool = False) -> tuple[Path, Path]:
     """Write ``out/report.html`` and ``out/report.pdf`` covering every run directory, opening
     with the findings (effects of at least ``min_effect`` that stay significant after
-    adjusting for every test)."""
-    runs = [Run(d) for d in run_dirs]
-    if not runs:
-        raise ConfigError("report needs at least one run directory")
+    adjusting for every test). A sweep directory (``cardlab sweep``) adds its metrics against
+    the swept value; ``compare`` (exactly two run directories) adds an A-vs-B part."""
+    parts = report_parts(run_dirs, min_effect, compare)
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ConfigError(f"cannot create report directory {out}: {e.strerror}") from None
-    labels = [f"{r.game.title}: {r.path.name}" for r in runs]
-    parts = [("Findings", [findings.section(list(zip(labels, runs)), min_effect)])]
-    parts += [(label, run_sections(r)) for label, r in zip(labels, runs)]
     html = out / "report.html"
     pdf = out / "report.pdf"
     images = Images()
     html.write_text(render_html(parts, images))
     render_pdf(parts, pdf, images)
     return html, pdf
+
+
+def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EFFECT,
+                 compare: bool = False) -> list[tuple[str, list[Section]]]:
+    """The report's parts (title, sections): findings, the A-vs-B comparison, each sweep, each run."""
+    items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs]
+    if not items:
+        raise ConfigError("report needs at least one run directory")
+    if compare and (len(items) != 2 or any(isinstance(i, Sweep) for i in items)):
+        raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(run_dirs)} paths")
+    labelled, extra, texts, pending = [], [], [], []  # pending: (part title, sections builder)
+    if compare:
+        table = compare_runs.compare(*items)
+        cands = compare_runs.candidates(table, COMPARE_PART)
+        extra += cands
+        texts.append(compare_runs.TESTS_TEXT)
+        names = f"A = {items[0].path}, B = {items[1].path}"
+        pending.append((COMPARE_PART, lambda n, t=table, c=cands: [compare_runs.section(t, c, n, names)]))
+    for item in items:
+        if isinstance(item, Run):
+            labelled.append((f"{item.game.title}: {item.path.name}", item))
+            continue
+        table = sweep.metrics(item)
+        cands = sweep.candidates(item, table)
+        extra += cands
+        pending.append((item.title, lambda n, s=item, t=table, c=cands: sweep.sections(s, t, c, n)))
+        labelled += [(f"{r.game.title}: {item.path.name}/{r.path.name}", r) for r in item.runs]
+    if any(isinstance(i, Sweep) for i in items):
+        texts.append(sweep.TESTS_TEXT)
+    cands = findings.candidates(labelled) + extra
+    parts = [("Findings", [findings.section_from(cands, min_effect, extra_text=" ".join(texts))])]
+    parts += [(title, make(len(cands))) for title, make in pending]
+    return parts + [(label, run_sections(r)) for label, r in labelled]
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:

@@ -50,6 +50,15 @@ def _cell_lines(value: str) -> list[str]:
     return textwrap.wrap(value, CELL_CHARS, break_long_words=True) or [""]
 
 
+def _wrap(text: str, size: float, weight: str, chars: int) -> list[str]:
+    """Lines of at most ``chars`` characters, fewer where the drawn line would pass the text width."""
+    while True:
+        lines = textwrap.wrap(text, chars) or [""]
+        if chars <= 20 or max(text_width(line, size, weight) for line in lines) <= TEXT_W:
+            return lines
+        chars -= 5
+
+
 def _column_groups(widths: list[float]) -> list[list[int]]:
     """Split column indices into groups that fit the text width; column 0 starts every group."""
     groups, current, used = [], [0], widths[0]
@@ -90,7 +99,7 @@ class Pages:
         self.fig.text((MARGIN + x) / PAGE_W, (PAGE_H - MARGIN - y) / PAGE_H, s, va="top", parse_math=False, **kw)
 
     def text(self, text: str, size: float = 9, weight: str = "normal", wrap: int = 105) -> None:
-        lines = textwrap.wrap(text, wrap) or [""]
+        lines = _wrap(text, size, weight, wrap)
         h = 0.05 + size / 72 * 1.45 * len(lines)
         self._room(h)
         self._put(0, self.y, "\n".join(lines), fontsize=size, weight=weight, linespacing=1.3)

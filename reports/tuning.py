@@ -105,7 +105,8 @@ def importance_section(r: TuneResult) -> Section:
     ax = fig.add_subplot()
     ax.barh(table["parameter"], table["importance"], color="#72B7B2")
     ax.invert_yaxis()
-    ax.set_xlabel("importance (normalised)")
+    ax.set_xlabel("importance (share of the total, normalised)")
+    ax.set_ylabel("parameter")
     ax.set_title("Parameter importances (Optuna PED-ANOVA)", fontsize=10)
     return Section("Parameter importances", text=(
         "How much of the objective's variation over the completed trials each parameter explains, from "

@@ -179,20 +179,26 @@ def tune(
 
 @app.command()
 def report(
-    runs: List[Path] = typer.Argument(..., help="One or more run directories."),
+    runs: List[Path] = typer.Argument(..., help="Run directories or sweep directories (cardlab sweep --out)."),
     out: Path = typer.Option(..., "--out", "-o", help="Directory for report.html and report.pdf."),
     min_effect: float = typer.Option(0.01, "--min-effect", help="Smallest effect (share of games) listed as a finding."),
+    compare: bool = typer.Option(False, "--compare", help="Two run directories A and B: add an A-vs-B part."),
 ):
     """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories, opening
-    with the findings (adjusted for every test the report makes)."""
+    with the findings (adjusted for every test the report makes). A sweep directory gives each
+    headline metric against the swept value with 95% bands; --compare an A-vs-B part."""
+    if not 0 <= min_effect < 1:
+        raise ConfigError(f"--min-effect must be in [0, 1), got {min_effect}")
+    if compare and len(runs) != 2:
+        raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(runs)}")
+    from analysis.sweep import is_sweep
     from reports.build import build
     from sim.store import require_intact
 
-    if not 0 <= min_effect < 1:
-        raise ConfigError(f"--min-effect must be in [0, 1), got {min_effect}")
     for run in runs:
-        require_intact(run)
-    html, pdf = build(runs, out, min_effect)
+        if not is_sweep(run):
+            require_intact(run)
+    html, pdf = build(runs, out, min_effect, compare)
     typer.echo(f"wrote {html} and {pdf}")
 
 
@@ -386,11 +392,13 @@ def sweep(
     config: Optional[Path] = CONFIG,
     workers: int = typer.Option(1, "--workers", "-w"),
 ):
-    """Run one simulation per value of a parameter and tabulate how the metrics move."""
+    """Run one simulation per value of a parameter and tabulate how the metrics move
+    (`cardlab report OUT` draws them with 95% bands)."""
     import pandas as pd
 
     from analysis.compare import summary
     from analysis.load import Run
+    from analysis.sweep import write_manifest
     from sim import runner
 
     g = _game(game)
@@ -406,7 +414,9 @@ def sweep(
         rows.append({param: v, **summary(Run(d))})
     table = pd.DataFrame(rows)
     table.to_csv(out / "sweep.csv", index=False)
-    _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}")
+    write_manifest(out, game, param, items)
+    _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
+                 f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
 
 
 @app.command()

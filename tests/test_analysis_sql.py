@@ -105,8 +105,6 @@ def test_sql_command_prints_and_writes(toy_runs, tmp_path):
 
 def test_pdf_tables_fit_the_page():
     """A wide, long table with long cells: every drawn text lies inside the page."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
     from reports import pdf
 
     rng = np.random.default_rng(0)
@@ -116,16 +114,28 @@ def test_pdf_tables_fit_the_page():
     pages.table("A wide table", df, df.astype(str))
     pages.flush()
     assert len(pages.done) >= 3  # split by columns and continued over pages
-    for page in pages.done:
+    assert_drawn_inside_the_page(pages.done)
+
+
+def assert_drawn_inside_the_page(pages) -> None:
+    """Every text and line drawn on the PDF pages lies inside the page, left of the right margin
+    (measured at 72 dpi, the PDF backend's resolution: one pixel is one point)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.lines import Line2D
+
+    from reports import pdf
+
+    for page in pages:
+        page.set_dpi(72)
         FigureCanvasAgg(page)
         renderer = page.canvas.get_renderer()
         box = page.bbox
-        texts = page.texts
-        assert texts
-        for t in texts:
+        assert page.texts
+        for t in [*page.texts, *(a for a in page.artists if isinstance(a, Line2D))]:
             e = t.get_window_extent(renderer)
-            assert box.x0 <= e.x0 and e.x1 <= box.x1 and box.y0 <= e.y0 and e.y1 <= box.y1, t.get_text()[:40]
-            assert e.x1 <= box.x1 - pdf.MARGIN * page.dpi + 1  # inside the right margin
+            label = t.get_text()[:40] if hasattr(t, "get_text") else "a rule line"
+            assert box.x0 <= e.x0 and e.x1 <= box.x1 and box.y0 <= e.y0 and e.y1 <= box.y1, label
+            assert e.x1 <= box.x1 - pdf.MARGIN * page.dpi + 1, label  # inside the right margin
 
 
 def test_html_references_no_external_resource(toy_runs, tmp_path):

@@ -1,22 +1,27 @@
-"""Faking-sick report sections: calls, bluffs, turn cap (the shared sections cover win rates
-by seat and bot and the game-length distribution)."""
+"""Faking-sick report sections: calls, banned cards per seat and call success by banned type,
+bluffs, turn cap (the shared sections cover win rates by seat and bot and the game-length
+distribution)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from analysis import charts, queries
-from analysis.stats import rate_table, wilson
+from analysis.stats import mean_ci_from, rate_table, wilson
 from analysis.sections import Section
 from sim.games.faking_sick.rules import TYPES
+from sim.games.faking_sick.tables import BANNABLE
+
+BANNED_TYPES = [TYPES[t] for t in BANNABLE]
+WHEN = {"initial": "at setup", "final": "at game end"}
+CALL_SUCCESS = "call success (share of judged calls)"
 
 WIN_METHODS = {0: "turn cap (draw)", 1: "play_out", 2: "push_out"}
 
 
 def _cards(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.copy()
-    df["card"] = [TYPES[int(c)] for c in df["card"]]
-    return df
+    return _named(df, "card")
 
 
 def calls_section(run) -> Section:
@@ -36,9 +41,73 @@ def calls_section(run) -> Section:
         text=text,
         tables=[("Call success by played card", by_card), ("Call success by caller seat", by_seat),
                 ("Call success by caller distance", by_dist)],
-        figures=[("Call success by played card", charts.rate_bars(by_card, "card", "Call success by played card (95% Wilson)")),
-                 ("Call success by caller seat", charts.rate_bars(by_seat, "caller_seat", "Call success by caller seat (95% Wilson)"))],
+        figures=[("Call success by played card", charts.rate_bars(by_card, "card", "Call success by played card (95% Wilson)",
+                                                                           ylabel=CALL_SUCCESS, xlabel="played card type")),
+                 ("Call success by caller seat", charts.rate_bars(by_seat, "caller_seat", "Call success by caller seat (95% Wilson)",
+                                                                           ylabel=CALL_SUCCESS, xlabel="caller seat"))],
     )
+
+
+def _banned_means(run, by: str | None) -> pd.DataFrame:
+    """Mean banned cards of each type per seat-game at setup and at the end, with their standard
+    deviations: one row per ``by`` group (or one row)."""
+    cols = [f"{w}_banned_{t.lower()}" for w in WHEN for t in BANNED_TYPES]
+    stats = ", ".join(f'avg("{c}"::DOUBLE) AS "m_{c}", stddev_samp("{c}"::DOUBLE) AS "sd_{c}"' for c in cols)
+    group = f" GROUP BY {by} ORDER BY {by}" if by else ""
+    return run.sql(f"SELECT {by + ', ' if by else ''}count(*) AS n, {stats} FROM seats{group}")
+
+
+def banned_section(run) -> Section:
+    """Banned cards per seat (initial and final, FS-2.1) and call success by banned type."""
+    by_seat = _banned_means(run, "seat")
+    rows = []
+    for r in by_seat.to_dict("records"):
+        for w, label in WHEN.items():
+            means = [r[f"m_{w}_banned_{t.lower()}"] for t in BANNED_TYPES]
+            rows.append({"seat": r["seat"], "when": label, **dict(zip(BANNED_TYPES, means)), "all types": sum(means)})
+    per_seat = pd.DataFrame(rows)
+    pooled = _banned_means(run, None).iloc[0]
+    n = int(pooled["n"])
+    series = []
+    for w, label in WHEN.items():
+        ci = [mean_ci_from(pooled[f"m_{w}_banned_{t.lower()}"], pooled[f"sd_{w}_banned_{t.lower()}"], n) for t in BANNED_TYPES]
+        series.append((label, *(np.array([c[i] for c in ci]) for i in range(3))))
+    fig = charts.grouped_bars(BANNED_TYPES, series, "Banned cards per seat-game by type (mean, 95% t)",
+                              "banned card type", "banned cards per seat-game (cards)")
+    calls = run.sql("SELECT banned, card, calls, successes FROM banned_calls")
+    by_banned = _named(rate_table(calls, "banned", "successes", weight="calls"), "banned")
+    other = _named(rate_table(calls[calls["banned"] != calls["card"]], "banned", "successes", weight="calls"), "banned")
+    played = calls.assign(rate=calls["successes"] / calls["calls"].where(calls["calls"] > 0))
+    matrix = played.pivot(index="banned", columns="card", values="rate")
+    matrix.index, matrix.columns = [TYPES[int(i)] for i in matrix.index], [TYPES[int(c)] for c in matrix.columns]
+    heat = charts.value_heatmap(matrix, "Call success by banned type and played card", "played card type",
+                          "banned type of the challenged player", CALL_SUCCESS)
+    text = (
+        "Banned cards (FS-2.1): the mean number of each type among a seat's face-down banned cards after the deal "
+        "and at the game's end (a card revealed by the call that ends the game no longer counts), per seat and, "
+        "in the chart, over all seats with 95% t intervals. Call success by banned type: every judged call counts "
+        "once for each type among the challenged player's face-down banned cards at the call; a call on the "
+        "banned type itself is always right, so the second table keeps the calls on another card, right only "
+        "because of the player's other banned card. 95% Wilson intervals."
+    )
+    return Section(
+        "Banned cards and call success by banned type",
+        text=text,
+        tables=[("Banned cards by seat (mean cards per seat-game)", per_seat),
+                ("Call success by banned type of the challenged player", by_banned),
+                ("Calls on another card than the banned type: share right", other)],
+        figures=[("Banned cards per seat-game by type", fig),
+                 ("Call success by banned type", charts.rate_bars(by_banned, "banned", "Call success by banned type (95% Wilson)",
+                                                                  ylabel=CALL_SUCCESS,
+                                                                  xlabel="banned type of the challenged player")),
+                 ("Call success by banned type and played card", heat)],
+    )
+
+
+def _named(df: pd.DataFrame, col: str) -> pd.DataFrame:
+    df = df.copy()
+    df[col] = [TYPES[int(c)] for c in df[col]]
+    return df
 
 
 def bluff_section(run) -> Section:
@@ -65,7 +134,9 @@ def bluff_section(run) -> Section:
         text=text,
         tables=[("Bluff rate by card (n = plays, successes = bluffs)", rate),
                 ("Bluff success by card (n = bluffs, successes = uncaught bluffs)", success), ("Bluffs and calls by bot", by_bot)],
-        figures=[("Bluff success by card", charts.rate_bars(success, "card", "Bluff success by card (95% Wilson)"))],
+        figures=[("Bluff success by card", charts.rate_bars(success, "card", "Bluff success by card (95% Wilson)",
+                                                                     ylabel="bluff success (share of bluffs uncaught)",
+                                                                     xlabel="played card type"))],
     )
 
 
@@ -92,4 +163,4 @@ def ending_section(run) -> Section:
 
 
 def sections(run) -> list[Section]:
-    return [calls_section(run), bluff_section(run), ending_section(run)]
+    return [calls_section(run), banned_section(run), bluff_section(run), ending_section(run)]

@@ -48,7 +48,7 @@ def outcome_section(run) -> Section:
         "stalemate, the first-elimination end of hard quarantine, no winner (everyone out at once) "
         "or the turn cap. Intervals are 95% Wilson intervals.",
         tables=[("Outcome types", table), ("Game facts (mean, 95% t interval for cures)", facts)],
-        figures=[("Outcome types", charts.shares(counts[counts > 0], "Outcome types"))],
+        figures=[("Outcome types", charts.shares(counts[counts > 0], "Outcome types", "outcome", "share of games"))],
     )
 
 
@@ -120,7 +120,8 @@ def elimination_section(run) -> Section:
     by_bot = (by_bot.rename(columns=dict(enumerate(CAUSES))) / seat_games.to_numpy()[:, None])
     by_bot.index.name = "bot"
     by_bot = by_bot.reset_index()
-    figs = [("Elimination causes", charts.shares(counts[counts > 0], "Elimination causes"))] if total else []
+    figs = [("Elimination causes", charts.shares(counts[counts > 0], "Elimination causes", "cause (VD-19.2)",
+                                                             "share of eliminations"))] if total else []
     return Section("Elimination causes",
                    f"{total:,} eliminations in {n_games:,} games ({total / max(n_games, 1):.2f} per game).",
                    tables=[("Share of eliminations by cause", table),
@@ -186,7 +187,8 @@ def card_section(run) -> Section:
     cond["win rate"] = cond["wins"] / cond["n"].where(cond["n"] > 0)
     cond["lo"], cond["hi"] = wilson(cond["wins"], cond["n"])
     totals = pd.Series([use[f"s_played_{c}"] / use["n"] for c in CARDS], index=[c.upper() for c in CARDS])
-    fig = charts.shares(totals, "Cards played per seat-game (share of all plays)")
+    fig = charts.shares(totals, "Cards played per seat-game (share of all plays)", "action card",
+                        "share of all plays")
     return Section("Action-card usage",
                    "Mean plays per seat per game, by bot (TP split by use), and the win rate of seats that "
                    "did or did not play each card type (associational, not causal).",
@@ -212,7 +214,8 @@ def hq_section(run) -> Section:
                           "mean": [float(f[c]) if n_hq else np.nan for c in means]}).round(3)
     rate = with_rates(pd.DataFrame({"n": [n], "successes": [n_hq]}))
     steps = queries.counts(run, "games", "hq_steps", "hq")
-    figs = [("HQ steps", charts.histogram(steps, "Hard-quarantine steps", "steps"))] if n_hq else []
+    figs = [("HQ steps", charts.histogram(steps, "Hard-quarantine steps", "hard-quarantine steps per game (steps)",
+                                                 "share of games reaching hard quarantine"))] if n_hq else []
     return Section("Hard quarantine",
                    f"Hard quarantine (ЖОРСТКИЙ КАРАНТИН) is reached in {rate['rate'].iloc[0]:.3f} of games "
                    f"(95% CI {rate['lo'].iloc[0]:.3f}-{rate['hi'].iloc[0]:.3f}).",

@@ -34,6 +34,28 @@ CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07
 
 # a card whose effect needs another card to show in a few hundred games is drawn with it
 EFFECT_DECKS = {"17": "17,07", "13": "13,07", "18": "18,07", "02": "02,21"}
+CARD_DECKS["05"] = "05,11,16,22,23"  # the second joker with the joker cards
+CARD_DECKS["12"] = "12,08,05,09,14"  # acts in round 1 too (DEC-8)
+EXCHANGE_DECKS = {"08": "08,09,19,14,15"}  # acts from round 2 (the exchange)
+
+
+@pytest.mark.parametrize("start", [0, 1000])
+@pytest.mark.parametrize("card", sorted(EXCHANGE_DECKS))
+@pytest.mark.parametrize("mode", ["normal", "madness"])
+def test_exchange_card_as_law_and_precept(card, mode, start):
+    """A card of the exchange on 2,000 two-round games (two halves) as a law and as a precept."""
+    deck = card if mode == "normal" else EXCHANGE_DECKS[card]
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17,
+                           overrides={"mode": mode, "rule_deck": deck, "rounds": 2, "madness_rounds": 2})
+    assert_same(cfg, start, 1000)
+
+
+def test_two_jokers_with_every_joker_card():
+    """Card 05 as a law early or late in the game, then two jokers in sets, stairs, Joker
+    singles, the hunt (11), three return (22), wisdom (23), substitutes (20), pull-back (10)."""
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=23,
+                           overrides={"rule_deck": "05,11,16,22,23,21,20,10,06", "rounds": 5})
+    assert_same(cfg, 0, 150)
 
 
 @pytest.mark.parametrize("card", sorted(CARD_DECKS))
@@ -114,6 +136,7 @@ def test_decisions_count_every_asked_decision():
 COUNTERS = {"03": "ten_discards", "06": "slip_throughs", "10": "pull_backs", "11": "magician_hunts",
             "16": "equal_plays", "20": "substitutions", "22": "three_returns", "23": "three_threes",
             "17": "exiled_revolutions", "13": "af_promotions", "18": "flux_swaps", "02": "fusions"}
+COUNTERS.update({"05": "second_joker", "08": "free_gifts", "12": "collusion_swaps"})
 
 
 @pytest.mark.parametrize("card", sorted(COUNTERS))
@@ -122,3 +145,22 @@ def test_card_effects_happen(card):
     deck = EFFECT_DECKS.get(card, card)
     cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17, overrides={"rule_deck": deck, "rounds": 2})
     assert GAME.run_batch(cfg, 0, 400, "fast")["rounds"][COUNTERS[card]].sum() > 0
+
+
+def test_collusion_precept_takes_happen():
+    """Card 12 as a precept (madness): the holder's take-and-gives are counted."""
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17,
+                           overrides={"mode": "madness", "rule_deck": CARD_DECKS["12"], "madness_rounds": 2})
+    assert GAME.run_batch(cfg, 0, 200, "fast")["rounds"]["collusion_takes"].sum() > 0
+
+
+@pytest.mark.parametrize("mode", ["normal", "madness"])
+def test_two_jokers_with_armed_force_and_flux(mode):
+    """Cards 13 and 18 (and 02) in rounds with the second joker of card 05: the claims and the
+    flux exchanges of those rounds agree in both engines and do happen."""
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=29,
+                           overrides={"mode": mode, "rule_deck": "05,13,18,02,07", "rounds": 5,
+                                      "madness_rounds": 2})
+    r = engines_agree(GAME, cfg, 0, 150)["rounds"]
+    two = r[r["second_joker"] == 1]
+    assert two["af_claims"].sum() > 0 and two["flux_swaps"].sum() > 0

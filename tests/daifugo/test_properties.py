@@ -39,6 +39,8 @@ configs = st.fixed_dictionaries({
         "max_plays_per_round": st.sampled_from([5, 30, 1000]),
         "ten_discard_mandatory": st.booleans(),
         "pullback_count": st.sampled_from(["kings", "cards_played"]),
+        "trickster_precept_timing": st.sampled_from(["after_exchange", "on_draft"]),
+        "collusion_round1": st.booleans(),
     }),
 })
 

@@ -20,7 +20,8 @@ def test_sections(tmp_path, params):
     if params.get("mode") == "madness":
         holder = precepts.tables[0][1]
         assert [c[:2] for c in holder["card"]] == ["07", "09", "14", "15", "19", "21"] and holder["holders"].sum() > 0
-        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Suggested precept VP offsets"]
+        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Precept draft picks",
+                                                    "Suggested precept VP offsets"]  # games.pick_NN stored
         assert {c[:2] for c in laws.tables[0][1]["card"]} <= {"07", "09", "14", "15", "19", "21"} and laws.figures
     else:  # normal mode: no precepts; one-round games have a single law each, so no pair of laws
         assert not precepts.tables and "No precepts" in precepts.text

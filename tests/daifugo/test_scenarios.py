@@ -560,10 +560,37 @@ def test_T56_descent_triggers_the_represented_rank():
 
 # ---------------------------------------------------------------- waiting for other cards
 WAITING = {
-    "T-15": "01", "T-16": "01", "T-25": "04", "T-26": "05", "T-27": "05", "T-33": "08",
-    "T-39": "12", "T-40": "12",
+    "T-15": "01", "T-16": "01", "T-25": "04",
     "T-62": "24", "T-63": "25", "T-64": "25",
 }
+
+
+T09_HANDS = [
+    ["S3", "H3", "D3", "C3", "S4", "H4", "D4", "C4", "S5", "H5"],
+    ["Jk", "S2", "S6", "H6", "D6", "C6", "S7", "H7", "D7", "C7"],
+    ["H2", "C2", "S8", "H8", "D8", "C8", "S9", "H9", "D9", "C9"],
+    ["DA", "S10", "H10", "D10", "C10", "SJ", "HJ", "DJ", "CJ", "SQ"],
+]
+
+
+def test_T33_metamorphosis_any_gift():
+    """T-33 [08, §4.8, §2.7]: law 08, round 2, king P0: P1 holding a joker gives ♣6 instead (any
+    card); the others may give any card too. Without 08 P1 must give the joker."""
+    hands = [list(h) for h in T09_HANDS]
+    hands[1][hands[1].index("C6")] = "C3"
+    hands[0][hands[0].index("C3")] = "C6"
+    base = dict(round=2, prev_ranking=[0, 1, 2, 3], phase="exchange")
+    out = legal(run(hands, [{"give": "C3"}], laws=[8], **base))
+    assert "C3" in out["state"]["hands"][0] and "Jk" in out["state"]["hands"][1]
+    assert out["waiting"]["player"] == 2 and len(out["waiting"]["legal"]) == 10  # P2: any of 10 cards
+    out = legal(run(hands, [{"give": "C3"}, {"give": "S8"}, {"give": "S10"}], laws=[8], bots=["greedy"] * 4, **base))
+    assert out["rounds"][0]["ranking"] and sorted(out["rounds"][0]["ranking"]) == [0, 1, 2, 3]
+    assert "is not allowed" in illegal(run(hands, [{"give": "C3"}], **base))
+    out = run(hands, [], **base)  # without 08: the joker is P1's only option, given without asking
+    assert "Jk" in out["state"]["hands"][0]
+    # 08 as P2's precept: only P2 may give any card; P1 still gives the joker
+    out = legal(run(hands, [{"give": "S8"}], precepts={"8": 2}, **base))
+    assert "Jk" in out["state"]["hands"][0] and "S8" in out["state"]["hands"][0]
 
 
 @pytest.mark.parametrize("tid", sorted(WAITING))

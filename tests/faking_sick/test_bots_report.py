@@ -82,7 +82,8 @@ def test_report_sections(players, tmp_path):
     run = Run(tmp_path / "run")
     sections = report_sections(run)
     titles = [s.title for s in sections]
-    assert titles == ["Faking-sick call success", "Bluffs", "Game end and turn cap"]
+    assert titles == ["Faking-sick call success", "Banned cards and call success by banned type", "Bluffs",
+                      "Game end and turn cap"]
     for s in sections:
         for caption, table in s.tables:
             assert isinstance(table, pd.DataFrame) and len(table) > 0, caption
@@ -91,5 +92,34 @@ def test_report_sections(players, tmp_path):
     calls = dict(sections[0].tables)["Call success by played card"]
     assert set(calls.columns) >= {"card", "n", "successes", "rate", "lo", "hi"}
     assert calls.loc[calls["card"] == "VIR", "successes"].item() == 0  # VIRUS is never banned
-    cap = sections[2].tables[0][1]
+    cap = sections[3].tables[0][1]
     assert cap["turn_cap_rate"].item() == run.table("games")["turn_cap"].mean()
+
+
+def test_banned_cards_section_equals_the_whole_tables(tmp_path):
+    """Banned cards per seat (FS-2.1: two face-down banned cards each at setup) and call
+    success by banned type, against the same numbers taken from the whole tables in pandas."""
+    cfg = GAME.make_config(players=4, seed=6)
+    runner.run(cfg, 300, tmp_path / "run", batch_size=150, progress=False)
+    run = Run(tmp_path / "run")
+    section = next(s for s in report_sections(run) if s.title.startswith("Banned cards"))
+    tables = dict(section.tables)
+    per_seat = tables["Banned cards by seat (mean cards per seat-game)"].set_index(["seat", "when"])
+    seats = run.table("seats")
+    for seat, rows in seats.groupby("seat"):
+        for when, label in (("initial", "at setup"), ("final", "at game end")):
+            for t in ("FEV", "SNZ", "INJ", "HDA", "MSK", "ICE"):
+                assert per_seat.at[(seat, label), t] == pytest.approx(rows[f"{when}_banned_{t.lower()}"].mean())
+        assert per_seat.at[(seat, "at setup"), "all types"] == pytest.approx(2.0)  # FS-2.1: two banned cards
+        assert per_seat.at[(seat, "at game end"), "all types"] <= 2.0
+    calls = run.table("banned_calls")
+    by_banned = tables["Call success by banned type of the challenged player"].set_index("banned")
+    for code, rows in calls.groupby("banned"):
+        name = ("VIR", "FEV", "SNZ", "INJ", "HDA", "MSK", "ICE")[code]
+        assert (by_banned.at[name, "n"], by_banned.at[name, "successes"]) == (rows["calls"].sum(), rows["successes"].sum())
+    same = calls[calls["banned"] == calls["card"]]
+    assert (same["successes"] == same["calls"]).all()  # a call on the banned type itself is always right
+    other = tables["Calls on another card than the banned type: share right"].set_index("banned")
+    assert other["n"].sum() == calls.loc[calls["banned"] != calls["card"], "calls"].sum()
+    assert [c for c, _ in section.figures] == ["Banned cards per seat-game by type", "Call success by banned type",
+                                               "Call success by banned type and played card"]

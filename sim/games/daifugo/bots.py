@@ -14,7 +14,7 @@ card). Ties always go to the first option in the engine's canonical order.
               spending control cards while every opponent still holds many cards; counts
               unseen cards and, with a small hand, leads a play nobody can beat; drafts
               precepts by a scored preference (card value + hand fit); trims and gives
-              away its weakest unpaired cards.
+              away its weakest unpaired cards (also to the king under card 08).
 """
 
 from __future__ import annotations
@@ -32,11 +32,14 @@ BOTS = {
     "strategist": BotSpec(
         "strategist", STRATEGIST,
         {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0,
+         "draft_card_weight": 10.0, "draft_vp_weight": 10.0, "draft_fit_weight": 1.0,
          "flux_margin": 1.0},
         "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes, "
         "revolts when weak (mean strength < revolt_below), passes on control while every "
         "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards, "
         "pulls back (card 10) only cards at least pullback_margin steps stronger than a K, "
+        "drafts the precept of best score draft_card_weight * card value (bots.DRAFT_PREF) + "
+        "draft_vp_weight * its VP + draft_fit_weight * hand fit, "
         "takes the card-18 precept exchange when the hand it receives is at least flux_margin cards smaller",
     ),
 }
@@ -47,18 +50,44 @@ BOT_PARAMS = (
     BotParam("boss_hand", 0.0, float(R.BASE_DECK), "strategist leads a play nobody can beat once its hand is this small"),
     BotParam("pullback_margin", 0.0, 14.0,
              "strategist pulls back (card 10) only cards at least this many strength steps above a K (joker 13)"),
+    BotParam("draft_card_weight", 0.0, 100.0, "strategist's D1 draft: weight of the card's value (bots.DRAFT_PREF, 0-10)"),
+    BotParam("draft_vp_weight", 0.0, 100.0, "strategist's D1 draft: weight of the card's precept VP"),
+    BotParam("draft_fit_weight", 0.0, 100.0,
+             "strategist's D1 draft: weight of the hand fit (cards of the dealt hand the card's effect uses)"),
     BotParam("flux_margin", 0.0, float(R.BASE_DECK),
              "strategist exchanges hands through its card-18 precept when it receives at least this many cards fewer"),
 )
 
-# D1 draft preference of the strategist (implemented cards; inert cards score 0)
-DRAFT_PREF = [0] * (R.N_RULE_CARDS + 1)
-DRAFT_PREF[R.C21_STAIRS] = 5
-DRAFT_PREF[R.C09_EIGHT_CUT] = 4
-DRAFT_PREF[R.C07_THREE_REV] = 3
-DRAFT_PREF[R.C19_JBACK] = 3
-DRAFT_PREF[R.C14_SUIT_LOCK] = 2
-DRAFT_PREF[R.C15_NUMBER_LOCK] = 2
+# D1 draft preference of the strategist: how much holding each card as a precept helps its
+# holder (0-10), for all 25 cards; the score of a revealed card is
+# draft_card_weight * DRAFT_PREF[c] + draft_vp_weight * precept_vp_c + draft_fit_weight * draft_fit(hand, c)
+DRAFT_PREF = [0,
+              3,  # 01 Recycle: a discard card back once per round
+              3,  # 02 Fusion Revolution: revolutions from pairs and triples on the field
+              3,  # 03 Ten Discard: sheds cards with every 10
+              5,  # 04 Taboo Breaking: the holder may finish on jokers, 2s and effect cards
+              6,  # 05 Trickster: the second joker comes to the holder
+              4,  # 06 Slip-Through: singles on sets and sets on singles
+              3,  # 07 Three-Card Revolution
+              2,  # 08 Metamorphosis: any card to the king (only as a commoner)
+              4,  # 09 Eight Cut: 8s win tricks
+              2,  # 10 Pull-Back
+              2,  # 11 Magician Hunt: the holder's single Q forces out jokers
+              4,  # 12 Collusion: takes the strongest card of a non-king every round
+              4,  # 13 Armed Force: an unanswered revolution wins the round
+              2,  # 14 Suit Lock (the holder ignores it)
+              2,  # 15 Number Lock (the holder ignores it)
+              3,  # 16 Sameness
+              2,  # 17 Magician Exile: only the holder revolts with a joker
+              1,  # 18 Flux
+              3,  # 19 J-Back
+              3,  # 20 Descent from Heaven
+              5,  # 21 Stairs
+              2,  # 22 Three Return
+              3,  # 23 Wisdom of Three
+              1,  # 24 Loophole
+              2,  # 25 Purification Words (dobon)
+              ]
 
 
 def ex_value(c: int) -> int:
@@ -130,7 +159,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
     boss_check = leading and n <= prm["boss_hand"]
     if boss_check:
         unseen_n = [4] * 13
-        jk_unseen = 1
+        jk_unseen = eng.jokers  # 2 once card 05 has resolved
         for c in hand | eng.discard | eng.field:
             if c >= R.JOKER:
                 jk_unseen -= 1
@@ -181,31 +210,52 @@ def decide_draft(eng, p, options, pol, prm):
     if pol == GREEDY:
         return options[0]
     hand = eng.hands[p]
-    best, best_score = options[0], -(1 << 30)
+    best, best_score = options[0], -float("inf")
     for c in options:
-        score = DRAFT_PREF[c] * 10 + eng.pv[R.P_VP + c] * 10 + draft_fit(hand, c)
+        score = (prm["draft_card_weight"] * DRAFT_PREF[c] + prm["draft_vp_weight"] * eng.pv[R.P_VP + c]
+                 + prm["draft_fit_weight"] * draft_fit(hand, c))
         if score > best_score:
             best, best_score = c, score
     return best
 
 
+# D1 hand fit: cards whose effect acts on one rank count 3 per card of that rank in hand
+DRAFT_FIT_RANK = {3: R.R10, 9: R.R8, 10: R.RK, 11: R.RQ, 19: R.RJ, 22: R.R3}
+
+
 def draft_fit(hand, c: int) -> int:
-    """Hand fit of a precept for the strategist (D1)."""
+    """Hand fit of a precept for the strategist (D1): how many cards of the dealt hand the
+    card's effect uses (the ranks it acts on, sets it makes, runs it needs)."""
     counts = [sum(1 for s in range(4) if 4 * r + s in hand) for r in range(13)]
-    if c == R.C09_EIGHT_CUT:
-        return 3 * counts[R.R8]
-    if c == R.C19_JBACK:
-        return 3 * counts[R.RJ]
+    jokers = sum(1 for x in hand if x >= R.JOKER)
+    if c in DRAFT_FIT_RANK:
+        return 3 * counts[DRAFT_FIT_RANK[c]]
+    if c == 2:
+        return 2 * sum(1 for r in range(13) if counts[r] >= 2)
+    if c == 4:
+        return 3 * (jokers + counts[R.R2])
     if c == R.C07_THREE_REV:
         return 4 * sum(1 for r in range(13) if counts[r] >= 3)
+    if c == 13:
+        return 4 * sum(1 for r in range(13) if counts[r] + jokers >= 4)
+    if c == R.C20_DESCENT:
+        return 2 * (counts[R.RA] + counts[R.R2] + counts[R.R3])
     if c == R.C21_STAIRS:
         return 4 * sum(1 for s in range(4) for r in range(11)
                        if all(4 * (r + i) + s in hand for i in range(3)))
+    if c == R.C23_WISDOM:
+        return 4 if counts[R.R3] + jokers >= 3 else 0
     return 0
 
 
 def decide_give(eng, p, options, pol, prm):
-    return options[_random_index(eng, len(options))] if pol == RANDOM else options[0]
+    """D2: among tied strongest cards the first; under card 08 (any card) greedy gives its
+    weakest card, strategist its weakest unpaired card."""
+    if pol == RANDOM:
+        return options[_random_index(eng, len(options))]
+    if pol == STRATEGIST and eng.applies(R.C08_METAMORPHOSIS, p):
+        return min(options, key=unpaired_key(eng.hands[p]))
+    return options[0]
 
 
 def decide_king_give(eng, p, options, pol, prm):
@@ -292,7 +342,44 @@ def _random_cards(eng, cards, k):
     return [rest.pop(eng.rng.randbelow(len(rest))) for _ in range(k)]
 
 
+def decide_collude(eng, p, options, pol, prm):
+    """D4 (card 12 law): the card given to the partner: random uniform; greedy its weakest card,
+    strategist its weakest unpaired card."""
+    if pol == RANDOM:
+        return options[_random_index(eng, len(options))]
+    key = weakest_key if pol == GREEDY else unpaired_key(eng.hands[p])
+    return min(options, key=key)
+
+
+def decide_collusion(eng, p, options, pol, prm):
+    """D5 (card 12 precept): the target ([None] = decline, then the seats clockwise): random
+    uniform; greedy the first seat; strategist the player holding the most cards (first of ties)."""
+    if pol == RANDOM:
+        return options[_random_index(eng, len(options))]
+    if pol == GREEDY:
+        return options[1]
+    seats = options[1:]
+    return max(seats, key=lambda q: (len(eng.hands[q]), -seats.index(q)))
+
+
+def decide_tied_gift(eng, p, options, pol, prm):
+    """D5: the target's strongest card among ties (the giver chooses, DEC-38): random uniform, else the first."""
+    return options[_random_index(eng, len(options))] if pol == RANDOM else options[0]
+
+
+def decide_collusion_return(eng, p, options, pol, prm):
+    """D5: the card the holder gives back from its new hand (``options``): as D4."""
+    if pol == RANDOM:
+        return options[_random_index(eng, len(options))]
+    key = weakest_key if pol == GREEDY else unpaired_key(set(options))
+    return min(options, key=key)
+
+
 DECIDERS = {
+    "collude": decide_collude,
+    "collusion": decide_collusion,
+    "collusion_give": decide_tied_gift,
+    "collusion_return": decide_collusion_return,
     "pull_back": decide_pull_back,
     "ten_discard": decide_ten_discard,
     "play": decide_play,

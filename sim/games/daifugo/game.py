@@ -34,16 +34,19 @@ def fill_arrays(eng, g, r, s) -> None:
               h.tricks, h.plays, h.passes, h.trimmed, int(h.guard_hit), h.slip_throughs, h.equal_plays,
               h.three_returns, h.three_threes, h.magician_hunts, h.forced_jokers,
               h.pull_backs, h.pulled_cards, h.ten_discards, h.ten_discarded, h.substitutions,
-              h.exiled_revolutions,
-              h.af_claims, h.af_fizzles, h.af_promotions, h.af_promotions_from_bottom, h.af_capital_falls,
-              h.flux_swaps,
-              h.fusions, h.counter_revolutions]
+              h.exiled_revolutions]
+        rv += [h.free_gifts]  # card 08
+        rv += [h.second_joker, h.collusion_swaps, h.collusion_takes]  # cards 05, 12
+        rv += [h.af_claims, h.af_fizzles, h.af_promotions, h.af_promotions_from_bottom, h.af_capital_falls]  # card 13
+        rv += [h.flux_swaps, h.fusions, h.counter_revolutions]  # cards 18, 02
         r[k, :T.R_FIXED] = rv
         for pos, q in enumerate(h.ranking):
             r[k, T.R_FIXED + q] = pos + 1
             s[q, T.S_FIXED + k] = pos + 1
     for c in range(1, R.N_RULE_CARDS + 1):
         g[T.G_FIXED + rounds + c - 1] = eng.owner[c]
+        g[T.G_FIXED + rounds + R.N_RULE_CARDS + c - 1] = eng.precept_pick[c]
+        g[T.G_FIXED + rounds + 2 * R.N_RULE_CARDS + c - 1] = eng.precept_round[c]
     for q in range(n):
         mask = sum(1 << (c - 1) for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] == q)
         s[q, :T.S_FIXED] = [eng.scores[q], eng.rank_pts[q], eng.bonus_pts[q], eng.vp_pts[q], int(q in w),
@@ -64,10 +67,15 @@ class Daifugo(Game):
     length_column = "plays"
     unit = "rounds"
     tables = {
-        "games": Table("game", "one row per game: mode, laws in order, precept owners, winner, ties, totals",
+        "games": Table("game", "one row per game: mode, laws in order, precept owners, the precept draft "
+                       "record (pick_NN: pick position of card NN in its round's draft, 1 = first, 0 = not "
+                       "drafted; pick_round_NN: the round it was drafted), winner, ties, totals",
                        columns=T.GAME_TYPES),
         "rounds": Table("round", "one row per round (keys game, round): placements, king, capital fall, "
-                        "revolutions, J-backs, eight cuts, locks, forbidden finishes, tricks, plays, guard",
+                        "revolutions, J-backs, eight cuts, locks, forbidden finishes, tricks, plays, guard, "
+                        "rule-card counters (free_gifts: card 08 gifts weaker than the strongest card; "
+                        "second_joker: card 05's joker in the game; collusion_swaps: card 12 law cards given; "
+                        "collusion_takes: card 12 precept take-and-gives; see sim/games/daifugo/tables.py)",
                         ("game", "round"), columns=T.ROUND_TYPES),
         "seats": Table("seat", "one row per seat: bot, points by source, win, placements, precepts held",
                        columns=T.SEAT_TYPES),

@@ -38,7 +38,7 @@ from sim.rng import derive, randbelow, shuffle
 
 from . import rules as R
 from . import tables as T
-from .bots import DRAFT_PREF, GREEDY, RANDOM
+from .bots import BOTS, DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, RANDOM, STRATEGIST
 
 # ---- layout of S (one game's whole state; zeroed at the start of every game) ----------
 STATE = Layout("daifugo state S")
@@ -71,12 +71,20 @@ REVEAL0 = STATE.block("revealed", R.MAX_PLAYERS, "precepts revealed for the draf
 FIRSTS0 = STATE.block("firsts", R.MAX_PLAYERS, "rounds won per seat")
 FINAL0 = STATE.block("final_points", R.MAX_PLAYERS)
 WIN0 = STATE.block("win", R.MAX_PLAYERS, "1 for a (shared) winner")
+# the precept draft record (games.pick_NN, games.pick_round_NN)
+PICK0 = STATE.block("pick", R.N_RULE_CARDS + 1, "pick position of each rule card in its round's draft (0 none)")
+PICKR0 = STATE.block("pick_round", R.N_RULE_CARDS + 1, "round each rule card was drafted (0 none)")
+# cards 05 and 12 (post-exchange effects)
+(T5DONE,) = STATE.scalars("trickster_done")  # card 05 has resolved: 54 cards from now on
+GIFT0 = STATE.block("collusion_gift", R.MAX_PLAYERS, "card 12 law: the card each commoner gives, in order")
 AF_CLAIM = STATE.scalar("af_claim", "card 13: seat whose armed-force win is pending (-1 none)")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
  ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
  ST_FORCED, ST_PULLS, ST_PULLED, ST_TENS, ST_TENNED, ST_SUBS) = range(28)
 ST_EXILED = T.ROUND_COLS.index("exiled_revolutions")  # card 17
+ST_FREE_GIFTS = T.ROUND_COLS.index("free_gifts")  # card 08
+ST_JK2, ST_CSWAPS, ST_CTAKES = (T.ROUND_COLS.index(c) for c in ("second_joker", "collusion_swaps", "collusion_takes"))
 ST_AF_CLAIMS, ST_AF_FIZZLES, ST_AF_PROMOS, ST_AF_BOTTOM, ST_AF_CF = (T.ROUND_COLS.index(c) for c in (
     "af_claims", "af_fizzles", "af_promotions", "af_promotions_from_bottom", "af_capital_falls"))  # card 13
 ST_FLUX = T.ROUND_COLS.index("flux_swaps")  # card 18
@@ -99,10 +107,16 @@ SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game"
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
-IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 20, 17, 13, 18, 02)
+IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 05, 08, 12, 17, 20, 13, 18, 02)
 for _c in R.IMPLEMENTED_CARDS:
     IMPL |= np.int64(1) << np.int64(_c)
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
+FIT_RANK = np.full(R.N_RULE_CARDS + 1, -1, np.int64)  # bots.DRAFT_FIT_RANK as a table
+for _c, _r in DRAFT_FIT_RANK.items():
+    FIT_RANK[_c] = _r
+PRM_DRAFT_CARD, PRM_DRAFT_VP, PRM_DRAFT_FIT = (list(BOTS["strategist"].params).index(k) for k in (
+    "draft_card_weight", "draft_vp_weight", "draft_fit_weight"))  # bot_matrix columns
+PRM_FLUX = list(BOTS["strategist"].params).index("flux_margin")  # card 18
 P = R  # parameter indices
 
 
@@ -866,7 +880,7 @@ def strategist_play(S, pv, n, MV, nm, p, can_pass, revolt_below, pass_control_ab
         ffmask |= np.int64(15) << np.int64(32)
     boss_check = (not can_pass) and size <= boss_hand
     seen = hand | S[DISC] | S[FIELD]
-    jk_unseen = 1 - popcount(seen & JOKER_BITS)
+    jk_unseen = 1 + S[T5DONE] - popcount(seen & JOKER_BITS)
     min_opp = 0
     first = True
     for q in range(n if can_pass else 0):
@@ -979,16 +993,24 @@ def unpaired_order_pick(hand, exclude):
 
 @inl
 def draft_fit(hand, c):
-    if c == 9:
-        return 3 * popcount((hand >> 20) & 15)
-    if c == 19:
-        return 3 * popcount((hand >> 32) & 15)
-    if c == 7:
+    """bots.draft_fit: cards of the dealt hand the precept's effect uses (D1)."""
+    rank = FIT_RANK[c]
+    if rank >= 0:
+        return 3 * popcount((hand >> (4 * rank)) & 15)
+    jokers = popcount(hand & JOKER_BITS)
+    if c == 4:
+        return 3 * (jokers + popcount((hand >> 48) & 15))
+    if c == 20:
+        return 2 * (popcount((hand >> 44) & 15) + popcount((hand >> 48) & 15) + popcount(hand & 15))
+    if c == 23:
+        return 4 if popcount(hand & 15) + jokers >= 3 else 0
+    if c == 2 or c == 7 or c == 13:
         k = 0
         for r in range(13):
-            if popcount((hand >> (4 * r)) & 15) >= 3:
+            cnt = popcount((hand >> (4 * r)) & 15)
+            if (c == 2 and cnt >= 2) or (c == 7 and cnt >= 3) or (c == 13 and cnt + jokers >= 4):
                 k += 1
-        return 4 * k
+        return (2 if c == 2 else 4) * k
     if c == 21:
         k = 0
         for s in range(4):
@@ -1266,7 +1288,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
             S[RS0 + ST_PASSES] += 1
             next_turn(S, pv, n, p)
         else:
-            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], prms[pos, 4], rng)
+            make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], prms[pos, PRM_FLUX], rng)
     confirm_claim(S, pv, n)  # §2.13: before the last player is placed
     for q in range(n):
         if S[ix(A0 + q)]:
@@ -1278,13 +1300,17 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
 
 @fn
 def setup_round(S, pv, n, pols, prms, rng, seatpos, deck, order):
-    """§2.3 phases 1-7, as the reference engine's ``phase_*`` methods (post-exchange: no
-    implemented card acts there)."""
+    """§2.3 phases 1-7, as the reference engine's ``phase_*`` methods."""
     nrev = phase_deal(S, pv, n, rng, deck)
-    phase_draft(S, pv, n, pols, rng, seatpos, order, nrev)
+    phase_draft(S, pv, n, pols, prms, rng, seatpos, order, nrev)
     if S[ROUND] > 1:
         phase_exchange(S, n, pols, rng, seatpos)
         phase_king_give(S, n, pols, rng, seatpos)
+    trickster(S)  # §2.8 / DEC-4: 05, 12 law, 12 precept
+    if (S[LAWS] >> 12) & 1:
+        collusion_law(S, pv, n, pols, rng, seatpos, order)
+    elif S[OWN0 + 12] >= 0:
+        collusion_precept(S, pv, n, pols, rng, seatpos, order)
     phase_trim(S, pv, n, pols, rng, seatpos)
     phase_start(S, n, pols, rng, seatpos)
 
@@ -1332,10 +1358,12 @@ def phase_deal(S, pv, n, rng, deck):
 
 @inl
 def deal(S, pv, n, rng, deck):
-    """§2.4: shuffle the 53 cards, deal ``hand_size`` to each; the rest set aside (DEC-1)."""
-    for i in range(R.BASE_DECK):
+    """§2.4: shuffle the 53 cards (54 once card 05 resolved), deal ``hand_size`` to each; the
+    rest set aside (DEC-1)."""
+    total = R.BASE_DECK + S[T5DONE]
+    for i in range(total):
         deck[i] = i
-    shuffle(rng, deck, R.BASE_DECK)
+    shuffle(rng, deck, total)
     h = pv[P.P_HAND]
     for q in range(n):
         m = np.int64(0)
@@ -1343,7 +1371,7 @@ def deal(S, pv, n, rng, deck):
             m |= np.int64(1) << np.int64(deck[i])
         S[ix(H0 + q)] = m
     und = np.int64(0)
-    for i in range(n * h, R.BASE_DECK):
+    for i in range(n * h, total):
         und |= np.int64(1) << np.int64(deck[i])
     S[UNDEALT] = und
 
@@ -1374,7 +1402,7 @@ def draft_order(S, pv, n, rng, order):
 
 
 @inl
-def phase_draft(S, pv, n, pols, rng, seatpos, order, nrev):
+def phase_draft(S, pv, n, pols, prms, rng, seatpos, order, nrev):
     """§2.6: each player in draft order takes one revealed card as a precept (DEC-3)."""
     if nrev == 0:
         return
@@ -1390,10 +1418,11 @@ def phase_draft(S, pv, n, pols, rng, seatpos, order, nrev):
             if pols[pos] == RANDOM:
                 pick = randbelow(rng, nrev)
             elif pols[pos] != GREEDY:
-                bs = -(1 << 30)
+                bs = -np.inf
                 for j in range(nrev):
                     c = S[REVEAL0 + j]
-                    sc = PREF[c] * 10 + pv[P.P_VP + c] * 10 + draft_fit(S[ix(H0 + q)], c)
+                    sc = (prms[pos, PRM_DRAFT_CARD] * PREF[c] + prms[pos, PRM_DRAFT_VP] * pv[P.P_VP + c]
+                          + prms[pos, PRM_DRAFT_FIT] * draft_fit(S[ix(H0 + q)], c))
                     if sc > bs:
                         bs = sc
                         pick = j
@@ -1402,33 +1431,160 @@ def phase_draft(S, pv, n, pols, rng, seatpos, order, nrev):
             S[REVEAL0 + j] = S[REVEAL0 + j + 1]
         nrev -= 1
         S[ix(OWN0 + c)] = q
+        S[ix(PICK0 + c)] = i + 1  # the draft record: pick position and round
+        S[ix(PICKR0 + c)] = S[ROUND]
+        if c == 5 and pv[P.P_05_ON_DRAFT] and not S[T5DONE]:
+            give_second_joker(S, q)  # DEC-33 variant: the joker arrives when drafted
+
+
+@inl
+def strongest_cards(hand):
+    """§2.7: the tied strongest cards of a hand in the normal order (jokers strongest)."""
+    if hand & JOKER_BITS:
+        return hand & JOKER_BITS
+    for r in range(12, -1, -1):
+        t = (hand >> (4 * r)) & 15
+        if t:
+            return t << np.int64(4 * r)
+    return np.int64(0)
 
 
 @inl
 def phase_exchange(S, n, pols, rng, seatpos):
-    """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties, DEC-7)."""
+    """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties,
+    DEC-7); card 08 (§4.8) lets the giver give any card (D2: strategist its weakest unpaired)."""
     k = S[KING]
     for i in range(1, n):
         c = (k + i) % n
         hand = S[H0 + c]
-        if hand & JOKER_BITS:
-            ties = hand & JOKER_BITS
-        else:
-            ties = np.int64(0)
-            for r in range(12, -1, -1):
-                t = (hand >> (4 * r)) & 15
-                if t:
-                    ties = t << np.int64(4 * r)
-                    break
-        nt = popcount(ties)
+        ties = strongest_cards(hand)
+        free = applies(S, 8, c)
+        opts = hand if free else ties
+        nt = popcount(opts)
         idx = 0
+        pol = pols[seatpos[c]]
         if nt > 1:
             S[DECISIONS] += 1
-            if pols[seatpos[c]] == RANDOM:
+            if pol == RANDOM:
                 idx = randbelow(rng, nt)
-        x = nth_card(ties, idx)
+        x = nth_card(opts, idx)
+        if free and pol == STRATEGIST and nt > 1:
+            x = unpaired_order_pick(hand, 0)
+        if free and ((ties >> np.int64(x)) & 1) == 0:
+            S[RS0 + ST_FREE_GIFTS] += 1
         S[H0 + c] &= ~(np.int64(1) << np.int64(x))
         S[H0 + k] |= np.int64(1) << np.int64(x)
+
+
+# ---- post-exchange effects (§2.8): card 05 Trickster, card 12 Collusion ----------------
+@inl
+def give_second_joker(S, p):
+    """§4.5: the second joker (id 53) joins p's hand once; 54 cards from now on (QA-05.1)."""
+    S[ix(H0 + p)] |= np.int64(1) << np.int64(53)
+    S[T5DONE] = 1
+
+
+@inl
+def trickster(S):
+    """§4.5 / DEC-33: after the exchange of the round card 05 entered play: the law's joker to
+    the king (round 1: the start player, QA-05.3), the precept's to its holder (QA-05.2)."""
+    if S[T5DONE] or not (IMPL >> 5) & 1:
+        return
+    if (S[LAWS] >> 5) & 1:
+        give_second_joker(S, S[KING] if S[KING] >= 0 else S[START])
+    elif S[OWN0 + 5] >= 0:
+        give_second_joker(S, S[OWN0 + 5])
+
+
+@inl
+def pick_weakest(S, hand, pol, rng):
+    """D4 / D5 card choice from a whole hand: random uniform, greedy the weakest card, strategist
+    the weakest unpaired card (counts a decision when there are two or more cards)."""
+    cnt = popcount(hand)
+    if cnt > 1:
+        S[DECISIONS] += 1
+    if pol == RANDOM:
+        return nth_card(hand, randbelow(rng, cnt) if cnt > 1 else 0)
+    if pol == GREEDY:
+        return nth_card(hand, 0)
+    return unpaired_order_pick(hand, 0)
+
+
+@inl
+def collusion_law(S, pv, n, pols, rng, seatpos, order):
+    """§4.12 law (D4): the commoners clockwise from the seat after the king (round 1: everyone
+    from the start player, DEC-8) choose a card each, then pairs swap (even) or a ring gives
+    around (odd, QA-12.1)."""
+    if not (IMPL >> 12) & 1 or (S[ROUND] == 1 and not pv[P.P_12_ROUND1]):
+        return
+    m = 0
+    if S[KING] >= 0:
+        for i in range(1, n):
+            order[m] = (S[KING] + i) % n
+            m += 1
+    else:
+        for i in range(n):
+            order[m] = (S[START] + i) % n
+            m += 1
+    if m < 2:
+        return
+    for i in range(m):
+        g = order[i]
+        S[GIFT0 + i] = pick_weakest(S, S[ix(H0 + g)], pols[seatpos[g]], rng)
+    for i in range(m):
+        rcv = order[i ^ 1] if m % 2 == 0 else order[(i + 1) % m]
+        bit = np.int64(1) << np.int64(S[GIFT0 + i])
+        S[ix(H0 + order[i])] &= ~bit
+        S[ix(H0 + rcv)] |= bit
+    S[RS0 + ST_CSWAPS] += m
+
+
+@inl
+def collusion_precept(S, pv, n, pols, rng, seatpos, order):
+    """§4.12 precept / DEC-38 (D5): the holder may take a non-king player's strongest card
+    (the giver picks among ties) and gives back any card of the new hand."""
+    h = S[OWN0 + 12]
+    if not (IMPL >> 12) & 1 or (S[ROUND] == 1 and not pv[P.P_12_ROUND1]):
+        return
+    nt = 0
+    for i in range(1, n):
+        q = (h + i) % n
+        if q != S[KING] and S[ix(H0 + q)] != 0:
+            order[nt] = q
+            nt += 1
+    if nt == 0:
+        return
+    S[DECISIONS] += 1  # options: decline + nt targets
+    pol = pols[seatpos[h]]
+    q = -1
+    if pol == RANDOM:
+        j = randbelow(rng, nt + 1)
+        if j > 0:
+            q = order[j - 1]
+    elif pol == GREEDY:
+        q = order[0]
+    else:
+        most = -1
+        for j in range(nt):
+            c = popcount(S[ix(H0 + order[j])])
+            if c > most:
+                most = c
+                q = order[j]
+    if q < 0:
+        return
+    ties = strongest_cards(S[ix(H0 + q)])
+    k = popcount(ties)
+    idx = 0
+    if k > 1:
+        S[DECISIONS] += 1
+        if pols[seatpos[q]] == RANDOM:
+            idx = randbelow(rng, k)
+    xbit = np.int64(1) << np.int64(nth_card(ties, idx))
+    newhand = S[ix(H0 + h)] | xbit
+    ybit = np.int64(1) << np.int64(pick_weakest(S, newhand, pol, rng))
+    S[ix(H0 + q)] = (S[ix(H0 + q)] & ~xbit) | ybit
+    S[ix(H0 + h)] = newhand & ~ybit
+    S[RS0 + ST_CTAKES] += 1
 
 
 @inl
@@ -1509,6 +1665,7 @@ def score_round(S, pv, n, r_out, s_out, gi):
     if pv[P.P_MADNESS] and pv[P.P_VP_EVERY_ROUND]:
         add_vp(S, pv)
     S[RS0 + ST_KEPT] = 1 if (S[KING] >= 0 and S[TOP0] == S[KING]) else 0
+    S[RS0 + ST_JK2] = S[T5DONE]
     for i in range(T.R_FIXED):
         r_out[gi, rnd - 1, i] = S[RS0 + i]
     for pos in range(n):
@@ -1602,6 +1759,8 @@ def finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi):
         g_out[gi, j] = vals[j]
     for c in range(1, R.N_RULE_CARDS + 1):
         g_out[gi, T.G_FIXED + rounds + c - 1] = S[ix(OWN0 + c)]
+        g_out[gi, T.G_FIXED + rounds + R.N_RULE_CARDS + c - 1] = S[ix(PICK0 + c)]
+        g_out[gi, T.G_FIXED + rounds + 2 * R.N_RULE_CARDS + c - 1] = S[ix(PICKR0 + c)]
     for q in range(n):
         pm = np.int64(0)
         for c in range(1, R.N_RULE_CARDS + 1):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from . import rules as R
 from .plays import (JOKER_SINGLE, SET, STAIRS, Fusion, Play, beats, equal, fusions_of, joker_single, one_step,
                     sets_of, stairs_of, strength, value)
+from .post_exchange import collusion_law, collusion_precept, give_second_joker, resolve_trickster
 from .rules import JOKER, IMPLEMENTED_CARDS
 
 
@@ -81,6 +82,10 @@ class RoundStats:
     af_promotions: int = 0
     af_promotions_from_bottom: int = 0
     af_capital_falls: int = 0
+    free_gifts: int = 0  # card 08: gifts to the king weaker than the giver's strongest card
+    second_joker: int = 0  # card 05: 1 when the second joker is in the game this round
+    collusion_swaps: int = 0  # card 12 law: cards given between commoners
+    collusion_takes: int = 0  # card 12 precept: take-and-gives made
     flux_swaps: int = 0  # card 18
     fusions: int = 0  # card 02
     counter_revolutions: int = 0
@@ -92,7 +97,8 @@ class RoundStats:
 class Engine:
     """Game state plus the rules; ``run()`` plays from the current phase to the end."""
 
-    PHASES = ("deal", "draft", "exchange", "king_give", "post_exchange", "trim", "start", "play", "score", "over")
+    PHASES = ("deal", "draft", "exchange", "king_give", "post_exchange", "collusion", "collusion_precept", "trim",
+              "start", "play", "score", "over")
 
     def __init__(self, cfg, rng, agent, log: list | None = None):
         self.cfg = cfg
@@ -110,6 +116,7 @@ class Engine:
         self.laws: list[int] = []
         self.owner = [-1] * (R.N_RULE_CARDS + 1)
         self.precept_round = [0] * (R.N_RULE_CARDS + 1)
+        self.precept_pick = [0] * (R.N_RULE_CARDS + 1)  # pick position in its round's draft (0 none)
         self.scores = [0] * self.n
         self.rank_pts = [0] * self.n
         self.bonus_pts = [0] * self.n
@@ -123,6 +130,7 @@ class Engine:
         self.ff_by_seat = [0] * self.n
         self.total_plays = 0
         self.jokers = 1  # 2 once card 05 added the second joker
+        self.trickster_done = False  # card 05 has resolved (once per game, QA-05.1)
         self.decisions = 0  # decisions with two or more options (tables.py: games.decisions)
         self._clear_round()
 
@@ -278,7 +286,11 @@ class Engine:
             c = self.ask(p, "draft", list(self.revealed))
             self.revealed.remove(c)
             self.owner[c] = p
+            self.precept_pick[c] = 1 + sum(1 for d in range(1, R.N_RULE_CARDS + 1)
+                                           if self.owner[d] >= 0 and self.precept_round[d] == self.round_no)
             self.precept_round[c] = self.round_no
+            if c == R.C05_TRICKSTER and self.pv[R.P_05_ON_DRAFT] and not self.trickster_done:
+                give_second_joker(self, p)  # DEC-33 variant: the joker arrives when drafted
             self.draft_left.pop(0)
             self.say(f"P{p} drafts precept {c:02d} {R.CARD_NAMES[c]}")
         self.revealed, self.draft_left = [], []
@@ -286,14 +298,14 @@ class Engine:
         self.exchange_left = [(self.king + i) % self.n for i in range(1, self.n)] if self.round_no > 1 else []
 
     def phase_exchange(self) -> None:
-        """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties, DEC-7).
-        Card 08 (any card) is not implemented."""
+        """§2.7 step 1: each commoner gives the king the strongest card (giver picks among ties,
+        DEC-7); card 08 (§4.8: law, or the giver's precept) lets the giver give any card."""
         k = self.king
         while self.exchange_left:
             c = self.exchange_left[0]
-            best = max(self.exchange_value(x) for x in self.hands[c])
-            ties = sorted(x for x in self.hands[c] if self.exchange_value(x) == best)
-            x = self.ask(c, "give", ties)
+            x = self.ask(c, "give", self.gift_options(c))
+            if self.applies(R.C08_METAMORPHOSIS, c) and self.exchange_value(x) < self.strongest_value(c):
+                self.stats.free_gifts += 1
             self.hands[c].remove(x)
             self.hands[k].add(x)
             self.exchange_left.pop(0)
@@ -314,7 +326,18 @@ class Engine:
         self.phase = "post_exchange"
 
     def phase_post_exchange(self) -> None:
-        """§2.8 / DEC-4: card 05, card 12 law, card 12 precept -- not implemented (inert)."""
+        """§2.8 step 1 / DEC-4: card 05 Trickster (post_exchange.py)."""
+        resolve_trickster(self)
+        self.phase = "collusion"
+
+    def phase_collusion(self) -> None:
+        """§2.8 step 2: card 12 law, the commoners' swaps (post_exchange.py)."""
+        collusion_law(self)
+        self.phase = "collusion_precept"
+
+    def phase_collusion_precept(self) -> None:
+        """§2.8 step 3: card 12 precept, the holder's take-and-give (post_exchange.py)."""
+        collusion_precept(self)
         self.phase = "trim"
         self.trim_left = list(range(self.n))
 
@@ -380,6 +403,16 @@ class Engine:
             last = self.prev_ranking[-1]
             return [(last + i) % self.n for i in range(self.n)]
         return list(reversed(self.prev_ranking))
+
+    def strongest_value(self, p: int) -> int:
+        return max(self.exchange_value(x) for x in self.hands[p])
+
+    def gift_options(self, p: int) -> list[int]:
+        """§2.7 / §4.8: the tied strongest cards of p's hand, or (card 08) the whole hand."""
+        if self.applies(R.C08_METAMORPHOSIS, p):
+            return sorted(self.hands[p])
+        best = self.strongest_value(p)
+        return sorted(x for x in self.hands[p] if self.exchange_value(x) == best)
 
     @staticmethod
     def exchange_value(c: int) -> int:
@@ -1013,6 +1046,7 @@ class Engine:
         if self.madness and self.pv[R.P_VP_EVERY_ROUND]:
             self.add_precept_vp()
         self.stats.points = pts
+        self.stats.second_joker = int(self.jokers == 2)
         self.history.append(self.stats)
         self.prev_ranking = ranking
         self.say("round ranking: " + " ".join(f"P{q}" for q in ranking))

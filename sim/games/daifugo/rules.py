@@ -4,7 +4,7 @@ Spec: rules/daifugo-rule-cards.md. Every assumed number or open decision is a ``
 row citing its DEC-… id; ``cardlab rules daifugo`` lists them.
 
 Card layout (spec §9): ``id = 4*r + s`` with rank index r (3→0 … K→10, A→11, 2→12) and
-suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53 only after card 05, not implemented yet).
+suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53, ``Jk2``, only after card 05).
 A hand is a bitmask over these ids.
 
 Rule cards are numbered 1..25. All 25 can be drawn, held and scored; the play effects of
@@ -43,7 +43,8 @@ C17_EXILE = 17
 C13_ARMED_FORCE = 13
 C18_FLUX = 18
 C02_FUSION = 2
-IMPLEMENTED_CARDS = (3, 6, 7, 9, 10, 11, 14, 15, 16, 19, 20, 21, 22, 23, 17, 13, 18, 2)
+C05_TRICKSTER, C08_METAMORPHOSIS, C12_COLLUSION = 5, 8, 12
+IMPLEMENTED_CARDS = (3, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 19, 20, 21, 22, 23, 17, 13, 18, 2)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -117,14 +118,16 @@ PARAMS: tuple[Param, ...] = (
     # decisions of the cards not implemented yet: listed so configs stay stable
     Param("discard_public", True, "bool", "assumed", "DEC-2", "the discard pile is face up" + _inert(1)),
     Param("post_exchange_order", "05,12law,12precept", "choice", "assumed", "DEC-4",
-          "order of post-exchange effects" + _inert(12), choices=("05,12law,12precept",)),
-    Param("collusion_round1", True, "bool", "assumed", "DEC-8", "card 12 acts in round 1" + _inert(12)),
+          "order of post-exchange effects (card 05, card 12 law, card 12 precept)", choices=("05,12law,12precept",)),
+    Param("collusion_round1", True, "bool", "assumed", "DEC-8",
+          "card 12 acts in round 1 (law: every player is a commoner, from the start player; precept: any other player)"),
     Param("dobon_flows", True, "bool", "assumed", "DEC-13", "a dobon flows the field" + _inert(25)),
     Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "card 02: no fusion while a suit or number lock binds the player (else fusion ignores locks)"),
     Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32",
           "card 03: the 10 discard is mandatory (exactly min(10s played, hand) cards)"),
     Param("trickster_precept_timing", "after_exchange", "choice", "assumed", "DEC-33",
-          "when the 05 precept joker arrives" + _inert(5), choices=("after_exchange", "on_draft")),
+          "when the 05 precept joker arrives: after the exchange (so it is not given away in it), "
+          "or when drafted", choices=("after_exchange", "on_draft")),
     Param("pullback_count", "kings", "choice", "assumed", "DEC-36",
           "card 10: cards taken by pull-back, up to one per K played or one per card played",
           choices=("kings", "cards_played")),
@@ -151,9 +154,10 @@ P_FF_03, P_FF_10, P_FF_11, P_FF_22, P_FF_23, P_03_MANDATORY, P_PULL_PLAYED = ran
 P_EXILE_ILLEGAL = 65  # card 17
 P_AF_MODE = 66  # card 13: AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END
 AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END = 0, 1, 2
-P_FLUX_ROTATE = 67  # card 18
-P_FUSION_LOCKS = 68  # card 02
-N_PARAMS = 69
+P_05_ON_DRAFT, P_12_ROUND1 = 67, 68  # cards 05, 12
+P_FLUX_ROTATE = 69  # card 18
+P_FUSION_LOCKS = 70  # card 02
+N_PARAMS = 71
 
 
 def param_vector(cfg) -> list[int]:
@@ -183,6 +187,8 @@ def param_vector(cfg) -> list[int]:
         int(c in p["forbidden_effect_cards"]) for c in ("03", "10", "11", "22", "23"))
     v[P_03_MANDATORY] = int(p["ten_discard_mandatory"])
     v[P_PULL_PLAYED] = int(p["pullback_count"] == "cards_played")
+    v[P_05_ON_DRAFT] = int(p["trickster_precept_timing"] == "on_draft")
+    v[P_12_ROUND1] = int(p["collusion_round1"])
     v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
     v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
     v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])

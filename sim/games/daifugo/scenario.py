@@ -169,7 +169,7 @@ class ScriptAgent:
             return
         if d is None:
             return
-        own_cards = kind in ("give", "king_give", "draft") or (kind == "play" and "play" in d)
+        own_cards = kind in CARD_KINDS or kind == "draft" or (kind == "play" and "play" in d)
         if d.get("player", None if own_cards else -1) not in (p, None):
             return
         if self._names(eng, p, kind, choice, d):
@@ -228,6 +228,10 @@ class _Illegal(Exception):
     pass
 
 
+# decisions naming one card of the decider's hand (gifts; card 12 collusion)
+CARD_KINDS = ("give", "king_give", "collude", "collusion_give", "collusion_return")
+
+
 def legal_json(kind: str, options) -> list:
     if kind == "play":
         return [{"pass": True} if o is None else play_json(o) for o in options]
@@ -237,7 +241,7 @@ def legal_json(kind: str, options) -> list:
         return [{"ten_discard": f"0..{options} cards of the hand"}]
     if kind == "pull_back":
         return [{"pull_back": f"0..{options[0]} of " + " ".join(R.card_code(c) for c in options[1])}]
-    if kind in ("give", "king_give"):
+    if kind in CARD_KINDS:
         return [{kind: R.card_code(c)} for c in options]
     return [{kind: o} for o in options]
 
@@ -291,7 +295,7 @@ def match(eng, p, kind, options, d):
     v = d[kind]
     if kind == "flux" and not isinstance(v, bool):
         raise _Illegal("'flux' must be true or false (card 18 precept: exchange hands or not)")
-    if kind in ("give", "king_give"):
+    if kind in CARD_KINDS:
         v = _card(v)
     elif kind == "draft":
         v = _rule_card(v, "draft")
@@ -372,8 +376,10 @@ def load_state(eng: Engine, st: dict) -> None:
     known = {"round", "phase", "hands", "laws", "precepts", "rule_deck", "revealed", "draft_left", "exchange_left",
              "king_give_left", "trim_left", "prev_ranking", "rank_points", "bonus_points", "precept_points",
              "top", "field", "rev", "jback", "suit_lock", "num_lock", "passed", "turn", "top_list", "bottom_list",
-             "discard", "removed", "undealt", "start_player", "jokers", "hunt", "hunt_done",
-             "af_claim"}
+             "discard", "removed", "undealt", "start_player", "jokers", "hunt", "hunt_done"}
+    known |= {"precept_rounds", "precept_picks"}  # the draft record (D1)
+    known |= {"trickster_done"}  # card 05
+    known |= {"af_claim"}  # card 13
     unknown = set(st) - known
     if unknown:
         raise ConfigError(f"unknown state field(s): {', '.join(sorted(unknown))}")
@@ -397,6 +403,7 @@ def load_state(eng: Engine, st: dict) -> None:
         if c in eng.laws:
             raise ConfigError(f"rule card {c:02d} cannot be both a law and a precept (spec §4.0)")
         eng.owner[c] = _seat(p, n, "precepts")
+    load_draft_record(eng, st, precepts)
     eng.rule_deck = [_rule_card(c, "rule_deck") for c in _list(st, "rule_deck")]
     eng.revealed = [_rule_card(c, "revealed") for c in _list(st, "revealed")]
     prev = st.get("prev_ranking")
@@ -464,6 +471,9 @@ def load_state(eng: Engine, st: dict) -> None:
     eng.jokers = st.get("jokers", 1)
     if eng.jokers not in (1, 2) or isinstance(eng.jokers, bool):
         raise ConfigError(f"'jokers' must be 1 or 2 (2: card 05 added the second joker), got {eng.jokers!r}")
+    eng.trickster_done = _flag(st.get("trickster_done", eng.jokers == 2), "trickster_done")
+    if eng.trickster_done != (eng.jokers == 2):
+        raise ConfigError("'trickster_done' (card 05 has resolved) goes with 'jokers': 2, and only with it")
     eng.undealt = set(range(eng.card_total())) - used
     if not used <= set(range(eng.card_total())):
         raise ConfigError("the second joker (Jk2) is not in this game (give \"jokers\": 2)")
@@ -472,6 +482,21 @@ def load_state(eng: Engine, st: dict) -> None:
         eng.round_no -= 1
     if eng.phase == "play" and not eng.active[eng.turn] and eng.n_active() > 1:
         raise ConfigError(f"P{eng.turn} is to act but holds no cards")
+
+
+def load_draft_record(eng: Engine, st: dict, precepts: dict) -> None:
+    """``precept_rounds`` / ``precept_picks``: {"14": 2}: round drafted and pick position of a precept."""
+    for name, attr in (("precept_rounds", "precept_round"), ("precept_picks", "precept_pick")):
+        v = st.get(name, {})
+        if not isinstance(v, dict):
+            raise ConfigError(f"'{name}' must be an object: rule card -> number, e.g. {{\"14\": 1}}")
+        for c, x in v.items():
+            c = _rule_card(c, name)
+            if eng.owner[c] < 0:
+                raise ConfigError(f"'{name}': rule card {c:02d} is not a precept")
+            if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= max(eng.rounds, eng.n):
+                raise ConfigError(f"'{name}': card {c:02d} needs a positive integer, got {x!r}")
+            getattr(eng, attr)[c] = x
 
 
 def dump_state(eng: Engine) -> dict:
@@ -494,7 +519,11 @@ def dump_state(eng: Engine) -> dict:
         "passed": sorted(eng.passed), "turn": eng.turn,
         "top_list": list(eng.top_list), "bottom_list": list(eng.bottom_list),
         "discard": codes(eng.discard), "removed": codes(eng.removed), "undealt": codes(eng.undealt),
-        "start_player": eng.start_player, "jokers": eng.jokers,
+        "start_player": eng.start_player, "jokers": eng.jokers, "trickster_done": eng.trickster_done,
+        "precept_rounds": {f"{c:02d}": eng.precept_round[c] for c in range(1, R.N_RULE_CARDS + 1)
+                           if eng.owner[c] >= 0 and eng.precept_round[c]},
+        "precept_picks": {f"{c:02d}": eng.precept_pick[c] for c in range(1, R.N_RULE_CARDS + 1)
+                          if eng.owner[c] >= 0 and eng.precept_pick[c]},
         "af_claim": eng.af_claim if eng.af_claim >= 0 else None,
     }
     if st["prev_ranking"] is None:

@@ -2,7 +2,9 @@
 
 games   one row per game: mode, players, laws in order (``law_1`` … card id, 0 = none),
         ``laws_mask`` (bit c-1 for law c), precept owners ``owner_01`` … ``owner_25``
-        (-1 = none), final points per seat ``points_s0`` …, winner (lowest winning seat),
+        (-1 = none), the precept draft record ``pick_01`` … ``pick_25`` (pick position of the
+        card in its round's draft: 1 = first pick; 0 = not drafted) and ``pick_round_01`` …
+        ``pick_round_25`` (the round it was drafted, 0 = not drafted), final points per seat ``points_s0`` …, winner (lowest winning seat),
         ``n_winners`` (ties), top points, margin,
         totals of revolutions, forbidden finishes, capital falls, play-count guard hits,
         ``decisions``: the player decisions of the game, counted alike in both engines as every
@@ -24,9 +26,13 @@ rounds  one row per round (kind ``round``, keys game, round): law revealed, king
         card 10 pull-backs that took cards and the cards taken; ``ten_discards``/``ten_discarded``:
         card 03 discards of one card or more and the cards discarded; ``substitutions``: cards
         played as another rank through card 20; ``exiled_revolutions``: card 17, revolution-size
-        plays with a joker that caused no revolution; card 13 armed force: ``af_claims`` revolutions
-        that claimed the round, ``af_fizzles`` claims a later revolution cancelled,
-        ``af_promotions`` claimants made 1st, ``af_promotions_from_bottom`` of them from a
+        plays with a joker that caused no revolution; ``free_gifts``: card 08, gifts to the king weaker
+        than the giver's strongest card; ``second_joker``: card 05, 1 when the second joker is in the
+        game in this round (added after this round's exchange, or dealt from 54 cards);
+        ``collusion_swaps``: card 12 law, cards given between commoners after the exchange;
+        ``collusion_takes``: card 12 precept, take-and-gives made by the holder; card 13 armed force:
+        ``af_claims`` revolutions that claimed the round, ``af_fizzles`` claims a later revolution
+        cancelled, ``af_promotions`` claimants made 1st, ``af_promotions_from_bottom`` of them from a
         bottom place, ``af_capital_falls`` capital falls those promotions caused; ``flux_swaps``:
         card 18 hand exchanges after a revolution; ``fusions``: card 02 fusion revolutions;
         ``counter_revolutions``: revolutions that turned a revolution back, any kind), and the finishing position of every seat
@@ -52,10 +58,12 @@ ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revo
               "trimmed", "guard_hit", "slip_throughs", "equal_plays", "three_returns", "three_threes",
               "magician_hunts", "forced_jokers", "pull_backs", "pulled_cards", "ten_discards", "ten_discarded",
               "substitutions",
-              "exiled_revolutions",
-              "af_claims", "af_fizzles", "af_promotions", "af_promotions_from_bottom", "af_capital_falls",
-              "flux_swaps",
-              "fusions", "counter_revolutions"]
+              "exiled_revolutions",  # card 17
+              "free_gifts",  # card 08
+              "second_joker", "collusion_swaps", "collusion_takes",  # cards 05, 12
+              "af_claims", "af_fizzles", "af_promotions", "af_promotions_from_bottom", "af_capital_falls",  # card 13
+              "flux_swaps",  # card 18
+              "fusions", "counter_revolutions"]  # card 02
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
@@ -69,13 +77,15 @@ def _types(cols, default: str) -> tuple[tuple[str, str], ...]:
 # Columns of every run (``Table.columns``); law_k, points_sq, pos_sq and pos_rk follow the
 # run's rounds and players (int8, points int64).
 GAME_TYPES = (("game", "int64"), ("mode", "int8"), ("players", "int8"), *_types(GAME_COLS, "int64"),
-              *((f"owner_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)))
+              *((f"owner_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)),
+              *((f"pick_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)),
+              *((f"pick_round_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)))
 ROUND_TYPES = (("game", "int64"), ("round", "int64"), *_types(ROUND_COLS, "int64"))
 SEAT_TYPES = (*SEAT_KEYS, *_types(SEAT_COLS, "int64"), ("win_share", "float64"))
 
 
 def game_width(rounds: int) -> int:
-    return G_FIXED + rounds + N_RULE_CARDS
+    return G_FIXED + rounds + 3 * N_RULE_CARDS  # owners, picks, pick rounds
 
 
 def round_width() -> int:
@@ -106,6 +116,10 @@ def frames(cfg, start: int, g, r, s) -> dict[str, pd.DataFrame]:
         cols[f"law_{k + 1}"] = g[:, G_FIXED + k].astype(np.int8)
     for c in range(1, N_RULE_CARDS + 1):
         cols[f"owner_{c:02d}"] = g[:, G_FIXED + rounds + c - 1].astype(np.int8)
+    for c in range(1, N_RULE_CARDS + 1):
+        cols[f"pick_{c:02d}"] = g[:, G_FIXED + rounds + N_RULE_CARDS + c - 1].astype(np.int8)
+    for c in range(1, N_RULE_CARDS + 1):
+        cols[f"pick_round_{c:02d}"] = g[:, G_FIXED + rounds + 2 * N_RULE_CARDS + c - 1].astype(np.int8)
     for q in range(players):
         cols[f"points_s{q}"] = s[:, q, 0]
     games = pd.DataFrame(cols)

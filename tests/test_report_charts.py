@@ -1,0 +1,62 @@
+"""Every chart of the report has a title and labelled axes, and every table of a real report
+(the three games, a sweep, a comparison) fits the PDF page (drawn extents)."""
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+from reports import build as B  # noqa: E402
+from reports import pdf  # noqa: E402
+from sim import runner  # noqa: E402
+from sim.games import get_game  # noqa: E402
+from tests.test_analysis_sql import assert_drawn_inside_the_page  # noqa: E402
+from tests.test_sweep_compare import _sweep  # noqa: E402
+
+# run directory: (game, games, overrides); reference engines, so no kernel compiles
+RUNS = {"virus-dogs": ("virus-dogs", 150, {}), "faking-sick": ("faking-sick", 150, {}),
+        "daifugo": ("daifugo", 20, {}), "daifugo-madness": ("daifugo", 20, {"mode": "madness"})}
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory):
+    base = tmp_path_factory.mktemp("charts")
+    for name, (game, games, overrides) in RUNS.items():
+        cfg = get_game(game).make_config(seed=2, overrides=overrides)
+        runner.run(cfg, games, base / name, engine="reference", progress=False)
+    sweep = _sweep(get_game("toy"), base / "sweep", "lucky_bonus", [0, 2], 300)
+    return (B.report_parts([base / name for name in RUNS]) + B.report_parts([sweep])
+            + B.report_parts([sweep / "lucky_bonus=0", sweep / "lucky_bonus=2"], compare=True))
+
+
+def _figures(parts):
+    return [(f"{part} / {s.title} / {caption}", fig) for part, sections in parts for s in sections
+            for caption, fig in s.figures]
+
+
+def test_every_chart_has_a_title_and_labelled_axes(parts):
+    figures = _figures(parts)
+    assert len(figures) >= 30
+    for name, fig in figures:
+        assert fig.axes, name
+        for ax in fig.axes:
+            if getattr(ax, "_colorbar", None) is not None:
+                assert ax.get_ylabel() or ax.get_xlabel(), f"{name}: colour bar without a label"
+                continue
+            assert ax.get_title() or (fig._suptitle and fig._suptitle.get_text()), f"{name}: no title"
+            assert ax.get_xlabel(), f"{name}: no x-axis label"
+            # panels side by side sharing one y axis: the label is on the first of them
+            assert any(a.get_ylabel() for a in ax.get_shared_y_axes().get_siblings(ax)), f"{name}: no y-axis label"
+
+
+def test_every_report_table_fits_the_pdf_page(parts):
+    pages = pdf.Pages(None, png=None)
+    n = 0
+    for _, sections in parts:
+        for s in sections:
+            for caption, table in s.tables:
+                pages.table(caption, table, B._fmt_table(table).astype(str))
+                n += 1
+    pages.flush()
+    assert n >= 40
+    assert_drawn_inside_the_page(pages.done)
