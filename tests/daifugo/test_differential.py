@@ -27,12 +27,15 @@ CARD_DECKS = {"03": "03,09,14,15,21", "10": "10,16,06,14,15", "06": "06,14,15,07
               "23": "23,07,09,14,15",
               "20": "20,21,14,15,10",
               "17": "17,07,21,14,15",
+              "13": "13,07,21,14,15",
+              "18": "18,13,07,21,17",
+              "02": "02,21,07,17,13",
               "04": "04,09,19,03,10", "24": "24,09,19,03,10", "01": "01,24,25,09,21",
               "25": "25,06,16,21,09"}
 
 
 # a card whose effect needs another card to show in a few hundred games is drawn with it
-EFFECT_DECKS = {"17": "17,07"}
+EFFECT_DECKS = {"17": "17,07", "13": "13,07", "18": "18,07", "02": "02,21"}
 CARD_DECKS["05"] = "05,11,16,22,23"  # the second joker with the joker cards
 CARD_DECKS["12"] = "12,08,05,09,14"  # acts in round 1 too (DEC-8)
 EXCHANGE_DECKS = {"08": "08,09,19,14,15"}  # acts from round 2 (the exchange)
@@ -80,6 +83,10 @@ VARIANTS = [
     (5, {"max_plays_per_round": 12, "rank_points_2": 5, "capital_fall_bonus": 2}),
     (4, {"rule_deck": "25,24,01,21,20,04", "mode": "madness", "dobon_flows": False, "dobon_on_stairs": True,
          "loophole_uses_per_turn": 2, "strongest_uses_effective_order": False}),
+    (4, {"mode": "madness", "rule_deck": "13,17,07,21,14", "armed_force_resolution": "round_end",
+         "exile_mode": "illegal"}),
+    (5, {"rule_deck": "13,07,21,18,02", "armed_force_resolution": "immediate", "flux_mode": "rotate_all",
+         "fusion_respects_locks": True}),
     (4, {}),  # default: full 25-card rule deck
 ]
 
@@ -132,7 +139,7 @@ def test_decisions_count_every_asked_decision():
 
 COUNTERS = {"03": "ten_discards", "06": "slip_throughs", "10": "pull_backs", "11": "magician_hunts",
             "16": "equal_plays", "20": "substitutions", "22": "three_returns", "23": "three_threes",
-            "17": "exiled_revolutions"}
+            "17": "exiled_revolutions", "13": "af_promotions", "18": "flux_swaps", "02": "fusions"}
 COUNTERS.update({"05": "second_joker", "08": "free_gifts", "12": "collusion_swaps"})
 COUNTERS.update({"04": "taboo_breaks", "01": "recycles", "24": "loopholes", "25": "dobons"})
 
@@ -150,3 +157,15 @@ def test_collusion_precept_takes_happen():
     cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=17,
                            overrides={"mode": "madness", "rule_deck": CARD_DECKS["12"], "madness_rounds": 2})
     assert GAME.run_batch(cfg, 0, 200, "fast")["rounds"]["collusion_takes"].sum() > 0
+
+
+@pytest.mark.parametrize("mode", ["normal", "madness"])
+def test_two_jokers_with_armed_force_and_flux(mode):
+    """Cards 13 and 18 (and 02) in rounds with the second joker of card 05: the claims and the
+    flux exchanges of those rounds agree in both engines and do happen."""
+    cfg = GAME.make_config(players=4, bots=MIXED[:4], seed=29,
+                           overrides={"mode": mode, "rule_deck": "05,13,18,02,07", "rounds": 5,
+                                      "madness_rounds": 2})
+    r = engines_agree(GAME, cfg, 0, 150)["rounds"]
+    two = r[r["second_joker"] == 1]
+    assert two["af_claims"].sum() > 0 and two["flux_swaps"].sum() > 0

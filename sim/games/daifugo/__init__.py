@@ -1,4 +1,4 @@
-"""Daifugō with rule cards: core game, law/precept machinery, the cards of rules.IMPLEMENTED_CARDS.
+"""Daifugō with rule cards: core game, law/precept machinery and all 25 rule cards.
 
 Rules and rule IDs (§…, DEC-…, QA-…, T-…): docs/rules/daifugo.md.
 """

@@ -33,13 +33,14 @@ BOTS = {
         "strategist", STRATEGIST,
         {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0,
          "draft_card_weight": 10.0, "draft_vp_weight": 10.0, "draft_fit_weight": 1.0,
-         "recycle_hand": 3.0},
+         "flux_margin": 1.0, "recycle_hand": 3.0},
         "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes, "
         "revolts when weak (mean strength < revolt_below), passes on control while every "
         "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards, "
         "pulls back (card 10) only cards at least pullback_margin steps stronger than a K, "
         "drafts the precept of best score draft_card_weight * card value (bots.DRAFT_PREF) + "
         "draft_vp_weight * its VP + draft_fit_weight * hand fit, "
+        "takes the card-18 precept exchange when the hand it receives is at least flux_margin cards smaller, "
         "recycles (card 01) its strongest discard card once it holds <= recycle_hand cards",
     ),
 }
@@ -54,6 +55,8 @@ BOT_PARAMS = (
     BotParam("draft_vp_weight", 0.0, 100.0, "strategist's D1 draft: weight of the card's precept VP"),
     BotParam("draft_fit_weight", 0.0, 100.0,
              "strategist's D1 draft: weight of the hand fit (cards of the dealt hand the card's effect uses)"),
+    BotParam("flux_margin", 0.0, float(R.BASE_DECK),
+             "strategist exchanges hands through its card-18 precept when it receives at least this many cards fewer"),
     BotParam("recycle_hand", 0.0, 13.0,
              "strategist recycles (card 01) the strongest discard card once its hand has at most this many cards"),
 )
@@ -298,6 +301,16 @@ def decide_revolt(eng, p, options, pol, prm):
     return bool(nat) and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat))
 
 
+def decide_flux(eng, p, options, pol, prm):
+    """D13 (card 18 precept): random either way; greedy always exchanges; strategist when the
+    hand it would receive is at least ``flux_margin`` cards smaller than its own."""
+    if pol == RANDOM:
+        return options[_random_index(eng, 2)]
+    if pol == GREEDY:
+        return True
+    return float(len(eng.hands[eng.flux_source(p)])) + prm["flux_margin"] <= float(len(eng.hands[p]))
+
+
 def card_strength(c: int, rv: bool) -> int:
     """Strength of a card in hand under the current order (a joker 13)."""
     return 13 if c >= R.JOKER else strength(c // 4, rv)
@@ -404,4 +417,5 @@ DECIDERS = {
     "trim": decide_trim,
     "start": decide_start,
     "revolt": decide_revolt,
+    "flux": decide_flux,
 }

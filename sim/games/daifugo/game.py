@@ -37,6 +37,8 @@ def fill_arrays(eng, g, r, s) -> None:
               h.exiled_revolutions]
         rv += [h.free_gifts]  # card 08
         rv += [h.second_joker, h.collusion_swaps, h.collusion_takes]  # cards 05, 12
+        rv += [h.af_claims, h.af_fizzles, h.af_promotions, h.af_promotions_from_bottom, h.af_capital_falls]  # card 13
+        rv += [h.flux_swaps, h.fusions, h.counter_revolutions]  # cards 18, 02
         rv += [h.taboo_breaks]  # card 04
         rv += [h.recycles, h.loopholes, h.dobons]  # cards 01, 24, 25
         r[k, :T.R_FIXED] = rv

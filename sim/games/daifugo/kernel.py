@@ -77,6 +77,7 @@ PICKR0 = STATE.block("pick_round", R.N_RULE_CARDS + 1, "round each rule card was
 # cards 05 and 12 (post-exchange effects)
 (T5DONE,) = STATE.scalars("trickster_done")  # card 05 has resolved: 54 cards from now on
 GIFT0 = STATE.block("collusion_gift", R.MAX_PLAYERS, "card 12 law: the card each commoner gives, in order")
+AF_CLAIM = STATE.scalar("af_claim", "card 13: seat whose armed-force win is pending (-1 none)")
 # card 01: seats that recycled this round (mask); the W-flow / W-trim window opens before the next turn
 RC_USED, RC_PENDING = STATE.scalars("recycle_used", "recycle_pending")
 S_SIZE = STATE.size
@@ -86,6 +87,10 @@ S_SIZE = STATE.size
 ST_EXILED = T.ROUND_COLS.index("exiled_revolutions")  # card 17
 ST_FREE_GIFTS = T.ROUND_COLS.index("free_gifts")  # card 08
 ST_JK2, ST_CSWAPS, ST_CTAKES = (T.ROUND_COLS.index(c) for c in ("second_joker", "collusion_swaps", "collusion_takes"))
+ST_AF_CLAIMS, ST_AF_FIZZLES, ST_AF_PROMOS, ST_AF_BOTTOM, ST_AF_CF = (T.ROUND_COLS.index(c) for c in (
+    "af_claims", "af_fizzles", "af_promotions", "af_promotions_from_bottom", "af_capital_falls"))  # card 13
+ST_FLUX = T.ROUND_COLS.index("flux_swaps")  # card 18
+ST_FUSIONS, ST_COUNTER = T.ROUND_COLS.index("fusions"), T.ROUND_COLS.index("counter_revolutions")  # card 02
 ST_TABOO = T.ROUND_COLS.index("taboo_breaks")  # card 04
 ST_RECYCLES, ST_LOOPHOLES, ST_DOBONS = (T.ROUND_COLS.index(c) for c in ("recycles", "loopholes", "dobons"))  # 01, 24, 25
 
@@ -93,6 +98,7 @@ ST_RECYCLES, ST_LOOPHOLES, ST_DOBONS = (T.ROUND_COLS.index(c) for c in ("recycle
 MOVE = Layout("daifugo move row")
 MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = MOVE.scalars(
     "kind", "count", "low", "high", "suits", "mask", "natural_ranks", "wild_ranks", "jokers")
+MFU = MOVE.scalar("fusion", "card 02: 1 for a fusion (the row holds the added cards)")
 MOVE_COLS = MOVE.size
 MAX_MOVES = 1024
 
@@ -105,15 +111,13 @@ SCRATCH.block("seatpos", R.MAX_PLAYERS, "bot position of each seat in this game"
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2
 JOKER_BITS = np.int64(3) << np.int64(52)
-IMPL = np.int64(0)  # compile-time constant: edit this file when rules.IMPLEMENTED_CARDS changes (03-23, 05, 08, 12, 17, 20)
-for _c in R.IMPLEMENTED_CARDS:
-    IMPL |= np.int64(1) << np.int64(_c)
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
 FIT_RANK = np.full(R.N_RULE_CARDS + 1, -1, np.int64)  # bots.DRAFT_FIT_RANK as a table
 for _c, _r in DRAFT_FIT_RANK.items():
     FIT_RANK[_c] = _r
 PRM_DRAFT_CARD, PRM_DRAFT_VP, PRM_DRAFT_FIT = (list(BOTS["strategist"].params).index(k) for k in (
     "draft_card_weight", "draft_vp_weight", "draft_fit_weight"))  # bot_matrix columns
+PRM_FLUX = list(BOTS["strategist"].params).index("flux_margin")  # card 18
 P = R  # parameter indices
 
 
@@ -166,15 +170,13 @@ def reversed_(S):
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def applies(S, c, p):
-    """§4.0 A(c, p) for implemented cards."""
-    if not (IMPL >> c) & 1:
-        return False
+    """§4.0 A(c, p): c is a law, or a precept owned by p."""
     return ((S[LAWS] >> c) & 1) == 1 or S[ix(OWN0 + c)] == p
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def holder(S, c, p):
-    return ((IMPL >> c) & 1) == 1 and S[ix(OWN0 + c)] == p and ((S[LAWS] >> c) & 1) == 0
+    return S[ix(OWN0 + c)] == p and ((S[LAWS] >> c) & 1) == 0
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -230,6 +232,7 @@ def _add(MV, k, kind, count, low, high, suits, mask, nr, jr, nj):
     MV[kk, MNR] = nr
     MV[kk, MJR] = jr
     MV[kk, MJK] = nj
+    MV[kk, MFU] = 0
     return k + 1
 
 
@@ -292,6 +295,16 @@ def gen_sets(S, pv, MV, k, p, hand, count, lock, r_lo, r_hi, check, subs):
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def joker_bits(jm, j):
+    """The lowest j (0, 1, 2) jokers of the joker mask jm."""
+    if j == 1:
+        return jm & (-jm)
+    if j == 2:
+        return jm
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def substitute_rank(r):
     """Card 20 (§4.20): the rank that may stand for J, Q, K (A, 2, 3); -1 for other ranks."""
     if r == 8:
@@ -344,10 +357,7 @@ def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq, subs):
                 miss = L - held
                 if held == 0 or miss > nj_hand:
                     continue
-                if miss == 1:
-                    mask |= jmask & (-jmask)
-                elif miss == 2:
-                    mask |= jmask
+                mask |= joker_bits(jmask, miss)
                 high = low + L - 1
                 if follow:
                     v = mvalue(STAIRS, low, high, rv)
@@ -437,6 +447,8 @@ def gen_plays(S, pv, MV, p):
         k = gen_sets(S, pv, MV, k, p, hand, 3, S[SL], 0, 1, False, False)
     if may_follow_stairs(S, pv, p):
         k = gen_stairs(S, pv, MV, k, p, hand, S[TC], S[TC], True, may_play_equal(S, p), subs)
+    if applies(S, 2, p):
+        k = gen_fusions(S, pv, MV, k, p, hand)
     return k
 
 
@@ -466,8 +478,75 @@ def follow_sets(S, pv, MV, k, p, hand, wisdom, subs):
             r_lo = max(r_lo, 1)
         if r_lo < r_hi:
             k = gen_sets(S, pv, MV, k, p, hand, count, S[SL], r_lo, r_hi, check, subs)
+    if applies(S, 2, p):
+        k = gen_fusions(S, pv, MV, k, p, hand)
     if (hand & JOKER_BITS) and (tc == 1 or slip) and locks_allow(S, pv, p, JOKERK, -1, -1, 0):
         k = add_joker_single(MV, k, hand)
+    return k
+
+
+# ---- card 02 fusion -----------------------------------------------------------------
+@inl
+def gen_fusions(S, pv, MV, k, p, hand):
+    """S0 / §4.2 / DEC-30: fusions onto the top play in canonical order (sets by fused size and
+    added cards, then stairs by fused length and low rank); rows hold the added cards."""
+    if pv[P.P_FUSION_LOCKS] and ((S[SL] and not holder(S, 14, p)) or (S[NL] and not holder(S, 15, p))):
+        return k
+    jm = np.int64(0) if exile_restricts(S, p) else hand & JOKER_BITS
+    nj = popcount(jm)
+    three = applies(S, 7, p)
+    tk, tc, tl, th, ts = S[TK], S[TC], S[TL], S[TH], S[TS]
+    if tk == SETK:
+        free = 15 & ~ts
+        nat = (hand >> (4 * tl)) & free
+        for kk in range(3 if three else 4, 5):
+            need = kk - tc
+            if need <= 0:
+                continue
+            for j in range(0, min(nj, need) + 1):
+                n = need - j
+                jbits = joker_bits(jm, j)
+                for t in range(SUBN[ix(nat), ix(n)]):
+                    sm = SUBS[ix(nat), ix(n), ix(t)]
+                    rest = free & ~sm
+                    if popcount(rest) < j:
+                        continue
+                    js = 0
+                    for x in range(j):
+                        js |= rest & (-rest)
+                        rest &= rest - 1
+                    k = _add(MV, k, SETK, need, tl, tl, sm | js, (np.int64(sm) << np.int64(4 * tl)) | jbits,
+                             (1 << tl) if n > 0 else 0, (1 << tl) if j > 0 else 0, j)
+                    MV[ix(k - 1), MFU] = 1
+    if (tk == STAIRS and may_follow_stairs(S, pv, p)) or (tk == SETK and tc == 1 and applies(S, 21, p)):
+        s = 0
+        while not (ts >> s) & 1:
+            s += 1
+        size = popcount(hand)
+        for L in range(max(3 if three else 4, tc + 1), 14):
+            if L - tc > size:
+                break
+            for low in range(max(0, th - L + 1), min(tl, 13 - L) + 1):
+                nr = 0
+                jr = 0
+                miss = 0
+                mask = np.int64(0)
+                for r in range(low, low + L):
+                    if tl <= r <= th:
+                        continue
+                    if (hand >> (4 * r + s)) & 1:
+                        nr |= 1 << r
+                        mask |= np.int64(1) << np.int64(4 * r + s)
+                    else:
+                        jr |= 1 << r
+                        miss += 1
+                if miss > nj:
+                    continue
+                mask |= joker_bits(jm, miss)
+                high = low + L - 1
+                k = _add(MV, k, STAIRS, L - tc, low if low < tl else th + 1, high if high > th else tl - 1,
+                         1 << s, mask, nr, jr, miss)
+                MV[ix(k - 1), MFU] = 1
     return k
 
 
@@ -484,8 +563,6 @@ def revolution_size(S, p, kind, count):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def exile_restricts(S, p):
     """§4.17: card 17 restricts p as a law, or as a precept of another player."""
-    if not (IMPL >> 17) & 1:
-        return False
     own = S[ix(OWN0 + 17)]
     return ((S[LAWS] >> 17) & 1) == 1 or (own >= 0 and own != p)
 
@@ -493,6 +570,8 @@ def exile_restricts(S, p):
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def move_revolts(S, MV, m, p):
     """Whether move m would toggle ``rev`` when p plays it (§3.5, card 17 included)."""
+    if MV[ix(m), MFU]:
+        return True
     if not revolution_size(S, p, MV[ix(m), MK], MV[ix(m), MC]):
         return False
     return MV[ix(m), MJK] == 0 or not exile_restricts(S, p)
@@ -516,11 +595,11 @@ def is_forbidden(S, pv, p, MV, m, tk, r_before, rev_before, revolted):
         return True
     if pv[P.P_FF_10] and applies(S, 10, p) and contains_rank(MV[m, MNR], MV[m, MJR], 10, wild):
         return True
-    if pv[P.P_FF_11] and is_hunt_trigger(S, p, MV[m, MK], MV[m, MC], MV[m, MNR], MV[m, MJR], wild):
+    if pv[P.P_FF_11] and MV[m, MFU] == 0 and is_hunt_trigger(S, p, MV[m, MK], MV[m, MC], MV[m, MNR], MV[m, MJR], wild):
         return True
     if pv[P.P_FF_22] and is_three_return(S, p, MV[m, MK], MV[m, MC], MV[m, ML], tk):
         return True
-    if pv[P.P_FF_23] and is_three_threes(S, p, MV[m, MK], MV[m, MC], MV[m, ML]):
+    if pv[P.P_FF_23] and MV[m, MFU] == 0 and is_three_threes(S, p, MV[m, MK], MV[m, MC], MV[m, ML]):
         return True
     return pv[P.P_REV_FF] == 1 and revolted
 
@@ -567,7 +646,18 @@ def flow(S, leader):
 
 
 @inl
-def next_turn(S, n, p):
+def flow_trick(S, pv, n, leader):
+    """§2.11.5: the field flows; a pending armed-force claim is confirmed (step 3); a leader
+    who left the round hands the lead to the next active player (§2.11.6)."""
+    flow(S, leader)
+    if S[AF_CLAIM] >= 0 and pv[P.P_AF_MODE] == R.AF_TRICK_END:
+        confirm_claim(S, pv, n)
+    if leader >= 0 and not S[ix(A0 + leader)]:
+        S[TURN] = next_active(S, n, leader)
+
+
+@inl
+def next_turn(S, pv, n, p):
     if n_active(S, n) <= 1:
         return
     owner = S[TO]
@@ -575,11 +665,11 @@ def next_turn(S, n, p):
         q = (p + i) % n
         if S[ix(A0 + q)] and not (S[PASSED] >> q) & 1:
             if q == owner:
-                flow(S, owner)
+                flow_trick(S, pv, n, owner)
             else:
                 S[TURN] = q
             return
-    flow(S, next_active(S, n, owner))
+    flow_trick(S, pv, n, next_active(S, n, owner))
 
 
 @inl
@@ -588,23 +678,42 @@ def capital_fall(S, pv, n, first):
     if S[ROUND] < 2 or k < 0 or first == k:
         return
     if S[A0 + k]:
-        S[A0 + k] = 0
-        if pv[P.P_EXIT_DISCARD]:
-            S[DISC] |= S[H0 + k]
-        else:
-            S[REMOVED] |= S[H0 + k]
-        S[H0 + k] = 0
-        S[PASSED] &= ~(np.int64(1) << np.int64(k))
+        leave_round(S, pv, k)
+    elif not pv[P.P_CF_PLACED] or not remove_placed(S, BOT0, NBOT, k):
+        return
+    fall_to_bottom(S, pv, n, k)
+
+
+@inl
+def leave_round(S, pv, q):
+    """DEC-16: an active player leaves the round; the hand goes face up to the discard pile."""
+    S[A0 + q] = 0
+    if pv[P.P_EXIT_DISCARD]:
+        S[DISC] |= S[H0 + q]
     else:
-        pos = -1
-        for i in range(S[NBOT]):
-            if S[BOT0 + i] == k:
-                pos = i
-        if pos < 0 or not pv[P.P_CF_PLACED]:
-            return
-        for i in range(pos, S[NBOT] - 1):
-            S[BOT0 + i] = S[BOT0 + i + 1]
-        S[NBOT] -= 1
+        S[REMOVED] |= S[H0 + q]
+    S[H0 + q] = 0
+    S[PASSED] &= ~(np.int64(1) << np.int64(q))
+
+
+@inl
+def remove_placed(S, base, count, q):
+    """Remove seat q from the placement list at ``base`` (length S[count]); False if absent."""
+    pos = -1
+    for i in range(S[count]):
+        if S[base + i] == q:
+            pos = i
+    if pos < 0:
+        return False
+    for i in range(pos, S[count] - 1):
+        S[base + i] = S[base + i + 1]
+    S[count] -= 1
+    return True
+
+
+@inl
+def fall_to_bottom(S, pv, n, k):
+    """§3.8: k goes to the very bottom (last place); +bonus to every other player."""
     S[BOT0 + S[NBOT]] = k
     S[NBOT] += 1
     S[RS0 + ST_CF] += 1
@@ -612,6 +721,112 @@ def capital_fall(S, pv, n, first):
         if q != k:
             S[BP0 + q] += pv[P.P_CF_BONUS]
             S[RB0 + q] += pv[P.P_CF_BONUS]
+
+
+@inl
+def bot_yes(S, pol, rng, strategist_yes):
+    """A bot's yes/no decision (optional 07 revolution, 18 precept exchange): random draws,
+    greedy says yes, strategist follows its own judgement."""
+    S[DECISIONS] += 1
+    if pol == RANDOM:
+        return randbelow(rng, 2) == 1
+    if pol == GREEDY:
+        return True
+    return strategist_yes
+
+
+# ---- card 18 flux -------------------------------------------------------------------
+@inl
+def flux_source(S, pv, n, p):
+    """The seat whose hand p would receive through card 18 (D13)."""
+    if not pv[P.P_FLUX_ROTATE]:
+        return next_active(S, n, p)
+    for i in range(1, n):
+        q = (p - i + n) % n
+        if S[ix(A0 + q)]:
+            return q
+    return p
+
+
+@inl
+def flux(S, pv, n, p, pol, flux_margin, rng):
+    """S7 / §4.18 / DEC-45: p swaps hands with the next active player (``rotate_all``: every
+    active hand moves one seat clockwise); the precept is the holder's option (D13)."""
+    if not (S[LAWS] >> 18) & 1:
+        got = popcount(S[ix(H0 + flux_source(S, pv, n, p))])
+        if not bot_yes(S, pol, rng, float(got) + flux_margin <= float(popcount(S[ix(H0 + p)]))):
+            return
+    if pv[P.P_FLUX_ROTATE]:
+        last = -1
+        for q in range(n):
+            if S[ix(A0 + q)]:
+                last = q
+        if n_active(S, n) < 2:
+            return
+        carry = S[ix(H0 + last)]
+        for q in range(n):
+            if S[ix(A0 + q)]:
+                t = S[ix(H0 + q)]
+                S[ix(H0 + q)] = carry
+                carry = t
+    else:
+        q = next_active(S, n, p)
+        if q == p or q < 0:
+            return
+        t = S[ix(H0 + q)]
+        S[ix(H0 + q)] = S[ix(H0 + p)]
+        S[ix(H0 + p)] = t
+    S[RS0 + ST_FLUX] += 1
+
+
+# ---- card 13 armed force ------------------------------------------------------------
+@inl
+def claim_armed_force(S, pv, q):
+    """S2 / §4.13 step 1 / DEC-39: a revolution by q claims the round if A(13, q); a later
+    revolution by anyone makes an earlier claim fizzle (``round_end``: by an entitled player)."""
+    entitled = applies(S, 13, q)
+    if not entitled and (S[AF_CLAIM] < 0 or pv[P.P_AF_MODE] == R.AF_ROUND_END):
+        return
+    if S[AF_CLAIM] >= 0 and S[AF_CLAIM] != q:
+        S[RS0 + ST_AF_FIZZLES] += 1
+    if entitled:
+        S[AF_CLAIM] = q
+        S[RS0 + ST_AF_CLAIMS] += 1
+    else:
+        S[AF_CLAIM] = -1
+
+
+@inl
+def confirm_claim(S, pv, n):
+    """§4.13 step 2: a pending claim becomes the win of the round."""
+    q = S[AF_CLAIM]
+    S[AF_CLAIM] = -1
+    if q >= 0:
+        promote(S, pv, n, q)
+
+
+@inl
+def promote(S, pv, n, q):
+    """§4.13 step 2, QA-13.1-13.3, DEC-40: q becomes 1st; a displaced 1st falls to the very
+    bottom; with nobody placed, the king falls (§3.8)."""
+    if S[NTOP] > 0 and S[TOP0] == q:
+        return
+    falls = S[RS0 + ST_CF]
+    S[RS0 + ST_AF_PROMOS] += 1
+    if S[A0 + q]:
+        leave_round(S, pv, q)
+    elif not remove_placed(S, TOP0, NTOP, q):
+        remove_placed(S, BOT0, NBOT, q)
+        S[RS0 + ST_AF_BOTTOM] += 1
+    if S[NTOP] > 0:
+        first = S[TOP0]
+        S[TOP0] = q
+        fall_to_bottom(S, pv, n, first)
+    else:
+        S[TOP0] = q
+        S[NTOP] = 1
+        capital_fall(S, pv, n, q)
+    S[RS0 + ST_AF_CF] += S[RS0 + ST_CF] - falls
 
 
 @inl
@@ -932,45 +1147,51 @@ def count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, rv):
 
 
 @inl
-def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
+def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, flux_margin, rng):
     """§4.26 S1-S10 (steps of unimplemented cards are no-ops); True when the play did not flow
     the field or end the round (S11 follows in ``play_round``)."""
     tk, tc, tl, th, ts, tm = S[TK], S[TC], S[TL], S[TH], S[TS], S[TM]
     r_before = reversed_(S)
     rev_before = S[REV] == 1
     kind, count, low, high, suits, mask = MV[m, MK], MV[m, MC], MV[m, ML], MV[m, MH], MV[m, MSU], MV[m, MMASK]
+    fu = MV[m, MFU] == 1  # card 02: the row holds the added cards; the top becomes the fused play
     S[ix(H0 + p)] &= ~mask
     S[FIELD] |= mask
-    S[TK], S[TC], S[TL], S[TH], S[TS], S[TO], S[TM], S[TN], S[TJ] = kind, count, low, high, suits, p, mask, MV[m, MNR], MV[m, MJR]
+    if fu:
+        S[TC], S[TO], S[TM], S[TN], S[TJ] = tc + count, p, tm | mask, S[TN] | MV[m, MNR], S[TJ] | MV[m, MJR]
+        S[TK], S[TS] = kind, ts | suits
+        if kind == STAIRS:
+            S[TL], S[TH] = min(tl, low), max(th, high)
+        S[RS0 + ST_FUSIONS] += 1
+    else:
+        S[TK], S[TC], S[TL], S[TH], S[TS], S[TO], S[TM], S[TN], S[TJ] = kind, count, low, high, suits, p, mask, MV[m, MNR], MV[m, MJR]
     S[RS0 + ST_PLAYS] += 1
     S[TOTAL] += 1
     if applies(S, 20, p):
         S[RS0 + ST_SUBS] += substitute_count(kind, count, low, high, suits, mask, MV[m, MJK])
     if tk == NONE:
         S[RS0 + ST_TRICKS] += 1
-    else:
+    elif not fu:
         count_special_play(S, p, kind, count, low, high, tk, tc, tl, th, r_before)
     if not pv[P.P_LOCKOUT]:
         S[PASSED] = 0
     # S2 revolution
     revolted = False
-    if revolution_size(S, p, kind, count) and MV[m, MJK] > 0 and exile_restricts(S, p):
+    rsize = fu or revolution_size(S, p, kind, count)
+    if rsize and not fu and MV[m, MJK] > 0 and exile_restricts(S, p):
         S[RS0 + ST_EXILED] += 1  # S2 / §4.17: no revolution with a joker
-    elif revolution_size(S, p, kind, count):
+    elif rsize:
         go = True
-        if count == 3 and pv[P.P_07_OPTIONAL]:
-            S[DECISIONS] += 1
-            if pol == RANDOM:
-                go = randbelow(rng, 2) == 1
-            elif pol == GREEDY:
-                go = True
-            else:
-                go = weak_hand(S, S[ix(H0 + p)], reversed_(S), revolt_below)
+        if count == 3 and pv[P.P_07_OPTIONAL] and not fu:
+            go = bot_yes(S, pol, rng, weak_hand(S, S[ix(H0 + p)], reversed_(S), revolt_below))
         if go:
+            if S[REV]:
+                S[RS0 + ST_COUNTER] += 1
             S[REV] = 1 - S[REV]
             S[RS0 + ST_REVS] += 1
             S[REVS0 + p] += 1
             revolted = True
+            claim_armed_force(S, pv, p)
     wild = pv[P.P_WILD_EFFECTS] == 1
     nr, jr = MV[m, MNR], MV[m, MJR]
     # S3 J-back
@@ -978,7 +1199,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
         S[JB] = (1 - S[JB]) if pv[P.P_JBACK_TOGGLE] else 1
         S[RS0 + ST_JB] += 1
     # S4 pull-back, S5 ten discard
-    if tk != NONE and applies(S, 10, p):
+    if tk != NONE and not fu and applies(S, 10, p):
         pull_back(S, pv, p, kind, count, nr, jr, MV[m, MJK], wild, tm, pol, margin, rng)
     emptied = False
     if S[ix(H0 + p)] != 0 and applies(S, 3, p):
@@ -986,11 +1207,14 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
     # S6 magician hunt
     if S[HUNT] and mask & JOKER_BITS:
         S[HUNT_DONE] |= np.int64(1) << np.int64(p)
-    if not S[HUNT] and is_hunt_trigger(S, p, kind, count, nr, jr, wild):
+    if not S[HUNT] and not fu and is_hunt_trigger(S, p, kind, count, nr, jr, wild):
         S[HUNT] = 1
         S[RS0 + ST_HUNTS] += 1
+    # S7 flux
+    if revolted and S[ix(H0 + p)] != 0 and applies(S, 18, p):
+        flux(S, pv, n, p, pol, flux_margin, rng)
     # S8 locks
-    if tk != NONE and kind != JOKERK and tk != JOKERK:
+    if tk != NONE and kind != JOKERK and tk != JOKERK and not fu:
         if applies(S, 14, p):
             shared = suits & ts
             if shared and (S[SL] == 0 or pv[P.P_LOCK_TIGHTEN]):
@@ -1018,6 +1242,8 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
             forbidden = True
         else:
             place_top(S, pv, n, p)
+    if S[AF_CLAIM] >= 0 and pv[P.P_AF_MODE] == R.AF_IMMEDIATE:
+        confirm_claim(S, pv, n)  # DEC-39 variant: the claim is won once the play has resolved
     if n_active(S, n) <= 1:
         return False
     # S10 flow effects: eight cut (09), three return (22), three 3s (23)
@@ -1026,15 +1252,15 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, rng):
         S[RS0 + ST_EIGHT] += 1
     elif is_three_return(S, p, kind, count, low, tk):
         S[RS0 + ST_3RET] += 1
-    elif is_three_threes(S, p, kind, count, low):
+    elif not fu and is_three_threes(S, p, kind, count, low):
         S[RS0 + ST_333] += 1
     else:
         flows = False
     if flows:
-        flow(S, p if S[A0 + p] else next_active(S, n, p))
+        flow_trick(S, pv, n, p if S[A0 + p] else next_active(S, n, p))
         return False
     if forbidden and pv[P.P_FF_FLOWS]:
-        flow(S, next_active(S, n, p))
+        flow_trick(S, pv, n, next_active(S, n, p))
         return False
     return True  # S11: the dobon window (play_round), then the next turn
 
@@ -1052,6 +1278,7 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
             if live01:
                 window_recycle(S, n, pols, prms, seatpos, rng, S[TURN])
         if S[RS0 + ST_PLAYS] >= pv[P.P_MAX_PLAYS]:
+            confirm_claim(S, pv, n)  # a round end (§2.13)
             k = 0
             for q in range(n):
                 if S[ix(A0 + q)]:
@@ -1081,11 +1308,12 @@ def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
         if ch < 0:
             S[PASSED] |= np.int64(1) << np.int64(p)
             S[RS0 + ST_PASSES] += 1
-            next_turn(S, n, p)
+            next_turn(S, pv, n, p)
         else:
-            if make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], rng):
+            if make_play(S, pv, n, MV, ch, p, pols[pos], prms[pos, 0], prms[pos, 3], prms[pos, PRM_FLUX], rng):
                 if not (live25 and window_dobon(S, pv, n, p, pols, seatpos, rng)):
-                    next_turn(S, n, p)
+                    next_turn(S, pv, n, p)
+    confirm_claim(S, pv, n)  # §2.13: before the last player is placed
     for q in range(n):
         if S[ix(A0 + q)]:
             S[ix(A0 + q)] = 0
@@ -1129,6 +1357,7 @@ def clear_round(S, n):
         S[RB0 + q] = 0
     for i in range(T.R_FIXED):
         S[RS0 + i] = 0
+    S[AF_CLAIM] = -1
 
 
 @inl
@@ -1285,7 +1514,7 @@ def give_second_joker(S, p):
 def trickster(S):
     """§4.5 / DEC-33: after the exchange of the round card 05 entered play: the law's joker to
     the king (round 1: the start player, QA-05.3), the precept's to its holder (QA-05.2)."""
-    if S[T5DONE] or not (IMPL >> 5) & 1:
+    if S[T5DONE]:
         return
     if (S[LAWS] >> 5) & 1:
         give_second_joker(S, S[KING] if S[KING] >= 0 else S[START])
@@ -1312,7 +1541,7 @@ def collusion_law(S, pv, n, pols, rng, seatpos, order):
     """§4.12 law (D4): the commoners clockwise from the seat after the king (round 1: everyone
     from the start player, DEC-8) choose a card each, then pairs swap (even) or a ring gives
     around (odd, QA-12.1)."""
-    if not (IMPL >> 12) & 1 or (S[ROUND] == 1 and not pv[P.P_12_ROUND1]):
+    if S[ROUND] == 1 and not pv[P.P_12_ROUND1]:
         return
     m = 0
     if S[KING] >= 0:
@@ -1341,7 +1570,7 @@ def collusion_precept(S, pv, n, pols, rng, seatpos, order):
     """§4.12 precept / DEC-38 (D5): the holder may take a non-king player's strongest card
     (the giver picks among ties) and gives back any card of the new hand."""
     h = S[OWN0 + 12]
-    if not (IMPL >> 12) & 1 or (S[ROUND] == 1 and not pv[P.P_12_ROUND1]):
+    if S[ROUND] == 1 and not pv[P.P_12_ROUND1]:
         return
     nt = 0
     for i in range(1, n):

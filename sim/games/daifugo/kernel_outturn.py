@@ -18,8 +18,8 @@ from sim.rng import randbelow
 
 from . import rules as P
 from .bots import BOTS, GREEDY, GREEDY_RECYCLE_HAND, RANDOM
-from .kernel import (A0, DECISIONS, DISC, FIELD, H0, IMPL, JOKER_BITS, LAWS, NONE, OWN0, PASSED, RC_USED, REV,
-                     RS0, SETK, STAIRS, ST_DOBONS, ST_LOOPHOLES, ST_RECYCLES, TH, TK, TL, TO, applies, flow,
+from .kernel import (A0, DECISIONS, DISC, FIELD, H0, JOKER_BITS, LAWS, NONE, OWN0, PASSED, RC_USED, REV,
+                     RS0, SETK, STAIRS, ST_DOBONS, ST_LOOPHOLES, ST_RECYCLES, TH, TK, TL, TO, applies, flow_trick,
                      n_active, next_active, next_turn, nth_card, place_top, popcount, reversed_)
 from .plays import dobon_targets, dobon_value
 
@@ -34,7 +34,7 @@ for _a in range(1, 14):
 @inl
 def in_play(S, c):
     """Card c is a law or somebody's precept."""
-    return ((IMPL >> c) & 1) == 1 and (((S[LAWS] >> c) & 1) == 1 or S[ix(OWN0 + c)] >= 0)
+    return ((S[LAWS] >> c) & 1) == 1 or S[ix(OWN0 + c)] >= 0
 
 
 @inl
@@ -173,7 +173,7 @@ def do_dobon(S, pv, n, q):
     if n_active(S, n) <= 1:
         return True
     if pv[P.P_DOBON_FLOWS]:
-        flow(S, next_active(S, n, q))
+        flow_trick(S, pv, n, next_active(S, n, q))
         return True
     return False
 
@@ -194,7 +194,7 @@ def start_of_turn(S, pv, n, p, pol, recycle_hand, rng, live01, live24, live25):
     """Dobon (ii), loophole, recycle W-start; True when p called a dobon."""
     if live25 and S[TK] != NONE and S[TO] != p and may_dobon(S, pv, p) and calls_dobon(S, pol, rng):
         if not do_dobon(S, pv, n, p):
-            next_turn(S, n, p)
+            next_turn(S, pv, n, p)
         return True
     if live24:
         window_loophole(S, pv, p, pol, rng)

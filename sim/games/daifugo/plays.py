@@ -8,7 +8,9 @@ natural cards first, then the lowest missing suits; jokers in stairs fill the ga
 ascending order.
 
 Canonical order of plays (both engines list legal plays in this order): sets and singles
-by (count, rank, card mask), then stairs by (length, low rank, suit), then the Joker single.
+by (count, rank, card mask), then stairs by (length, low rank, suit), then card-02 fusions
+(sets by fused size and added cards, then stairs by fused length and low rank), then the
+Joker single.
 """
 
 from __future__ import annotations
@@ -46,12 +48,15 @@ class Play:
         return sum(1 for c, r in zip(self.cards, self.reps) if c < JOKER and r != c)
 
     def key(self) -> tuple:
-        """Sort key of the canonical order."""
+        """Sort key of the canonical order (a card-02 fusion: after stairs, before the Joker single)."""
+        whole = getattr(self, "whole", None)
+        if whole is not None:
+            return (2, whole.kind, whole.count, whole.low, self.mask)
         if self.kind == SET:
             return (0, self.count, self.low, 0, self.mask)
         if self.kind == STAIRS:
             return (1, self.count, self.low, _first_suit(self.suits), self.mask)
-        return (2, 1, 0, 0, self.mask)
+        return (3, 1, 0, 0, self.mask)
 
     def ranks(self, wild_counts: bool = True) -> list[int]:
         """Represented ranks (wild jokers included unless ``wild_counts`` is false)."""
@@ -67,6 +72,66 @@ class Play:
             else:
                 parts.append(f"Jk={SUIT_SYMBOLS[r % 4]}{RANK_NAMES[r // 4]}")
         return "[" + " ".join(parts) + "]"
+
+
+@dataclass(frozen=True)
+class Fusion(Play):
+    """A card-02 fusion (§4.2): the Play fields describe the cards added from the hand (their
+    kind is the fused kind); ``whole`` is the fused combination that becomes the top play."""
+
+    whole: Play | None = None
+
+    def text(self) -> str:
+        return Play.text(self) + " into " + self.whole.text()
+
+
+def _fusion(t: Play, kind: int, pairs: list[tuple[int, int]]) -> Fusion:
+    """The fusion adding (card, represented card) ``pairs`` to the top play t."""
+    pairs = sorted(pairs)
+    ranks = [r // 4 for _, r in pairs]
+    suits = sum(1 << s for s in {r % 4 for _, r in pairs})
+    allp = sorted(pairs + list(zip(t.cards, t.reps)))
+    wr = [r // 4 for _, r in allp]
+    whole = Play(kind, tuple(c for c, _ in allp), tuple(r for _, r in allp), len(allp), min(wr), max(wr),
+                 t.suits | suits)
+    return Fusion(kind, tuple(c for c, _ in pairs), tuple(r for _, r in pairs), len(pairs), min(ranks),
+                  max(ranks), suits, whole)
+
+
+def fusions_of(hand: set[int], t: Play, set_sizes, stairs_min: int, jokers_ok: bool) -> list[Fusion]:
+    """§4.2 / DEC-30: cards of the hand that, added to the top play t, make a set of one of
+    ``set_sizes`` (distinct represented suits) or, with ``stairs_min`` > 0, stairs of at least
+    that length in t's suit (extending a run, or a single, on either side). Natural cards and
+    jokers only; wild jokers take the lowest free suits (sets) or fill the missing ranks in
+    ascending order (stairs)."""
+    jokers = sorted(c for c in hand if c >= JOKER) if jokers_ok else []
+    out = []
+    if t.kind == SET:
+        r = t.low
+        free = [s for s in range(4) if not t.suits >> s & 1]
+        nat = [s for s in free if 4 * r + s in hand]
+        for k in set_sizes:
+            need = k - t.count
+            for j in range(0, min(len(jokers), max(need, 0)) + 1):
+                for combo in combinations(nat, need - j) if need > 0 else ():
+                    js = [s for s in free if s not in combo][:j]
+                    if len(js) < j:
+                        continue
+                    pairs = [(4 * r + s, 4 * r + s) for s in combo] + list(zip(jokers[:j], (4 * r + s for s in js)))
+                    out.append(_fusion(t, SET, pairs))
+    if stairs_min and (t.kind == STAIRS or (t.kind == SET and t.count == 1)):
+        s = _first_suit(t.suits)
+        for L in range(max(stairs_min, t.count + 1), 14):
+            if L - t.count > len(hand):
+                break
+            for low in range(max(0, t.high - L + 1), min(t.low, 13 - L) + 1):
+                added = [r for r in range(low, low + L) if not t.low <= r <= t.high]
+                pairs = [(4 * r + s, 4 * r + s) for r in added if 4 * r + s in hand]
+                missing = [4 * r + s for r in added if 4 * r + s not in hand]
+                if len(missing) > len(jokers):
+                    continue
+                out.append(_fusion(t, STAIRS, pairs + list(zip(jokers, missing))))
+    return out
 
 
 def _first_suit(mask: int) -> int:

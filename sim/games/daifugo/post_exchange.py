@@ -14,7 +14,7 @@ C05, C12 = R.C05_TRICKSTER, R.C12_COLLUSION
 def trickster_recipient(eng) -> int:
     """§4.5: the law gives the joker to the king (round 1: the start player, QA-05.3); the
     precept to its holder (QA-05.2); -1 when card 05 is not in play or has resolved."""
-    if eng.trickster_done or C05 not in R.IMPLEMENTED_CARDS:
+    if eng.trickster_done:
         return -1
     if C05 in eng.laws:
         return eng.king if eng.king >= 0 else eng.start_player
@@ -39,7 +39,7 @@ def resolve_trickster(eng) -> None:
 
 def collusion_applies_now(eng) -> bool:
     """DEC-8: card 12 acts in round 1 too unless ``collusion_round1`` is off."""
-    return C12 in R.IMPLEMENTED_CARDS and (eng.round_no > 1 or bool(eng.pv[R.P_12_ROUND1]))
+    return eng.round_no > 1 or bool(eng.pv[R.P_12_ROUND1])
 
 
 def collusion_order(eng) -> list[int]:

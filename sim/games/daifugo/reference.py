@@ -12,14 +12,14 @@ Decision kinds and their options:
   ``revolt``     [False, True] (card 07 when ``three_card_revolution_optional``)
   ``pull_back``  (most, cards of the previous play): the cards taken, a list (D11, card 10)
   ``ten_discard`` int: most cards that may go; the cards discarded, a list (D12, card 03)
+  ``flux``       [False, True] (D13, card 18 precept: exchange hands after the holder's revolution)
 
 Plays made through a card's permission (06 slip-through, 16 equal strength, 22 three return,
-23 three 3s) are ordinary ``play`` options; during a magician hunt (11) the Joker single is
+23 three 3s) and card-02 fusions (``plays.Fusion``: the added cards, the fused play as
+``whole``) are ordinary ``play`` options; during a magician hunt (11) the Joker single is
 the only option of a joker holder (D10, applied without asking).
 
-Rule cards: ``applies(c, p)`` is the §4.0 predicate ``A(c, p)``; cards outside
-``IMPLEMENTED_CARDS`` are drawn, held and scored but ``applies`` is false for them, so
-their steps of the §4.26 order are no-ops until they are implemented.
+Rule cards: ``applies(c, p)`` is the §4.0 predicate ``A(c, p)``.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import rules as R
-from .plays import (JOKER_SINGLE, SET, STAIRS, Play, beats, equal, joker_single, one_step, sets_of, stairs_of,
-                    strength, value)
+from .plays import (JOKER_SINGLE, SET, STAIRS, Fusion, Play, beats, equal, fusions_of, joker_single, one_step,
+                    sets_of, stairs_of, strength, value)
 from .post_exchange import collusion_law, collusion_precept, give_second_joker, resolve_trickster
 from .reference_outturn import OutOfTurnRules
-from .rules import JOKER, IMPLEMENTED_CARDS
+from .rules import JOKER
 
 
 class StopRun(Exception):
@@ -85,6 +85,9 @@ class RoundStats:
     second_joker: int = 0  # card 05: 1 when the second joker is in the game this round
     collusion_swaps: int = 0  # card 12 law: cards given between commoners
     collusion_takes: int = 0  # card 12 precept: take-and-gives made
+    flux_swaps: int = 0  # card 18
+    fusions: int = 0  # card 02
+    counter_revolutions: int = 0
     taboo_breaks: int = 0  # card 04: finishes that would have been forbidden
     recycles: int = 0  # card 01: cards taken from the discard pile
     loopholes: int = 0  # card 24: random discard cards drawn
@@ -180,17 +183,17 @@ class Engine(OutOfTurnRules):
         return self.rev != self.jback
 
     def applies(self, c: int, p: int) -> bool:
-        """§4.0 A(c, p): c is a law, or a precept owned by p (implemented cards only)."""
-        return c in IMPLEMENTED_CARDS and (c in self.laws or self.owner[c] == p)
+        """§4.0 A(c, p): c is a law, or a precept owned by p."""
+        return c in self.laws or self.owner[c] == p
 
     def precept_holder(self, c: int, p: int) -> bool:
         """Precept-only privileges (§4.0): p holds c as a precept."""
-        return c in IMPLEMENTED_CARDS and self.owner[c] == p and c not in self.laws
+        return self.owner[c] == p and c not in self.laws
 
     def exile_restricts(self, p: int) -> bool:
         """§4.0 / §4.17: card 17 restricts p as a law, or as a precept of another player."""
         c = R.C17_EXILE
-        return c in IMPLEMENTED_CARDS and (c in self.laws or self.owner[c] not in (-1, p))
+        return c in self.laws or self.owner[c] not in (-1, p)
 
     def exiled(self, p: int, x: Play) -> bool:
         """§4.17 / DEC-44: x is a revolution-size play with a joker that card 17 denies p."""
@@ -462,7 +465,26 @@ class Engine(OutOfTurnRules):
             cand += joker_single(hand)
         elif self.may_follow_stairs(p):
             cand += stairs_of(hand, t.count, subs)
-        return self.exile_filter(p, sorted({x: None for x in cand if self.may_play(p, x)}, key=Play.key))
+        out = {x: None for x in cand if self.may_play(p, x)}
+        out.update({x: None for x in self.fusion_plays(p)})
+        return self.exile_filter(p, sorted(out, key=Play.key))
+
+    def fusion_plays(self, p: int) -> list[Fusion]:
+        """S0 / §4.2 / DEC-30: card-02 fusions of p onto the top play: revolution-size for p
+        (4-sets; 3-sets with 07; stairs of 4+, 3 with 07, where p may play stairs); not onto a
+        Joker single; no joker when 17 restricts p (QA-02.3); locks only with
+        ``fusion_respects_locks`` (then no fusion while a lock binds p)."""
+        t = self.top
+        if t is None or t.kind == JOKER_SINGLE or not self.applies(R.C02_FUSION, p):
+            return []
+        if self.pv[R.P_FUSION_LOCKS] and ((self.suit_lock and not self.precept_holder(R.C14_SUIT_LOCK, p))
+                                          or (self.num_lock and not self.precept_holder(R.C15_NUMBER_LOCK, p))):
+            return []
+        three = self.applies(R.C07_THREE_REV, p)
+        stairs = (t.kind == STAIRS and self.may_follow_stairs(p)) or (
+            t.kind == SET and t.count == 1 and self.applies(R.C21_STAIRS, p))
+        return fusions_of(self.hands[p], t, (3, 4) if three else (4,), (3 if three else 4) if stairs else 0,
+                          not self.exile_restricts(p))
 
     def exile_filter(self, p: int, plays: list[Play]) -> list[Play]:
         """DEC-44 variant ``exile_mode = illegal``: joker revolutions of restricted players are not legal."""
@@ -526,7 +548,8 @@ class Engine(OutOfTurnRules):
 
     def is_three_threes(self, p: int, x: Play) -> bool:
         """§4.23: exactly three cards of represented rank 3 (3+3+Joker counts, QA-23.2)."""
-        return x.kind == SET and x.count == 3 and x.low == R.R3 and self.applies(R.C23_WISDOM, p)
+        return (x.kind == SET and x.count == 3 and x.low == R.R3 and not isinstance(x, Fusion)
+                and self.applies(R.C23_WISDOM, p))
 
     def may_lead_stairs(self, p: int) -> bool:
         """§4.21: stairs exist only through card 21 (law: everyone; precept: the holder leads)."""
@@ -536,7 +559,7 @@ class Engine(OutOfTurnRules):
         """DEC-47: with the 21 precept, others may follow the holder's stairs (configurable)."""
         if self.applies(R.C21_STAIRS, p):
             return True
-        return self.owner[R.C21_STAIRS] >= 0 and bool(self.pv[R.P_21_FOLLOW]) and R.C21_STAIRS in IMPLEMENTED_CARDS
+        return self.owner[R.C21_STAIRS] >= 0 and bool(self.pv[R.P_21_FOLLOW])
 
     def locks_allow(self, p: int, x: Play) -> bool:
         """§4.14 / §4.15: locked suits must be present; number lock needs the next rank.
@@ -658,7 +681,7 @@ class Engine(OutOfTurnRules):
         """§3.5: 4-card sets, stairs of 4+, and 3-card sets/stairs where card 07 applies (§4.7)."""
         if x.kind == JOKER_SINGLE:
             return False
-        if x.count >= 4:
+        if x.count >= 4 or isinstance(x, Fusion):
             return True
         return x.count == 3 and self.applies(R.C07_THREE_REV, p)
 
@@ -670,29 +693,33 @@ class Engine(OutOfTurnRules):
         """§4.26 on-play resolution order S1-S11 (steps of unimplemented cards are no-ops)."""
         t = self.top
         r_before, rev_before = self.reversed, self.rev
+        fused = isinstance(x, Fusion)  # card 02: x holds the added cards, the top becomes x.whole
         # S1: cards to the field; X is the new top play
         for c in x.cards:
             self.hands[p].remove(c)
         self.field |= set(x.cards)
-        self.top, self.top_owner = x, p
+        self.top, self.top_owner = (x.whole if fused else x), p
         self.stats.plays += 1
         self.total_plays += 1
         self.stats.substitutions += x.substitutes
         if t is None:
             self.stats.tricks += 1
+        elif fused:
+            self.stats.fusions += 1
         else:
             self.count_special_play(p, x, t, r_before)
         if not self.pv[R.P_LOCKOUT]:
             self.passed = set()
-        self.say(f"P{p} plays {x.text()}")
-        revolted = self.step_revolution(p, x)  # S2 (13 claim: not implemented)
-        self.step_jback(p, x)  # S3
-        self.step_pull_back(p, x, t)  # S4
+        self.say(f"P{p} {'fuses' if fused else 'plays'} {x.text()}")
+        revolted = self.step_revolution(p, x)  # S2 (and the 13 claim)
+        self.step_jback(p, x)  # S3 (a fusion: the added cards only, DEC-31)
+        if not fused:
+            self.step_pull_back(p, x, t)  # S4 (never on a fusion, DEC-31)
         emptied = self.step_ten_discard(p, x)  # S5
         self.step_hunt(p, x)  # S6
-        # S7 flux (18): not implemented
-        if t is not None:
-            self.step_locks(p, x, t, r_before)  # S8
+        self.step_flux(p, revolted)  # S7
+        if t is not None and not fused:
+            self.step_locks(p, x, t, r_before)  # S8 (a fusion completes the top play: no lock)
         forbidden = False
         if not self.hands[p]:
             forbidden = self.step_finish(p, x, t, r_before, rev_before, revolted, emptied)  # S9
@@ -741,14 +768,46 @@ class Engine(OutOfTurnRules):
             self.stats.exiled_revolutions += 1
             self.say("magician exile: no revolution with a joker")
             return False
-        if x.count == 3 and self.pv[R.P_07_OPTIONAL] and not self.ask(p, "revolt", [False, True]):
+        if x.count == 3 and self.pv[R.P_07_OPTIONAL] and not isinstance(x, Fusion) and not self.ask(
+                p, "revolt", [False, True]):
             return False
+        if self.rev:
+            self.stats.counter_revolutions += 1
         self.rev = not self.rev
         self.stats.revolutions += 1
         self.revs_by_seat[p] += 1
         self.say("revolution" if self.rev else "counter-revolution")
         self.claim_armed_force(p)
         return True
+
+    def step_flux(self, p: int, revolted: bool) -> None:
+        """S7 / §4.18 / DEC-45: after p's revolution (not after p went out) p swaps hands with the
+        next active player (``rotate_all``: every active hand moves one seat clockwise); the
+        precept is the holder's option (D13), the law is mandatory."""
+        if not revolted or not self.hands[p] or not self.applies(R.C18_FLUX, p):
+            return
+        if R.C18_FLUX not in self.laws and not self.ask(p, "flux", [False, True]):
+            return
+        seats = [q for q in range(self.n) if self.active[q]]
+        if not self.pv[R.P_FLUX_ROTATE]:
+            seats = [p, self.next_active(p)]
+        if len(set(seats)) < 2:
+            return
+        hands = [self.hands[q] for q in seats]
+        for i, q in enumerate(seats):
+            self.hands[q] = hands[i - 1]
+        self.stats.flux_swaps += 1
+        self.say("flux: hands move " + " ".join(f"P{q}->P{seats[(i + 1) % len(seats)]}" for i, q in enumerate(seats)))
+
+    def flux_source(self, p: int) -> int:
+        """The seat whose hand p would receive through card 18 (D13)."""
+        if not self.pv[R.P_FLUX_ROTATE]:
+            return self.next_active(p)
+        for i in range(1, self.n):
+            q = (p - i) % self.n
+            if self.active[q]:
+                return q
+        return p
 
     # ------------------------------------------------------------------ card 13 armed force
     def claim_armed_force(self, q: int) -> None:
@@ -845,7 +904,8 @@ class Engine(OutOfTurnRules):
 
     def is_hunt_trigger(self, p: int, x: Play) -> bool:
         """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
-        return x.kind == SET and x.count == 1 and self.contains_rank(x, R.RQ) and self.applies(R.C11_HUNT, p)
+        return (x.kind == SET and x.count == 1 and not isinstance(x, Fusion) and self.contains_rank(x, R.RQ)
+                and self.applies(R.C11_HUNT, p))
 
     def step_hunt(self, p: int, x: Play) -> None:
         """S6 / §4.11: a joker played during the hunt fulfils p's obligation; a single Q starts it."""

@@ -27,7 +27,7 @@ class OutOfTurnRules:
 
     def card_in_play(self, c: int) -> bool:
         """Card c is a law or somebody's precept (its windows are open to someone)."""
-        return c in R.IMPLEMENTED_CARDS and (c in self.laws or self.owner[c] >= 0)
+        return c in self.laws or self.owner[c] >= 0
 
     # ------------------------------------------------------------ turn start
     def start_of_turn(self, p: int) -> bool:

@@ -7,9 +7,8 @@ Card layout (spec §9): ``id = 4*r + s`` with rank index r (3→0 … K→10, A�
 suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53, ``Jk2``, only after card 05).
 A hand is a bitmask over these ids.
 
-Rule cards are numbered 1..25. All 25 can be drawn, held and scored; the play effects of
-``IMPLEMENTED_CARDS`` are in the engines, the other cards are inert (no effect) until a
-later issue plugs them into the hooks of the on-play resolution order (§4.26).
+Rule cards are numbered 1..25; each acts as a law or a precept at its step of the on-play
+resolution order (§4.26).
 """
 
 from __future__ import annotations
@@ -41,18 +40,15 @@ C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
 C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
 C17_EXILE = 17
 C13_ARMED_FORCE = 13
+C18_FLUX = 18
+C02_FUSION = 2
 C05_TRICKSTER, C08_METAMORPHOSIS, C12_COLLUSION = 5, 8, 12
 C04_TABOO = 4
 C01_RECYCLE, C24_LOOPHOLE, C25_DOBON = 1, 24, 25
-IMPLEMENTED_CARDS = (1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 25)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
 MAX_PLAYERS = 6
-
-
-def _inert(card: int) -> str:
-    return f" (card {card:02d}: effect not implemented yet, the value is kept for it)"
 
 
 PARAMS: tuple[Param, ...] = (
@@ -61,7 +57,7 @@ PARAMS: tuple[Param, ...] = (
     Param("rounds", 5, "int", "seed", "§2.2", "rounds per game in normal mode", lo=1, hi=25),
     Param("madness_rounds", 3, "int", "seed", "§2.2", "rounds per game in madness mode", lo=1, hi=25),
     Param("rule_deck", CARD_IDS, "set", "seed", "§1.1",
-          "rule cards in the rule deck (ids 01-25; cards outside rules.IMPLEMENTED_CARDS are drawn and held but inert)",
+          "rule cards in the rule deck (ids 01-25)",
           choices=CARD_IDS),
     Param("hand_size", 10, "int", "seed", "§2.4", "cards dealt per player (3-5 players)", lo=1, hi=13),
     Param("hand_size_six", 8, "int", "seed", "§2.4", "cards dealt per player with 6 players", lo=1, hi=8),
@@ -115,7 +111,7 @@ PARAMS: tuple[Param, ...] = (
     Param("jback_toggles", False, "bool", "assumed", "DEC-46", "card 19: a second J in the trick toggles J-back off"),
     Param("precept21_followers_may_play_stairs", True, "bool", "assumed", "DEC-47",
           "card 21 precept: others may follow the holder's stairs"),
-    # decisions of the cards not implemented yet: listed so configs stay stable
+    # decisions the spec leaves open for cards 01, 02, 05, 12, 13, 17, 18, 24, 25
     Param("discard_public", True, "bool", "assumed", "DEC-2",
           "the discard pile is face up (card 01 chooses from it; only true is implemented)"),
     Param("post_exchange_order", "05,12law,12precept", "choice", "assumed", "DEC-4",
@@ -124,7 +120,7 @@ PARAMS: tuple[Param, ...] = (
           "card 12 acts in round 1 (law: every player is a commoner, from the start player; precept: any other player)"),
     Param("dobon_flows", True, "bool", "assumed", "DEC-13",
           "card 25: a dobon flows the field, the next player from the caller leads (else the trick goes on)"),
-    Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "fusion is bound by locks" + _inert(2)),
+    Param("fusion_respects_locks", False, "bool", "assumed", "DEC-30", "card 02: no fusion while a suit or number lock binds the player (else fusion ignores locks)"),
     Param("ten_discard_mandatory", False, "bool", "assumed", "DEC-32",
           "card 03: the 10 discard is mandatory (exactly min(10s played, hand) cards)"),
     Param("trickster_precept_timing", "after_exchange", "choice", "assumed", "DEC-33",
@@ -134,12 +130,13 @@ PARAMS: tuple[Param, ...] = (
           "card 10: cards taken by pull-back, up to one per K played or one per card played",
           choices=("kings", "cards_played")),
     Param("armed_force_resolution", "trick_end", "choice", "assumed", "DEC-39",
-          "when an armed-force claim is confirmed" + _inert(13), choices=("trick_end", "immediate", "round_end")),
+          "card 13: when an unanswered revolution's claim wins the round", choices=("trick_end", "immediate", "round_end")),
     Param("exile_mode", "no_revolution", "choice", "assumed", "DEC-44",
           "card 17: a revolution-size play with a joker by a restricted player causes no revolution, "
           "or is illegal", choices=("no_revolution", "illegal")),
     Param("flux_mode", "swap_with_next", "choice", "assumed", "DEC-45",
-          "card 18 exchange partner" + _inert(18), choices=("swap_with_next", "rotate_all")),
+          "card 18: the revolution maker swaps hands with the next active player, or every active "
+          "player passes the hand to the next", choices=("swap_with_next", "rotate_all")),
     Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn", lo=0, hi=10),
     Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51",
           "card 25: a dobon may target stairs (the value of their highest card)"),
@@ -157,8 +154,10 @@ P_EXILE_ILLEGAL = 65  # card 17
 P_AF_MODE = 66  # card 13: AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END
 AF_TRICK_END, AF_IMMEDIATE, AF_ROUND_END = 0, 1, 2
 P_05_ON_DRAFT, P_12_ROUND1 = 67, 68  # cards 05, 12
-P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(69, 72)  # cards 24, 25
-N_PARAMS = 72
+P_FLUX_ROTATE = 69  # card 18
+P_FUSION_LOCKS = 70  # card 02
+P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(71, 74)  # cards 24, 25
+N_PARAMS = 74
 
 
 def param_vector(cfg) -> list[int]:
@@ -200,6 +199,8 @@ def param_vector(cfg) -> list[int]:
     v[P_CF_BONUS] = p["capital_fall_bonus"]
     v[P_EXILE_ILLEGAL] = int(p["exile_mode"] == "illegal")
     v[P_AF_MODE] = ("trick_end", "immediate", "round_end").index(p["armed_force_resolution"])
+    v[P_FLUX_ROTATE] = int(p["flux_mode"] == "rotate_all")
+    v[P_FUSION_LOCKS] = int(p["fusion_respects_locks"])
     v[P_LOOPHOLE_USES] = p["loophole_uses_per_turn"]
     v[P_DOBON_FLOWS] = int(p["dobon_flows"])
     v[P_DOBON_STAIRS] = int(p["dobon_on_stairs"])

@@ -10,7 +10,7 @@ from sim.scenario import Script, parse_envelope
 
 from . import rules as R
 from .bots import BOTS, BotAgent
-from .plays import JOKER_SINGLE, SET, STAIRS, SUBSTITUTE, Play, sets_of, stairs_of
+from .plays import JOKER_SINGLE, SET, STAIRS, SUBSTITUTE, Fusion, Play, sets_of, stairs_of
 from .reference import Engine, RoundStats, StopRun
 
 
@@ -133,6 +133,11 @@ def readings(eng, cards: list[int]) -> list[Play]:
 
 
 def play_json(x: Play) -> dict:
+    if isinstance(x, Fusion):  # card 02: the cards added to the top play
+        d = {"fuse": [R.card_code(c) for c in x.cards]}
+        if x.jokers:
+            d["as"] = [R.card_code(r) for c, r in zip(x.cards, x.reps) if c >= R.JOKER]
+        return d
     d = {"play": [R.card_code(c) for c in x.cards]}
     if x.substitutes:  # card 20: what every card stands for
         d["as"] = [R.card_code(r) for r in x.reps]
@@ -254,6 +259,8 @@ def match(eng, p, kind, options, d):
             if eng.top is not None:
                 raise _Illegal("magician hunt: a joker must be played as the Joker (card 11)")
             raise _Illegal("the leader cannot pass")
+        if "fuse" in d:
+            return match_fusion(eng, p, options, d)
         if "play" not in d:
             raise _Illegal(f"expected a play or pass for P{p}")
         return match_play(eng, p, options, d)
@@ -290,6 +297,8 @@ def match(eng, p, kind, options, d):
     if kind not in d:
         raise _Illegal(f"expected a '{kind}' decision for P{p}")
     v = d[kind]
+    if kind == "flux" and not isinstance(v, bool):
+        raise _Illegal("'flux' must be true or false (card 18 precept: exchange hands or not)")
     if kind in CARD_KINDS:
         v = _card(v)
     elif kind == "draft":
@@ -313,6 +322,34 @@ def match_recycle(p, options, d):
     return c
 
 
+def _fusion_options(options, cards: list[int], reps: list[int] | None) -> list[Fusion]:
+    """Legal card-02 fusions adding exactly these cards (with ``as``: these joker representations)."""
+    want = sorted(cards)
+    out = [o for o in options if isinstance(o, Fusion) and list(o.cards) == want]
+    if reps is not None:
+        out = [o for o in out if [r for c, r in zip(o.cards, o.reps) if c >= R.JOKER] == reps]
+    return out
+
+
+def match_fusion(eng, p, options, d):
+    """A ``fuse`` decision (card 02): the first legal fusion adding these cards (``as``: with
+    these joker representations)."""
+    codes = [d["fuse"]] if isinstance(d["fuse"], str) else d["fuse"]
+    cards = _cards(codes, "fuse")
+    missing = [c for c in cards if c not in eng.hands[p]]
+    if missing:
+        raise _Illegal("not in hand: " + " ".join(R.card_code(c) for c in missing))
+    reps = [_card(c) for c in d["as"]] if isinstance(d.get("as"), list) else None
+    found = _fusion_options(options, cards, reps)
+    if found:
+        return found[0]
+    if not eng.applies(R.C02_FUSION, p):
+        raise _Illegal("fusion needs card 02 (law, or the holder's precept)")
+    if any(c >= R.JOKER for c in cards) and eng.exile_restricts(p):
+        raise _Illegal("magician exile: no fusion with a joker (card 17, QA-02.3)")
+    raise _Illegal("these cards added to the top play make no revolution-size set or stairs (card 02)")
+
+
 def match_play(eng, p, options, d):
     """The play a scripted decision names: with ``as`` exactly that representation, without
     it the first legal reading of the cards (``readings``). Any legal representation is
@@ -324,6 +361,7 @@ def match_play(eng, p, options, d):
     missing = [c for c in cards if c not in eng.hands[p]]
     if missing:
         raise _Illegal("not in hand: " + " ".join(R.card_code(c) for c in missing))
+    fused = _fusion_options(options, cards, None) if "as" not in d else []  # card 02
     try:
         if "as" in d:
             if not isinstance(d["as"], (list, tuple)):
@@ -332,7 +370,11 @@ def match_play(eng, p, options, d):
         else:
             cands = readings(eng, cards)
     except NotACombination as e:
+        if fused:
+            return fused[0]
         raise _Illegal(str(e)) from None
+    if not cands and fused:
+        return fused[0]
     if not cands:
         raise _Illegal("cards do not form a single, set or stairs: " + " ".join(R.card_code(c) for c in cards))
     for x in cands:
@@ -341,6 +383,8 @@ def match_play(eng, p, options, d):
                 return o
         if eng.is_legal(p, x):
             return x
+    if fused:  # card 02: the cards complete the top play
+        return fused[0]
     raise _Illegal(eng.why_illegal(p, cands[0]))
 
 
@@ -353,6 +397,7 @@ def load_state(eng: Engine, st: dict) -> None:
              "discard", "removed", "undealt", "start_player", "jokers", "hunt", "hunt_done"}
     known |= {"precept_rounds", "precept_picks"}  # the draft record (D1)
     known |= {"trickster_done"}  # card 05
+    known |= {"af_claim"}  # card 13
     known |= {"recycle_used"}  # card 01
     unknown = set(st) - known
     if unknown:
@@ -420,6 +465,8 @@ def load_state(eng: Engine, st: dict) -> None:
     eng.passed = {_seat(q, n, "passed") for q in _list(st, "passed")}
     eng.hunt = _flag(st.get("hunt", False), "hunt")
     eng.hunt_done = {_seat(q, n, "hunt_done") for q in _list(st, "hunt_done")}
+    af = st.get("af_claim")  # card 13: the pending armed-force claim
+    eng.af_claim = -1 if af is None else _seat(af, n, "af_claim")
     eng.recycle_used = {_seat(q, n, "recycle_used") for q in _list(st, "recycle_used")}
     eng.top_list = [_seat(q, n, "top_list") for q in _list(st, "top_list")]
     eng.bottom_list = [_seat(q, n, "bottom_list") for q in _list(st, "bottom_list")]
@@ -497,6 +544,7 @@ def dump_state(eng: Engine) -> dict:
                            if eng.owner[c] >= 0 and eng.precept_round[c]},
         "precept_picks": {f"{c:02d}": eng.precept_pick[c] for c in range(1, R.N_RULE_CARDS + 1)
                           if eng.owner[c] >= 0 and eng.precept_pick[c]},
+        "af_claim": eng.af_claim if eng.af_claim >= 0 else None,
         "recycle_used": sorted(eng.recycle_used),
     }
     if st["prev_ranking"] is None:

@@ -12,8 +12,9 @@ games   one row per game: mode, players, laws in order (``law_1`` … card id, 0
         to the king among tied strongest cards, gift of the king, trim (one per player holding
         more than ``trim_to`` cards, whatever the number discarded), start-player choice, play
         or pass on a turn, optional revolution (card 07 variant), pull-back (10) and ten discard
-        (03) choices, every recycle offer (01), loophole (24) and dobon (25) chance. Decisions with a single
-        option (a forced pass, a lone lead, the last precept on offer) are not counted.
+        (03) choices, the card-18 precept exchange, every recycle offer (01), loophole (24) and
+        dobon (25) chance. Decisions with a single option (a forced pass, a lone lead, the last
+        precept on offer) are not counted.
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
         suit/number locks and both together (激縛), forbidden finishes, tricks, plays, passes,
@@ -30,7 +31,12 @@ rounds  one row per round (kind ``round``, keys game, round): law revealed, king
         than the giver's strongest card; ``second_joker``: card 05, 1 when the second joker is in the
         game in this round (added after this round's exchange, or dealt from 54 cards);
         ``collusion_swaps``: card 12 law, cards given between commoners after the exchange;
-        ``collusion_takes``: card 12 precept, take-and-gives made by the holder; ``taboo_breaks``:
+        ``collusion_takes``: card 12 precept, take-and-gives made by the holder; card 13 armed force:
+        ``af_claims`` revolutions that claimed the round, ``af_fizzles`` claims a later revolution
+        cancelled, ``af_promotions`` claimants made 1st, ``af_promotions_from_bottom`` of them from a
+        bottom place, ``af_capital_falls`` capital falls those promotions caused; ``flux_swaps``:
+        card 18 hand exchanges after a revolution; ``fusions``: card 02 fusion revolutions;
+        ``counter_revolutions``: revolutions that turned a revolution back, any kind; ``taboo_breaks``:
         card 04, finishes that would have been forbidden and were not; ``recycles``: card 01, cards
         taken from the discard pile; ``loopholes``: card 24, random discard cards drawn; ``dobons``:
         card 25, players who went out by a dobon), and the finishing position of every seat
@@ -59,6 +65,9 @@ ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revo
               "exiled_revolutions",  # card 17
               "free_gifts",  # card 08
               "second_joker", "collusion_swaps", "collusion_takes",  # cards 05, 12
+              "af_claims", "af_fizzles", "af_promotions", "af_promotions_from_bottom", "af_capital_falls",  # card 13
+              "flux_swaps",  # card 18
+              "fusions", "counter_revolutions",  # card 02
               "taboo_breaks",  # card 04
               "recycles", "loopholes", "dobons"]  # cards 01, 24, 25
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
