@@ -41,6 +41,13 @@ configs = st.fixed_dictionaries({
         "pullback_count": st.sampled_from(["kings", "cards_played"]),
         "trickster_precept_timing": st.sampled_from(["after_exchange", "on_draft"]),
         "collusion_round1": st.booleans(),
+        "armed_force_resolution": st.sampled_from(["trick_end", "immediate", "round_end"]),
+        "exile_mode": st.sampled_from(["no_revolution", "illegal"]),
+        "flux_mode": st.sampled_from(["swap_with_next", "rotate_all"]),
+        "fusion_respects_locks": st.booleans(),
+        "dobon_flows": st.booleans(),
+        "dobon_on_stairs": st.booleans(),
+        "loophole_uses_per_turn": st.integers(0, 2),
     }),
 })
 
@@ -54,8 +61,10 @@ def test_conservation_termination_placements(c):
     names = seat_bots(cfg, c["index"])
     eng = Engine(cfg, Rng(cfg.seed, c["index"]), CheckingAgent(names, bot_params(cfg, names)))
     eng.start_game()
+    assert eng.card_total() == 53
     eng.run()  # terminates: every play removes cards; the play-count guard caps a round
     assert eng.phase == "over"
+    assert eng.card_total() in (53, 54) and (eng.card_total() == 54) == eng.trickster_done  # card 05
     assert len(eng.history) == eng.rounds
     for h in eng.history:
         assert sorted(h.ranking) == list(range(n)), "placements must be a permutation of the seats"
