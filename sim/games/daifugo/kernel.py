@@ -1087,10 +1087,11 @@ def pull_back(S, pv, p, kind, count, nr, jr, nj, wild, tm, pol, margin, rng):
 
 
 @inl
-def ten_discard(S, pv, p, kind, nr, jr, nj, wild, pol, rng):
-    """S5 / §4.3 / DEC-32 (D12): discard up to t cards for t represented 10s; returns whether
-    that emptied the hand (a forbidden finish, §3.7 item 4)."""
-    tens = rank_count(kind, S[TC], S[TL], nr, jr, nj, 7, wild)
+def ten_discard(S, pv, p, kind, count, nr, jr, nj, wild, pol, rng):
+    """S5 / §4.3 / DEC-32 (D12): discard up to t cards for t represented 10s among the ``count``
+    cards just played (a fusion: the added cards, DEC-31); returns whether that emptied the
+    hand (a forbidden finish, §3.7 item 4)."""
+    tens = rank_count(kind, count, S[TL], nr, jr, nj, 7, wild)
     if tens == 0:
         return False
     hand = S[ix(H0 + p)]
@@ -1203,7 +1204,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, flux_margin, rng):
         pull_back(S, pv, p, kind, count, nr, jr, MV[m, MJK], wild, tm, pol, margin, rng)
     emptied = False
     if S[ix(H0 + p)] != 0 and applies(S, 3, p):
-        emptied = ten_discard(S, pv, p, kind, nr, jr, MV[m, MJK], wild, pol, rng)
+        emptied = ten_discard(S, pv, p, kind, count, nr, jr, MV[m, MJK], wild, pol, rng)
     # S6 magician hunt
     if S[HUNT] and mask & JOKER_BITS:
         S[HUNT_DONE] |= np.int64(1) << np.int64(p)
