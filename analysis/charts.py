@@ -34,7 +34,11 @@ def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share o
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.add_subplot()
     counts = counts.sort_index()
-    ax.bar(counts.index.to_numpy(), counts.to_numpy() / counts.sum(), width=1.0, color="#72B7B2")
+    if len(counts):
+        # one filled step outline (not one bar per value): values without games get 0
+        values = np.arange(int(counts.index.min()), int(counts.index.max()) + 1)
+        share = counts.reindex(values, fill_value=0).to_numpy() / counts.sum()
+        ax.stairs(share, np.append(values, values[-1] + 1) - 0.5, fill=True, color="#72B7B2")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)

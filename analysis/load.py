@@ -78,6 +78,7 @@ class Run:
             "preserve_insertion_order": False,
         })
         con.execute("SET enable_progress_bar = false")
+        con.execute("SET parquet_metadata_cache = true")  # every query reads the same batch files
         for name, spec in self.game.tables.items():
             # no hive partitioning: a run directory named "<param>=<value>" (cardlab sweep) is not a column
             scan = f"read_parquet({_sql_list(self._files(name))}, hive_partitioning = false)"

@@ -5,8 +5,23 @@ pay for them before a statistic is needed.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pandas as pd
+
+LIBRARIES = ("scipy.stats", "statsmodels.stats.proportion", "statsmodels.stats.multitest")
+
+
+def preload() -> threading.Thread:
+    """Import the statistics libraries in a background thread, so that their import overlaps
+    the DuckDB scans of a report (which release the GIL) instead of following them."""
+    import importlib
+
+    thread = threading.Thread(target=lambda: [importlib.import_module(m) for m in LIBRARIES],
+                              name="cardlab-preload-stats", daemon=True)
+    thread.start()
+    return thread
 
 
 def wilson(successes, n, alpha: float = 0.05):

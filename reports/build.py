@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings, sweep
+from analysis import common, findings, stats, sweep
 from analysis import compare as compare_runs
 from analysis.games import sections_for
 from analysis.load import Run
@@ -42,6 +42,7 @@ def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findi
     with the findings (effects of at least ``min_effect`` that stay significant after
     adjusting for every test). A sweep directory (``cardlab sweep``) adds its metrics against
     the swept value; ``compare`` (exactly two run directories) adds an A-vs-B part."""
+    stats.preload()
     parts = report_parts(run_dirs, min_effect, compare)
     out = Path(out)
     try:
