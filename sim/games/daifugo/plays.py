@@ -197,13 +197,28 @@ def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
     return None
 
 
+def _cards_by_rank(hand: set[int], subs: bool) -> dict[int, dict[int, int]]:
+    """rank -> {suit: the card standing for that rank and suit}: the natural cards and, with
+    ``subs`` (card 20), the A, 2 or 3 of a suit for its missing J, Q or K."""
+    by_rank: dict[int, dict[int, int]] = {}
+    for c in hand:
+        if c < JOKER:
+            by_rank.setdefault(c // 4, {})[c % 4] = c
+    if subs:
+        for r, sub in SUBSTITUTE.items():
+            for s, c in by_rank.get(sub, {}).items():
+                by_rank.setdefault(r, {}).setdefault(s, c)  # only where the natural card is missing
+    return by_rank
+
+
 def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
     """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
     ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
     jokers = sorted(c for c in hand if c >= JOKER)
+    by_rank = _cards_by_rank(hand, subs)
     out = []
     for r in ranks:
-        phys = {s: c for s in range(4) if (c := _physical(hand, r, s, subs)) is not None}
+        phys = by_rank.get(r, {})
         held = sorted(phys)
         if not held and not jokers:
             continue
