@@ -29,6 +29,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/cardlab compile all
 	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/virus-dogs
 	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/faking-sick
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo

@@ -1,4 +1,5 @@
-"""The ``cardlab`` command line: simulate, tune, report, verify, replay, scenario, rules, bench.
+"""The ``cardlab`` command line: simulate, tune, report, verify, replay, scenario, rules, bench,
+compile.
 
 Every expected failure (bad game, bot, parameter, file) ends with one line on stderr,
 ``error: ...``, and exit status 2; results already written are never touched.
@@ -357,6 +358,29 @@ def bench(
             r["report"] = _bench_report(name, report_games)
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else {"games": results}))
+
+
+@app.command("compile")
+def compile_engines(
+    game: str = typer.Argument("all", help="Game id, or 'all'."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Games compiled at once (default: one per core)."),
+):
+    """Compile the fast engines into numba's cache ahead of a run, one process per game, several
+    at once (a run's workers then load them instead of each compiling the same engine)."""
+    from sim.games import available
+    from sim.precompile import compile_games
+
+    names = available() if game == "all" else [_game(game) and game]
+    if jobs is not None and jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, got {jobs}")
+    t = time.perf_counter()
+    results = compile_games(names, jobs)
+    for r in results:
+        typer.echo(f"{r.game}: {'failed: ' + r.error if r.error else 'ready'} ({r.seconds:.1f} s)")
+    failed = [r.game for r in results if r.error]
+    if failed:
+        raise Fail(f"the fast engine of {', '.join(failed)} did not compile", 1)
+    typer.echo(f"{len(results)} fast engines ready in {time.perf_counter() - t:.1f} s")
 
 
 @app.command()

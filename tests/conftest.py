@@ -3,8 +3,6 @@ controller first compiles every game's fast engine into numba's cache, one proce
 in parallel, so that the workers load the kernels instead of each compiling them at once."""
 
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -19,16 +17,10 @@ def toy():
     return get_game("toy")
 
 
-WARM = ("from sim.games import get_game; g = get_game({name!r}); "
-        "g.run_batch(g.make_config(), 0, 1, 'fast')")
-
-
 def pytest_sessionstart(session):
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(session.config.option, "numprocesses", None):
         return
     from sim.games import available
+    from sim.precompile import compile_games
 
-    procs = [subprocess.Popen([sys.executable, "-c", WARM.format(name=name)], stdout=subprocess.DEVNULL)
-             for name in available()]
-    for p in procs:
-        p.wait()  # a kernel that fails to compile fails its own tests with the message
+    compile_games(available())  # a kernel that fails to compile fails its own tests with the message

@@ -55,6 +55,8 @@ def run_dir(tmp_path_factory):
         (["scenario", "{tmp}/bad.toml"], "not valid JSON"),
         (["rules", "chess"], "unknown game"),
         (["bench", "chess"], "unknown game"),
+        (["compile", "chess"], "unknown game"),
+        (["compile", "toy", "--jobs", "0"], "--jobs must be at least 1, got 0"),
         (["nonsense"], "No such command"),
     ],
 )
@@ -128,6 +130,13 @@ def test_tables_lists_columns():
     assert res.returncode == 0, res.stderr
     assert "cards (sum, summed by card): card value counts" in res.stdout
     assert "    win: bool" in res.stdout
+
+
+def test_compile_readies_the_fast_engine():
+    res = cardlab("compile", "toy")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0].startswith("toy: ready (")
+    assert "1 fast engines ready" in res.stdout
 
 
 def test_verify_and_bench_json(toy):

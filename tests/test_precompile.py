@@ -1,0 +1,27 @@
+"""sim.precompile: each game's engine compiled in its own process; failures named, not raised."""
+
+from sim import precompile
+
+
+def test_each_game_gets_its_own_process_and_result(monkeypatch):
+    monkeypatch.setattr(precompile, "PLAY_ONE_GAME", "import sys; {name!r} == 'toy' or sys.exit('no engine for ' + {name!r})")
+    monkeypatch.setattr(precompile, "source_size", lambda game: len(game))
+    results = precompile.compile_games(["toy", "virus-dogs", "daifugo"], jobs=2)
+    assert [r.game for r in results] == ["toy", "virus-dogs", "daifugo"]
+    assert [r.error for r in results] == ["", "no engine for virus-dogs", "no engine for daifugo"]
+    assert all(r.seconds >= 0 for r in results)
+
+
+def test_largest_source_compiles_first(monkeypatch):
+    started = []
+    real_popen = precompile.subprocess.Popen
+
+    def popen(args, **kw):
+        started.append(args[-1])
+        return real_popen(args[:2] + ["pass"], **kw)
+
+    monkeypatch.setattr(precompile.subprocess, "Popen", popen)
+    results = precompile.compile_games(["virus-dogs", "daifugo", "faking-sick"], jobs=1)
+    sizes = {g: precompile.source_size(g) for g in ["virus-dogs", "daifugo", "faking-sick"]}
+    assert [s.split("get_game(")[1].split(")")[0].strip("'") for s in started] == sorted(sizes, key=sizes.get, reverse=True)
+    assert [r.error for r in results] == ["", "", ""]
