@@ -370,7 +370,9 @@ def compile_engines(
     from sim.games import available
     from sim.precompile import compile_games
 
-    names = available() if game == "all" else [_game(game) and game]
+    if game != "all":
+        _game(game)  # an unknown game is a one-line error
+    names = available() if game == "all" else [game]
     if jobs is not None and jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     t = time.perf_counter()
