@@ -144,6 +144,7 @@ def _tables():
 
 SUBS, SUBN, DES = _tables()
 M1, M2, M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
+POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], np.int64)  # ranks in a 13-bit rank mask
 
 
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -330,14 +331,35 @@ def sort_by_mask(MV, lo, hi):
 
 
 @inl
+def suit_ranks(hand, subs):
+    """Ranks each suit may fill in a stairs, 13 bits per suit in 16-bit lanes: the held cards,
+    and with card 20 (``subs``) a J, Q or K whose A, 2 or 3 of that suit is held."""
+    out = np.int64(0)
+    for r in range(13):
+        src = substitute_rank(r) if subs else -1
+        for s in range(4):
+            if (hand >> (4 * r + s)) & 1 or (src >= 0 and (hand >> (4 * src + s)) & 1):
+                out |= np.int64(1) << np.int64(16 * s + r)
+    return out
+
+
+@inl
 def gen_stairs(S, pv, MV, k, p, hand, lo_len, hi_len, follow, eq, subs):
     """Stairs by (length, low rank, suit); following: stronger (or equal with ``eq``) than the top."""
     jmask = hand & JOKER_BITS
     nj_hand = popcount(jmask)
     rv = reversed_(S)
-    for L in range(lo_len, hi_len + 1):
+    fill = suit_ranks(hand, subs)
+    longest = 0  # no stairs is longer than the most ranks one suit fills, plus the jokers
+    for s in range(4):
+        longest = max(longest, POP13[ix((fill >> np.int64(16 * s)) & 0x1FFF)])
+    for L in range(lo_len, min(hi_len, longest + nj_hand) + 1):
         for low in range(0, 14 - L):
+            window = np.int64((1 << L) - 1) << np.int64(low)
             for s in range(4):
+                most = POP13[ix((fill >> np.int64(16 * s)) & window)]  # at least the held count below
+                if most == 0 or L - most > nj_hand:
+                    continue
                 held = 0
                 nr = 0
                 jr = 0
@@ -421,10 +443,12 @@ def gen_plays(S, pv, MV, p):
     if S[TK] == NONE:
         most = 0  # largest set the hand can form: skip sizes it cannot reach
         for r in range(13):
-            c = SUBN[(hand >> (4 * r)) & 15, 1]
-            if c > most:
-                most = c
-        most = 4 if subs else min(4, most + popcount(hand & JOKER_BITS))  # card 20 adds substitutes
+            held = (hand >> (4 * r)) & 15
+            src = substitute_rank(r) if subs else -1
+            if src >= 0:  # card 20: an A, 2 or 3 may stand in for a J, Q or K of its suit
+                held |= (hand >> (4 * src)) & 15
+            most = max(most, SUBN[ix(held), 1])
+        most = min(4, most + popcount(hand & JOKER_BITS))
         for count in range(1, most + 1):
             k = gen_sets(S, pv, MV, k, p, hand, count, 0, 0, 13, False, subs)
         if applies(S, 21, p):
@@ -523,10 +547,15 @@ def gen_fusions(S, pv, MV, k, p, hand):
         while not (ts >> s) & 1:
             s += 1
         size = popcount(hand)
+        own = suit_ranks(hand, False) >> np.int64(16 * s)
+        top = np.int64((1 << (th + 1)) - (1 << tl))  # the top play's ranks
         for L in range(max(3 if three else 4, tc + 1), 14):
             if L - tc > size:
                 break
             for low in range(max(0, th - L + 1), min(tl, 13 - L) + 1):
+                window = (np.int64((1 << L) - 1) << np.int64(low)) & ~top
+                if L - tc - POP13[ix(own & window & 0x1FFF)] > nj:
+                    continue  # more ranks missing than jokers (the count below)
                 nr = 0
                 jr = 0
                 miss = 0
