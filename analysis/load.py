@@ -28,6 +28,7 @@ from sim.store import RunDir, require_intact
 # Aggregations over the batch files stream, so a modest limit serves any number of games;
 # what does not fit spills to a temporary directory.
 DEFAULT_MEMORY = "512MB"
+KEEP_ROWS = 10_000  # query results up to this many rows are kept for the next identical query
 
 
 def _threads() -> int:
@@ -54,6 +55,7 @@ class Run:
         except (KeyError, TypeError, ValueError):
             raise ConfigError(f"{self.path}/run.json is not a cardlab manifest") from None
         self.game = get_game(self.config.game)
+        self._kept: dict[str, pd.DataFrame] = {}
 
     @property
     def games_done(self) -> int:
@@ -98,12 +100,19 @@ class Run:
     def sql(self, query: str, params: list | dict | None = None) -> pd.DataFrame:
         """Run a query over the run's views; the (small) result as a DataFrame.
 
-        Errors (a bad query, a damaged file) are one-line ``ConfigError``s.
+        Errors (a bad query, a damaged file) are one-line ``ConfigError``s. A report asks some
+        aggregates twice (win rates for the findings and for their section): small results of
+        queries without parameters are kept, and each call gets its own copy.
         """
+        if params is None and query in self._kept:
+            return self._kept[query].copy()
         try:
-            return self.con.execute(query, params).df()
+            df = self.con.execute(query, params).df()
         except duckdb.Error as e:
             raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+        if params is None and len(df) <= KEEP_ROWS:
+            self._kept[query] = df.copy()
+        return df
 
     def relation(self, query: str) -> duckdb.DuckDBPyRelation:
         """A query as a lazy DuckDB relation (nothing is computed until it is read or written)."""
