@@ -28,9 +28,11 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 def run_sections(run: Run) -> list[Section]:
-    """Shared sections, then the game's own."""
+    """Shared sections, then the game's own. The game's are computed first: their queries need
+    no statistics, so they run while the statistics libraries still import (``stats.preload``)."""
     own = sections_for(run.config.game)
-    return common.sections(run) + (own(run) if own else [])
+    game_sections = own(run) if own else []
+    return common.sections(run) + game_sections
 
 
 COMPARE_PART = "Comparison of A and B"
@@ -84,10 +86,11 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         labelled += [(f"{r.game.title}: {item.path.name}/{r.path.name}", r) for r in item.runs]
     if any(isinstance(i, Sweep) for i in items):
         texts.append(sweep.TESTS_TEXT)
+    runs = [(label, run_sections(r)) for label, r in labelled]  # before the findings: see run_sections
     cands = findings.candidates(labelled) + extra
     parts = [("Findings", [findings.section_from(cands, min_effect, extra_text=" ".join(texts))])]
     parts += [(title, make(len(cands))) for title, make in pending]
-    return parts + [(label, run_sections(r)) for label, r in labelled]
+    return parts + runs
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
