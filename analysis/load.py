@@ -64,7 +64,7 @@ class Run:
     def _files(self, name: str) -> list[Path]:
         if name not in self.game.tables:
             raise ConfigError(f"{self.config.game} has no table '{name}'")
-        files = self.dir.files(name)
+        files = self.dir.files(name, self.meta)
         if not files:
             raise ConfigError(f"{self.path} has no finished batches of '{name}'")
         return files
