@@ -177,11 +177,15 @@ USAGE = tuple(f"played_{c}" for c in CARDS) + (
 def bot_counts(run) -> pd.DataFrame:
     """Per bot (the index), in one pass over ``seats``: seat-games ``n``, wins, the sum
     ``s_<col>`` of every usage and context column, and per card the seat-games that played it
-    (``n_<card>``) and their wins (``w_<card>``)."""
-    return run.sql("SELECT bot, count(*) AS n, sum(win::BIGINT) AS wins, " + ", ".join(
+    (``n_<card>``) and their wins (``w_<card>``). Grouped by bot and win, so that the won
+    seat-games give the wins without a second count per card."""
+    by_win = run.sql("SELECT bot, win, count(*) AS n, " + ", ".join(
         [f"sum({col})::BIGINT AS s_{col}" for col in USAGE + CONTEXT]
-        + [f"sum((played_{c} > 0)::BIGINT) AS n_{c}, sum((played_{c} > 0 AND win)::BIGINT) AS w_{c}" for c in CARDS])
-        + " FROM seats GROUP BY bot ORDER BY bot").set_index("bot")
+        + [f"sum((played_{c} > 0)::BIGINT) AS n_{c}" for c in CARDS]) + " FROM seats GROUP BY bot, win")
+    per_bot = by_win.drop(columns="win").groupby("bot", sort=True).sum()
+    won = by_win[by_win["win"]].set_index("bot").reindex(per_bot.index, fill_value=0)
+    per_bot.insert(1, "wins", won["n"])
+    return per_bot.assign(**{f"w_{c}": won[f"n_{c}"] for c in CARDS})
 
 
 def card_section(per_bot: pd.DataFrame) -> Section:
