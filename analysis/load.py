@@ -31,11 +31,16 @@ DEFAULT_MEMORY = "512MB"
 KEEP_ROWS = 10_000  # query results up to this many rows are kept for the next identical query
 
 
+def cores() -> int:
+    """CPU cores this process may run on."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
 def _threads() -> int:
     env = os.environ.get("CARDLAB_DUCKDB_THREADS")
     if env:
         return max(1, int(env))
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    return cores()
 
 
 def _sql_list(files: list[Path]) -> str:
