@@ -18,7 +18,6 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-import pyarrow.dataset as ds
 
 from sim.config import ConfigError, RunConfig
 from sim.games import get_game
@@ -159,6 +158,8 @@ class Run:
     def table(self, name: str, columns: list[str] | None = None) -> pd.DataFrame:
         """A whole table as one DataFrame (for notebooks and tests on small runs; reports use
         ``sql``). ``sum`` tables are summed over batches by key; rows in key order."""
+        import pyarrow.dataset as ds  # here: reports do not read whole tables
+
         spec = self.game.tables.get(name)
         files = [str(f) for f in self._files(name)]
         try:
