@@ -183,7 +183,7 @@ def bot_counts(run) -> pd.DataFrame:
         [f"sum({col})::BIGINT AS s_{col}" for col in USAGE + CONTEXT]
         + [f"sum((played_{c} > 0)::BIGINT) AS n_{c}" for c in CARDS]) + " FROM seats GROUP BY bot, win")
     per_bot = by_win.drop(columns="win").groupby("bot", sort=True).sum()
-    won = by_win[by_win["win"]].set_index("bot").reindex(per_bot.index, fill_value=0)
+    won = by_win[by_win["win"]].drop(columns="win").set_index("bot").reindex(per_bot.index, fill_value=0)
     per_bot.insert(1, "wins", won["n"])
     return per_bot.assign(**{f"w_{c}": won[f"n_{c}"] for c in CARDS})
 
