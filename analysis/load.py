@@ -18,7 +18,6 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-import pyarrow.dataset as ds
 
 from sim.config import ConfigError, RunConfig
 from sim.games import get_game
@@ -28,13 +27,19 @@ from sim.store import RunDir, require_intact
 # Aggregations over the batch files stream, so a modest limit serves any number of games;
 # what does not fit spills to a temporary directory.
 DEFAULT_MEMORY = "512MB"
+KEEP_ROWS = 10_000  # query results up to this many rows are kept for the next identical query
+
+
+def cores() -> int:
+    """CPU cores this process may run on."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def _threads() -> int:
     env = os.environ.get("CARDLAB_DUCKDB_THREADS")
     if env:
         return max(1, int(env))
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    return cores()
 
 
 def _sql_list(files: list[Path]) -> str:
@@ -54,6 +59,7 @@ class Run:
         except (KeyError, TypeError, ValueError):
             raise ConfigError(f"{self.path}/run.json is not a cardlab manifest") from None
         self.game = get_game(self.config.game)
+        self._kept: dict[str, pd.DataFrame] = {}
 
     @property
     def games_done(self) -> int:
@@ -62,7 +68,7 @@ class Run:
     def _files(self, name: str) -> list[Path]:
         if name not in self.game.tables:
             raise ConfigError(f"{self.config.game} has no table '{name}'")
-        files = self.dir.files(name)
+        files = self.dir.files(name, self.meta)
         if not files:
             raise ConfigError(f"{self.path} has no finished batches of '{name}'")
         return files
@@ -98,12 +104,19 @@ class Run:
     def sql(self, query: str, params: list | dict | None = None) -> pd.DataFrame:
         """Run a query over the run's views; the (small) result as a DataFrame.
 
-        Errors (a bad query, a damaged file) are one-line ``ConfigError``s.
+        Errors (a bad query, a damaged file) are one-line ``ConfigError``s. A report asks some
+        aggregates twice (win rates for the findings and for their section): small results of
+        queries without parameters are kept, and each call gets its own copy.
         """
+        if params is None and query in self._kept:
+            return self._kept[query].copy()
         try:
-            return self.con.execute(query, params).df()
+            df = self.con.execute(query, params).df()
         except duckdb.Error as e:
             raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+        if params is None and len(df) <= KEEP_ROWS:
+            self._kept[query] = df.copy()
+        return df
 
     def relation(self, query: str) -> duckdb.DuckDBPyRelation:
         """A query as a lazy DuckDB relation (nothing is computed until it is read or written)."""
@@ -145,6 +158,8 @@ class Run:
     def table(self, name: str, columns: list[str] | None = None) -> pd.DataFrame:
         """A whole table as one DataFrame (for notebooks and tests on small runs; reports use
         ``sql``). ``sum`` tables are summed over batches by key; rows in key order."""
+        import pyarrow.dataset as ds  # here: reports do not read whole tables
+
         spec = self.game.tables.get(name)
         files = [str(f) for f in self._files(name)]
         try:

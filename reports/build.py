@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import io
+import multiprocessing
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from matplotlib.figure import Figure
 from analysis import common, findings, stats, sweep
 from analysis import compare as compare_runs
 from analysis.games import sections_for
-from analysis.load import Run
+from analysis.load import Run, cores
 from analysis.sections import Section, anchor
 from analysis.sweep import Sweep, is_sweep
 from reports import pdf
@@ -28,9 +30,11 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 def run_sections(run: Run) -> list[Section]:
-    """Shared sections, then the game's own."""
+    """Shared sections, then the game's own. The game's are computed first: their queries need
+    no statistics, so they run while the statistics libraries still import (``stats.preload``)."""
     own = sections_for(run.config.game)
-    return common.sections(run) + (own(run) if own else [])
+    game_sections = own(run) if own else []
+    return common.sections(run) + game_sections
 
 
 COMPARE_PART = "Comparison of A and B"
@@ -52,8 +56,9 @@ def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findi
     html = out / "report.html"
     pdf = out / "report.pdf"
     images = Images()
-    html.write_text(render_html(parts, images))
-    render_pdf(parts, pdf, images)
+    with images.rendered_ahead([f for _, sections in parts for s in sections for _, f in s.figures]):
+        render_pdf(parts, pdf, images)  # first: its pages take each chart as the other process delivers it
+        html.write_text(render_html(parts, images))
     return html, pdf
 
 
@@ -84,10 +89,11 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         labelled += [(f"{r.game.title}: {item.path.name}/{r.path.name}", r) for r in item.runs]
     if any(isinstance(i, Sweep) for i in items):
         texts.append(sweep.TESTS_TEXT)
+    runs = [(label, run_sections(r)) for label, r in labelled]  # before the findings: see run_sections
     cands = findings.candidates(labelled) + extra
     parts = [("Findings", [findings.section_from(cands, min_effect, extra_text=" ".join(texts))])]
     parts += [(title, make(len(cands))) for title, make in pending]
-    return parts + [(label, run_sections(r)) for label, r in labelled]
+    return parts + runs
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -101,17 +107,47 @@ def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
 FIGURE_DPI = 120
 
 
+def _png_bytes(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=FIGURE_DPI)
+    return buf.getvalue()
+
+
+_AHEAD: list[Figure] = []  # the charts a forked process renders (it inherits this list)
+
+
+def _render_ahead(i: int) -> bytes:
+    return _png_bytes(_AHEAD[i])
+
+
 class Images:
     """Each chart rendered to PNG once, shared by the HTML and the PDF."""
 
     def __init__(self):
         self._png: dict[int, tuple[Figure, bytes]] = {}
+        self._ahead: dict = {}  # id(fig) -> the forked process's pending result
+
+    @contextmanager
+    def rendered_ahead(self, figs: list[Figure]):
+        """Render ``figs`` in order in a forked process while the caller goes on (the PDF's text
+        pages); ``png`` waits for a chart only when it has not arrived yet. With one core or
+        without fork, ``png`` renders each chart itself."""
+        if len(figs) < 2 or cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            yield
+            return
+        _AHEAD[:] = figs
+        try:
+            with multiprocessing.get_context("fork").Pool(1) as pool:
+                self._ahead = {id(f): pool.apply_async(_render_ahead, (i,)) for i, f in enumerate(figs)}
+                yield
+        finally:
+            self._ahead = {}
+            _AHEAD.clear()
 
     def png(self, fig: Figure) -> bytes:
         if id(fig) not in self._png:
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=FIGURE_DPI)
-            self._png[id(fig)] = (fig, buf.getvalue())
+            ahead = self._ahead.get(id(fig))
+            self._png[id(fig)] = (fig, ahead.get() if ahead else _png_bytes(fig))
         return self._png[id(fig)][1]
 
     def base64(self, fig: Figure) -> str:

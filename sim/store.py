@@ -320,9 +320,11 @@ class RunDir:
         except Exception as e:  # pyarrow raises many types for damaged files
             raise ConfigError(f"cannot read {self._file(table, k)}: {str(e).splitlines()[0]}") from None
 
-    def files(self, table: str) -> list[Path]:
-        """The table's files of the finished batches, in batch order."""
-        return [self._file(table, b["id"]) for b in sorted(self.manifest()["batches"], key=lambda b: b["id"])]
+    def files(self, table: str, manifest: Optional[dict[str, Any]] = None) -> list[Path]:
+        """The table's files of the finished batches, in batch order (``manifest``: the
+        manifest when already read)."""
+        batches = (manifest or self.manifest())["batches"]
+        return [self._file(table, b["id"]) for b in sorted(batches, key=lambda b: b["id"])]
 
 
 def check_run(path: str | Path) -> list[Problem]:

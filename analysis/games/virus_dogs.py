@@ -14,8 +14,10 @@ CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "ex
 
 
 def sections(run) -> list[Section]:
-    return [outcome_section(run), density_section(run), deck_density_section(run), elimination_section(run),
-            elimination_state_section(run), card_section(run), card_context_section(run), hq_section(run)]
+    per_bot, elims = bot_counts(run), elimination_counts(run)
+    return [outcome_section(run), density_section(run), deck_density_section(run),
+            elimination_section(run, per_bot, elims), elimination_state_section(elims), card_section(per_bot),
+            card_context_section(per_bot), hq_section(run)]
 
 
 def _share_table(counts: pd.Series, n: int, label: str) -> pd.DataFrame:
@@ -106,17 +108,25 @@ def deck_density_section(run) -> Section:
                    tables=[("Density by deck consumed", table)], figures=[("Density over the deck", fig)])
 
 
-def elimination_section(run) -> Section:
-    """VD-19.2 causes: share of all eliminations, and rate per seat-game by bot."""
+def elimination_counts(run) -> pd.DataFrame:
+    """Eliminated seats per bot and cause: their number ``n`` and the sums of ``elim_open``,
+    ``elim_hidden`` and ``elim_treatment`` (one pass over ``seats``)."""
+    return run.sql("SELECT bot, elim_cause, count(*) AS n, sum(elim_open)::BIGINT AS elim_open, "
+                   "sum(elim_hidden)::BIGINT AS elim_hidden, sum(elim_treatment)::BIGINT AS elim_treatment "
+                   "FROM seats WHERE eliminated GROUP BY ALL ORDER BY bot, elim_cause")
+
+
+def elimination_section(run, per_bot: pd.DataFrame, elims: pd.DataFrame) -> Section:
+    """VD-19.2 causes: share of all eliminations, and rate per seat-game by bot (``per_bot``:
+    ``bot_counts``, ``elims``: ``elimination_counts``)."""
     totals = queries.one(run, "SELECT count(*) AS games, "
                          + ", ".join(f"sum(elim_{c})::BIGINT AS {c}" for c in CAUSES) + " FROM games")
     n_games = int(totals.pop("games"))
     counts = pd.Series({c: int(totals[c]) for c in CAUSES})
     total = int(counts.sum())
     table = _share_table(counts, total, "cause")
-    out = run.sql("SELECT bot, elim_cause, count(*) AS n FROM seats WHERE eliminated GROUP BY ALL")
-    seat_games = queries.counts(run, "seats", "bot")
-    by_bot = out.pivot(index="bot", columns="elim_cause", values="n").reindex(seat_games.index).fillna(0)
+    seat_games = per_bot["n"]
+    by_bot = elims.pivot(index="bot", columns="elim_cause", values="n").reindex(seat_games.index).fillna(0)
     by_bot = (by_bot.rename(columns=dict(enumerate(CAUSES))) / seat_games.to_numpy()[:, None])
     by_bot.index.name = "bot"
     by_bot = by_bot.reset_index()
@@ -129,11 +139,13 @@ def elimination_section(run) -> Section:
                    figures=figs)
 
 
-def elimination_state_section(run) -> Section:
-    """M-1: open and hidden viruses and treatment of each seat at its elimination, by bot."""
-    t = run.sql("""SELECT bot, count(*) AS eliminations, avg(elim_open::DOUBLE) AS "mean O",
-        avg(elim_hidden::DOUBLE) AS "mean HV", avg(elim_treatment::DOUBLE) AS "share under treatment (T=1)"
-        FROM seats WHERE eliminated GROUP BY bot ORDER BY bot""")
+def elimination_state_section(elims: pd.DataFrame) -> Section:
+    """M-1: open and hidden viruses and treatment of each seat at its elimination, by bot
+    (``elims``: ``elimination_counts``)."""
+    s = elims.groupby("bot", sort=True)[["n", "elim_open", "elim_hidden", "elim_treatment"]].sum()
+    t = pd.DataFrame({"bot": s.index, "eliminations": s["n"].to_numpy(), "mean O": s["elim_open"] / s["n"],
+                      "mean HV": s["elim_hidden"] / s["n"],
+                      "share under treatment (T=1)": s["elim_treatment"] / s["n"]}).reset_index(drop=True)
     return Section("State at elimination",
                    "Open viruses O, hidden viruses HV and treatment T of a seat at the moment it is eliminated, "
                    "before its cards leave (viruses exposed by control, quarantine or a cough are already open).",
@@ -145,11 +157,10 @@ CONTEXT = ("mask_peek_virus", "mask_virus_avoided", "market_viruses_seen", "mark
            "doctors_wasted", "amb_cured_own", "amb_cured_others")
 
 
-def card_context_section(run) -> Section:
-    """M-3: the action cards' context counters per seat-game, by bot."""
-    per_bot = run.sql("SELECT bot, " + ", ".join(f"avg({c}::DOUBLE) AS {c}" for c in CONTEXT)
-                      + " FROM seats GROUP BY bot ORDER BY bot").set_index("bot")
-    table = per_bot.T.round(3).reset_index(names="per seat-game")
+def card_context_section(per_bot: pd.DataFrame) -> Section:
+    """M-3: the action cards' context counters per seat-game, by bot (``per_bot``: ``bot_counts``)."""
+    means = pd.DataFrame({c: per_bot[f"s_{c}"] / per_bot["n"] for c in CONTEXT})
+    table = means.T.round(3).reset_index(names="per seat-game")
     return Section("Card contexts",
                    "Per seat and game: masks whose peek held a virus and viruses seen but not taken; viruses seen "
                    "at the black market and forced virus takes; antiseptics and bats by the draw that met them "
@@ -163,18 +174,23 @@ USAGE = tuple(f"played_{c}" for c in CARDS) + (
     "viruses_planted", "mask_take_none")
 
 
-def card_counts(run) -> pd.DataFrame:
-    """Per bot, in one pass over ``seats``: seat-games ``n``, wins, the sum ``s_<col>`` of every
-    usage column, and per card the seat-games that played it (``n_<card>``) and their wins (``w_<card>``)."""
-    return run.sql("SELECT bot, count(*) AS n, sum(win::BIGINT) AS wins, " + ", ".join(
-        [f"sum({col})::BIGINT AS s_{col}" for col in USAGE]
-        + [f"sum((played_{c} > 0)::BIGINT) AS n_{c}, sum((played_{c} > 0 AND win)::BIGINT) AS w_{c}" for c in CARDS])
-        + " FROM seats GROUP BY bot ORDER BY bot")
+def bot_counts(run) -> pd.DataFrame:
+    """Per bot (the index), in one pass over ``seats``: seat-games ``n``, wins, the sum
+    ``s_<col>`` of every usage and context column, and per card the seat-games that played it
+    (``n_<card>``) and their wins (``w_<card>``). Grouped by bot and win, so that the won
+    seat-games give the wins without a second count per card."""
+    by_win = run.sql("SELECT bot, win, count(*) AS n, " + ", ".join(
+        [f"sum({col})::BIGINT AS s_{col}" for col in USAGE + CONTEXT]
+        + [f"sum((played_{c} > 0)::BIGINT) AS n_{c}" for c in CARDS]) + " FROM seats GROUP BY bot, win")
+    per_bot = by_win.drop(columns="win").groupby("bot", sort=True).sum()
+    won = by_win[by_win["win"]].drop(columns="win").set_index("bot").reindex(per_bot.index, fill_value=0)
+    per_bot.insert(1, "wins", won["n"])
+    return per_bot.assign(**{f"w_{c}": won[f"n_{c}"] for c in CARDS})
 
 
-def card_section(run) -> Section:
-    """M-3: cards played per seat-game by bot, TP uses by kind, win rate by card use."""
-    per_bot = card_counts(run).set_index("bot")
+def card_section(per_bot: pd.DataFrame) -> Section:
+    """M-3: cards played per seat-game by bot, TP uses by kind, win rate by card use (``per_bot``:
+    ``bot_counts``)."""
     usage = pd.DataFrame({col: per_bot[f"s_{col}"] / per_bot["n"] for col in USAGE}).round(3)
     usage = usage.T.reset_index(names="per seat-game")  # one column per bot keeps the table narrow
     use = per_bot.sum()
