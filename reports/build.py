@@ -46,8 +46,9 @@ def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findi
     with the findings (effects of at least ``min_effect`` that stay significant after
     adjusting for every test). A sweep directory (``cardlab sweep``) adds its metrics against
     the swept value; ``compare`` (exactly two run directories) adds an A-vs-B part."""
-    stats.preload()
+    preloading = stats.preload()
     parts = report_parts(run_dirs, min_effect, compare)
+    preloading.join()  # no import may be under way in another thread when rendered_ahead forks
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -114,6 +115,7 @@ def _png_bytes(fig: Figure) -> bytes:
 
 
 _AHEAD: list[Figure] = []  # the charts a forked process renders (it inherits this list)
+AHEAD_WAIT_S = 60  # longest wait for one chart from that process before rendering charts here
 
 
 def _render_ahead(i: int) -> bytes:
@@ -146,9 +148,19 @@ class Images:
 
     def png(self, fig: Figure) -> bytes:
         if id(fig) not in self._png:
-            ahead = self._ahead.get(id(fig))
-            self._png[id(fig)] = (fig, ahead.get() if ahead else _png_bytes(fig))
+            self._png[id(fig)] = (fig, self._from_ahead(fig) or _png_bytes(fig))
         return self._png[id(fig)][1]
+
+    def _from_ahead(self, fig: Figure) -> bytes | None:
+        """The forked process's PNG of ``fig``; None (and no more waiting) if it failed or stalled."""
+        ahead = self._ahead.get(id(fig))
+        if ahead is None:
+            return None
+        try:
+            return ahead.get(timeout=AHEAD_WAIT_S)
+        except Exception:
+            self._ahead = {}
+            return None
 
     def base64(self, fig: Figure) -> str:
         return base64.b64encode(self.png(fig)).decode()
