@@ -1298,9 +1298,7 @@ def make_play(S, pv, n, MV, m, p, pol, revolt_below, margin, flux_margin, rng):
 from .kernel_outturn import RECYCLE_HAND_COL, in_play, start_of_turn, window_dobon, window_recycle  # noqa: E402
 
 
-# play_round and play_game are inlined into run_games in numba's IR, so that LLVM optimises
-# and emits the whole engine once instead of once per level (a quarter less compile time).
-@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+@inl
 def play_round(S, pv, n, MV, pols, prms, rng, seatpos, order):
     live01, live24, live25 = in_play(S, 1), in_play(S, 24), in_play(S, 25)
     live = live01 or live24 or live25
@@ -1738,6 +1736,8 @@ def add_vp(S, pv):
             S[VP0 + S[ix(OWN0 + c)]] += pv[P.P_VP + c]
 
 
+# play_game is inlined into run_games in numba's IR, so that LLVM optimises and emits the
+# engine once less (inlining play_round too saves more compile time but slows the play loop).
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
 def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, rdeck, g_out, r_out, s_out, gi):
     for i in range(S_SIZE):
