@@ -357,7 +357,7 @@ def bench(
 
 @app.command("compile")
 def compile_engines(
-    game: str = typer.Argument("all", help="Game id, or 'all'."),
+    games: List[str] = typer.Argument(None, help="Game ids (default: all)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Games compiled at once (default: one per core)."),
 ):
     """Compile the fast engines into numba's cache ahead of a run, one process per game, several
@@ -365,9 +365,10 @@ def compile_engines(
     from sim.games import available
     from sim.precompile import compile_games
 
-    if game != "all":
-        _game(game)  # an unknown game is a one-line error
-    names = available() if game == "all" else [game]
+    everything = not games or "all" in games
+    for name in [] if everything else games:
+        _game(name)  # an unknown game is a one-line error
+    names = available() if everything else list(dict.fromkeys(games))
     if jobs is not None and jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     t = time.perf_counter()
