@@ -378,7 +378,8 @@ def compile_engines(
     failed = [r.game for r in results if r.error]
     if failed:
         raise Fail(f"the fast engine of {', '.join(failed)} did not compile", 1)
-    typer.echo(f"{len(results)} fast engines ready in {time.perf_counter() - t:.1f} s")
+    plural = "" if len(results) == 1 else "s"
+    typer.echo(f"{len(results)} fast engine{plural} ready in {time.perf_counter() - t:.1f} s")
 
 
 @app.command()

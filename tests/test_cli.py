@@ -136,7 +136,7 @@ def test_compile_readies_the_fast_engine():
     res = cardlab("compile", "toy", "toy")  # a game named twice compiles once
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[0].startswith("toy: ready (")
-    assert "1 fast engines ready" in res.stdout
+    assert "1 fast engine ready" in res.stdout
 
 
 def test_verify_and_bench_json(toy):
