@@ -4,7 +4,8 @@
 (``forceinline``), which removes the call overhead of passing state arrays around. Both
 set every flag explicitly, since an unset flag is inherited from whichever caller compiles
 first. Helpers run without the numba runtime (``_nrt=False``): none of them allocates, so
-no call pays reference counting on its array arguments.
+no call pays reference counting on its array arguments. A helper is compiled once per
+argument types, not once per constant its callers pass (``HelperDispatcher``).
 
 Importing this module installs the package-aware cache locators (``sim.jit_cache``) first:
 every kernel module imports it (directly or through ``sim.rng`` and ``seat_bot``) before its
@@ -18,9 +19,36 @@ from sim import jit_cache
 jit_cache.install()
 
 from numba import njit  # noqa: E402
+from numba.core import types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
 
-fn = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=False)
-inl = njit(cache=True, _nrt=False, error_model="numpy", boundscheck=False, forceinline=True)
+
+class HelperDispatcher(CPUDispatcher):
+    """numba's dispatcher, except that a call from compiled code types a constant argument
+    by its type (int64, bool), not by its value: numba would otherwise type and LLVM optimise
+    one copy of the helper per constant its callers pass. LLVM still folds the constants
+    where it inlines the helper."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def helper_jit(forceinline: bool):
+    """``njit(cache=True, ...)`` for a kernel helper, with ``HelperDispatcher``."""
+    options = dict(nopython=True, _nrt=False, error_model="numpy", boundscheck=False,
+                   forceinline=forceinline)
+
+    def compile_lazily(func):
+        dispatcher = HelperDispatcher(py_func=func, locals={}, targetoptions=options)
+        dispatcher.enable_caching()
+        return dispatcher
+    return compile_lazily
+
+
+fn = helper_jit(forceinline=False)
+inl = helper_jit(forceinline=True)
 
 
 @inl
