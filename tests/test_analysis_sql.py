@@ -103,39 +103,54 @@ def test_sql_command_prints_and_writes(toy_runs, tmp_path):
     assert "no run.json" in one_line_error(cardlab("sql", tmp_path, "SELECT 1"))
 
 
-def test_pdf_tables_fit_the_page():
-    """A wide, long table with long cells: every drawn text lies inside the page."""
+def test_pdf_tables_fit_the_page(tmp_path):
+    """A wide, long table with long cells: split by columns, continued over pages, every
+    table within the text width and every cell line within its column."""
+    from reportlab.platypus import SimpleDocTemplate, Table
+
     from reports import pdf
 
     rng = np.random.default_rng(0)
     df = pd.DataFrame({f"a rather long column name {j}": rng.random(120) for j in range(14)})
     df.insert(0, "label", [f"row {i} " + "with a long description " * (i % 4) for i in range(120)])
-    pages = pdf.Pages(None, png=None)
-    pages.table("A wide table", df, df.astype(str))
-    pages.flush()
-    assert len(pages.done) >= 3  # split by columns and continued over pages
-    assert_drawn_inside_the_page(pages.done)
+    flowables = pdf.table_flowables("A wide table", df, df.astype(str))
+    assert len([f for f in flowables if isinstance(f, Table)]) >= 2  # column groups
+    assert_tables_fit(flowables)
+    doc = SimpleDocTemplate(str(tmp_path / "t.pdf"), pagesize=pdf.A4)
+    doc.build(flowables)
+    assert doc.page >= 3  # each column group continues on a second page
 
 
-def assert_drawn_inside_the_page(pages) -> None:
-    """Every text and line drawn on the PDF pages lies inside the page, left of the right margin
-    (measured at 72 dpi, the PDF backend's resolution: one pixel is one point)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.lines import Line2D
+def assert_tables_fit(flowables) -> None:
+    """Every table lies within the PDF's text width and every line of a cell within its
+    column (widths as ReportLab sets the table font)."""
+    from reportlab.platypus import Table
 
     from reports import pdf
 
-    for page in pages:
-        page.set_dpi(72)
-        FigureCanvasAgg(page)
-        renderer = page.canvas.get_renderer()
-        box = page.bbox
-        assert page.texts
-        for t in [*page.texts, *(a for a in page.artists if isinstance(a, Line2D))]:
-            e = t.get_window_extent(renderer)
-            label = t.get_text()[:40] if hasattr(t, "get_text") else "a rule line"
-            assert box.x0 <= e.x0 and e.x1 <= box.x1 and box.y0 <= e.y0 and e.y1 <= box.y1, label
-            assert e.x1 <= box.x1 - pdf.MARGIN * page.dpi + 1, label  # inside the right margin
+    tables = [f for f in flowables if isinstance(f, Table)]
+    assert tables
+    for t in tables:
+        width, _ = t.wrap(pdf.TEXT_W, pdf.PAGE_H)
+        assert width <= pdf.TEXT_W + 1e-6, t._cellvalues[0]
+        for row in t._cellvalues:
+            for j, (cell, col_w) in enumerate(zip(row, t._colWidths)):
+                pad = 0 if j == len(row) - 1 else pdf.COL_PAD
+                for line in cell.split("\n"):
+                    assert pdf.text_width(line, bold=row is t._cellvalues[0]) <= col_w - pad + 1e-6, line
+
+
+def test_pdf_sets_every_character_in_an_embedded_font(tmp_path):
+    """Latin, ō and Cyrillic text: the PDF embeds the charts' font, DejaVu Sans (regular and
+    bold), as subsets, so no character is left to a viewer's substitute font."""
+    from analysis.sections import Section
+    from reports import pdf
+
+    s = Section(title="Daifugō", text="Картка ЖОРСТКИЙ КАРАНТИН, ≥ 5 games")
+    pages = pdf.render_pdf([("Part", [s])], tmp_path / "r.pdf", png=None, fmt=lambda t: t, cover_lines=["cardlab"])
+    data = (tmp_path / "r.pdf").read_bytes()
+    assert pages == 2
+    assert b"/FontFile2" in data and b"+DejaVuSans " in data and b"+DejaVuSans-Bold " in data
 
 
 def test_html_references_no_external_resource(toy_runs, tmp_path):
