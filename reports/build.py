@@ -58,7 +58,7 @@ def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findi
     pdf = out / "report.pdf"
     images = Images()
     with images.rendered_ahead([f for _, sections in parts for s in sections for _, f in s.figures]):
-        render_pdf(parts, pdf, images)  # first: its pages take each chart as the other process delivers it
+        render_pdf(parts, pdf, images)  # first: it asks for the charts in order (see Images)
         html.write_text(render_html(parts, images))
     return html, pdf
 
@@ -115,7 +115,6 @@ def _png_bytes(fig: Figure) -> bytes:
 
 
 _AHEAD: list[Figure] = []  # the charts a forked process renders (it inherits this list)
-AHEAD_WAIT_S = 60  # longest wait for one chart from that process before rendering charts here
 
 
 def _render_ahead(i: int) -> bytes:
@@ -123,7 +122,11 @@ def _render_ahead(i: int) -> bytes:
 
 
 class Images:
-    """Each chart rendered to PNG once, shared by the HTML and the PDF."""
+    """Each chart rendered to PNG once, shared by the HTML and the PDF.
+
+    Within ``rendered_ahead`` a forked process renders the charts from the last one back, while
+    this process renders them from the first on as the PDF asks for them, taking each one the
+    other process has finished: the two meet in the middle, and nothing waits on the other."""
 
     def __init__(self):
         self._png: dict[int, tuple[Figure, bytes]] = {}
@@ -131,16 +134,15 @@ class Images:
 
     @contextmanager
     def rendered_ahead(self, figs: list[Figure]):
-        """Render ``figs`` in order in a forked process while the caller goes on (the PDF's text
-        pages); ``png`` waits for a chart only when it has not arrived yet. With one core or
-        without fork, ``png`` renders each chart itself."""
+        """Render ``figs`` from the last back in a forked process while the caller goes on. With
+        one core or without fork, ``png`` renders each chart itself."""
         if len(figs) < 2 or cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
             yield
             return
         _AHEAD[:] = figs
         try:
             with multiprocessing.get_context("fork").Pool(1) as pool:
-                self._ahead = {id(f): pool.apply_async(_render_ahead, (i,)) for i, f in enumerate(figs)}
+                self._ahead = {id(f): pool.apply_async(_render_ahead, (i,)) for i, f in reversed(list(enumerate(figs)))}
                 yield
         finally:
             self._ahead = {}
@@ -152,14 +154,14 @@ class Images:
         return self._png[id(fig)][1]
 
     def _from_ahead(self, fig: Figure) -> bytes | None:
-        """The forked process's PNG of ``fig``; None (and no more waiting) if it failed or stalled."""
+        """The forked process's PNG of ``fig`` if it is done; None (render it here) if it is not
+        done yet or failed."""
         ahead = self._ahead.get(id(fig))
-        if ahead is None:
+        if ahead is None or not ahead.ready():
             return None
         try:
-            return ahead.get(timeout=AHEAD_WAIT_S)
+            return ahead.get(0)
         except Exception:
-            self._ahead = {}
             return None
 
     def base64(self, fig: Figure) -> str:
