@@ -362,12 +362,12 @@ def compile_engines(
 ):
     """Compile the fast engines into numba's cache ahead of a run, one process per game, several
     at once (a run's workers then load them instead of each compiling the same engine)."""
-    from sim.games import available
+    from sim.games import available, check_game
     from sim.precompile import compile_games
 
     everything = not games or "all" in games
     for name in [] if everything else games:
-        _game(name)  # an unknown game is a one-line error
+        check_game(name)  # an unknown game is a one-line error (without importing the engines here)
     names = available() if everything else list(dict.fromkeys(games))
     if jobs is not None and jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")

@@ -42,8 +42,13 @@ def available() -> list[str]:
     return out
 
 
-def get_game(name: str):
-    """The ``GAME`` object of a game id, or a one-line ConfigError."""
+def check_game(name: str) -> str:
+    """``name`` if it is a game id, else a one-line ConfigError; imports no game."""
     if name not in available():
         raise ConfigError(f"unknown game '{name}'; known: {', '.join(available()) or 'none'}")
-    return importlib.import_module(_modules()[name]).GAME
+    return name
+
+
+def get_game(name: str):
+    """The ``GAME`` object of a game id, or a one-line ConfigError."""
+    return importlib.import_module(_modules()[check_game(name)]).GAME
