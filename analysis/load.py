@@ -7,6 +7,12 @@ results come back to pandas::
 
     run = Run("demo/virus-dogs")
     run.sql("SELECT seat, avg(win::INT) AS win_rate FROM seats GROUP BY seat ORDER BY seat")
+
+The connection is read-only and confined: queries are single SELECT (or EXPLAIN) statements,
+and DuckDB may read the run's batch files and nothing else of the file system (external access
+off, configuration locked), so a query can neither read other files nor write or delete any.
+``Run(path, unrestricted=True)`` opens a connection without these limits, for a user who wants
+DuckDB's full power over the views (``COPY``, ``ATTACH``, other files) and takes care of it.
 """
 
 from __future__ import annotations
@@ -49,7 +55,8 @@ def _sql_list(files: list[Path]) -> str:
 class Run:
     """A finished (or partial) run: its facts, its game plug-in and SQL views of its tables."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, unrestricted: bool = False):
+        self.unrestricted = unrestricted
         self.dir = RunDir(path)
         self.path = self.dir.path
         self.meta = self.dir.manifest()
@@ -76,7 +83,8 @@ class Run:
     # ---- SQL ------------------------------------------------------------------------------
     @cached_property
     def con(self) -> duckdb.DuckDBPyConnection:
-        """An in-memory DuckDB connection with one view per table of the run."""
+        """An in-memory DuckDB connection with one view per table of the run; confined to the
+        run's batch files unless the run was opened ``unrestricted``."""
         con = duckdb.connect(config={
             "threads": _threads(),
             "memory_limit": os.environ.get("CARDLAB_DUCKDB_MEMORY", DEFAULT_MEMORY),
@@ -91,7 +99,34 @@ class Run:
             if spec.kind == "sum":
                 scan = self._summed(con, scan, spec.keys)
             con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {scan}')
+        if not self.unrestricted:
+            files = [f for name in self.game.tables for f in self._files(name)]
+            con.execute(f"SET allowed_paths = {_sql_list(files)}")
+            con.execute("SET enable_external_access = false")
+            con.execute("SET lock_configuration = true")
         return con
+
+    def _read_only(self, query: str) -> None:
+        """Refuse anything but one SELECT or EXPLAIN statement (unless unrestricted)."""
+        if self.unrestricted:
+            return
+        try:
+            statements = self.con.extract_statements(query)
+        except duckdb.Error as e:
+            raise self._query_error(e) from None
+        if len(statements) != 1:
+            raise ConfigError(f"give one query, not {len(statements)} statements")
+        kind = statements[0].type
+        if kind not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
+            raise ConfigError(f"queries over a run are read-only: a {kind.name} statement is refused "
+                              "(SELECT or EXPLAIN only; --out writes the result)")
+
+    def _query_error(self, e: duckdb.Error) -> ConfigError:
+        """A DuckDB error as one line; a refused file access says why it was refused."""
+        first = str(e).splitlines()[0]
+        if isinstance(e, duckdb.PermissionException):
+            return ConfigError(f"queries over a run read its own tables only ({', '.join(self.game.tables)}): {first}")
+        return ConfigError(f"{first} (run {self.path})")
 
     @staticmethod
     def _summed(con: duckdb.DuckDBPyConnection, scan: str, keys: tuple[str, ...]) -> str:
@@ -110,20 +145,22 @@ class Run:
         """
         if params is None and query in self._kept:
             return self._kept[query].copy()
+        self._read_only(query)
         try:
             df = self.con.execute(query, params).df()
         except duckdb.Error as e:
-            raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+            raise self._query_error(e) from None
         if params is None and len(df) <= KEEP_ROWS:
             self._kept[query] = df.copy()
         return df
 
     def relation(self, query: str) -> duckdb.DuckDBPyRelation:
         """A query as a lazy DuckDB relation (nothing is computed until it is read or written)."""
+        self._read_only(query)
         try:
             rel = self.con.sql(query)
         except duckdb.Error as e:
-            raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+            raise self._query_error(e) from None
         if rel is None:
             raise ConfigError("the statement returns no rows; give a query (SELECT ...)")
         return rel
@@ -133,21 +170,37 @@ class Run:
         try:
             return self.relation(query).limit(n).df()
         except duckdb.Error as e:
-            raise ConfigError(f"{str(e).splitlines()[0]} (run {self.path})") from None
+            raise self._query_error(e) from None
 
     def export(self, query: str, out: str | Path) -> int:
-        """Write a query's result to ``out`` (``.csv`` or ``.parquet``) straight from DuckDB,
-        out of core; return the number of rows written."""
+        """Write a query's result to ``out`` (``.csv`` or ``.parquet``, outside the run directory),
+        streamed batch by batch from DuckDB through pyarrow, out of core; the file appears whole
+        or not at all. Returns the number of rows written."""
+        import pyarrow.csv as pcsv
+        import pyarrow.parquet as pq
+
         out = Path(out)
         fmt = {".csv": "csv", ".parquet": "parquet"}.get(out.suffix.lower())
         if fmt is None:
             raise ConfigError(f"--out must end in .csv or .parquet, got {out.name}")
+        if out.resolve().is_relative_to(self.path.resolve()):
+            raise ConfigError(f"--out must be outside the run directory {self.path}")
         rel = self.relation(query)
+        tmp = out.with_name(f"{out.name}.tmp{os.getpid()}")
+        rows = 0
         try:
-            getattr(rel, f"write_{fmt}")(str(out))
-            return int(self.con.execute(f"SELECT count(*) FROM read_{fmt}(?)", [str(out)]).fetchone()[0])
-        except (duckdb.Error, OSError) as e:
+            reader = rel.fetch_record_batch(100_000)
+            writer = pq.ParquetWriter(tmp, reader.schema) if fmt == "parquet" else pcsv.CSVWriter(tmp, reader.schema)
+            with writer:
+                for batch in reader:
+                    writer.write_batch(batch)
+                    rows += batch.num_rows
+            os.replace(tmp, out)
+        except (duckdb.Error, OSError, ValueError) as e:
             raise ConfigError(f"cannot write {out}: {str(e).splitlines()[0]}") from None
+        finally:
+            tmp.unlink(missing_ok=True)
+        return rows
 
     def columns(self, name: str) -> dict[str, str]:
         """Column name -> DuckDB type of a table's view."""

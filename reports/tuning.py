@@ -43,8 +43,7 @@ def study_section(r: TuneResult) -> Section:
         ("games per trial", f"{spec.games:,}" + (f" at most; stop at 95% half-width <= {spec.precision} of "
                                                  f"{spec.rule.metric}" if spec.rule else "")),
         ("common random numbers", f"every trial plays the game seeds of seed {spec.base.seed}"),
-        ("best trial", f"{best.number}: value {best.value:.6g}" + ("" if r.feasible else
-                                                                   " (no trial meets every constraint; the closest)")),
+        ("best trial", f"{best.number}: value {best.value:.6g}"),
         ("best configuration file", str(r.best_toml)),
         ("study storage", r.storage),
     ]

@@ -76,15 +76,16 @@ def simulate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     precision: Optional[float] = typer.Option(
         None, "--precision", help="Stop once the metric's 95% interval half-width is at most this (--games is the cap)."),
-    metric: str = typer.Option("seat_win", "--metric", help="Metric for --precision: seat_win (every seat), "
-                               "seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
+    metric: Optional[str] = typer.Option(None, "--metric", help="Metric for --precision (default seat_win, every "
+                                         "seat): seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
+    _metric_needs_precision(metric, precision)
     g = _game(game)
     cfg = _config(g, players, bots, seed, sets, config)
     from sim.stopping import StoppingRule
 
-    rule = StoppingRule(precision, metric) if precision is not None else None
+    rule = StoppingRule(precision, metric or "seat_win") if precision is not None else None
     _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet, rule)
 
 
@@ -95,15 +96,32 @@ def resume(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
     allow_code_change: bool = ALLOW_CODE_CHANGE,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    rebuild_manifest: bool = typer.Option(False, "--rebuild-manifest", help="First write run.json anew from the run "
+                                          "facts in the batch files (when it is lost, unreadable or edited)."),
 ):
     """Finish or repair a run with the settings in its run.json: play its missing and damaged batches."""
     from sim.config import RunConfig
-    from sim.store import RunDir
+    from sim.store import RunDir, rebuild_manifest as rebuild, writer_lock
 
+    run = _run_dir(run)
+    if rebuild_manifest:
+        with writer_lock(run, "run.json rebuild"):
+            kept, read = rebuild(run)
+        typer.echo(f"rebuilt {run / 'run.json'} from {read} batch files: {kept} finished batches")
     meta = RunDir(run).manifest()
     cfg = RunConfig.from_dict(meta["config"])
     _game(cfg.game).check(cfg)
     _run(cfg, meta["games"], run, workers, meta["batch_size"], meta["engine"], scheduler, allow_code_change, quiet)
+
+
+def _metric_needs_precision(metric: Optional[str], precision: Optional[float]) -> None:
+    if metric is not None and precision is None:
+        raise ConfigError("--metric chooses the metric of --precision; give --precision too, or leave --metric out")
+
+
+def _run_dir(path: Path) -> Path:
+    """A run directory given as itself or as its run.json."""
+    return path.parent if path.name == "run.json" and path.is_file() else path
 
 
 def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet, rule=None) -> None:
@@ -156,6 +174,7 @@ def tune(
     """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers)."""
     from sim.tuner import TuneSpec, parse_constraint, parse_objective, parse_space, run_study
 
+    _metric_needs_precision(metric, precision)
     g = _game(game)
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else None
     spec = TuneSpec(
@@ -173,8 +192,7 @@ def tune(
     best = result.best
     typer.echo(f"{game}: {result.new_trials} trials run now, {len(result.study.trials)} in the study; best trial "
                f"{best.number}: {spec.objective.describe()} = {best.value:.6g} with "
-               + ", ".join(f"{k}={v}" for k, v in best.params.items())
-               + ("" if result.feasible else " (no trial meets every constraint; closest shown)"))
+               + ", ".join(f"{k}={v}" for k, v in best.params.items()))
     typer.echo(f"wrote {result.trials_table}, {result.best_toml}, {html} and {pdf}")
 
 
@@ -194,7 +212,7 @@ def report(
         raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(runs)}")
     from reports.build import build
 
-    html, pdf = build(runs, out, min_effect, compare)  # each run is checked (require_intact) as it is opened
+    html, pdf = build([_run_dir(r) for r in runs], out, min_effect, compare)  # each run is checked (require_intact) as it is opened
     typer.echo(f"wrote {html} and {pdf}")
 
 
@@ -277,7 +295,7 @@ def replay(
     """Replay one game of a run in the reference engine, print it, and check the stored rows."""
     from sim.verify import replay_and_check
 
-    lines, problem = replay_and_check(run, game_index)
+    lines, problem = replay_and_check(_run_dir(run), game_index)
     for line in lines:
         typer.echo(line)
     if problem:
@@ -393,6 +411,7 @@ def compare(
     from analysis.load import Run
     from sim.store import require_intact
 
+    a, b = _run_dir(a), _run_dir(b)
     require_intact(a)
     require_intact(b)
     table = compare_runs(Run(a), Run(b))
@@ -423,23 +442,38 @@ def sweep(
     from analysis.load import Run
     from analysis.sweep import write_manifest
     from sim import runner
+    from sim.store import writer_lock
 
     g = _game(game)
-    g.param(param)
-    items = [v.strip() for v in values.split(",") if v.strip()]
-    if not items:
-        raise ConfigError("--values needs at least one value")
+    items = _sweep_values(g.param(param), values)
     cfgs = [_config(g, players, bots, seed, [*(sets or []), f"{param}={v}"], config) for v in items]
     rows = []
-    for v, cfg in zip(items, cfgs):
-        d = out / f"{param}={v}"
-        runner.run(cfg, games, d, workers, progress=False)
-        rows.append({param: v, **summary(Run(d))})
-    table = pd.DataFrame(rows)
-    table.to_csv(out / "sweep.csv", index=False)
-    write_manifest(out, game, param, items)
+    with writer_lock(out, f"{game} sweep"):
+        for v, cfg in zip(items, cfgs):
+            d = out / f"{param}={v}"
+            runner.run(cfg, games, d, workers, progress=False)
+            rows.append({param: v, **summary(Run(d))})
+        table = pd.DataFrame(rows)
+        table.to_csv(out / "sweep.csv", index=False)
+        write_manifest(out, game, param, items)
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
                  f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
+
+
+def _sweep_values(param, text: str) -> list[str]:
+    """The comma-separated values of a sweep: none empty, no value twice (after conversion)."""
+    items = [v.strip() for v in text.split(",")]
+    if not text.strip():
+        raise ConfigError("--values needs at least one value")
+    if "" in items:
+        raise ConfigError(f"--values {text!r} has an empty value; give values separated by single commas")
+    seen: dict = {}
+    for v in items:
+        key = str(param.coerce(v))
+        if key in seen:
+            raise ConfigError(f"--values {text!r} gives {param.name}={key} twice ({seen[key]!r} and {v!r})")
+        seen[key] = v
+    return items
 
 
 @app.command()
@@ -452,7 +486,7 @@ def sql(
     """Run a DuckDB query over a run's tables; print the result or write it as CSV/Parquet."""
     from analysis.load import Run
 
-    r = Run(run)
+    r = Run(_run_dir(run))
     if out is not None:
         n = r.export(query, out)
         typer.echo(f"wrote {n:,} rows to {out}")
@@ -466,17 +500,30 @@ def _print_table(df, title: str, fit: bool = False) -> None:
     """A rich table; with ``fit`` the console is as wide as the table needs (no squeezed columns)."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    t = Table(title=title)
+    t = Table(title=Text(title))
     for c in df.columns:
-        t.add_column(str(c), no_wrap=fit)
-    rows = [[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row] for row in df.itertuples(index=False)]
+        t.add_column(Text(str(c)), no_wrap=fit)
+    columns = [_cell_texts(df[c]) for c in df.columns]
+    rows = [list(r) for r in zip(*columns)] if columns else []
     for row in rows:
-        t.add_row(*row)
+        t.add_row(*(Text(v) for v in row))  # Text: values print verbatim, never as markup or emoji codes
     width = 200
     if fit:
         width = max(width, sum(max([len(str(c))] + [len(r[j]) for r in rows]) + 3 for j, c in enumerate(df.columns)) + 1)
-    Console(width=width).print(t)
+    Console(width=width, markup=False, emoji=False, highlight=False).print(t)
+
+
+def _cell_texts(col) -> list[str]:
+    """A column's values as text: floats to four places, unless every value is a whole number."""
+    import math
+
+    values = list(col)
+    floats = [v for v in values if isinstance(v, float) and not math.isnan(v)]
+    whole = bool(floats) and all(v.is_integer() and abs(v) < 2**53 for v in floats)
+    return [(str(int(v)) if whole and not math.isnan(v) else f"{v:.4f}") if isinstance(v, float) else str(v)
+            for v in values]
 
 
 def _bench_report(game: str, games: int) -> dict:

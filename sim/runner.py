@@ -25,7 +25,7 @@ from sim.config import ConfigError, RunConfig
 from sim.games import get_game
 from sim.games.base import ENGINES
 from sim.stopping import Stopper, StoppingRule
-from sim.store import RunDir, RunFacts
+from sim.store import RunDir, RunFacts, writer_lock
 
 MAX_BATCH = {"fast": 20_000, "reference": 200}
 
@@ -102,7 +102,22 @@ def run(
     game = get_game(cfg.game)
     metric = stopping.bind(game, cfg) if stopping else None
     rd = RunDir(out)
-    previous = rd.manifest() if rd.exists() else None
+    created = not rd.path.exists()
+    with writer_lock(rd.path, f"{cfg.game} run", "run directory"):
+        previous = rd.manifest() if rd.exists() else None
+        try:
+            return _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, progress, allow_code_change,
+                               notify, stopping)
+        except BaseException:
+            if previous is None:
+                rd.discard(facts.tables, created)  # a start that failed leaves no run behind
+            raise
+
+
+def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, progress, allow_code_change, notify,
+                stopping) -> RunSummary:
+    """``run`` under the run directory's writer lock."""
+    out, games = rd.path, facts.games
     kept, problems = rd.open(facts, allow_code_change)
     damaged = [f"{p}; playing batch {p.batch} again" for p in problems]
     for line in damaged if notify else []:

@@ -9,19 +9,30 @@ Layout of a run directory::
     <table>/part-00000.parquet    one file per table per batch; schema metadata key
                                   ``cardlab`` repeats the run facts and the batch range
 
+    .cardlab.lock                 the writer lock (see ``writer_lock``)
+
 Every file is written to a temporary name and renamed when complete, so a crash leaves
 either a whole file or none. A batch is finished when ``run.json`` lists it; ``check_run``
 compares every listed file with its record (present, same bytes), so damage done later is
 found too, and a resume plays damaged batches again.
+
+One process writes a run at a time: writers hold an OS lock on ``.cardlab.lock`` (released by
+the kernel when the process ends, however it ends), and a second writer is refused at once.
+Readers take no lock; they see the batches ``run.json`` lists, each file complete. ``run.json``
+checks itself: its config must hash to its ``config_hash``. A lost or edited ``run.json`` can be
+rebuilt from the run facts every batch file carries in its metadata (``rebuild_manifest``).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import subprocess
+import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +46,7 @@ import pyarrow.parquet as pq
 from sim.config import ConfigError, RunConfig
 
 MANIFEST = "run.json"
+LOCK = ".cardlab.lock"
 META_KEY = b"cardlab"
 
 
@@ -167,19 +179,36 @@ class RunDir:
 
     # ---- manifest ---------------------------------------------------------------------
     def manifest(self) -> dict[str, Any]:
+        """The checked ``run.json``: readable, of the manifest schema, and its config hashing to
+        its ``config_hash``; otherwise a one-line ConfigError that says how to rebuild it."""
         f = self.path / MANIFEST
         try:
             doc = json.loads(f.read_text())
         except FileNotFoundError:
+            if self.batch_files():
+                raise ConfigError(f"{self.path} has batch files but no {MANIFEST}; {self._rebuild_hint()}") from None
             raise ConfigError(f"not a run directory (no {MANIFEST}): {self.path}") from None
         except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ConfigError(f"cannot read {f}: {str(e).splitlines()[0]}") from None
+            raise ConfigError(f"cannot read {f}: {str(e).splitlines()[0]}; {self._rebuild_hint()}") from None
         try:
-            return Manifest.model_validate(doc).model_dump()
+            meta = Manifest.model_validate(doc).model_dump()
         except pydantic.ValidationError as e:
             first = e.errors()[0]
             where = ".".join(str(x) for x in first["loc"]) or "top level"
-            raise ConfigError(f"{f} is not a cardlab manifest: {where}: {first['msg']}") from None
+            raise ConfigError(f"{f} is not a cardlab manifest: {where}: {first['msg']}; {self._rebuild_hint()}") from None
+        what = _facts_mismatch(meta)
+        if what:
+            raise ConfigError(f"{f} does not check: {what} (edited by hand?); restore it, or {self._rebuild_hint()}")
+        return meta
+
+    def _rebuild_hint(self) -> str:
+        return f"rebuild it from the batch files with: cardlab resume {self.path} --rebuild-manifest"
+
+    def batch_files(self) -> list[Path]:
+        """Every complete batch file in the directory's table folders (listed in run.json or not)."""
+        if not self.path.is_dir():
+            return []
+        return sorted(f for d in self.path.iterdir() if d.is_dir() for f in d.glob("part-*.parquet"))
 
     def exists(self) -> bool:
         return (self.path / MANIFEST).exists()
@@ -195,12 +224,11 @@ class RunDir:
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(f"output path exists and is not a directory: {self.path}")
         if not self.exists():
-            if self.path.is_dir() and any(self.path.iterdir()):
+            if self.batch_files():
+                raise ConfigError(f"{self.path} has batch files but no {MANIFEST}; {self._rebuild_hint()}")
+            if self.path.is_dir() and any(f.name != LOCK for f in self.path.iterdir()):
                 raise ConfigError(f"output directory is not empty and holds no run: {self.path}")
-            try:
-                self.path.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise ConfigError(f"cannot create run directory {self.path}: {e.strerror or e}") from None
+            _make_dir(self.path)
             self._write_manifest(facts)
             return [], []
         old = self.manifest()
@@ -252,6 +280,27 @@ class RunDir:
         self._write_manifest(facts)
         for f in self.stray_files(facts.tables, self._batches):
             f.unlink(missing_ok=True)
+
+    def discard(self, tables, created: bool) -> None:
+        """Undo a new run that failed before it finished a batch (a scheduler that cannot be
+        reached, an interrupt): remove its run.json, batch files, folders and lock file, and
+        the directory itself when the run ``created`` it, so nothing blocks another run there."""
+        try:
+            if self.exists() and self.manifest()["batches"]:
+                return
+        except ConfigError:
+            return
+        if not self.exists():  # the run was never created here: files in the directory are not its own
+            tables = ()
+        for f in self.stray_files(tables, set()):
+            f.unlink(missing_ok=True)
+        for d in [self.path / t for t in tables]:
+            if d.is_dir() and not any(d.iterdir()):
+                d.rmdir()
+        for name in (MANIFEST, LOCK):
+            (self.path / name).unlink(missing_ok=True)
+        if created and self.path.is_dir() and not any(self.path.iterdir()):
+            self.path.rmdir()
 
     def _write_manifest(self, facts: RunFacts) -> None:
         doc = run_meta(facts)
@@ -329,11 +378,13 @@ class RunDir:
 
 def check_run(path: str | Path) -> list[Problem]:
     """Everything that makes a run directory disagree with its ``run.json``: missing or
-    damaged files of finished batches, and batch files of no finished batch."""
+    damaged files of finished batches, and batch files of no finished batch (unless a writer
+    is at work, whose batches land before run.json lists them)."""
     rd = RunDir(path)
     meta = rd.manifest()
     problems = rd.check_batches(meta["batches"], meta["tables"])
-    for f in rd.stray_files(meta["tables"], {b["id"] for b in meta["batches"]}):
+    strays = [] if writer_active(rd.path) else rd.stray_files(meta["tables"], {b["id"] for b in meta["batches"]})
+    for f in strays:
         problems.append(Problem(str(f.relative_to(rd.path)), "belongs to no finished batch in run.json"))
     return problems
 
@@ -388,3 +439,142 @@ def _atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+
+
+def _make_dir(path: Path, kind: str = "directory") -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"cannot create {kind} {path}: {e.strerror or e}") from None
+
+
+def _facts_mismatch(meta: dict[str, Any]) -> Optional[str]:
+    """What makes a manifest's (or a batch file's) run facts disagree with themselves."""
+    try:
+        cfg = RunConfig.from_dict(meta["config"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return "its config is not a cardlab config"
+    if cfg.digest() != meta["config_hash"]:
+        return f"its config hashes to {cfg.digest()}, not to its config_hash {meta['config_hash']}"
+    for key, value in (("game", cfg.game), ("seed", cfg.seed), ("bots", list(cfg.bots))):
+        if meta.get(key) != value:
+            return f"its {key} {meta.get(key)!r} is not its config's {value!r}"
+    return None
+
+
+# ---- one writer per directory --------------------------------------------------------------
+@contextmanager
+def writer_lock(path: str | Path, what: str, kind: str = "output directory"):
+    """Hold the exclusive writer lock of directory ``path`` (created if need be) for the block.
+
+    The lock is an ``flock`` on ``path/.cardlab.lock``: the kernel releases it when the process
+    ends, killed or not, so a lock is never stale. A second writer is refused at once with a
+    one-line ConfigError naming the process that holds it; ``what`` says what it writes, ``kind``
+    what the directory is (for the message when it cannot be created)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"output path exists and is not a directory: {path}")
+    _make_dir(path, kind)
+    try:
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise ConfigError(f"cannot lock {path}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 4096, 0).decode(errors="replace").strip() or "another process"
+        os.close(fd)
+        raise ConfigError(f"{path} is being written by {holder}; wait for it to end, or use another directory") from None
+    try:
+        os.ftruncate(fd, 0)
+        since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime())
+        os.pwrite(fd, f"pid {os.getpid()} ({what}: {_command_line()}, since {since})\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def writer_active(path: str | Path) -> bool:
+    """Whether a process holds the writer lock of directory ``path`` now."""
+    try:
+        fd = os.open(Path(path) / LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def _command_line() -> str:
+    words = [Path(sys.argv[0]).name, *sys.argv[1:]] if sys.argv and sys.argv[0] else ["python"]
+    text = " ".join(words)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+# ---- rebuilding run.json -------------------------------------------------------------------
+def rebuild_manifest(path: str | Path) -> tuple[int, int]:
+    """Write ``run.json`` anew from the run facts in the batch files' metadata (call under the
+    writer lock). Batches whose every table file is present, readable and of the same run are
+    finished; the rest are played by the next resume. Refuses a directory whose run.json checks,
+    and batch files of different runs. Returns (finished batches, batch files read)."""
+    rd = RunDir(path)
+    if (rd.path / MANIFEST).exists():
+        try:
+            rd.manifest()
+        except ConfigError:
+            pass
+        else:
+            raise ConfigError(f"{rd.path / MANIFEST} is intact; there is nothing to rebuild")
+    files = rd.batch_files()
+    if not files:
+        raise ConfigError(f"{rd.path} holds no batch files to rebuild {MANIFEST} from")
+    facts, found = None, {}
+    for f in files:
+        meta = _file_meta(f)
+        if meta is None:
+            continue  # unreadable or not cardlab's: that batch is played again
+        batch = {**meta.pop("batch"), "code_version": meta.pop("code_version", None)}
+        if facts is None:
+            facts = meta
+        elif meta != facts:
+            raise ConfigError(f"{f.relative_to(rd.path)} belongs to another run than "
+                              f"{next(iter(found.values()))[0][1].relative_to(rd.path)}; cannot rebuild {MANIFEST}")
+        found.setdefault(batch["id"], []).append((f.parent.name, f, batch))
+    if facts is None:
+        raise ConfigError(f"no batch file in {rd.path} is readable with its run facts; cannot rebuild {MANIFEST}")
+    what = _facts_mismatch(facts)
+    if what:
+        raise ConfigError(f"the batch files' run facts do not check: {what}; cannot rebuild {MANIFEST}")
+    batches = []
+    for k in sorted(found):
+        by_table = {t: (f, b) for t, f, b in found[k]}
+        if set(by_table) != set(facts["tables"]):
+            continue
+        _, b = by_table[facts["tables"][0]]
+        files_rec = {t: {"rows": pq.read_metadata(f).num_rows, "sha256": _sha256(f)} for t, (f, _) in by_table.items()}
+        batches.append({"id": k, "start": b["start"], "count": b["count"], "code_version": b["code_version"],
+                        "files": files_rec})
+    n_batches = -(-facts["games"] // facts["batch_size"])
+    rebuilt = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    first = next(iter(found.values()))[0][2]["code_version"]
+    doc = {**facts, "code_version": first or "unknown", "batches": batches, "complete": len(batches) == n_batches, "code_changes": [],
+           "rebuilt": {"at": rebuilt, "from_files": len(files)}}
+    Manifest.model_validate(doc)
+    try:
+        _atomic_write(rd.path / MANIFEST, json.dumps(doc, indent=2).encode())
+    except OSError as e:
+        raise ConfigError(f"cannot write {rd.path / MANIFEST}: {e.strerror or e}") from None
+    return len(batches), len(files)
+
+
+def _file_meta(f: Path) -> Optional[dict[str, Any]]:
+    """The run facts a batch file carries (None: unreadable, or no cardlab metadata)."""
+    try:
+        raw = (pq.read_schema(f).metadata or {}).get(META_KEY)
+        return json.loads(raw) if raw else None
+    except Exception:  # pyarrow raises many types for damaged files
+        return None

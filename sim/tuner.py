@@ -4,8 +4,11 @@ Every trial is a run through the runner with the same seed, so all trials play t
 game seeds (common random numbers), and with a stopping rule when a precision is given.
 A trial's run directory is named by its config hash (``OUT/runs/<hash>``), so a config
 proposed twice reuses its games. The study lives in an Optuna storage (default
-``sqlite:///OUT/study.db``): rerunning with a larger trial count resumes it, and several
-processes on one storage share its trials. The study remembers what it searches (game,
+``sqlite:///OUT/study.db``): rerunning with a larger trial count resumes it. One process works
+in OUT at a time (its writer lock); several processes, each with its own OUT, share one study
+through ``--storage``. A trial left running by a process that died is marked failed and played
+again: at once for the default storage (OUT's lock shows no one else runs it), after Optuna's
+heartbeat grace period for a shared one. The study remembers what it searches (game,
 base config, space, objective, constraints, games, precision); a rerun that asks for
 something else is refused before anything is written.
 
@@ -33,10 +36,13 @@ from sim.config import ConfigError, RunConfig, read_toml
 from sim.games import get_game
 from sim.metrics import Counts, Estimate, Metric, read_counts, resolve, sample_columns
 from sim.stopping import StoppingRule
-from sim.store import RunDir
+from sim.store import RunDir, writer_lock
 
 STUDY_KEY = "cardlab"
 FINISHED = ("COMPLETE", "PRUNED")
+HEARTBEAT_S = 15  # a running trial's heartbeat in the storage; one silent for GRACE_S is stale
+GRACE_S = 60
+RETRIES = 2  # a trial whose process died is played again at most this often
 
 
 # ---- search space ------------------------------------------------------------------------
@@ -243,7 +249,6 @@ class TuneResult:
     out: Path
     storage: str
     best: Any  # optuna.FrozenTrial
-    feasible: bool
     best_config: RunConfig
     default_config: RunConfig
     best_run: Path
@@ -268,22 +273,33 @@ def run_study(spec: TuneSpec, trials: int, out: str | Path, storage: str | None 
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"output path exists and is not a directory: {out}")
-    if storage is None:
-        out.mkdir(parents=True, exist_ok=True)
-    url = storage or f"sqlite:///{(out / 'study.db').resolve()}"
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = _open_study(optuna, spec, url, study_name, sampler_seed)
-    out.mkdir(parents=True, exist_ok=True)
-    before = _finished(study)
-    mine: list[int] = []  # trials this call ran (other processes may share the study)
-    if before < trials:
-        states = tuple(getattr(optuna.trial.TrialState, s) for s in FINISHED)
-        study.optimize(_objective(spec, out, workers), n_trials=trials - before,
-                       callbacks=[optuna.study.MaxTrialsCallback(trials, states=states),
-                                  lambda _, trial: mine.append(trial.number)])
-    return _results(spec, study, out, url, workers, len(mine))
+    with writer_lock(out, f"{spec.game} tune"):
+        url = storage or f"sqlite:///{(out / 'study.db').resolve()}"
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        study = _open_study(optuna, spec, url, study_name, sampler_seed)
+        if storage is None:
+            _retry_abandoned(optuna, study)
+        before = _finished(study)
+        mine: list[int] = []  # trials this call ran (other processes may share the study)
+        if before < trials:
+            states = tuple(getattr(optuna.trial.TrialState, s) for s in FINISHED)
+            study.optimize(_objective(spec, out, workers), n_trials=trials - before,
+                           callbacks=[optuna.study.MaxTrialsCallback(trials, states=states),
+                                      lambda _, trial: mine.append(trial.number)])
+        return _results(spec, study, out, url, workers, len(mine))
+
+
+def _retry_abandoned(optuna, study) -> None:
+    """Mark every trial still RUNNING failed and queue it again (same parameters): called with
+    the default storage under OUT's writer lock, so no live process runs any of them."""
+    storage = study._storage
+    retry = storage.get_heartbeat_stale_trial_callback()
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        try:
+            storage.set_trial_state_values(t._trial_id, state=optuna.trial.TrialState.FAIL)
+        except optuna.exceptions.UpdateFinishedTrialError:
+            continue
+        retry(study, storage.get_trial(t._trial_id))
 
 
 def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
@@ -309,9 +325,14 @@ def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
 def _storage(optuna, url: str, attempts: int = 3):
     """The RDB storage and its study names. Processes that create one database at the same
     moment race on its schema table, so a failed first open is retried."""
+    import warnings
+
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)  # heartbeats are "experimental"
+    retry = optuna.storages.RetryHeartbeatStaleTrialCallback(max_retry=RETRIES)
     for attempt in range(attempts):
         try:
-            storage = optuna.storages.RDBStorage(url)
+            storage = optuna.storages.RDBStorage(url, heartbeat_interval=HEARTBEAT_S, grace_period=GRACE_S,
+                                                 heartbeat_stale_trial_callback=retry)
             return storage, [s.study_name for s in optuna.get_all_study_summaries(storage, include_best_trial=False)]
         except Exception as e:  # SQLAlchemy and Optuna raise many types for a bad URL or file
             if attempt == attempts - 1:
@@ -364,21 +385,32 @@ def _results(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int)
     done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE"]
     if not done:
         raise ConfigError(f"the study in {url} has no completed trial (every configuration was invalid?)")
-    try:
-        best, feasible = study.best_trial, True
-    except ValueError:  # no trial meets the constraints: the one closest to meeting them
-        best = min(done, key=lambda t: sum(max(0.0, v) for v in t.constraints.values()))
-        feasible = False
-    best_cfg = spec.config(dict(best.params))
-    default_run = simulate(spec, spec.base, out, workers).path
     table = out / "trials.parquet"
-    with replacing(table) as tmp:  # several tune processes may finish at once
+    with replacing(table) as tmp:
         _trials_frame(study).to_parquet(tmp, index=False)
+    try:
+        best = study.best_trial
+    except ValueError:  # no trial meets the constraints
+        raise ConfigError(f"{unmet_constraints(spec, done)}; no best.toml written; trials in {table}") from None
+    best_cfg = spec.config(dict(best.params))
+    best_run = simulate(spec, best_cfg, out, workers).path  # kept here (another process may have played it)
+    default_run = simulate(spec, spec.base, out, workers).path
     toml = out / "best.toml"
-    write_config_toml(spec, best_cfg, toml, f"best trial {best.number}: {spec.objective.describe()} = {best.value:.6g}"
-                      + ("" if feasible else " (no trial meets every constraint; closest one)"))
-    return TuneResult(spec, study, out, url, best, feasible, best_cfg, spec.base, out / "runs" / best_cfg.digest(),
-                      default_run, table, toml, new)
+    write_config_toml(spec, best_cfg, toml, f"best trial {best.number}: {spec.objective.describe()} = {best.value:.6g}")
+    return TuneResult(spec, study, out, url, best, best_cfg, spec.base, best_run, default_run, table, toml, new)
+
+
+def unmet_constraints(spec: TuneSpec, trials) -> str:
+    """Why no trial is feasible, in words: the constraints that no trial met, each with the value
+    that came closest, or that each was met but never all at once."""
+    def closest(c: Constraint):
+        t = min(trials, key=lambda t: t.constraints[c.text])
+        return f"'{c.text}' (closest: {c.metric} = {t.user_attrs.get(c.metric, math.nan):.4g} in trial {t.number})"
+
+    never = [c for c in spec.constraints if all(t.constraints[c.text] > 0 for t in trials)]
+    if never:
+        return f"no trial of {len(trials)} met " + " nor ".join(closest(c) for c in never)
+    return f"no trial of {len(trials)} met every constraint at once ({', '.join(repr(c.text) for c in spec.constraints)})"
 
 
 def _trials_frame(study) -> pd.DataFrame:
@@ -386,6 +418,7 @@ def _trials_frame(study) -> pd.DataFrame:
     df = study.trials_dataframe(attrs=("number", "value", "datetime_start", "datetime_complete", "duration",
                                        "params", "user_attrs", "state"))
     df["state"] = df["state"].astype(str)
+    df = df[df["state"].isin(FINISHED)].reset_index(drop=True)  # not the running, failed or waiting ones
     by_trial = {t.number: t.constraints for t in study.get_trials(deepcopy=False)}
     for c in study.user_attrs.get(STUDY_KEY, {}).get("constraints", []):
         df[f"constraint {c}"] = df["number"].map(lambda n: by_trial.get(n, {}).get(c))
