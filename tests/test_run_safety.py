@@ -17,22 +17,13 @@ from sim import runner
 from sim.config import ConfigError
 from sim.store import LOCK, RunDir, rebuild_manifest, writer_lock
 from tests.test_cli import ROOT, cardlab, one_line_error, result_times
+from tests.test_runner import assert_same as same_tables, tables
 
 
 def cardlab_process(*args):
     env = dict(os.environ, CARDLAB_GAMES="toy=tests.toy_game", PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def tables(path):
-    r = Run(path)
-    return {name: r.table(name) for name in r.game.tables}
-
-
-def same_tables(a, b):
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name])
 
 
 @pytest.fixture(scope="module")
