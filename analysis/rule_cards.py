@@ -9,9 +9,13 @@ statsmodels/scipy on those counts:
 - ``pick_stats``: how often the card is drafted (``owner_NN``), and, when the run stores the
   draft picks (``pick_NN``, 1 = first pick, 0 = not drafted), its first-pick rate and mean
   pick position.
-- ``law_effects``: rounds with the card in force as a law (revealed in this or an earlier
-  round of the game) vs rounds without it: seat spread of round wins, king retention and round
-  length; games with it as a law vs without: the variance of final scores across seats.
+- ``law_effects``: what each card changes as a law (in force: revealed in this or an earlier
+  round of the game): seat spread of round wins, king retention, round length, and (per game)
+  the variance of final scores across seats. With a control run of the base game (the same
+  config with an empty rule deck), one linear model of all laws at once, with a term per round
+  number, measures each law against the base game (``joint_law_effects``); without one, rounds
+  with the card are compared with rounds without it at the same round number, that is with the
+  other laws' average (``stratified_law_effects``). The ``reference`` column says which.
 - ``pair_effects``: seat spread and round length of the rounds where two laws are in force.
 - ``suggested_vp``: the precept VP offset that equalises holder and non-holder expected points,
   from an OLS regression of final points on the held precepts.
@@ -28,7 +32,7 @@ import statsmodels.api as sm
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from analysis.stats import mean_ci_from, wilson
+from analysis.stats import grouped_ols, mean_ci_from, wilson
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 
 CARDS = tuple(range(1, N_RULE_CARDS + 1))
@@ -347,7 +351,17 @@ def seat_interaction_p(st: Strata) -> float:
     return float(sps.chi2.sf(max(0.0, 2 * (llf[0] - llf[1])), k - 1))
 
 
-def law_effects(run) -> pd.DataFrame:
+REF_BASE = "the base game (control run, no law in force), one model of all laws"
+REF_OTHERS = "rounds without it at the same round number (the other laws' average)"
+
+
+def law_effects(run, control=None) -> pd.DataFrame:
+    """Each law's effects (see the module docstring), against the base game when ``control``
+    (a run of the same config with an empty rule deck) is given, else against the other laws."""
+    return joint_law_effects(run, control) if control is not None else stratified_law_effects(run)
+
+
+def stratified_law_effects(run) -> pd.DataFrame:
     """One row per card seen as a law: with vs without, the seat spread of round wins, king
     retention and mean round length (plays), each standardised by round number (``Strata``),
     and the variance of final scores (games with it as a law vs without), each as the
@@ -376,8 +390,154 @@ def law_effects(run) -> pd.DataFrame:
                "plays_without": m0, "plays_diff": length["diff"], "plays_lo": length["lo"], "plays_hi": length["hi"],
                "plays_p": length["p"]}
         row.update(_variance_row(games[games["card"] == card]))
+        row["reference"] = REF_OTHERS
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# ---- laws against the base game: one model of all laws -----------------------------------
+
+def law_groups(run) -> pd.DataFrame:
+    """Rounds grouped by round number and set of laws in force (``in_force`` bit mask): rounds,
+    round length mean and population variance, king rounds and kept crowns, each seat's firsts."""
+    p = run.config.players
+    return run.sql(f"""WITH r AS ({_in_force_rounds(p)})
+        SELECT round, in_force, {_round_aggregates(p)}, coalesce(var_pop(plays::DOUBLE), 0) AS var_plays
+        FROM r GROUP BY ALL ORDER BY round, in_force""")
+
+
+def variance_groups(run) -> pd.DataFrame:
+    """Games grouped by their set of laws: games, and the mean and population variance of the
+    per-game sample variance of final points across seats."""
+    pts = ", ".join(f"points_s{q}" for q in range(run.config.players))
+    return run.sql(f"""WITH g AS (SELECT laws_mask, list_aggregate([{pts}]::DOUBLE[], 'var_samp') AS var FROM games)
+        SELECT laws_mask AS in_force, count(*) AS n, avg(var) AS mean_var, coalesce(var_pop(var), 0) AS var_var
+        FROM g GROUP BY 1 ORDER BY 1""")
+
+
+def _law_design(masks: np.ndarray, strata: np.ndarray | None, cards: list[int]) -> np.ndarray:
+    """Regressors: one indicator per stratum (round number), or an intercept, then one per card."""
+    held = ((masks[:, None] >> (np.array(cards) - 1)) & 1).astype(float)
+    if strata is None:
+        return np.hstack([np.ones((len(masks), 1)), held])
+    levels = np.unique(strata)
+    return np.hstack([(strata[:, None] == levels).astype(float), held])
+
+
+def _law_fit(groups: pd.DataFrame, cards: list[int], means: np.ndarray, n: np.ndarray, within: np.ndarray,
+             by_round: bool = True):
+    keep = n > 0
+    x = _law_design(groups["in_force"].to_numpy(np.int64)[keep],
+                    groups["round"].to_numpy()[keep] if by_round else None, cards)
+    return grouped_ols(x, means[keep], n[keep], within), x.shape[1] - len(cards)
+
+
+def _coef_row(fit, offset: int, j: int, dof: float, with_: float, prefix: str) -> dict:
+    """A law's coefficient on one outcome as with / without (= with minus the effect) / diff / interval / p."""
+    if fit is None:
+        return {f"{prefix}_{k}": np.nan for k in ("without", "diff", "lo", "hi", "p")}
+    b = float(fit.coef[offset + j, 0])
+    se = float(np.sqrt(fit.xtx_inv[offset + j, offset + j] * fit.sigma[0, 0]))
+    t = sps.t.ppf(0.975, dof)
+    p = float(2 * sps.t.sf(abs(b) / se, dof)) if se > 0 else np.nan
+    return {f"{prefix}_without": with_ - b, f"{prefix}_diff": b, f"{prefix}_lo": b - t * se, f"{prefix}_hi": b + t * se,
+            f"{prefix}_p": p}
+
+
+def _seat_within(groups: pd.DataFrame, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seat shares of round wins per group (G x k) and the summed within-group cross-products
+    of the seat indicators (multinomial: n (diag(p) - p p'))."""
+    f = groups[[f"first_{q}" for q in range(k)]].to_numpy(float)
+    n = groups["n"].to_numpy(float)
+    shares = f / n[:, None]
+    within = np.diag(f.sum(axis=0)) - (shares * n[:, None]).T @ shares
+    return shares, within
+
+
+def joint_law_effects(run, control) -> pd.DataFrame:
+    """Each law against the base game: one linear model of all laws at once, fitted on the
+    rounds of ``run`` and of its ``control`` run (the base game, no law in force), with a term
+    per round number; a law's coefficient is what having it in force adds to a round of the
+    base game, the other laws in force held as they are (additive effects; the pairs section
+    shows where two laws interact). Round length and king retention are modelled directly;
+    the seat spread from one model per seat's share of round wins (the spread with the law is
+    that of the rounds with it, without it that of the same rounds less the law's seat
+    effects; interval by parametric draws, p from the Wald test that the law moves no seat);
+    the variance of final scores from a model of games on the laws of the game."""
+    k = run.config.players
+    g = pd.concat([law_groups(run), law_groups(control)], ignore_index=True)
+    g = g.groupby(["round", "in_force"], as_index=False).sum() if g.duplicated(["round", "in_force"]).any() else g
+    masks = g["in_force"].to_numpy(np.int64)
+    cards = [c for c in CARDS if ((masks >> (c - 1)) & 1).any()]
+    if not cards:
+        return pd.DataFrame()
+    n = g["n"].to_numpy(float)
+    plays_fit, off = _law_fit(g, cards, g["mean_plays"].to_numpy(float), n,
+                              np.array([[(n * g["var_plays"].to_numpy(float)).sum()]]))
+    kn, kk = g["kn"].to_numpy(float), g["kk"].to_numpy(float)
+    kr = np.divide(kk, kn, out=np.zeros_like(kn), where=kn > 0)
+    king_fit, koff = _law_fit(g, cards, kr, kn, np.array([[(kn * kr * (1 - kr)).sum()]]))
+    shares, within = _seat_within(g, k)
+    seat_fit, _ = _law_fit(g, cards, shares, n, within)
+    v = pd.concat([variance_groups(run), variance_groups(control)], ignore_index=True)
+    v = v.groupby("in_force", as_index=False).sum() if v["in_force"].duplicated().any() else v
+    vn = v["n"].to_numpy(float)
+    var_fit, voff = _law_fit(v, cards, v["mean_var"].to_numpy(float), vn,
+                             np.array([[(vn * v["var_var"].to_numpy(float)).sum()]]), by_round=False)
+    rows = []
+    for j, card in enumerate(cards):
+        on = ((masks >> (card - 1)) & 1).astype(bool)
+        w = n * on
+        with_plays = float(w @ g["mean_plays"].to_numpy(float) / w.sum())
+        with_king = float(kk[on].sum() / kn[on].sum()) if kn[on].sum() else np.nan
+        vo = ((v["in_force"].to_numpy(np.int64) >> (card - 1)) & 1).astype(bool)
+        with_var = float(vn[vo] @ v["mean_var"].to_numpy(float)[vo] / vn[vo].sum())
+        row = {"card": label(card), "id": card, "rounds_with": int(w.sum()), "rounds_without": int(n[~on].sum()),
+               "games_with": int(vn[vo].sum()), "reference": REF_BASE}
+        row.update(_joint_spread(seat_fit, off + j, shares[on], n[on], k, seed=card))
+        row["king_with"] = with_king
+        row["king_with_lo"], row["king_with_hi"] = (float(x) for x in wilson(kk[on].sum(), kn[on].sum()))
+        row.update(_coef_row(king_fit, koff, j, king_fit.dof if king_fit else 1, with_king, "king"))
+        row["plays_with"] = with_plays
+        row.update(_with_interval(g["mean_plays"].to_numpy(float)[on], g["var_plays"].to_numpy(float)[on], n[on],
+                                  "plays"))
+        row.update(_coef_row(plays_fit, off, j, plays_fit.dof if plays_fit else 1, with_plays, "plays"))
+        row["var_with"] = with_var
+        row.update(_with_interval(v["mean_var"].to_numpy(float)[vo], v["var_var"].to_numpy(float)[vo], vn[vo], "var"))
+        row.update(_coef_row(var_fit, voff, j, var_fit.dof if var_fit else 1, with_var, "var"))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _with_interval(means: np.ndarray, var_pop: np.ndarray, n: np.ndarray, prefix: str) -> dict:
+    """95% t interval of the mean over the units of the given groups (pooled moments)."""
+    total = n.sum()
+    m = float(n @ means / total)
+    ss = float(n @ var_pop + n @ (means - m) ** 2)
+    sd = np.sqrt(ss / (total - 1)) if total > 1 else np.nan
+    _, lo, hi = mean_ci_from(m, sd, int(total))
+    return {f"{prefix}_with_lo": lo, f"{prefix}_with_hi": hi}
+
+
+def _joint_spread(fit, j: int, shares: np.ndarray, n: np.ndarray, k: int, seed: int) -> dict:
+    """Seat spread of round wins beyond chance in the rounds with the law, and in the same rounds
+    without the law's seat effects (row ``j`` of the per-seat model); difference with a basic
+    interval from draws of the observed shares and of the law's seat effects."""
+    total = n.sum()
+    observed = (n @ shares) / total
+    null = null_spread(int(total), k)
+    b = fit.coef[j]
+    rng = np.random.default_rng(seed)
+    cov_obs = (np.diag(observed) - np.outer(observed, observed)) / total
+    d_obs = rng.multivariate_normal(observed, cov_obs, size=BOOTSTRAP_DRAWS, method="eigh")
+    d_b = rng.multivariate_normal(b, fit.cov(np.eye(len(fit.coef))[j]), size=BOOTSTRAP_DRAWS, method="eigh")
+    s_with, s_without = np.ptp(observed) - null, np.ptp(observed - b) - null
+    draws = np.ptp(d_obs, axis=1) - np.ptp(d_obs - d_b, axis=1)
+    lo, hi = basic_interval(s_with - s_without, draws)
+    wlo, whi = basic_interval(s_with, np.ptp(d_obs, axis=1) - null)
+    return {"spread_with": s_with, "spread_with_lo": wlo, "spread_with_hi": whi, "spread_without": s_without,
+            "spread_diff": s_with - s_without, "spread_lo": lo, "spread_hi": hi,
+            "spread_p": fit.wald_p(np.eye(len(fit.coef))[j], drop_sum=True)}
 
 
 def _variance_row(g: pd.DataFrame) -> dict:

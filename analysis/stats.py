@@ -6,6 +6,7 @@ pay for them before a statistic is needed.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -134,3 +135,60 @@ def histogram_summary(values: np.ndarray, counts: np.ndarray, qs=(0.05, 0.25, 0.
         lo = int(np.floor(h))
         quantiles.append(at(lo) + (h - lo) * (at(min(lo + 1, n - 1)) - at(lo)))
     return {"n": n, "mean": mean, "std": sd, "quantiles": quantiles, "max": float(values[-1])}
+
+
+@dataclass
+class GroupedFit:
+    """A unit-level linear model fitted from groups of units with identical regressors.
+
+    ``coef`` (p x k: one column per outcome), ``xtx_inv`` (p x p, the pseudo-inverse of X'WX),
+    ``sigma`` (k x k residual covariance of one unit's outcomes) and ``dof`` (units minus rank):
+    the covariance of coefficient row j is ``xtx_inv[j, j] * sigma``."""
+
+    coef: np.ndarray
+    xtx_inv: np.ndarray
+    sigma: np.ndarray
+    dof: float
+
+    def cov(self, contrast: np.ndarray) -> np.ndarray:
+        """k x k covariance of ``contrast @ coef`` (a linear combination of coefficient rows)."""
+        return float(contrast @ self.xtx_inv @ contrast) * self.sigma
+
+    def wald_p(self, contrast: np.ndarray, drop_sum: bool = False) -> float:
+        """p-value of the Wald chi-square test that ``contrast @ coef`` is zero in every
+        outcome; ``drop_sum``: the outcomes are shares that sum to one (df = k - 1)."""
+        from scipy.stats import chi2
+
+        b = contrast @ self.coef
+        cov = self.cov(contrast)
+        df = len(b) - 1 if drop_sum else len(b)
+        if df < 1 or not np.isfinite(cov).all():
+            return np.nan
+        stat = float(b @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ b)
+        return float(chi2.sf(stat, df))
+
+
+def grouped_ols(x: np.ndarray, means: np.ndarray, counts: np.ndarray, within: np.ndarray) -> GroupedFit | None:
+    """OLS of unit-level outcomes (k of them) on regressors constant within each of G groups.
+
+    ``x``: G x p regressors; ``means``: G x k group means; ``counts``: units per group;
+    ``within``: k x k sum over groups of the within-group cross-products of the outcomes about
+    their group means (for one outcome, sum of n_g times its population variance). Weighted least
+    squares on the group means (statsmodels ``WLS``) gives the unit-level coefficients; the
+    residual covariance pools the groups' residuals and their within spread, so the standard
+    errors are the unit-level ones too. None when there are no residual degrees of freedom."""
+    import statsmodels.api as sm
+    import warnings
+
+    means = np.asarray(means, float).reshape(len(x), -1)
+    counts = np.asarray(counts, float)
+    with warnings.catch_warnings():  # collinear designs: the contrasts callers use stay estimable
+        warnings.simplefilter("ignore")
+        fit = sm.WLS(means, x, weights=counts).fit()
+    coef = np.asarray(fit.params).reshape(x.shape[1], -1)
+    resid = means - x @ coef
+    dof = counts.sum() - np.linalg.matrix_rank(x)
+    if dof <= 0:
+        return None
+    sigma = (resid.T @ (resid * counts[:, None]) + np.atleast_2d(within)) / dof
+    return GroupedFit(coef, np.asarray(fit.normalized_cov_params), sigma, float(dof))

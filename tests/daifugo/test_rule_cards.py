@@ -34,12 +34,14 @@ class FrameRun:
 
 
 def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=0, bonus=0,
-                spread_law=0, length_law=0, pair=(), picks=False, noise=True):
+                spread_law=0, length_law=0, pair=(), picks=False, noise=True, laws=True, length_effects=None,
+                king_law=0):
     """A madness-like run: per round one law and one precept per seat, from a shuffled deck.
 
     Round positions are a random permutation; with ``spread_law`` in force seat 0 is moved to
     1st in half the rounds; ``length_law`` in force adds 5 plays, both laws of ``pair`` together
-    8 plays. Final points: random rank points 3/2/1/0 (0 when ``noise`` is off) plus ``bonus``
+    8 plays, each card of ``length_effects`` its number of plays; with ``king_law`` in force the
+    king keeps the crown in half the rounds more. ``laws=False``: the base game (no law revealed). Final points: random rank points 3/2/1/0 (0 when ``noise`` is off) plus ``bonus``
     for the holder of ``bonus_card``; a win is the top rank, and the holder of ``holder_card``
     also shares the win in a ``holder_win`` share of the games."""
     rng = np.random.default_rng(seed)
@@ -51,9 +53,10 @@ def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=
         mask = np.zeros(PLAYERS, np.int64)
         laws_mask, in_force, king = 0, 0, -1
         for r in range(ROUNDS):
-            law, prec = deck[5 * r], deck[5 * r + 1:5 * r + 5]
-            laws_mask |= 1 << (law - 1)
-            in_force |= 1 << (law - 1)
+            law, prec = (deck[5 * r] if laws else 0), deck[5 * r + 1:5 * r + 5]
+            if laws:
+                laws_mask |= 1 << (law - 1)
+                in_force |= 1 << (law - 1)
             for i, c in enumerate(prec):
                 seat = (i + g + r) % PLAYERS
                 owner[c], pick[c] = seat, i + 1
@@ -61,6 +64,8 @@ def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=
             order = rng.permutation(PLAYERS)  # order[k] = seat finishing k+1
             if spread_law and in_force >> (spread_law - 1) & 1 and rng.random() < 0.5:
                 order = np.concatenate([[0], order[order != 0]])
+            if king_law and king >= 0 and in_force >> (king_law - 1) & 1 and rng.random() < 0.5:
+                order = np.concatenate([[king], order[order != king]])
             pos = np.empty(PLAYERS, int)
             pos[order] = np.arange(1, PLAYERS + 1)
             plays = 20 + int(rng.integers(-3, 4))
@@ -68,6 +73,7 @@ def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=
                 plays += 5
             if pair and all(in_force >> (c - 1) & 1 for c in pair):
                 plays += 8
+            plays += sum(v for c, v in (length_effects or {}).items() if in_force >> (c - 1) & 1)
             rounds.append({"game": g, "round": r + 1, "law": law, "king": king,
                            "king_kept": king >= 0 and pos[king] == 1, "plays": plays,
                            **{f"pos_s{q}": pos[q] for q in range(PLAYERS)}})
@@ -185,3 +191,46 @@ def test_every_card_chart_has_a_title_and_labelled_axes():
         assert all(ax.get_xlabel() for ax in plots) and plots[0].get_ylabel()
         units = " ".join(ax.get_xlabel() for ax in fig.axes) + " ".join(ax.get_ylabel() for ax in fig.axes)
         assert any(u in units for u in ("percentage points", "plays", "VP", "%", "position")), units
+
+
+def test_joint_law_model_recovers_effects_against_the_base_game():
+    # two strong laws (+10 plays each), a law that keeps the king on the throne, one that favours
+    # seat 0; every other law does nothing. Against the other laws' average (the stratified
+    # comparison) every other law looks like it shortens rounds; against the base game it does not.
+    run = constructed(n_games=6000, seed=11, length_effects={4: 10, 24: 10}, king_law=6, spread_law=14)
+    control = constructed(n_games=3000, seed=12, laws=False)
+    joint = rc.law_effects(run, control).set_index("id")
+    assert set(joint["reference"]) == {rc.REF_BASE}
+    for c in (4, 24):
+        assert joint.loc[c, "plays_lo"] < 10 < joint.loc[c, "plays_hi"]
+        assert joint.loc[c, "plays_diff"] == pytest.approx(10, abs=0.3)
+    quiet = joint.drop(index=[4, 24])
+    assert quiet["plays_diff"].abs().max() < 0.4
+    assert ((quiet["plays_lo"] < 0) & (quiet["plays_hi"] > 0)).mean() > 0.8  # 95% intervals cover the true 0
+    assert quiet["plays_without"].sub(quiet["plays_with"] - quiet["plays_diff"]).abs().max() < 1e-9
+    # king: kept in 1/4 of rounds by chance, plus half of the other 3/4 with law 06: +3/8
+    assert joint.loc[6, "king_diff"] == pytest.approx(0.375, abs=0.05) and joint.loc[6, "king_p"] < 1e-6
+    assert joint.drop(index=[6, 14])["king_diff"].abs().max() < 0.08
+    assert joint.loc[14, "spread_diff"] > 0.35 and joint.loc[14, "spread_lo"] > 0.25 and joint.loc[14, "spread_p"] < 1e-6
+    assert joint.drop(index=14)["spread_p"].min() > 1e-4
+    stratified = rc.law_effects(run).set_index("id")
+    assert set(stratified["reference"]) == {rc.REF_OTHERS}
+    assert stratified.drop(index=[4, 24])["plays_diff"].max() < -0.3  # the side effect the base game removes
+
+
+def test_grouped_ols_equals_unit_level_ols():
+    import statsmodels.api as sm
+
+    from analysis.stats import grouped_ols
+
+    rng = np.random.default_rng(3)
+    groups = rng.integers(0, 6, 2000)
+    x_groups = np.column_stack([np.ones(6), np.arange(6) % 2, np.arange(6) // 3])
+    y = x_groups[groups] @ [1.0, 2.0, -0.5] + rng.normal(0, 1, 2000)
+    unit = sm.OLS(y, x_groups[groups]).fit()
+    n = np.bincount(groups, minlength=6).astype(float)
+    means = np.bincount(groups, y, 6) / n
+    within = sum(((y[groups == g] - means[g]) ** 2).sum() for g in range(6))
+    fit = grouped_ols(x_groups, means, n, np.array([[within]]))
+    assert fit.coef[:, 0] == pytest.approx(unit.params, abs=1e-9)
+    assert np.sqrt(np.diag(fit.xtx_inv) * fit.sigma[0, 0]) == pytest.approx(unit.bse, rel=1e-9)
