@@ -32,12 +32,15 @@ venv: $(STAMP)
 # play on the other core; then the daifugo runs and the report.
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
+	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
 	$(BIN)/cardlab compile daifugo
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
+	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
+	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set rule_deck= --out $(DEMO_DIR)/daifugo-madness-base
 
 demo-virus-dogs-faking-sick: $(STAMP)
 	$(BIN)/cardlab compile virus-dogs faking-sick --jobs 1

@@ -252,6 +252,13 @@ def null_spread(n: int, k: int) -> float:
     return float(_spread_draws(np.full(k, n / k), n, rng).mean()) if n else np.nan
 
 
+def basic_p(estimate: float, draws: np.ndarray) -> float:
+    """Two-sided p-value that inverts the basic bootstrap interval (the smallest level at which
+    the interval reaches zero), so that the interval and the test always agree."""
+    reflected = 2 * estimate - np.asarray(draws)
+    return float(min(1.0, 2 * min(np.mean(reflected <= 0), np.mean(reflected >= 0)) + 1 / len(reflected)))
+
+
 def basic_interval(estimate: float, draws: np.ndarray) -> tuple[float, float]:
     """95% basic (reverse percentile) bootstrap interval: it corrects the upward bias of a
     largest-minus-smallest spread, which grows as the number of rounds shrinks."""
@@ -315,8 +322,7 @@ def _z(d: float, var: float) -> dict:
 def spread_change(st: Strata, seed: int = 0) -> dict:
     """Seat spread with vs without (standardised by round): both spreads beyond their chance
     level, the difference with a 95% basic parametric-bootstrap interval, and the p-value of
-    a binomial GLM likelihood-ratio test that the seat effects on round wins are the same with
-    and without (seat x force interaction, seat x round and force x round in both models)."""
+    the p-value that inverts that interval (``basic_p``), so the two always agree."""
     rng = np.random.default_rng(seed)
     raw1, raw0 = np.ptp(st.seat_rates(st.w)), np.ptp(st.seat_rates(st.o))
     null1, null0 = st.seat_draws(st.w, rng, equal=True).mean(), st.seat_draws(st.o, rng, equal=True).mean()
@@ -325,30 +331,7 @@ def spread_change(st: Strata, seed: int = 0) -> dict:
     lo, hi = basic_interval(s1 - s0, d1 - d0)
     wlo, whi = basic_interval(s1, d1)
     return {"with": s1, "without": s0, "diff": s1 - s0, "lo": lo, "hi": hi, "with_lo": wlo, "with_hi": whi,
-            "raw_with": raw1, "raw_without": raw0, "p": seat_interaction_p(st)}
-
-
-def seat_interaction_p(st: Strata) -> float:
-    """Likelihood-ratio p-value of seat x force in a binomial GLM of round wins (statsmodels),
-    both models with seat x round and force x round terms."""
-    k = st.k
-    sides = [(1.0, st.w), (0.0, st.o)]
-    rnds = list(st.w.index)
-    cells = [(force, i, q, f, int(r["n"]) - f)
-             for force, side in sides for i, (_, r) in enumerate(side.iterrows()) for q, f in enumerate(_firsts(r, k))]
-    c = np.array(cells, float)
-    if c[:, 3].sum() == 0 or c[:, 4].sum() == 0:
-        return 1.0
-    force = c[:, [0]]
-    seat = (c[:, [2]] == np.arange(1, k)).astype(float)
-    rnd = (c[:, [1]] == np.arange(1, len(rnds))).astype(float)
-    cross = lambda a, b: (a[:, :, None] * b[:, None, :]).reshape(len(a), -1)  # noqa: E731
-    base = np.hstack([np.ones((len(c), 1)), seat, rnd, force, cross(seat, rnd), cross(force, rnd)])
-    full = np.hstack([base, cross(seat, force)])
-    with warnings.catch_warnings():  # the full model is saturated: statsmodels warns of a perfect fit
-        warnings.simplefilter("ignore")
-        llf = [sm.GLM(c[:, 3:5], x, family=sm.families.Binomial()).fit().llf for x in (full, base)]
-    return float(sps.chi2.sf(max(0.0, 2 * (llf[0] - llf[1])), k - 1))
+            "raw_with": raw1, "raw_without": raw0, "p": basic_p(s1 - s0, d1 - d0)}
 
 
 REF_BASE = "the base game (control run, no law in force), one model of all laws"
@@ -460,9 +443,9 @@ def joint_law_effects(run, control) -> pd.DataFrame:
     per round number; a law's coefficient is what having it in force adds to a round of the
     base game, the other laws in force held as they are (additive effects; the pairs section
     shows where two laws interact). Round length and king retention are modelled directly;
-    the seat spread from one model per seat's share of round wins (the spread with the law is
-    that of the rounds with it, without it that of the same rounds less the law's seat
-    effects; interval by parametric draws, p from the Wald test that the law moves no seat);
+    the seat spread from one model per seat's share of round wins (without the law: the seat
+    spread of the base game; with it: of the base game plus the law's seat effects; not net of
+    chance, so with and without compare like with like);
     the variance of final scores from a model of games on the laws of the game."""
     k = run.config.players
     g = pd.concat([law_groups(run), law_groups(control)], ignore_index=True)
@@ -484,6 +467,9 @@ def joint_law_effects(run, control) -> pd.DataFrame:
     vn = v["n"].to_numpy(float)
     var_fit, voff = _law_fit(v, cards, v["mean_var"].to_numpy(float), vn,
                              np.array([[(vn * v["var_var"].to_numpy(float)).sum()]]), by_round=False)
+    base_rounds = masks == 0  # the control run's rounds: the base game
+    n_base = n[base_rounds].sum()
+    base_shares = n[base_rounds] @ shares[base_rounds] / n_base
     rows = []
     for j, card in enumerate(cards):
         on = ((masks >> (card - 1)) & 1).astype(bool)
@@ -494,7 +480,7 @@ def joint_law_effects(run, control) -> pd.DataFrame:
         with_var = float(vn[vo] @ v["mean_var"].to_numpy(float)[vo] / vn[vo].sum())
         row = {"card": label(card), "id": card, "rounds_with": int(w.sum()), "rounds_without": int(n[~on].sum()),
                "games_with": int(vn[vo].sum()), "reference": REF_BASE}
-        row.update(_joint_spread(seat_fit, off + j, shares[on], n[on], k, seed=card))
+        row.update(_joint_spread(seat_fit, off + j, base_shares, n_base, seed=card))
         row["king_with"] = with_king
         row["king_with_lo"], row["king_with_hi"] = (float(x) for x in wilson(kk[on].sum(), kn[on].sum()))
         row.update(_coef_row(king_fit, koff, j, king_fit.dof if king_fit else 1, with_king, "king"))
@@ -519,25 +505,24 @@ def _with_interval(means: np.ndarray, var_pop: np.ndarray, n: np.ndarray, prefix
     return {f"{prefix}_with_lo": lo, f"{prefix}_with_hi": hi}
 
 
-def _joint_spread(fit, j: int, shares: np.ndarray, n: np.ndarray, k: int, seed: int) -> dict:
-    """Seat spread of round wins beyond chance in the rounds with the law, and in the same rounds
-    without the law's seat effects (row ``j`` of the per-seat model); difference with a basic
-    interval from draws of the observed shares and of the law's seat effects."""
-    total = n.sum()
-    observed = (n @ shares) / total
-    null = null_spread(int(total), k)
+def _joint_spread(fit, j: int, base: np.ndarray, n_base: float, seed: int) -> dict:
+    """Seat spread of round wins in the base game (``base``: its seat shares over ``n_base``
+    rounds) and in the base game with the law's seat effects (row ``j`` of the per-seat model)
+    added: the law's change of the spread, with a basic interval and the p-value that inverts it,
+    from parametric draws of the base shares and of the law's seat effects (the draws carry the
+    upward bias a largest-minus-smallest spread of noisy shares has, and the interval removes it)."""
     b = fit.coef[j]
     rng = np.random.default_rng(seed)
-    cov_obs = (np.diag(observed) - np.outer(observed, observed)) / total
-    d_obs = rng.multivariate_normal(observed, cov_obs, size=BOOTSTRAP_DRAWS, method="eigh")
+    cov_base = (np.diag(base) - np.outer(base, base)) / n_base
+    d_base = rng.multivariate_normal(base, cov_base, size=BOOTSTRAP_DRAWS, method="eigh")
     d_b = rng.multivariate_normal(b, fit.cov(np.eye(len(fit.coef))[j]), size=BOOTSTRAP_DRAWS, method="eigh")
-    s_with, s_without = np.ptp(observed) - null, np.ptp(observed - b) - null
-    draws = np.ptp(d_obs, axis=1) - np.ptp(d_obs - d_b, axis=1)
+    s_with, s_without = np.ptp(base + b), np.ptp(base)
+    draws = np.ptp(d_base + d_b, axis=1) - np.ptp(d_base, axis=1)
     lo, hi = basic_interval(s_with - s_without, draws)
-    wlo, whi = basic_interval(s_with, np.ptp(d_obs, axis=1) - null)
+    wlo, whi = basic_interval(s_with, np.ptp(d_base + d_b, axis=1))
     return {"spread_with": s_with, "spread_with_lo": wlo, "spread_with_hi": whi, "spread_without": s_without,
             "spread_diff": s_with - s_without, "spread_lo": lo, "spread_hi": hi,
-            "spread_p": fit.wald_p(np.eye(len(fit.coef))[j], drop_sum=True)}
+            "spread_p": basic_p(s_with - s_without, draws)}
 
 
 def _variance_row(g: pd.DataFrame) -> dict:

@@ -154,19 +154,6 @@ class GroupedFit:
         """k x k covariance of ``contrast @ coef`` (a linear combination of coefficient rows)."""
         return float(contrast @ self.xtx_inv @ contrast) * self.sigma
 
-    def wald_p(self, contrast: np.ndarray, drop_sum: bool = False) -> float:
-        """p-value of the Wald chi-square test that ``contrast @ coef`` is zero in every
-        outcome; ``drop_sum``: the outcomes are shares that sum to one (df = k - 1)."""
-        from scipy.stats import chi2
-
-        b = contrast @ self.coef
-        cov = self.cov(contrast)
-        df = len(b) - 1 if drop_sum else len(b)
-        if df < 1 or not np.isfinite(cov).all():
-            return np.nan
-        stat = float(b @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ b)
-        return float(chi2.sf(stat, df))
-
 
 def grouped_ols(x: np.ndarray, means: np.ndarray, counts: np.ndarray, within: np.ndarray) -> GroupedFit | None:
     """OLS of unit-level outcomes (k of them) on regressors constant within each of G groups.

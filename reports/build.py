@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from analysis import common, findings, stats, sweep
 from analysis import compare as compare_runs
-from analysis.games import sections_for
+from analysis.games import attach_controls, sections_for
 from analysis.load import Run, cores
 from analysis.sections import Section, anchor
 from analysis.sweep import Sweep, is_sweep
@@ -71,6 +71,7 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         raise ConfigError("report needs at least one run directory")
     if compare and (len(items) != 2 or any(isinstance(i, Sweep) for i in items)):
         raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(run_dirs)} paths")
+    attach_controls([r for i in items for r in (i.runs if isinstance(i, Sweep) else [i])])
     labelled, extra, texts, pending = [], [], [], []  # pending: (part title, sections builder)
     if compare:
         table = compare_runs.compare(*items)
@@ -79,9 +80,11 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         texts.append(compare_runs.TESTS_TEXT)
         names = f"A = {items[0].path}, B = {items[1].path}"
         pending.append((COMPARE_PART, lambda n, t=table, c=cands: [compare_runs.section(t, c, n, names)]))
+    controls = {id(i.control) for i in items if isinstance(i, Run) and i.control is not None}
     for item in items:
         if isinstance(item, Run):
-            labelled.append((f"{item.game.title}: {item.path.name}", item))
+            if id(item) not in controls:  # a control run is the reference of another run's figures, not a part
+                labelled.append((f"{item.game.title}: {item.path.name}", item))
             continue
         table = sweep.metrics(item)
         cands = sweep.candidates(item, table)

@@ -29,3 +29,20 @@ def candidates_for(game: str) -> Callable | None:
     """The game's own findings tests ``candidates(run, label)``, or None when it has none."""
     mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
     return getattr(importlib.import_module(mod), "candidates", None) if mod else None
+
+
+def control_config_for(game: str) -> Callable | None:
+    """The game's ``control_config(cfg)``: the config of the run its report measures rule
+    effects against (daifugo: the base game, an empty rule deck), or None."""
+    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
+    return getattr(importlib.import_module(mod), "control_config", None) if mod else None
+
+
+def attach_controls(runs: list) -> None:
+    """Give each run the run among ``runs`` that is its control (``run.control``; None if absent)."""
+    by_digest = {r.config.digest(): r for r in runs}
+    for run in runs:
+        make = control_config_for(run.config.game)
+        wanted = make(run.config) if make else None
+        match = by_digest.get(wanted.digest()) if wanted is not None else None
+        run.control = match if match is not run else None

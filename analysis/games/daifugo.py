@@ -3,6 +3,8 @@ precepts and as laws, revolution and forbidden-finish frequencies, card-effect c
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
@@ -67,7 +69,27 @@ def precepts(run) -> pd.DataFrame:
 
 
 def laws(run) -> pd.DataFrame:
-    return _cached(run, "laws", rule_cards.law_effects)
+    return _cached(run, "laws", lambda r: rule_cards.law_effects(r, getattr(r, "control", None)))
+
+
+def control_config(cfg):
+    """The control run of a daifugo run's law effects: the same config with an empty rule deck
+    (the base game: no law in force, no precept), so each law is measured against the base game."""
+    if not cfg.params.get("rule_deck"):
+        return None
+    return dataclasses.replace(cfg, params={**cfg.params, "rule_deck": ()})
+
+
+def control_command(run) -> str:
+    """The command that plays the control run of ``run`` (for the report's advice)."""
+    cfg, game = run.config, getattr(run, "game", None)
+    if game is None:  # a run object without its plug-in (tests)
+        return "cardlab simulate daifugo ... --set rule_deck= --out BASE"
+    text = lambda v: ",".join(map(str, v)) if isinstance(v, tuple) else str(v).lower() if isinstance(v, bool) else str(v)  # noqa: E731
+    sets = "".join(f"--set {k}={text(v)} " for k, v in cfg.params.items()
+                   if k != "rule_deck" and game.param(k).default != v)
+    return (f"cardlab simulate daifugo --games {run.games_done} --players {cfg.players} --bots {','.join(cfg.bots)} "
+            f"--seed {cfg.seed} {sets}--set rule_deck= --out {run.path}-base")
 
 
 PRECEPT_TITLE = "Rule cards as precepts"
@@ -128,27 +150,46 @@ def law_section(run) -> Section:
         (PP * eff["spread_diff"], PP * eff["spread_lo"], PP * eff["spread_hi"],
          "seat spread of round wins beyond chance (percentage points)", 0.0),
         (PP * eff["king_diff"], PP * eff["king_lo"], PP * eff["king_hi"], "king retention (percentage points)", 0.0)],
-        "Law in force minus not in force: seat spread and king retention (95% intervals)")
+        f"Law effect against {_ref_short(eff)}: seat spread and king retention (95% intervals)")
     length_fig = charts.forest(eff["card"], [
         (eff["plays_diff"], eff["plays_lo"], eff["plays_hi"], "round length (plays)", 0.0),
         (eff["var_diff"], eff["var_lo"], eff["var_hi"], "variance of final scores (VP\u00b2)", 0.0)],
-        "Law in force minus not in force: round length and score variance (95% intervals)")
+        f"Law effect against {_ref_short(eff)}: round length and score variance (95% intervals)")
+    joint = eff["reference"].iloc[0] == rule_cards.REF_BASE
+    if joint:
+        how = (f"Reference: the base game. Each figure comes from one linear model of all laws at once, fitted on "
+               f"this run's rounds and on its control run {run.control.path.name} (the same config with an empty "
+               f"rule deck: no law in force), with a term per round number: a law's effect is what having it in "
+               f"force adds to a round of the base game, the other laws in force held as they are. 'With' is the "
+               f"rounds with the law in force; 'without' is the same rounds less the law's effect. Measures: the "
+               f"seat spread of round wins (largest minus smallest seat share of 1st places, less the spread chance "
+               f"alone gives with as many rounds; one model per seat's share; basic interval from parametric draws "
+               f"and the p-value that inverts it), king retention and round length in plays (t intervals "
+               f"and tests), and the variance of final scores across the seats of a game (a model of games on "
+               f"their laws). The effects add up; where two laws interact, the pairs section shows it.")
+    else:
+        how = (f"Reference: the other laws. Without a control run of the base game every round has laws in force, "
+               f"so each card is compared with rounds without it at the same round number, which hold other laws "
+               f"instead: a figure is the card's effect against the average of the other laws, and a strong law "
+               f"pushes the other cards' figures the other way. For effects against the base game, play its "
+               f"control run and give both to the report: {control_command(run)}. Measures: the seat spread of "
+               f"round wins beyond chance (basic parametric-bootstrap interval and the p-value that inverts it), king retention and round length in plays (z-tests), and the "
+               f"variance of final scores across the seats of a game (games with the law against games without, "
+               f"Welch t-test).")
     return Section(LAW_TITLE, text=(
-        "What each rule card changes as a law: rounds with it in force (revealed in that or an earlier round of "
-        "the game) against rounds without it at the same round number (each round number weighted by its rounds "
-        "with the card), for the seat spread of round wins (largest minus smallest seat share of 1st places, less "
-        "the spread chance alone gives with as many rounds; basic parametric-bootstrap interval, p from a binomial "
-        "GLM likelihood-ratio test of seat x law), king retention and round length in plays (z-tests); and games "
-        "with it as a law against games without it, for the variance of final scores across the seats of a game "
-        "(Welch t-test). Each difference is with minus without; a strong law also shifts the baseline of the "
-        "cards it rarely meets."),
+        "What each rule card changes as a law (in force: revealed in that or an earlier round of the game). " + how),
         tables=_law_tables(eff),
         figures=[("Laws: seat spread and king retention", rounds_fig),
                  ("Laws: round length and score variance", length_fig)])
 
 
-LAW_TABLES = (("spread", "Seat spread of round wins beyond chance (share), law in force vs not (basic bootstrap "
-                          "interval; p: GLM likelihood-ratio test of seat x law)"),
+def _ref_short(eff: pd.DataFrame) -> str:
+    """The reference of the law figures in a few words (chart titles, captions, findings)."""
+    return "the base game" if eff["reference"].iloc[0] == rule_cards.REF_BASE else "the other laws"
+
+
+LAW_TABLES = (("spread", "Seat spread of round wins (largest minus smallest seat share of 1st places), law in force "
+                          "vs not (basic bootstrap interval and the p-value that inverts it)"),
               ("king", "King retention, law in force vs not (z interval and test)"),
               ("plays", "Mean round length (plays), law in force vs not (z interval and test)"),
               ("var", "Variance of final scores across seats (VP\u00b2), games with the law vs without (Welch)"))
@@ -159,7 +200,7 @@ def _law_tables(eff: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     out = []
     for col, caption in LAW_TABLES:
         cols = ["card", "games_with" if col == "var" else "rounds_with", f"{col}_with", f"{col}_without", f"{col}_diff", f"{col}_lo", f"{col}_hi", f"{col}_p"]
-        out.append((caption, eff[cols]))
+        out.append((f"{caption}; reference: {_ref_short(eff)}", eff[cols]))
     return out
 
 
@@ -237,7 +278,10 @@ def candidates(run, run_label: str) -> list[Candidate]:
                                  r["holder_lo"], r["holder_hi"], r["others_win"], r["win_diff"], r["win_p"],
                                  head=f"the holder of precept {r['card']} wins", tail="of games",
                                  base="for the other players of the same games"))
-    for r in laws(run).to_dict("records"):
+    eff = laws(run)
+    ref = "without it (reference: the base game)" if not eff.empty and eff["reference"].iloc[0] == rule_cards.REF_BASE \
+        else "in rounds without it (reference: the other laws' average)"
+    for r in eff.to_dict("records"):
         for col, head, unit in LAW_MEASURES:
             with_, without, p = r[f"{col}_with"], r[f"{col}_without"], r[f"{col}_p"]
             if not (np.isfinite(p) and np.isfinite(with_) and np.isfinite(without)):
@@ -251,7 +295,7 @@ def candidates(run, run_label: str) -> list[Candidate]:
             tail = "of rounds" if col == "king" else ""
             out.append(Candidate(run_label, LAW_TITLE, f"law {r['card']} ({col})", "law", with_,
                                  r[f"{col}_with_lo"], r[f"{col}_with_hi"], without, effect, p,
-                                 head=f"with law {r['card']} in force {head}", tail=tail, base="without it", unit=unit))
+                                 head=f"with law {r['card']} in force {head}", tail=tail, base=ref, unit=unit))
     return out
 
 

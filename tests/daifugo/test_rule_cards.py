@@ -138,8 +138,10 @@ def test_laws_that_shift_seat_spread_and_round_length_are_findings():
     found = card_findings(run)
     assert [f.subject for f in found[:2]] == [f"law 14 {rc.CARD_NAMES[14]} (spread)", f"law 09 {rc.CARD_NAMES[9]} (plays)"]
     assert found[0].effect == pytest.approx(laws.loc[14, "spread_diff"]) and found[1].effect == pytest.approx(0.25, abs=0.02)
-    # seat 0, first more often, keeps the crown more often: a true consequence; nothing else is large
-    assert all(abs(f.effect) < 0.06 for f in found[2:] if f.subject != f"law 14 {rc.CARD_NAMES[14]} (king)")
+    # seat 0, first more often, keeps the crown more often: a true consequence; against the other laws
+    # (no control run) law 14 in their baseline pushes their spreads down a little; nothing else is large
+    others = [f for f in found[2:] if f.subject != f"law 14 {rc.CARD_NAMES[14]} (king)"]
+    assert all(abs(f.effect) < 0.08 for f in others) and all(f.effect < 0 for f in others if "(spread)" in f.subject)
 
 
 def test_an_interacting_pair_of_laws_is_flagged():
@@ -211,8 +213,8 @@ def test_joint_law_model_recovers_effects_against_the_base_game():
     # king: kept in 1/4 of rounds by chance, plus half of the other 3/4 with law 06: +3/8
     assert joint.loc[6, "king_diff"] == pytest.approx(0.375, abs=0.05) and joint.loc[6, "king_p"] < 1e-6
     assert joint.drop(index=[6, 14])["king_diff"].abs().max() < 0.08
-    assert joint.loc[14, "spread_diff"] > 0.35 and joint.loc[14, "spread_lo"] > 0.25 and joint.loc[14, "spread_p"] < 1e-6
-    assert joint.drop(index=14)["spread_p"].min() > 1e-4
+    assert joint.loc[14, "spread_diff"] > 0.35 and joint.loc[14, "spread_lo"] > 0.25 and joint.loc[14, "spread_p"] <= 0.002
+    assert (F.bh(joint["spread_p"])[joint.index != 14] >= 0.05).all()  # none significant after adjusting
     stratified = rc.law_effects(run).set_index("id")
     assert set(stratified["reference"]) == {rc.REF_OTHERS}
     assert stratified.drop(index=[4, 24])["plays_diff"].max() < -0.3  # the side effect the base game removes
