@@ -14,7 +14,7 @@ import pandas as pd
 from dataclasses import dataclass
 
 from analysis import charts, queries
-from analysis.findings import Candidate, bh, q_text
+from analysis.findings import Candidate, bh
 from analysis.load import Run
 from analysis.sections import Section
 from analysis.stats import compare_rates
@@ -119,7 +119,7 @@ class CompareCandidate(Candidate):
         else:
             v = lambda x: f"{x:.2f}"  # noqa: E731
             d = f"{self.effect:+.2f} ({100 * self.size():.1f}% of B), 95% CI {self.lo:+.2f} to {self.hi:+.2f}"
-        return f"{self.run}: {self.subject} is {v(self.a)} in A against {v(self.b)} in B: A - B = {d} ({q_text(self.q)})."
+        return f"{self.run}: {self.subject} is {v(self.a)} in A against {v(self.b)} in B: A - B = {d}."
 
 
 TESTS_TEXT = ("A-vs-B differences: two-proportion z-test for rates, Welch's t-test for the mean game length "

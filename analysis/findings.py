@@ -6,7 +6,10 @@ stalemate flag's rate against a tolerated rate (one-sided exact binomial test); 
 comparison reports add their own candidates (``analysis.sweep``, ``analysis.compare``). The p-values
 of all tests of a report are adjusted together with Benjamini-Hochberg (``analysis.stats.fdr_bh``,
 as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
-least the practical threshold; largest first.
+least the practical threshold, in one of three lists (``LISTS``): design issues (rules and
+parameters), bot diagnostics (what a bot does) and sanity checks (events that should be rare or
+zero), each ranked by practical size (the effect over its threshold); the p- and q-values go to
+an appendix table.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
 MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
 MIN_RELATIVE_EFFECT = 0.05  # practical threshold for measures that are not rates: 5% of the baseline
+LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
+         "bot": ("Bot diagnostics", "what a bot does: a strong or weak bot is a fact about the bot, not the rules"),
+         "sanity": ("Sanity checks", "events that should be rare or zero")}
+LIST_OF_KIND = {"bot": "bot", "stall": "sanity", "guard": "sanity"}  # every other kind is a design issue
 
 
 @dataclass
@@ -52,7 +59,7 @@ class Candidate:
     unit: str = "share"  # "share" (drawn as %; effect in percentage points) or a unit such as "plays"
 
     def sentence(self) -> str:
-        val = (lambda v: f"{100 * v:.1f}%") if self.unit == "share" else (lambda v: f"{v:.3g} {self.unit}")  # noqa: E731
+        val = percent if self.unit == "share" else (lambda v: f"{v:.3g} {self.unit}")  # noqa: E731
         if self.head:
             head, base = f"{self.head} {val(self.rate)}{' ' + self.tail if self.tail else ''}", self.base
         else:
@@ -62,24 +69,40 @@ class Candidate:
             base = f"for {base}"
         effect = f"{100 * self.effect:+.1f} percentage points" if self.unit == "share" else f"{100 * self.effect:+.1f}%"
         ci = f"{val(self.lo)}-{val(self.hi)}" if self.unit == "share" else f"{self.lo:.3g}-{val(self.hi)}"
-        return (f"{self.run}: {head} (95% CI {ci}) against {val(self.baseline)} {base}: "
-                f"{effect} ({q_text(self.q)}).")
+        return f"{self.run_name}: {head} (95% CI {ci}) against {val(self.baseline)} {base}: {effect}."
 
     def size(self) -> float:
         """The effect on the scale of its practical threshold (a share, or relative to the baseline)."""
         return abs(self.effect)
 
+    @property
+    def list(self) -> str:
+        """Which findings list the test belongs to (a key of ``LISTS``)."""
+        return LIST_OF_KIND.get(self.kind, "design")
+
+    @property
+    def run_name(self) -> str:
+        """The run's short name (its directory), for sentences grouped under a game."""
+        return self.run.rsplit(": ", 1)[-1]
+
+    def practical(self, min_effect: float) -> float:
+        """The effect as a multiple of its practical threshold: the ranking of the lists."""
+        if self.kind in ("stall", "guard"):
+            return self.effect / max(self.baseline, 1e-3)
+        return self.size() / (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
+
     def qualifies(self, min_effect: float) -> bool:
         """Practically large: stall rates above the tolerated rate (their threshold), rate
         effects at least ``min_effect`` in either direction, other measures at least
         ``MIN_RELATIVE_EFFECT`` of the baseline."""
-        if self.kind == "stall":
+        if self.kind in ("stall", "guard"):
             return self.effect > 0
         return self.size() >= (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
 
 
-def q_text(q: float) -> str:
-    return f"q = {q:.2g}" if q > 1e-16 else "q < 1e-16"
+def percent(v: float) -> str:
+    """A share as a percentage, with two decimals below 1% (so that 0.06% does not print as 0.0%)."""
+    return f"{100 * v:.2f}%" if abs(v) < 0.01 and v != 0 else f"{100 * v:.1f}%"
 
 
 def _group_candidates(run, label: str, by: str) -> list[Candidate]:
@@ -158,31 +181,53 @@ def findings(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> list[Can
     return sorted(keep, key=lambda c: -c.size())
 
 
-def section(runs: list[tuple[str, object]], min_effect: float = MIN_EFFECT,
-            max_stall_rate: float = MAX_STALL_RATE, extra: list[Candidate] = (), extra_text: str = "") -> Section:
-    """The report's opening section: the findings as numbered sentences linked to their sections.
-
-    ``extra``: further candidates (sweep and comparison tests), adjusted together with the
-    runs' own; their q-values are filled in place. ``extra_text`` describes their tests.
-    """
-    return section_from(candidates(runs, max_stall_rate) + list(extra), min_effect, max_stall_rate, extra_text)
+def sections(runs: list[tuple[str, object]], min_effect: float = MIN_EFFECT,
+             max_stall_rate: float = MAX_STALL_RATE, extra: list[Candidate] = (), extra_text: str = "") -> list[Section]:
+    """The findings sections of the runs' tests and ``extra`` ones (sweep and comparison tests),
+    adjusted together; their q-values are filled in place. ``extra_text`` describes their tests."""
+    return sections_from(candidates(runs, max_stall_rate) + list(extra), min_effect, max_stall_rate, extra_text)
 
 
-def section_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_rate: float = MAX_STALL_RATE,
-                 extra_text: str = "") -> Section:
-    """The findings section from every candidate test of the report (q-values filled in place)."""
+def method_text(n_tests: int, min_effect: float, max_stall_rate: float, extra_text: str = "") -> str:
+    return (f"A finding is an effect at least as large as its practical threshold that stays significant "
+            f"after adjusting all {n_tests} tests of this report together with {METHOD} at q < {ALPHA}. "
+            f"Thresholds: {100 * min_effect:g} percentage points for rates, {100 * MIN_RELATIVE_EFFECT:g}% of "
+            f"the reference for other measures (round length, score variance), the tolerated rate for stalls "
+            f"({100 * max_stall_rate:g}% of games) and zero for play-guard hits. Each list is ranked by the size "
+            f"of the effect over its threshold. Seats and bots are compared with the others of their run "
+            "(two-proportion z-test), stall rates with the tolerated rate (exact binomial test); a game's own "
+            "tests are described in its sections. The p- and q-values of every test are in the appendix."
+            + (" " + extra_text if extra_text else ""))
+
+
+def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_rate: float = MAX_STALL_RATE,
+                  extra_text: str = "") -> list[Section]:
+    """The three findings lists from every candidate test of the report (q-values filled in place)."""
     found = findings(cands, min_effect)
-    text = (f"Effects significant at q < {ALPHA} after adjusting all {len(cands)} tests of this report with "
-            f"{METHOD}, and at least {100 * min_effect:g} percentage points for rates ({100 * MIN_RELATIVE_EFFECT:g}% "
-            f"of the baseline for round length and score variance; turn-cap and stalemate rates: above "
-            f"{100 * max_stall_rate:g}% of games), largest first. Seats and bots are each tested against "
-            "the others of their run (two-proportion z-test), stall rates against the tolerated rate (exact "
-            "binomial test); a game's own tests (daifugo: each rule card as a precept and as a law) are named "
-            "in its sections." + (" " + extra_text if extra_text else ""))
-    if not found:
-        return Section("Findings", text=text + " Nothing qualifies: no effect reaches "
-                       "significance and the practical threshold.")
-    table = pd.DataFrame([{"run": c.run, "finding": c.subject, "value": c.rate, "lo": c.lo, "hi": c.hi,
-                           "baseline": c.baseline, "effect": c.effect, "p": c.p, "q (BH)": c.q} for c in found])
-    return Section("Findings", text=text, tables=[("Findings (value with its 95% interval; q adjusted by Benjamini-Hochberg)", table)],
-                   items=[(c.sentence(), (c.run, c.section)) for c in found])
+    out = []
+    for key, (title, what) in LISTS.items():
+        mine = sorted((c for c in found if c.list == key), key=lambda c: -c.practical(min_effect))
+        text = f"{what[0].upper()}{what[1:]}, largest first."
+        if key == "design":
+            text += " " + method_text(len(cands), min_effect, max_stall_rate, extra_text)
+        out.append(Section(title, text=text + ("" if mine else " None qualifies."),
+                           items=[(c.sentence(), (c.run, c.section)) for c in mine]))
+    return out
+
+
+APPENDIX_TITLE = "Every test of the findings"
+
+
+def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> Section:
+    """Every test of the report with its value, interval, reference, effect, p and q (after
+    ``adjust``), by list and practical size."""
+    rows = sorted(cands, key=lambda c: (list(LISTS).index(c.list), -c.practical(min_effect)))
+    table = pd.DataFrame([{"list": LISTS[c.list][0], "run": c.run_name, "test": c.subject, "value": c.rate,
+                           "95% low": c.lo, "95% high": c.hi, "reference value": c.baseline, "effect": c.effect,
+                           "effect over threshold": c.practical(min_effect), "p": c.p, "q (BH)": c.q,
+                           "finding": "yes" if c.q < ALPHA and c.qualifies(min_effect) else ""} for c in rows])
+    return Section(APPENDIX_TITLE, text=(
+        f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "
+        "minus the reference value for rates (a share: 0.01 is one percentage point) and the relative change "
+        "for other measures; 'effect over threshold' is the ranking of the findings lists."),
+        tables=[("Every test: value with its 95% interval, reference, effect, p and Benjamini-Hochberg q", table)])

@@ -24,6 +24,8 @@ class Section:
     figures: list[tuple[str, Any]] = field(default_factory=list)
     # numbered sentences, each with the (part title, section title) it refers to ("" = none)
     items: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
+    # verdict lines: (green | amber | red, plain sentence)
+    marks: list[tuple[str, str]] = field(default_factory=list)
 
 
 def anchor(*titles: str) -> str:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from analysis import charts, queries
 from analysis.compare import flag_columns, games_aggregates
-from analysis.findings import Candidate, q_text
+from analysis.findings import Candidate
 from analysis.load import Run
 from analysis.sections import Section
 from analysis.stats import mean_ci_from, wilson
@@ -178,7 +178,7 @@ class SweepCandidate(Candidate):
         test = "chi-square test" if rate else "Welch ANOVA"
         return (f"{self.run}: {self.subject} goes from {v(self.baseline)} (95% CI {v(self.low_lo)}-{v(self.low_hi)}) "
                 f"at {self.param}={self.x_low} to {v(self.rate)} (95% CI {v(self.lo)}-{v(self.hi)}) at "
-                f"{self.param}={self.x_high}, a range of {rng} ({test} across the values, {q_text(self.q)}).")
+                f"{self.param}={self.x_high}, a range of {rng} ({test} across the values).")
 
 
 def rate_change_p(successes, n) -> float:

@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings, stats, sweep
+from analysis import common, findings, stats, sweep, verdict
 from analysis import compare as compare_runs
 from analysis.games import attach_controls, sections_for
 from analysis.load import Run, cores
@@ -95,9 +95,10 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         texts.append(sweep.TESTS_TEXT)
     runs = [(label, run_sections(r)) for label, r in labelled]  # before the findings: see run_sections
     cands = findings.candidates(labelled) + extra
-    parts = [("Findings", [findings.section_from(cands, min_effect, extra_text=" ".join(texts))])]
+    lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
+    parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists)]
     parts += [(title, make(len(cands))) for title, make in pending]
-    return parts + runs
+    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect)])]
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -186,6 +187,7 @@ def render_html(parts: list[tuple[str, list[Section]]], images: Images | None = 
                         "anchor": anchor(title, s.title),
                         "text": s.text,
                         "findings": [(text, anchor(*target)) for text, target in s.items],
+                        "marks": s.marks,
                         "tables": [(c, _fmt_table(t).to_html(index=False, classes="data", border=0)) for c, t in s.tables],
                         "figures": [(c, images.base64(f)) for c, f in s.figures],
                     }

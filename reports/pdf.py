@@ -141,8 +141,34 @@ class Chart(Flowable):
         self.canv.drawImage(image, 0, 7, self.width, self.height)
 
 
+MARK_COLOURS = {"green": "#2e9d4b", "amber": "#e0a800", "red": "#c62828"}
+
+
+class Heading(Paragraph):
+    """A part or section heading that is also a PDF bookmark (outline entry) at its level."""
+
+    def __init__(self, text: str, style: str, level: int):
+        register_fonts()
+        super().__init__(escape(text), STYLES[style])
+        self.title, self.level = text, level
+
+    def draw(self):
+        key = f"h{id(self)}"
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(self.title, key, level=self.level, closed=self.level > 0)
+        super().draw()
+
+
+def mark_paragraph(level: str, text: str) -> Paragraph:
+    """A verdict line: a coloured dot, the level in words, the sentence."""
+    register_fonts()
+    dot = f'<font color="{MARK_COLOURS[level]}">● {level}</font>'
+    return Paragraph(f"{dot} {escape(text)}", STYLES["body"])
+
+
 def section_flowables(s, png, fmt) -> list[Flowable]:
-    out = [paragraph(s.title, "section")]
+    out = [Heading(s.title, "section", 1)]
+    out += [mark_paragraph(level, text) for level, text in s.marks]
     if s.text:
         out.append(paragraph(s.text, "body"))
     out += [paragraph(f"{i}. {item}", "body") for i, (item, _) in enumerate(s.items, 1)]
@@ -163,11 +189,21 @@ def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> int:
     cells, ``png`` gives a chart's PNG); the number of pages."""
     story = cover_flowables([t for t, _ in parts], cover_lines)
     for title, sections in parts:
-        story += [PageBreak(), paragraph(title, "part")]
-        for s in sections:
+        story += [PageBreak(), Heading(title, "part", 0)]
+        for i, s in enumerate(sections):
+            if title == "Verdict" and i:
+                story.append(PageBreak())  # a verdict page per run
             story += section_flowables(s, png, fmt)
     doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                             bottomMargin=MARGIN, title="cardlab balance report", creator=cover_lines[0],
                             invariant=True)
-    doc.build(story)
+    doc.build(story, onLaterPages=_page_number)
     return doc.page
+
+
+def _page_number(canvas, doc) -> None:
+    canvas.saveState()
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(grey)
+    canvas.drawRightString(PAGE_W - MARGIN, MARGIN / 2, f"page {doc.page}")
+    canvas.restoreState()

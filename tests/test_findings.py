@@ -91,8 +91,36 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     ids = set(re.findall(r'id="([^"]+)"', html))
     links = re.findall(r'href="#([^"]+)"', html)
     assert links and set(links) <= ids  # every link of the contents and of the findings resolves
-    first_h2 = re.search(r"<h2 id=\"[^\"]+\">([^<]+)</h2>", html).group(1)
-    assert first_h2 == "Findings"
-    findings = re.search(r'<ol class="findings">(.*?)</ol>', html, re.S).group(1)
-    assert "bot lucky wins" in findings and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in findings
-    assert "Benjamini-Hochberg" in html
+    parts = re.findall(r'<h1 id="[^"]+">([^<]+)</h1>', html)
+    assert parts[:2] == ["Verdict", "Findings"] and parts[-1] == "Appendix"
+    lists = re.findall(r'<h2 id="findings-[^"]+">([^<]+)</h2>', html)
+    assert lists == ["Design issues", "Bot diagnostics", "Sanity checks"]
+    assert re.search(r'<span class="mark (green|amber|red)"', html)  # the verdict lines carry their marks
+    bots = re.search(r'id="findings-bot-diagnostics".*?<ol class="findings">(.*?)</ol>', html, re.S).group(1)
+    assert "bot lucky wins" in bots and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in bots
+    assert "Benjamini-Hochberg" in html and "Every test of the findings" in html
+
+
+def verdict_of(run):
+    from types import SimpleNamespace
+
+    from analysis import verdict as V
+
+    run.config = SimpleNamespace(game="none")
+    cands = F.candidates([("run", run)])
+    F.findings(cands)  # fills the q-values
+    return V.section("run", run, cands, F.MIN_EFFECT)
+
+
+def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
+    fair = verdict_of(table())
+    assert [lv for lv, _ in fair.marks] == ["green", "green", "green"]
+    assert fair.marks[0][1].startswith("Seat order does not matter in practice: the best seat")
+    assert fair.marks[1][1].startswith("No strategy dominates") and "Overall: fine." in fair.text
+    biased = verdict_of(table(seat0_extra=0.2))  # seat 0: 40% against an even share of 28.75% (printed 28.7%)
+    level, text = biased.marks[0]
+    assert level == "red" and text.startswith("Seat order matters: the best seat (seat 0) wins 40.0% of games")
+    assert "an even share is 28.7%" in text and "Overall: act on it." in biased.text
+    capped = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
+    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games (95% CI 1.6%-2.5%) against 1.0% for the "
+                                        "tolerated rate: +1.0 percentage points.")

@@ -127,12 +127,12 @@ def test_sweep_report_parts_and_linked_findings(bonus_sweep):
     parts = report_parts([bonus_sweep])
     titles = [t for t, _ in parts]
     sweep_part = "Sweep of lucky_bonus (High card (test game): bonus)"
-    assert titles[:2] == ["Findings", sweep_part] and len(titles) == 2 + 3  # and one part per run
-    sections = [s.title for s in parts[1][1]]
+    assert titles[:3] == ["Verdict", "Findings", sweep_part] and len(titles) == 3 + 3 + 1  # a part per run, the appendix
+    sections = [s.title for s in parts[2][1]]
     assert sections == ["Sweep of lucky_bonus", "Win rate by seat across lucky_bonus", "Win rate by bot across lucky_bonus",
                         "Seat spread across lucky_bonus", "Game length across lucky_bonus",
                         "Per-game flags across lucky_bonus", "Changes across the sweep"]
-    items = parts[0][1][0].items
+    items = [i for s in parts[1][1] for i in s.items]
     assert set(target for _, target in items) <= _targets(parts)
     sweep_items = [text for text, (part, _) in items if part == sweep_part]
     assert any("win rate, bot lucky goes from" in t for t in sweep_items)
@@ -143,12 +143,12 @@ def test_compare_report_parts(bonus_sweep):
 
     a, b = bonus_sweep / "lucky_bonus=0", bonus_sweep / "lucky_bonus=3"
     parts = report_parts([a, b], compare=True)
-    assert [t for t, _ in parts][:2] == ["Findings", COMPARE_PART]
-    (section,) = parts[1][1]
+    assert [t for t, _ in parts][:3] == ["Verdict", "Findings", COMPARE_PART]
+    (section,) = parts[2][1]
     shown = section.tables[0][1].set_index("metric")
     table = C.compare(Run(a), Run(b)).set_index("metric")
     assert list(shown.columns) == ["A", "B", "A-B", "lo", "hi", "p", "q (BH)"] and shown["p"].equals(table["p"])
-    items = parts[0][1][0].items
+    items = [i for s in parts[1][1] for i in s.items]
     assert set(target for _, target in items) <= _targets(parts)
     assert any(t.startswith(f"{COMPARE_PART}: win rate, bot lucky is") for t, _ in items)
     with pytest.raises(ConfigError, match="--compare needs exactly two run directories"):

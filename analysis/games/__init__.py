@@ -1,6 +1,8 @@
 """Per-game report sections, found by game id.
 
-Each module here exposes ``sections(run) -> list[Section]``. A game plug-in outside this
+Each module here exposes ``sections(run) -> list[Section]`` and may expose ``candidates(run, label)``
+(its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines) and
+``control_config(cfg)`` (the config of a control run its figures are measured against). A game plug-in outside this
 package names its report module in ``CARDLAB_REPORTS="id=module,id2=module2"`` (the
 analysis-side twin of ``CARDLAB_GAMES``); a game without one gets only the shared sections.
 """
@@ -19,23 +21,26 @@ MODULES = {
 }
 
 
+def hook(game: str, name: str) -> Callable | None:
+    """The function ``name`` of a game's report module, or None (no module, or no such function)."""
+    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
+    return getattr(importlib.import_module(mod), name, None) if mod else None
+
+
 def sections_for(game: str) -> Callable | None:
     """The ``sections(run)`` function of a game id, or None when the game has no report module."""
-    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
-    return importlib.import_module(mod).sections if mod else None
+    return hook(game, "sections")
 
 
 def candidates_for(game: str) -> Callable | None:
     """The game's own findings tests ``candidates(run, label)``, or None when it has none."""
-    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
-    return getattr(importlib.import_module(mod), "candidates", None) if mod else None
+    return hook(game, "candidates")
 
 
 def control_config_for(game: str) -> Callable | None:
     """The game's ``control_config(cfg)``: the config of the run its report measures rule
     effects against (daifugo: the base game, an empty rule deck), or None."""
-    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
-    return getattr(importlib.import_module(mod), "control_config", None) if mod else None
+    return hook(game, "control_config")
 
 
 def attach_controls(runs: list) -> None:

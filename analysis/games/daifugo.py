@@ -12,6 +12,7 @@ from analysis import charts, queries, rule_cards
 from analysis.stats import wilson
 from analysis.findings import Candidate
 from analysis.sections import Section
+from analysis.verdict import Mark, level, pp
 
 
 
@@ -270,8 +271,9 @@ LAW_MEASURES = (("spread", "the seat spread of round wins beyond chance is", "sh
 def candidates(run, run_label: str) -> list[Candidate]:
     """Findings tests per rule card: each precept holder's win rate against the other players
     of the same games; each law's change in seat spread, king retention, round length and
-    score variance (rates by their difference, the others relative to the value without)."""
-    out = []
+    score variance (rates by their difference, the others relative to the value without);
+    and the play-count guard as a sanity check."""
+    out = guard_candidate(run, run_label)
     for r in precepts(run).to_dict("records"):
         if np.isfinite(r["win_p"]):
             out.append(Candidate(run_label, PRECEPT_TITLE, f"precept {r['card']}", "precept", r["holder_win"],
@@ -297,6 +299,60 @@ def candidates(run, run_label: str) -> list[Candidate]:
                                  r[f"{col}_with_lo"], r[f"{col}_with_hi"], without, effect, p,
                                  head=f"with law {r['card']} in force {head}", tail=tail, base=ref, unit=unit))
     return out
+
+
+def guard_candidate(run, run_label: str) -> list[Candidate]:
+    """A sanity check: rounds that hit the play-count guard (DEC-18), which should never happen,
+    with the laws in force in every such round (the rule combination that allows an endless round)."""
+    p = run.config.players
+    if "guard_hit" not in run.columns("rounds"):
+        return []
+    g = queries.one(run, f"""WITH r AS ({rule_cards._in_force_rounds(p)}), h AS (SELECT r.in_force FROM r
+        JOIN rounds USING (game, round) WHERE rounds.guard_hit)
+        SELECT (SELECT count(*) FROM rounds) AS n, (SELECT count(*) FROM h) AS k, (SELECT bit_and(in_force) FROM h) AS every""")
+    n, k = int(g["n"]), int(g["k"])
+    if not n:
+        return []
+    lo, hi = wilson(k, n)
+    every = int(g["every"]) if k else 0
+    laws = [rule_cards.label(c) for c in rule_cards.CARDS if every >> (c - 1) & 1]
+    tail = "of rounds" + (f", every one with law {' and '.join(laws)} in force" if laws else "")
+    return [Candidate(run_label, "Revolutions, forbidden finishes and card effects", "play-count guard", "guard",
+                      k / n, float(lo), float(hi), 0.0, k / n, 0.0 if k else 1.0,
+                      head="The play-count guard (DEC-18) ends", tail=tail, base="tolerated")]
+
+
+def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
+    """The strongest and weakest precept and the laws with the largest effects, with the change
+    that would even the precepts out (their VP to print, from ``rule_cards.suggested_vp``)."""
+    out = []
+    prec = [c for c in cands if c.kind == "precept"]
+    if prec:
+        vp = suggested_vps(run)
+        for c in (max(prec, key=lambda c: c.effect), min(prec, key=lambda c: c.effect)):
+            lv = level(c, min_effect)
+            strong = c.effect > 0
+            card = c.subject.removeprefix("precept ")
+            advice = ""
+            if card in vp and lv != "green":
+                now, printed = vp[card]
+                advice = f" Print {printed} VP on it instead of {now} to even it out." if printed != now else ""
+            word = "strongest" if strong else "weakest"
+            out.append(Mark(lv, f"The {word} precept is {card}: its holder wins {pp(c.rate)} of games against "
+                                   f"{pp(c.baseline)} for the other players ({100 * c.effect:+.1f} percentage points, "
+                                   f"95% CI of the holder {pp(c.lo)}-{pp(c.hi)}).{advice}"))
+    laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
+                  key=lambda c: -c.practical(min_effect))
+    for c in laws[:3]:
+        out.append(Mark(level(c, min_effect), c.sentence().split(": ", 1)[1]))
+    return out
+
+
+def suggested_vps(run) -> dict[str, tuple[int, int]]:
+    """Per drafted card (its label): the precept VP now and the whole number to print instead
+    (the suggested VP of ``rule_cards.suggested_vp``, rounded)."""
+    vp = _cached(run, "vp", rule_cards.suggested_vp)
+    return {} if vp.empty else {r.card: (int(r.precept_vp), int(round(r.suggested_vp))) for r in vp.itertuples()}
 
 
 def sections(run) -> list[Section]:
