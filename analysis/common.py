@@ -37,19 +37,20 @@ def win_rates(run: Run) -> Section:
     n = run.config.players
     by_seat = queries.rates(run, "seats", "seat", "win")
     by_bot = queries.rates(run, "seats", "bot", "win")
+    even = float(by_seat["successes"].sum() / by_seat["n"].sum())  # shared wins count for every sharer
     text = (
         f"Share of games won by each seat (turn order from seat 0) and by each bot, with 95% Wilson "
-        f"intervals. Shared wins count as wins for every sharer. An even table would give about "
-        f"1/{n} = {1 / n:.3f}."
+        f"intervals. Shared wins count as wins for every sharer, so an even table gives every seat the "
+        f"mean win rate, {even:.3f} here (1/{n} = {1 / n:.3f} without shared wins)."
     )
     return Section(
         "Win rate by seat and by bot",
         text=text,
         tables=[("Win rate by seat", by_seat), ("Win rate by bot", by_bot)],
         figures=[
-            ("Win rate by seat", charts.rate_bars(by_seat, "seat", "Win rate by seat (95% Wilson)", ref=1 / n,
+            ("Win rate by seat", charts.rate_bars(by_seat, "seat", "Win rate by seat (95% Wilson)", ref=even,
                                                          ylabel="win rate (share of games)", xlabel="seat (turn order)")),
-            ("Win rate by bot", charts.rate_bars(by_bot, "bot", "Win rate by bot (95% Wilson)", ref=1 / n,
+            ("Win rate by bot", charts.rate_bars(by_bot, "bot", "Win rate by bot (95% Wilson)", ref=even,
                                                        ylabel="win rate (share of seat-games)")),
         ],
     )

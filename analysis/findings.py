@@ -33,6 +33,7 @@ MIN_RELATIVE_EFFECT = 0.05  # practical threshold for measures that are not rate
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
          "bot": ("Bot diagnostics", "what a bot does: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}
+MAX_LISTED = 15  # findings shown per list (the rest: in the appendix table)
 LIST_OF_KIND = {"bot": "bot", "stall": "sanity", "guard": "sanity"}  # every other kind is a design issue
 
 
@@ -208,6 +209,10 @@ def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_st
     for key, (title, what) in LISTS.items():
         mine = sorted((c for c in found if c.list == key), key=lambda c: -c.practical(min_effect))
         text = f"{what[0].upper()}{what[1:]}, largest first."
+        if len(mine) > MAX_LISTED:
+            text += (f" The {MAX_LISTED} largest of {len(mine)} are listed; the other {len(mine) - MAX_LISTED} "
+                     f"are in the appendix table (its 'finding' column) and in their sections.")
+            mine = mine[:MAX_LISTED]
         if key == "design":
             text += " " + method_text(len(cands), min_effect, max_stall_rate, extra_text)
         out.append(Section(title, text=text + ("" if mine else " None qualifies."),
@@ -223,11 +228,15 @@ def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> Section:
     ``adjust``), by list and practical size."""
     rows = sorted(cands, key=lambda c: (list(LISTS).index(c.list), -c.practical(min_effect)))
     table = pd.DataFrame([{"list": LISTS[c.list][0], "run": c.run_name, "test": c.subject, "value": c.rate,
-                           "95% low": c.lo, "95% high": c.hi, "reference value": c.baseline, "effect": c.effect,
-                           "effect over threshold": c.practical(min_effect), "p": c.p, "q (BH)": c.q,
+                           "95% low": c.lo, "95% high": c.hi, "reference": c.baseline, "effect": c.effect,
+                           "over threshold": c.practical(min_effect), "p": c.p, "q (BH)": c.q,
                            "finding": "yes" if c.q < ALPHA and c.qualifies(min_effect) else ""} for c in rows])
+    found = table[table["finding"] == "yes"].drop(columns=["finding", "95% low", "95% high"])
+    every = f"Every test ({len(table)}): value with its 95% interval, reference, effect, p and Benjamini-Hochberg q"
     return Section(APPENDIX_TITLE, text=(
         f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "
-        "minus the reference value for rates (a share: 0.01 is one percentage point) and the relative change "
-        "for other measures; 'effect over threshold' is the ranking of the findings lists."),
-        tables=[("Every test: value with its 95% interval, reference, effect, p and Benjamini-Hochberg q", table)])
+        "minus the reference for rates (a share: 0.01 is one percentage point) and the relative change "
+        "for other measures; 'over threshold' (the effect over its practical threshold) ranks the findings "
+        "lists. The PDF lists the findings' tests; the HTML report has every test."),
+        tables=[(f"The findings' tests ({len(found)}): p and Benjamini-Hochberg q", found), (every, table)],
+        html_only=(every,))

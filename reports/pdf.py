@@ -173,7 +173,8 @@ def section_flowables(s, png, fmt) -> list[Flowable]:
         out.append(paragraph(s.text, "body"))
     out += [paragraph(f"{i}. {item}", "body") for i, (item, _) in enumerate(s.items, 1)]
     for caption, table in s.tables:
-        out += table_flowables(caption, table, fmt(table).astype(str))
+        if caption not in s.html_only:
+            out += table_flowables(caption, table, fmt(table).astype(str))
     out += [Chart(fig, png) for _, fig in s.figures]
     return out
 

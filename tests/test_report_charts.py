@@ -56,3 +56,21 @@ def test_every_report_table_fits_the_pdf_page(parts):
                  for f in pdf.table_flowables(caption, table, B._fmt_table(table).astype(str))]
     assert len([f for f in flowables if isinstance(f, Table)]) >= 40
     assert_tables_fit(flowables)
+
+
+def test_no_chart_title_or_axis_label_is_clipped(parts):
+    """Every title, suptitle and axis label lies inside its figure once drawn (the layout engine
+    shrinks the axes; a title longer than the figure is cut at its edges)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    for name, fig in _figures(parts):
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        frame = fig.bbox
+        texts = [fig._suptitle] if fig._suptitle else []
+        texts += [t for ax in fig.axes for t in (ax.title, ax.xaxis.label, ax.yaxis.label) if t.get_text()]
+        for t in texts:
+            box = t.get_window_extent(renderer)
+            inside = box.x0 >= frame.x0 - 1 and box.x1 <= frame.x1 + 1 and box.y0 >= frame.y0 - 1 and box.y1 <= frame.y1 + 1
+            assert inside, f"{name}: '{t.get_text()}' is clipped ({box} outside {frame})"

@@ -136,11 +136,12 @@ def precept_section(run) -> Section:
                        "non-holder expected points (OLS of final points on held precepts; 95% interval)", vp))
         figures.append(("Suggested precept VP offsets", charts.forest(vp["card"], [
             (vp["offset"], vp["offset_lo"], vp["offset_hi"], "VP offset to add to precept_vp_NN (VP)", 0.0)],
-            "Suggested precept VP offset (95% interval, OLS of final points on held precepts)")))
+            "Suggested precept VP offset\n(95% interval; OLS of final points on held precepts)")))
         text += (", and the VP offset for each card that would make holding it worth as many expected points as "
                  "holding another precept (from an OLS regression of final points on the held precepts; with "
                  "precept_vp_timing = every_round the offset is per round held)")
-    return Section(PRECEPT_TITLE, text=text + ".", tables=tables, figures=figures)
+    return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts; the HTML report also has every table.",
+                   tables=tables, figures=figures, html_only=tuple(c for c, _ in tables[:3]))
 
 
 def law_section(run) -> Section:
@@ -178,8 +179,9 @@ def law_section(run) -> Section:
                f"variance of final scores across the seats of a game (games with the law against games without, "
                f"Welch t-test).")
     return Section(LAW_TITLE, text=(
-        "What each rule card changes as a law (in force: revealed in that or an earlier round of the game). " + how),
-        tables=_law_tables(eff),
+        "What each rule card changes as a law (in force: revealed in that or an earlier round of the game). " + how
+        + " The PDF shows the charts; the HTML report also has the tables."),
+        tables=_law_tables(eff), html_only=tuple(c for c, _ in _law_tables(eff)),  # the PDF has the forest charts
         figures=[("Laws: seat spread and king retention", rounds_fig),
                  ("Laws: round length and score variance", length_fig)])
 
