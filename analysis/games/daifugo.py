@@ -119,15 +119,15 @@ def precept_section(run) -> Section:
               ("Mean final points (VP) of the precept holder vs the other players of the same games; difference as "
                "above", pts),
               ("Precept draft: games in which the card was drafted (95% Wilson)" + (
-                  "; share of its drafts in which it was the first pick and its mean pick position (1 = first)"
+                  "; share of its drafts in which it was taken first in its draft round (the first pick of a round; a game has one per draft round, not one per player) and its mean pick position (1 = first)"
                   if "mean_pick" in picks else ""), picks)]
     figures = [("Precepts: holder vs others", fig)]
     if "mean_pick" in picks:
         figures.append(("Precept draft picks", charts.forest(picks["card"], [
             (PP * picks["first_pick_rate"], PP * picks["first_lo"], PP * picks["first_hi"],
-             "first-pick rate among its drafts (%)", None),
+             "share of its drafts in which it was taken first in its draft round (%)", None),
             (picks["mean_pick"], picks["pick_lo"], picks["pick_hi"], "mean pick position (1 = first pick)", None)],
-            "Precept draft: first-pick rate and mean pick position (95% intervals)")))
+            "Precept draft: taken first in its draft round, and mean pick position (95% intervals)")))
     vp = _cached(run, "vp", rule_cards.suggested_vp)
     text = ("How each precept's holder fares against the other players of the games where the card was drafted "
             "(madness mode), how often the card is drafted")

@@ -132,8 +132,14 @@ def elimination_section(run, per_bot: pd.DataFrame, elims: pd.DataFrame) -> Sect
     by_bot = by_bot.reset_index()
     figs = [("Elimination causes", charts.shares(counts[counts > 0], "Elimination causes", "cause (VD-19.2)",
                                                              "share of eliminations"))] if total else []
+    declared = int(counts.get("declare_on_draw", 0) + counts.get("voluntary_declare", 0))
+    why = "" if declared else (
+        " No elimination comes from a declaration: declaring a virus at O = threshold - 1 eliminates the "
+        "declarer (AD-16), and every bot refuses such a declaration (the random bot too, unless its "
+        "allow_suicide parameter is set), so the bots declare only a first virus. The rule acts "
+        "(scenarios TS-4 and TS-37); no bot chooses it.")
     return Section("Elimination causes",
-                   f"{total:,} eliminations in {n_games:,} games ({total / max(n_games, 1):.2f} per game).",
+                   f"{total:,} eliminations in {n_games:,} games ({total / max(n_games, 1):.2f} per game).{why}",
                    tables=[("Share of eliminations by cause", table),
                            ("Eliminations per seat-game, by bot and cause", by_bot)],
                    figures=figs)
