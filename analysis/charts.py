@@ -10,7 +10,7 @@ from matplotlib.patches import Rectangle
 
 def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (share)", ref: float | None = None,
               xlabel: str | None = None) -> Figure:
-    """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``analysis.stats.rate_table``);
+    """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``sim.stats.rate_table``);
     the x axis is labelled ``xlabel`` (default: the column name)."""
     fig = Figure(figsize=(6.4, 3.4), layout="constrained")
     ax = fig.add_subplot()

@@ -1,7 +1,8 @@
 """Compare runs: two configurations with significance tests, or a parameter sweep's metrics.
 
 Every number comes from one aggregating DuckDB query per run (counts, sums, moments); the
-tests run on those aggregates (statsmodels two-proportion z-test, scipy Welch t-test) and
+tests run on those aggregates (``sim.stats``: Newcombe's interval for rates with the p-value that
+inverts it, Welch's interval and t test for means) and
 their p-values are adjusted by Benjamini-Hochberg. ``candidates`` and ``section`` turn a
 comparison into findings and the A-vs-B section of a report.
 """
@@ -17,7 +18,7 @@ from analysis import charts, queries
 from analysis.findings import Candidate, bh
 from analysis.load import Run
 from analysis.sections import Section
-from analysis.stats import compare_rates
+from sim.stats import mean_difference, rate_difference
 from sim.config import ConfigError
 
 SECTION = "Differences A - B"
@@ -41,8 +42,8 @@ def games_aggregates(run: Run, flags: list[str]) -> dict:
 def compare(a: Run, b: Run) -> pd.DataFrame:
     """Metric-by-metric comparison of run A and run B of the same game.
 
-    Rates (win rate by seat and by bot, every boolean per-game flag) use a two-proportion
-    z-test; the mean game length uses Welch's t-test. ``q``: the p-values adjusted together
+    Rates (win rate by seat and by bot, every boolean per-game flag): Newcombe's interval of
+    the difference and the p-value that inverts it; the mean game length: Welch's interval and t test. ``q``: the p-values adjusted together
     by Benjamini-Hochberg.
     """
     if a.config.game != b.config.game:
@@ -52,7 +53,7 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
         ta = queries.rates(a, "seats", by, "win").set_index(by)
         tb = queries.rates(b, "seats", by, "win").set_index(by)
         for key in ta.index.intersection(tb.index):
-            r = compare_rates(ta.at[key, "successes"], ta.at[key, "n"], tb.at[key, "successes"], tb.at[key, "n"])
+            r = rate_difference(ta.at[key, "successes"], ta.at[key, "n"], tb.at[key, "successes"], tb.at[key, "n"])
             rows.append((f"win rate, {by} {key}", ta.at[key, "rate"], tb.at[key, "rate"], r["diff"], r["lo"], r["hi"], r["p"]))
     fb = set(flag_columns(b))
     flags = [c for c in flag_columns(a) if c in fb]
@@ -60,7 +61,7 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
     na, nb = int(ga["n"]), int(gb["n"])
     for col in flags:
         sa, sb = int(ga[col]), int(gb[col])
-        r = compare_rates(sa, na, sb, nb)
+        r = rate_difference(sa, na, sb, nb)
         rows.append((f"share of games: {col}", sa / na, sb / nb, r["diff"], r["lo"], r["hi"], r["p"]))
     rows.append(_mean_length_row(a.game.length_column, ga, gb))
     table = pd.DataFrame(rows, columns=["metric", "A", "B", "A-B", "lo", "hi", "p"])
@@ -69,14 +70,9 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
 
 
 def _mean_length_row(col: str, ga: dict, gb: dict) -> tuple:
-    """Welch's t-test on the mean game length, from each run's mean, variance and count."""
-    from scipy.stats import ttest_ind_from_stats
-
-    ma, mb, va, vb, na, nb = ga["mean_length"], gb["mean_length"], ga["var_length"], gb["var_length"], ga["n"], gb["n"]
-    t = ttest_ind_from_stats(ma, np.sqrt(va), na, mb, np.sqrt(vb), nb, equal_var=False)
-    d = ma - mb
-    se = np.sqrt(va / na + vb / nb) if min(na, nb) > 1 else np.nan
-    return (f"mean {col}", ma, mb, d, d - 1.96 * se, d + 1.96 * se, float(t.pvalue))
+    """Welch's interval and test on the mean game length, from each run's mean, variance and count."""
+    r = mean_difference(ga["mean_length"], ga["var_length"], ga["n"], gb["mean_length"], gb["var_length"], gb["n"])
+    return (f"mean {col}", ga["mean_length"], gb["mean_length"], r["diff"], r["lo"], r["hi"], r["p"])
 
 
 def summary(run: Run) -> dict:
@@ -122,8 +118,8 @@ class CompareCandidate(Candidate):
         return f"{self.run}: {self.subject} is {v(self.a)} in A against {v(self.b)} in B: A - B = {d}."
 
 
-TESTS_TEXT = ("A-vs-B differences: two-proportion z-test for rates, Welch's t-test for the mean game length "
-              "(threshold relative to B).")
+TESTS_TEXT = ("A-vs-B differences: Newcombe's interval for rates with the p-value that inverts it, Welch's "
+              "interval and t test for the mean game length (threshold relative to B).")
 
 
 def candidates(table: pd.DataFrame, label: str) -> list[CompareCandidate]:
@@ -149,8 +145,8 @@ def section(table: pd.DataFrame, cands: list[CompareCandidate], n_tests: int, na
                                            "difference A - B (percentage points)", 0.0)],
                         "Run A - run B (95% intervals)", ylabel="metric")
     text = ((f"{names}. " if names else "") + "Headline metrics of run A and run B side by side, the difference A - B with its 95% interval "
-            "(normal approximation for rates, Welch for the mean game length), the p-value (two-proportion "
-            f"z-test, Welch's t-test) and the q-value adjusted by Benjamini-Hochberg over all {n_tests} tests "
+            "(Newcombe's for rates, Welch's for the mean game length), the p-value of the same method (it is "
+            f"below 0.05 exactly when the interval excludes zero) and the q-value adjusted by Benjamini-Hochberg over all {n_tests} tests "
             "of this report.")
     return Section(SECTION, text=text, tables=[("Run A vs run B", shown)],
                    figures=[("Differences in rates, A - B", fig)])

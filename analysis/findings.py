@@ -1,10 +1,11 @@
 """Findings first: the effects a report's tests find, adjusted for all of them together.
 
 Every candidate is one test on aggregated counts (from DuckDB): each seat's and each bot's
-win rate against the other seats' or bots' (two-proportion z-test), and each turn-cap or
-stalemate flag's rate against a tolerated rate (one-sided exact binomial test); sweep and
+win rate against the other seats' or bots' (Newcombe's interval of the difference and the p-value
+that inverts it), and each turn-cap or stalemate flag's rate against a tolerated rate (Wilson's
+interval and the one-sided score test it inverts; ``sim.stats``); sweep and
 comparison reports add their own candidates (``analysis.sweep``, ``analysis.compare``). The p-values
-of all tests of a report are adjusted together with Benjamini-Hochberg (``analysis.stats.fdr_bh``,
+of all tests of a report are adjusted together with Benjamini-Hochberg (``sim.stats.fdr_bh``,
 as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
 least the practical threshold, in one of three lists (``LISTS``): design issues (rules and
 parameters), bot diagnostics (what a bot does) and sanity checks (events that should be rare or
@@ -22,7 +23,7 @@ import pandas as pd
 from analysis import queries
 from analysis.games import candidates_for
 from analysis.sections import Section
-from analysis.stats import binomial_p_greater, compare_rates, fdr_bh, wilson
+from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 
 ALPHA = 0.05
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
@@ -58,6 +59,9 @@ class Candidate:
     tail: str = ""
     base: str = ""
     unit: str = "share"  # "share" (drawn as %; effect in percentage points) or a unit such as "plays"
+    # 95% interval of the difference rate - baseline (in the measure's unit), from the test's method
+    diff_lo: float = np.nan
+    diff_hi: float = np.nan
 
     def sentence(self) -> str:
         val = percent if self.unit == "share" else (lambda v: f"{v:.3g} {self.unit}")  # noqa: E731
@@ -68,9 +72,17 @@ class Candidate:
             head = f"{self.subject} wins {val(self.rate)} of games" if self.kind != "stall" else \
                 f"{self.subject[0].upper()}{self.subject[1:]} ends {val(self.rate)} of games"
             base = f"for {base}"
-        effect = f"{100 * self.effect:+.1f} percentage points" if self.unit == "share" else f"{100 * self.effect:+.1f}%"
-        ci = f"{val(self.lo)}-{val(self.hi)}" if self.unit == "share" else f"{self.lo:.3g}-{val(self.hi)}"
-        return f"{self.run_name}: {head} (95% CI {ci}) against {val(self.baseline)} {base}: {effect}."
+        return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}."
+
+    def difference(self) -> str:
+        """The difference with its own 95% interval (and, for other measures, as a relative change)."""
+        has_ci = np.isfinite(self.diff_lo) and np.isfinite(self.diff_hi)
+        if self.unit == "share":
+            ci = f" (95% CI {100 * self.diff_lo:+.1f} to {100 * self.diff_hi:+.1f})" if has_ci else ""
+            return f"{100 * self.effect:+.1f} percentage points{ci}"
+        d = self.rate - self.baseline
+        ci = f", 95% CI {self.diff_lo:+.3g} to {self.diff_hi:+.3g}" if has_ci else ""
+        return f"{d:+.3g} {self.unit}{ci} ({100 * self.effect:+.1f}%)"
 
     def size(self) -> float:
         """The effect on the scale of its practical threshold (a share, or relative to the baseline)."""
@@ -115,11 +127,12 @@ def _group_candidates(run, label: str, by: str) -> list[Candidate]:
     out = []
     for row in t.itertuples():
         n, s = int(row.n), int(row.successes)
-        r = compare_rates(s, n, s_all - s, n_all - n)
+        r = rate_difference(s, n, s_all - s, n_all - n)
         if np.isnan(r["p"]):
             continue
         out.append(Candidate(label, "Win rate by seat and by bot", f"{by} {getattr(row, by)}", by,
-                             s / n, float(row.lo), float(row.hi), (s_all - s) / (n_all - n), r["diff"], r["p"]))
+                             s / n, float(row.lo), float(row.hi), (s_all - s) / (n_all - n), r["diff"], r["p"],
+                             diff_lo=r["lo"], diff_hi=r["hi"]))
     return out
 
 
@@ -132,9 +145,9 @@ def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
     for f in flags:
         k = int(c[f])
         lo, hi = wilson(k, n)
-        p = binomial_p_greater(k, n, max_rate)
+        p = rate_test_greater(k, n, max_rate)  # the score test Wilson's interval inverts
         out.append(Candidate(label, "", STALL_FLAGS[f], "stall", k / n, float(lo), float(hi), max_rate,
-                             k / n - max_rate, float(p)))
+                             k / n - max_rate, float(p), diff_lo=float(lo) - max_rate, diff_hi=float(hi) - max_rate))
     return out
 
 
@@ -196,7 +209,8 @@ def method_text(n_tests: int, min_effect: float, max_stall_rate: float, extra_te
             f"the reference for other measures (round length, score variance), the tolerated rate for stalls "
             f"({100 * max_stall_rate:g}% of games) and zero for play-guard hits. Each list is ranked by the size "
             f"of the effect over its threshold. Seats and bots are compared with the others of their run "
-            "(two-proportion z-test), stall rates with the tolerated rate (exact binomial test); a game's own "
+            "(Newcombe's interval of the difference, with the p-value that inverts it), stall rates with the "
+            "tolerated rate (Wilson's interval and the one-sided score test it inverts); a game's own "
             "tests are described in its sections. The p- and q-values of every test are in the appendix."
             + (" " + extra_text if extra_text else ""))
 
@@ -229,9 +243,10 @@ def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> Section:
     rows = sorted(cands, key=lambda c: (list(LISTS).index(c.list), -c.practical(min_effect)))
     table = pd.DataFrame([{"list": LISTS[c.list][0], "run": c.run_name, "test": c.subject, "value": c.rate,
                            "95% low": c.lo, "95% high": c.hi, "reference": c.baseline, "effect": c.effect,
+                           "difference, 95% low": c.diff_lo, "difference, 95% high": c.diff_hi,
                            "over threshold": c.practical(min_effect), "p": c.p, "q (BH)": c.q,
                            "finding": "yes" if c.q < ALPHA and c.qualifies(min_effect) else ""} for c in rows])
-    found = table[table["finding"] == "yes"].drop(columns=["finding", "95% low", "95% high"])
+    found = table[table["finding"] == "yes"].drop(columns=["finding", "95% low", "95% high"]) if len(table) else table
     every = f"Every test ({len(table)}): value with its 95% interval, reference, effect, p and Benjamini-Hochberg q"
     return Section(APPENDIX_TITLE, text=(
         f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "

@@ -29,10 +29,9 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
-from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
-from analysis.stats import grouped_ols, mean_ci_from, wilson
+from sim.stats import (basic_interval, basic_p, chi_square_p, estimate_test, fdr_bh, grouped_ols, mean_ci_from, mean_difference,
+                       mean_test, wilson)
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 
 CARDS = tuple(range(1, N_RULE_CARDS + 1))
@@ -55,19 +54,10 @@ def _clean(sd: float, mean: float) -> float:
 
 
 def _welch(m1, sd1, n1, m2, sd2, n2) -> dict:
-    """Difference of two means with a Welch 95% interval and two-sided p (scipy)."""
+    """Difference of two means with Welch's interval and test (``sim.stats.mean_difference``),
+    rounding noise of a constant treated as no spread."""
     sd1, sd2 = _clean(sd1, m1), _clean(sd2, m2)
-    if min(n1, n2) < 2 or not (np.isfinite(sd1) and np.isfinite(sd2)):
-        return {"diff": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
-    v1, v2 = sd1 ** 2 / n1, sd2 ** 2 / n2
-    d = m1 - m2
-    if v1 + v2 == 0:  # no spread at all: equal means (up to rounding) or certainly different
-        same = bool(np.isclose(m1, m2, rtol=1e-9, atol=1e-12))
-        return {"diff": 0.0 if same else d, "lo": d, "hi": d, "p": 1.0 if same else 0.0}
-    df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1))
-    se = np.sqrt(v1 + v2)
-    t = sps.t.ppf(0.975, df)
-    return {"diff": d, "lo": d - t * se, "hi": d + t * se, "p": float(2 * sps.t.sf(abs(d / se), df))}
+    return mean_difference(m1, sd1 ** 2, n1, m2, sd2 ** 2, n2)
 
 
 # ---- precepts ---------------------------------------------------------------------------
@@ -94,14 +84,8 @@ def precept_counts(run) -> pd.DataFrame:
 
 
 def _paired(mean: float, sd: float, n: int) -> dict:
-    """Mean of matched differences with its 95% t interval and the one-sample t-test p."""
-    sd = _clean(sd, mean)
-    m, lo, hi = mean_ci_from(mean, sd, n)
-    if not np.isfinite(lo):
-        return {"diff": m, "lo": np.nan, "hi": np.nan, "p": np.nan}
-    if sd == 0:
-        return {"diff": m, "lo": lo, "hi": hi, "p": 1.0 if abs(m) < 1e-12 else 0.0}
-    return {"diff": m, "lo": lo, "hi": hi, "p": float(2 * sps.t.sf(abs(m) / (sd / np.sqrt(n)), n - 1))}
+    """Mean of matched differences with its 95% t interval and the one-sample t test."""
+    return mean_test(mean, _clean(sd, mean), n)
 
 
 def precept_effects(run) -> pd.DataFrame:
@@ -182,7 +166,6 @@ def suggested_vp(run) -> pd.DataFrame:
     sigma2 = (fit.ssr + (counts * g["v"].to_numpy(float)).sum()) / dof
     cov = fit.normalized_cov_params * sigma2
     w = (held[:, used] * counts[:, None]).sum(axis=0)
-    t = sps.t.ppf(0.975, dof)
     cfg = run.config.params
     rows = []
     for j, i in enumerate(used):
@@ -194,9 +177,9 @@ def suggested_vp(run) -> pd.DataFrame:
         est, se = float(contrast @ fit.params), float(np.sqrt(contrast @ cov @ contrast))
         card = CARDS[i]
         vp = cfg.get(f"precept_vp_{card:02d}", 1)
+        e = estimate_test(est, se, dof)
         rows.append({"card": label(card), "id": card, "holdings": int(w[j]), "precept_vp": vp,
-                     "offset": est, "offset_lo": est - t * se, "offset_hi": est + t * se,
-                     "p": float(2 * sps.t.sf(abs(est / se), dof)) if se > 0 else np.nan,
+                     "offset": est, "offset_lo": e["lo"], "offset_hi": e["hi"], "p": e["p"],
                      "suggested_vp": vp + est})
     return pd.DataFrame(rows)
 
@@ -252,20 +235,6 @@ def null_spread(n: int, k: int) -> float:
     return float(_spread_draws(np.full(k, n / k), n, rng).mean()) if n else np.nan
 
 
-def basic_p(estimate: float, draws: np.ndarray) -> float:
-    """Two-sided p-value that inverts the basic bootstrap interval (the smallest level at which
-    the interval reaches zero), so that the interval and the test always agree."""
-    reflected = 2 * estimate - np.asarray(draws)
-    return float(min(1.0, 2 * min(np.mean(reflected <= 0), np.mean(reflected >= 0)) + 1 / len(reflected)))
-
-
-def basic_interval(estimate: float, draws: np.ndarray) -> tuple[float, float]:
-    """95% basic (reverse percentile) bootstrap interval: it corrects the upward bias of a
-    largest-minus-smallest spread, which grows as the number of rounds shrinks."""
-    q_lo, q_hi = np.quantile(draws, [0.025, 0.975])
-    return float(2 * estimate - q_hi), float(2 * estimate - q_lo)
-
-
 class Strata:
     """Rounds with a card in force (``w``) and without (``o``), matched by round number: each
     round number weighs as much as it has rounds with the card, so the baseline is what rounds
@@ -313,10 +282,8 @@ class Strata:
 
 
 def _z(d: float, var: float) -> dict:
-    if not np.isfinite(var) or var <= 0:
-        return {"diff": d, "lo": np.nan, "hi": np.nan, "p": np.nan}
-    se = np.sqrt(var)
-    return {"diff": d, "lo": d - 1.96 * se, "hi": d + 1.96 * se, "p": float(2 * sps.norm.sf(abs(d) / se))}
+    """A difference with its variance: normal interval and test (``sim.stats.estimate_test``)."""
+    return estimate_test(d, np.sqrt(var) if np.isfinite(var) and var > 0 else np.nan)
 
 
 def spread_change(st: Strata, seed: int = 0) -> dict:
@@ -420,11 +387,9 @@ def _coef_row(fit, offset: int, j: int, dof: float, with_: float, prefix: str) -
     if fit is None:
         return {f"{prefix}_{k}": np.nan for k in ("without", "diff", "lo", "hi", "p")}
     b = float(fit.coef[offset + j, 0])
-    se = float(np.sqrt(fit.xtx_inv[offset + j, offset + j] * fit.sigma[0, 0]))
-    t = sps.t.ppf(0.975, dof)
-    p = float(2 * sps.t.sf(abs(b) / se, dof)) if se > 0 else np.nan
-    return {f"{prefix}_without": with_ - b, f"{prefix}_diff": b, f"{prefix}_lo": b - t * se, f"{prefix}_hi": b + t * se,
-            f"{prefix}_p": p}
+    e = estimate_test(b, float(np.sqrt(fit.xtx_inv[offset + j, offset + j] * fit.sigma[0, 0])), dof)
+    return {f"{prefix}_without": with_ - b, f"{prefix}_diff": b, f"{prefix}_lo": e["lo"], f"{prefix}_hi": e["hi"],
+            f"{prefix}_p": e["p"]}
 
 
 def _seat_within(groups: pd.DataFrame, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -599,16 +564,15 @@ def pair_effects(run) -> pd.DataFrame:
     df["excess_spread"] = df["spread"] - [null_spread(int(v), k) for v in n]
     df["plays"] = t["mean"].to_numpy()
     se = t["sd"].to_numpy() / np.sqrt(n)
-    half = sps.t.ppf(0.975, np.maximum(n - 1, 1)) * se
-    df["plays_lo"], df["plays_hi"] = df["plays"] - half, df["plays"] + half
+    dof = np.maximum(n - 1, 1)
+    ci = estimate_test(df["plays"].to_numpy(), se, dof)
+    df["plays_lo"], df["plays_hi"] = ci["lo"], ci["hi"]
     df["plays_expected"] = (expected["expected"] / expected["n"]).reindex(pd.MultiIndex.from_frame(t[["a", "b"]])).to_numpy()
     tested = (n >= MIN_PAIR_ROUNDS) & (f.sum(axis=1) > 0)
     exp_f = f_all / f_all.sum() * f.sum(axis=1)[:, None]
     chi2 = ((f - exp_f) ** 2 / np.where(exp_f > 0, exp_f, 1)).sum(axis=1)
-    df["spread_p"] = np.where(tested, sps.chi2.sf(chi2, k - 1), np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tstat = np.abs(df["plays"] - df["plays_expected"]).to_numpy() / se
-    df["plays_p"] = np.where(tested & (se > 0), 2 * sps.t.sf(tstat, np.maximum(n - 1, 1)), np.nan)
+    df["spread_p"] = np.where(tested, chi_square_p(chi2, k - 1), np.nan)
+    df["plays_p"] = np.where(tested, estimate_test((df["plays"] - df["plays_expected"]).to_numpy(), se, dof)["p"], np.nan)
     return _flag_pairs(df, float((f_all.max() - f_all.min()) / f_all.sum()))
 
 
@@ -620,7 +584,7 @@ def _flag_pairs(df: pd.DataFrame, overall_spread: float) -> pd.DataFrame:
     ok = np.isfinite(ps)
     q = np.full(len(ps), np.nan)
     if ok.any():
-        q[ok] = multipletests(ps[ok], alpha=0.05, method="fdr_bh")[1]
+        q[ok] = fdr_bh(ps[ok])
     df["spread_q"], df["plays_q"] = q[:len(df)], q[len(df):]
     flags = []
     for r in df.itertuples():

@@ -23,7 +23,7 @@ from analysis.compare import flag_columns, games_aggregates
 from analysis.findings import Candidate
 from analysis.load import Run
 from analysis.sections import Section
-from analysis.stats import mean_ci_from, wilson
+from sim.stats import mean_change_p, mean_ci_from, rate_change_p, wilson
 from sim.config import ConfigError
 
 SWEEP_FILE = "sweep.json"
@@ -179,32 +179,6 @@ class SweepCandidate(Candidate):
         return (f"{self.run}: {self.subject} goes from {v(self.baseline)} (95% CI {v(self.low_lo)}-{v(self.low_hi)}) "
                 f"at {self.param}={self.x_low} to {v(self.rate)} (95% CI {v(self.lo)}-{v(self.hi)}) at "
                 f"{self.param}={self.x_high}, a range of {rng} ({test} across the values).")
-
-
-def rate_change_p(successes, n) -> float:
-    """Chi-square test of homogeneity of k rates (no continuity correction); NaN when nothing varies."""
-    from scipy.stats import chi2_contingency
-
-    s, n = np.asarray(successes, dtype=float), np.asarray(n, dtype=float)
-    table = np.vstack([s, n - s])
-    if (n == 0).any() or (table.sum(axis=1) == 0).any():
-        return np.nan
-    return float(chi2_contingency(table, correction=False).pvalue)
-
-
-def mean_change_p(means, variances, nobs) -> float:
-    """Welch's one-way ANOVA from summary statistics; pooled variances when a group has none."""
-    from statsmodels.stats.oneway import anova_generic
-
-    means, variances, nobs = (np.asarray(v, dtype=float) for v in (means, variances, nobs))
-    if (nobs < 2).any() or np.isnan(variances).any():
-        return np.nan
-    if (variances > 0).all():
-        return float(anova_generic(means, variances, nobs, use_var="unequal").pvalue)
-    pooled = float(((nobs - 1) * variances).sum() / (nobs - 1).sum())
-    if pooled == 0:
-        return 1.0 if np.ptp(means) == 0 else 0.0
-    return float(anova_generic(means, pooled, nobs, use_var="equal").pvalue)
 
 
 def candidates(sweep: Sweep, table: pd.DataFrame) -> list[SweepCandidate]:

@@ -63,7 +63,7 @@ BASELINE_BOTS = ("random",)  # bots that stand for no strategy: their weakness i
 def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     """Whether one strategy dominates: the best bot against the other bots that play a strategy
     (a random bot's weakness is a bot diagnostic, not this line)."""
-    from analysis.stats import compare_rates
+    from sim.stats import rate_difference
 
     t = queries.rates(run, "seats", "bot", "win")
     t = t[~t["bot"].isin(BASELINE_BOTS)] if (~t["bot"].isin(BASELINE_BOTS)).sum() >= 2 else t
@@ -71,7 +71,7 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
         return Mark("green", f"One bot ({t['bot'].iloc[0]}) plays every seat: no strategy is compared with another.")
     best = t.loc[t["rate"].idxmax()]
     rest = t[t["bot"] != best["bot"]]
-    d = compare_rates(int(best["successes"]), int(best["n"]), int(rest["successes"].sum()), int(rest["n"].sum()))
+    d = rate_difference(int(best["successes"]), int(best["n"]), int(rest["successes"].sum()), int(rest["n"].sum()))
     size = abs(d["diff"]) / min_effect if d["lo"] > 0 or d["hi"] < 0 else 0.0
     lv = "green" if size < 1 else "red" if size >= RED_FACTOR else "amber"
     head = {"green": "No strategy dominates", "amber": "One strategy is stronger", "red": "One strategy dominates"}[lv]

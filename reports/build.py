@@ -16,7 +16,8 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings, stats, sweep, verdict
+from analysis import common, findings, sweep, verdict
+from sim import stats
 from analysis import compare as compare_runs
 from analysis.games import attach_controls, sections_for
 from analysis.load import Run, cores

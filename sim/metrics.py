@@ -1,4 +1,4 @@
-"""Balance metrics from small additive counts, with 95% intervals (statsmodels / scipy).
+"""Balance metrics from small additive counts, with 95% intervals (``sim.stats``).
 
 A batch's result tables shrink to a flat ``Counts`` dict (games, wins per seat and bot,
 sums of game length, games with each per-game column non-zero, precept holders' wins);
@@ -26,12 +26,11 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from sim import stats
 from sim.config import ConfigError, RunConfig
 
 Counts = dict[str, float]
 Columns = dict[str, Any]  # table -> column names, and "dtypes": games column -> dtype name
-CONFIDENCE = 0.95
-ALPHA = 1 - CONFIDENCE
 
 
 @dataclass(frozen=True)
@@ -102,37 +101,25 @@ def read_counts(game, run_dir, batches) -> Counts:
 
 # ---- estimates ---------------------------------------------------------------------------
 def rate(successes: float, n: float) -> Estimate:
-    """A share with its Wilson interval."""
-    from statsmodels.stats.proportion import proportion_confint  # imported on use: workers never need it
-
+    """A share with its Wilson interval (``sim.stats.wilson``)."""
     if n <= 0:
         return Estimate(math.nan, math.nan, math.nan)
-    lo, hi = proportion_confint(successes, n, alpha=ALPHA, method="wilson")
+    lo, hi = stats.wilson(successes, n)
     return Estimate(successes / n, float(lo), float(hi))
 
 
 def rate_difference(s1: float, n1: float, s2: float, n2: float) -> Estimate:
-    """Difference of two shares with Newcombe's interval."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
-    if min(n1, n2) <= 0:
-        return Estimate(math.nan, math.nan, math.nan)
-    lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=ALPHA)
-    return Estimate(s1 / n1 - s2 / n2, float(lo), float(hi))
+    """Difference of two shares with Newcombe's interval (``sim.stats.rate_difference``)."""
+    d = stats.rate_difference(s1, n1, s2, n2)
+    return Estimate(d["diff"], d["lo"], d["hi"])
 
 
 def mean(total: float, total_sq: float, n: float) -> Estimate:
-    """A mean from its sum and sum of squares, with a t interval."""
-    from scipy import stats
-
-    if n < 2:
-        return Estimate(total / n if n else math.nan, math.nan, math.nan)
-    m = total / n
-    var = max(0.0, (total_sq - total * total / n) / (n - 1))
-    if var == 0:
-        return Estimate(m, m, m)
-    lo, hi = stats.t.interval(CONFIDENCE, n - 1, loc=m, scale=math.sqrt(var / n))
-    return Estimate(m, float(lo), float(hi))
+    """A mean from its sum and sum of squares, with a t interval (``sim.stats.mean_ci_from``)."""
+    if n < 1:
+        return Estimate(math.nan, math.nan, math.nan)
+    var = max(0.0, (total_sq - total * total / n) / (n - 1)) if n > 1 else math.nan
+    return Estimate(*stats.mean_ci_from(total / n, math.sqrt(var), int(n)))
 
 
 # ---- metrics -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from scipy import stats as sps
 from analysis import queries
 from analysis.compare import compare, summary
 from analysis.load import Run
-from analysis.stats import rate_table
+from sim.stats import rate_table
 from sim import runner
 from sim.config import ConfigError
 from tests.test_cli import cardlab, one_line_error

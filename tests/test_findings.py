@@ -122,5 +122,5 @@ def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
     assert level == "red" and text.startswith("Seat order matters: the best seat (seat 0) wins 40.0% of games")
     assert "an even share is 28.7%" in text and "Overall: act on it." in biased.text
     capped = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
-    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games (95% CI 1.6%-2.5%) against 1.0% for the "
-                                        "tolerated rate: +1.0 percentage points.")
+    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games against 1.0% for the tolerated rate: "
+                                        "+1.0 percentage points (95% CI +0.6 to +1.5).")

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries, rule_cards
-from analysis.stats import wilson
+from sim.stats import wilson
 from analysis.findings import Candidate
 from analysis.sections import Section
 from analysis.verdict import Mark, level, pp
@@ -281,7 +281,8 @@ def candidates(run, run_label: str) -> list[Candidate]:
             out.append(Candidate(run_label, PRECEPT_TITLE, f"precept {r['card']}", "precept", r["holder_win"],
                                  r["holder_lo"], r["holder_hi"], r["others_win"], r["win_diff"], r["win_p"],
                                  head=f"the holder of precept {r['card']} wins", tail="of games",
-                                 base="for the other players of the same games"))
+                                 base="for the other players of the same games",
+                                 diff_lo=r["win_diff_lo"], diff_hi=r["win_diff_hi"]))
     eff = laws(run)
     ref = "without it (reference: the base game)" if not eff.empty and eff["reference"].iloc[0] == rule_cards.REF_BASE \
         else "in rounds without it (reference: the other laws' average)"
@@ -299,7 +300,8 @@ def candidates(run, run_label: str) -> list[Candidate]:
             tail = "of rounds" if col == "king" else ""
             out.append(Candidate(run_label, LAW_TITLE, f"law {r['card']} ({col})", "law", with_,
                                  r[f"{col}_with_lo"], r[f"{col}_with_hi"], without, effect, p,
-                                 head=f"with law {r['card']} in force {head}", tail=tail, base=ref, unit=unit))
+                                 head=f"with law {r['card']} in force {head}", tail=tail, base=ref, unit=unit,
+                                 diff_lo=r[f"{col}_lo"], diff_hi=r[f"{col}_hi"]))
     return out
 
 
@@ -321,7 +323,8 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
     tail = "of rounds" + (f", every one with law {' and '.join(laws)} in force" if laws else "")
     return [Candidate(run_label, "Revolutions, forbidden finishes and card effects", "play-count guard", "guard",
                       k / n, float(lo), float(hi), 0.0, k / n, 0.0 if k else 1.0,
-                      head="The play-count guard (DEC-18) ends", tail=tail, base="tolerated")]
+                      head="The play-count guard (DEC-18) ends", tail=tail, base="tolerated",
+                      diff_lo=float(lo), diff_hi=float(hi))]
 
 
 def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:

@@ -227,7 +227,7 @@ def test_joint_law_model_recovers_effects_against_the_base_game():
 def test_grouped_ols_equals_unit_level_ols():
     import statsmodels.api as sm
 
-    from analysis.stats import grouped_ols
+    from sim.stats import grouped_ols
 
     rng = np.random.default_rng(3)
     groups = rng.integers(0, 6, 2000)

@@ -1,0 +1,301 @@
+"""The project's one statistics stack: confidence intervals and tests on aggregated counts, from
+statsmodels and scipy.stats, used by the report, ``compare``, sweeps, the stopping rule and the
+tuner alike. Each interval and its test come from one method, so that a p below 0.05 always
+means a 95% interval that excludes the reference:
+
+- one rate: Wilson's score interval; its test against a value is the score test it inverts;
+- a difference of two rates: Newcombe's hybrid score interval; its p-value is the level at which
+  that interval just reaches zero (``rate_difference``);
+- a mean, or an estimate with a standard error: the t interval and the t test
+  (``estimate_test``, ``mean_test``); a difference of two means: Welch's (``mean_difference``);
+- a bootstrap statistic: the basic interval and the p-value that inverts it (``basic_p``).
+
+The libraries are imported inside the functions, so that reading a run (or a worker process)
+does not pay for them before a statistic is needed.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+LIBRARIES = ("scipy.stats", "scipy.optimize", "statsmodels.stats.proportion", "statsmodels.stats.multitest")
+
+
+def preload() -> threading.Thread:
+    """Import the statistics libraries in a background thread, so that their import overlaps
+    the DuckDB scans of a report (which release the GIL) instead of following them."""
+    import importlib
+
+    thread = threading.Thread(target=lambda: [importlib.import_module(m) for m in LIBRARIES],
+                              name="cardlab-preload-stats", daemon=True)
+    thread.start()
+    return thread
+
+
+def wilson(successes, n, alpha: float = 0.05):
+    """95% (by default) Wilson score interval; arrays in, (lo, hi) arrays out. n=0 gives NaN."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    successes = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    safe = np.where(n > 0, n, 1.0)
+    lo, hi = proportion_confint(np.where(n > 0, successes, 0.0), safe, alpha=alpha, method="wilson")
+    return np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
+
+
+def rate_table(df: pd.DataFrame, by: str | list[str], success: str, weight: str | None = None) -> pd.DataFrame:
+    """Rate of the boolean/0-1 column ``success`` per group ``by``, with Wilson intervals.
+
+    Columns: the group keys, ``n``, ``successes``, ``rate``, ``lo``, ``hi``. With ``weight``,
+    ``n`` is the sum of that column (for pre-aggregated counts) and ``success`` a count.
+    """
+    if weight is None:
+        g = df.groupby(by, observed=True)[success].agg(["size", "sum"])
+    else:
+        g = df.groupby(by, observed=True)[[weight, success]].sum()
+    g.columns = ["n", "successes"]
+    return with_rates(g.reset_index())
+
+
+def with_rates(g: pd.DataFrame) -> pd.DataFrame:
+    """Add ``rate``, ``lo``, ``hi`` (95% Wilson) to a frame of counts ``n`` and ``successes``."""
+    g["rate"] = g["successes"] / g["n"].where(g["n"] > 0)
+    g["lo"], g["hi"] = wilson(g["successes"], g["n"])
+    return g
+
+
+def rate_test_greater(k: int, n: int, p0: float) -> float:
+    """One-sided score test of H1: rate > ``p0`` (statsmodels ``proportions_ztest`` with the
+    variance at ``p0``): the test that Wilson's interval inverts. No games: p = 1."""
+    from statsmodels.stats.proportion import proportions_ztest
+
+    if n <= 0 or not 0 < p0 < 1:
+        return 1.0
+    return float(proportions_ztest(k, n, value=p0, alternative="larger", prop_var=p0)[1])
+
+
+def newcombe(s1, n1, s2, n2, alpha: float = 0.05) -> tuple[float, float]:
+    """Newcombe's interval of the difference rate1 - rate2 (statsmodels
+    ``confint_proportions_2indep``, method "newcomb")."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=alpha)
+    return float(lo), float(hi)
+
+
+def rate_difference(s1: int, n1: int, s2: int, n2: int) -> dict:
+    """Difference of two rates: ``diff``, its 95% Newcombe interval ``lo``/``hi`` and the
+    two-sided ``p`` that inverts that interval (the smallest level at which it excludes zero,
+    found by root-finding on the interval's normal quantile). NaN when a group is empty."""
+    if min(n1, n2) <= 0:
+        return {"diff": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    lo, hi = newcombe(s1, n1, s2, n2)
+    d = s1 / n1 - s2 / n2
+    return {"diff": d, "lo": lo, "hi": hi, "p": _newcombe_p(s1, n1, s2, n2, d)}
+
+
+_Z_MAX = 37.0  # beyond this quantile the two-sided p underflows double precision
+
+
+def _newcombe_p(s1, n1, s2, n2, d: float) -> float:
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    if d == 0:
+        return 1.0
+
+    def inner_bound(z: float) -> float:  # the interval's bound nearer zero, signed toward d
+        lo, hi = newcombe(s1, n1, s2, n2, alpha=2 * norm.sf(z))
+        return lo if d > 0 else -hi
+
+    if inner_bound(_Z_MAX) > 0:
+        return 0.0
+    z = brentq(inner_bound, 1e-9, _Z_MAX, xtol=1e-6)
+    return float(2 * norm.sf(z))
+
+
+def estimate_test(estimate, se, dof=np.inf) -> dict:
+    """An estimate with a known standard error: its 95% interval and two-sided p from the same
+    t distribution (``dof`` degrees of freedom; the normal when infinite). Arrays work too;
+    a non-positive or NaN standard error gives NaN."""
+    from scipy.stats import t
+
+    est, se = np.asarray(estimate, float), np.asarray(se, float)
+    ok = np.isfinite(se) & (se > 0)
+    safe = np.where(ok, se, 1.0)
+    half = np.where(ok, t.ppf(0.975, dof) * safe, np.nan)
+    p = np.where(ok, 2 * t.sf(np.abs(est) / safe, dof), np.nan)
+    out = {"diff": est, "lo": est - half, "hi": est + half, "p": p}
+    return {k: float(v) for k, v in out.items()} if est.ndim == 0 and se.ndim == 0 else out
+
+
+def mean_test(mean: float, sd: float, n: int) -> dict:
+    """A mean (of matched differences, say) with its 95% t interval and the one-sample t test
+    against zero. No spread: the interval is the point, p 1 at zero and 0 elsewhere."""
+    if n < 2 or not np.isfinite(sd):
+        return {"diff": mean, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    if sd == 0:
+        return {"diff": mean, "lo": mean, "hi": mean, "p": 1.0 if abs(mean) < 1e-12 else 0.0}
+    return estimate_test(mean, sd / np.sqrt(n), n - 1)
+
+
+def mean_difference(m1: float, var1: float, n1: int, m2: float, var2: float, n2: int) -> dict:
+    """Difference of two means from their sample means, variances (ddof 1) and sizes: Welch's
+    t test and the 95% interval of the same t distribution (Welch-Satterthwaite degrees of
+    freedom), so the two agree. No spread at all: equal means (p 1) or certainly different (p 0)."""
+    d = m1 - m2
+    if min(n1, n2) < 2 or not (np.isfinite(var1) and np.isfinite(var2)):
+        return {"diff": d, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    a, b = var1 / n1, var2 / n2
+    if a + b == 0:
+        same = bool(np.isclose(m1, m2, rtol=1e-9, atol=1e-12))
+        return {"diff": 0.0 if same else d, "lo": d, "hi": d, "p": 1.0 if same else 0.0}
+    dof = (a + b) ** 2 / (a * a / (n1 - 1) + b * b / (n2 - 1))
+    return estimate_test(d, np.sqrt(a + b), dof)
+
+
+def chi_square_p(statistic, dof) -> np.ndarray:
+    """Upper-tail p-value of a chi-square statistic (scipy ``chi2.sf``); arrays work."""
+    from scipy.stats import chi2
+
+    return chi2.sf(statistic, dof)
+
+
+def rate_change_p(successes, n) -> float:
+    """Chi-square test of homogeneity of k rates (no continuity correction); NaN when nothing varies."""
+    from scipy.stats import chi2_contingency
+
+    s, n = np.asarray(successes, dtype=float), np.asarray(n, dtype=float)
+    table = np.vstack([s, n - s])
+    if (n == 0).any() or (table.sum(axis=1) == 0).any():
+        return np.nan
+    return float(chi2_contingency(table, correction=False).pvalue)
+
+
+def mean_change_p(means, variances, nobs) -> float:
+    """Welch's one-way ANOVA from summary statistics; pooled variances when a group has none."""
+    from statsmodels.stats.oneway import anova_generic
+
+    means, variances, nobs = (np.asarray(v, dtype=float) for v in (means, variances, nobs))
+    if (nobs < 2).any() or np.isnan(variances).any():
+        return np.nan
+    if (variances > 0).all():
+        return float(anova_generic(means, variances, nobs, use_var="unequal").pvalue)
+    pooled = float(((nobs - 1) * variances).sum() / (nobs - 1).sum())
+    if pooled == 0:
+        return 1.0 if np.ptp(means) == 0 else 0.0
+    return float(anova_generic(means, pooled, nobs, use_var="equal").pvalue)
+
+
+def basic_interval(estimate: float, draws: np.ndarray) -> tuple[float, float]:
+    """95% basic (reverse percentile) bootstrap interval of ``estimate`` from its bootstrap
+    ``draws``: it corrects a bias the draws share (for example the upward bias of a
+    largest-minus-smallest spread of noisy rates)."""
+    q_lo, q_hi = np.quantile(draws, [0.025, 0.975])
+    return float(2 * estimate - q_hi), float(2 * estimate - q_lo)
+
+
+def basic_p(estimate: float, draws: np.ndarray) -> float:
+    """Two-sided p-value that inverts the basic bootstrap interval (the smallest level at which
+    the interval reaches zero), so that the interval and the test always agree."""
+    reflected = 2 * estimate - np.asarray(draws)
+    return float(min(1.0, 2 * min(np.mean(reflected <= 0), np.mean(reflected >= 0)) + 1 / len(reflected)))
+
+
+def fdr_bh(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the input order (statsmodels
+    ``multipletests(method="fdr_bh")``)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(pvalues, dtype=float)
+    return multipletests(p, alpha=0.05, method="fdr_bh")[1] if p.size else p
+
+
+def mean_ci(values) -> tuple[float, float, float]:
+    """Mean with a 95% t interval."""
+    v = np.asarray(values, dtype=float)
+    if v.size < 2:
+        m = float(v.mean()) if v.size else np.nan
+        return m, np.nan, np.nan
+    return mean_ci_from(float(v.mean()), float(v.std(ddof=1)), v.size)
+
+
+def mean_ci_from(mean: float, sd: float, n: int) -> tuple[float, float, float]:
+    """Mean with a 95% t interval from the sample mean, standard deviation (ddof 1) and size."""
+    if n < 2 or not np.isfinite(sd):
+        return (float(mean) if n else np.nan), np.nan, np.nan
+    if sd == 0:
+        return float(mean), float(mean), float(mean)
+    from scipy.stats import t
+
+    lo, hi = t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
+    return float(mean), float(lo), float(hi)
+
+
+def histogram_summary(values: np.ndarray, counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
+    """Mean, standard deviation (ddof 1), quantiles (linear interpolation, as pandas and
+    numpy) and max of integer data given as sorted distinct ``values`` and their ``counts``."""
+    values = np.asarray(values, dtype=float)
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    mean = float((values * counts).sum() / n)
+    sd = float(np.sqrt((counts * (values - mean) ** 2).sum() / (n - 1))) if n > 1 else np.nan
+    ends = np.cumsum(counts)  # rank r (0-based) holds values[searchsorted(ends, r, 'right')]
+
+    def at(rank: int) -> float:
+        return values[np.searchsorted(ends, rank, side="right")]
+
+    quantiles = []
+    for q in qs:
+        h = (n - 1) * q
+        lo = int(np.floor(h))
+        quantiles.append(at(lo) + (h - lo) * (at(min(lo + 1, n - 1)) - at(lo)))
+    return {"n": n, "mean": mean, "std": sd, "quantiles": quantiles, "max": float(values[-1])}
+
+
+@dataclass
+class GroupedFit:
+    """A unit-level linear model fitted from groups of units with identical regressors.
+
+    ``coef`` (p x k: one column per outcome), ``xtx_inv`` (p x p, the pseudo-inverse of X'WX),
+    ``sigma`` (k x k residual covariance of one unit's outcomes) and ``dof`` (units minus rank):
+    the covariance of coefficient row j is ``xtx_inv[j, j] * sigma``."""
+
+    coef: np.ndarray
+    xtx_inv: np.ndarray
+    sigma: np.ndarray
+    dof: float
+
+    def cov(self, contrast: np.ndarray) -> np.ndarray:
+        """k x k covariance of ``contrast @ coef`` (a linear combination of coefficient rows)."""
+        return float(contrast @ self.xtx_inv @ contrast) * self.sigma
+
+
+def grouped_ols(x: np.ndarray, means: np.ndarray, counts: np.ndarray, within: np.ndarray) -> GroupedFit | None:
+    """OLS of unit-level outcomes (k of them) on regressors constant within each of G groups.
+
+    ``x``: G x p regressors; ``means``: G x k group means; ``counts``: units per group;
+    ``within``: k x k sum over groups of the within-group cross-products of the outcomes about
+    their group means (for one outcome, sum of n_g times its population variance). Weighted least
+    squares on the group means (statsmodels ``WLS``) gives the unit-level coefficients; the
+    residual covariance pools the groups' residuals and their within spread, so the standard
+    errors are the unit-level ones too. None when there are no residual degrees of freedom."""
+    import statsmodels.api as sm
+    import warnings
+
+    means = np.asarray(means, float).reshape(len(x), -1)
+    counts = np.asarray(counts, float)
+    with warnings.catch_warnings():  # collinear designs: the contrasts callers use stay estimable
+        warnings.simplefilter("ignore")
+        fit = sm.WLS(means, x, weights=counts).fit()
+    coef = np.asarray(fit.params).reshape(x.shape[1], -1)
+    resid = means - x @ coef
+    dof = counts.sum() - np.linalg.matrix_rank(x)
+    if dof <= 0:
+        return None
+    sigma = (resid.T @ (resid * counts[:, None]) + np.atleast_2d(within)) / dof
+    return GroupedFit(coef, np.asarray(fit.normalized_cov_params), sigma, float(dof))
