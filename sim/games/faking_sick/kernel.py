@@ -79,6 +79,7 @@ REVEALING = STATE.scalar("revealing", "banned-block index (p*k + slot) of the ca
 WINNER = STATE.scalar("winner", "winning seat, or -1")
 METHOD = STATE.scalar("win_method", "tables.WIN_METHODS code")
 CAP = STATE.scalar("turn_cap", "1 when the turn cap ended the game (FS-9.6)")
+LEADER = STATE.scalar("leader", "game feel: the last sole leader (fewest cards), or -1 (tables.py)")
 HAND = STATE.block("hands", MAX_PLAYERS * NT, "cards of type t in seat p's hand at p*NT + t")
 HS = STATE.block("hand_sizes", MAX_PLAYERS, "cards in each seat's hand")
 BANNED = STATE.block("banned", MAX_POOL, "the shuffled banned pool: seat p's slot i at p*k + i "
@@ -87,6 +88,8 @@ CLEARED = STATE.block("cleared", MAX_PLAYERS * NT, "1 at p*NT + t: a failed call
                       "banned for p since p's last replacement (call model)")
 REVEALED = STATE.block("revealed", NT, "banned cards of each type revealed so far")
 SEAT_BOT = STATE.block("seat_bot", MAX_PLAYERS, "bot table row of each seat in this game")
+SINCE = STATE.block("lead_since", MAX_PLAYERS, "game feel: turn from which each seat has been the sole "
+                    "leader, or -1 (reference.Lead)")
 CALLERS = STATE.block("callers", MAX_PLAYERS - 1, "the players calling in a call window, clockwise")
 DRAW = STATE.block("draw_pile", MAX_DECK, "draw pile, bottom -> top")
 DISC = STATE.block("discard_pile", 2 * MAX_DECK + 1, "discard pile within, restarted at DISC_MID")
@@ -102,6 +105,8 @@ S_FINAL = T.S["final_hand"]
  S_DRAWS, S_SUFFER) = (T.S[k] for k in T.SEAT_STATS)
 P_PLAYS, P_BLUFFS, P_CALLED, P_CAUGHT = (T.P[k] for k in T.PLAY_SUMS)
 S_INITIAL_BANNED0, S_FINAL_BANNED0 = T.S_INITIAL_BANNED0, T.S_FINAL_BANNED0
+G_LEAD_CHANGES, G_LEAD_FROM, G_WIN_BEHIND = (T.G[k] for k in T.GAME_FEEL)
+S_BEHIND = T.S["max_behind"]
 BANNED_COL = np.array(T.BANNED_COL, dtype=np.int64)
 C_CALLS, C_SUCCESSES = (T.C[k] for k in T.CALL_SUMS)
 PLAY_OUT, PUSH_OUT = T.WIN_METHODS.index("play_out"), T.WIN_METHODS.index("push_out")
@@ -197,6 +202,9 @@ def setup(b, r, pv, gs):
     b[WINNER] = -1
     b[METHOD] = 0
     b[CAP] = 0
+    b[LEADER] = -1
+    for s in range(n):
+        b[ix(SINCE + s)] = -1
     if r.initial_apply:
         resolve_effect(b, r, gs, (r.first_player - 1 + n) % n, b[DISC_MID])
 
@@ -347,10 +355,37 @@ def play_game(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays):
     while True:
         # turn (FS-3)
         if start_turn(b, r, p) == OVER:
-            return
+            break
         if take_action(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays, p) == OVER:
-            return
+            break
         p = end_turn(b, r, p)
+        observe(b, r, gs, ss)
+    observe(b, r, gs, ss)
+
+
+@inl
+def observe(b, r, gs, ss):
+    """Game feel (reference ``Lead.observe``): the seat with strictly the fewest cards leads;
+    lead changes, each seat's lead start and largest deficit."""
+    least, cnt, lead = np.int64(1 << 40), 0, -1
+    for s in range(r.players):
+        h = b[size_at(s)]
+        if h < least:
+            least, cnt, lead = h, 1, s
+        elif h == least:
+            cnt += 1
+    if cnt != 1:
+        lead = -1
+    for s in range(r.players):
+        ss[ix(s), S_BEHIND] = max(ss[ix(s), S_BEHIND], b[size_at(s)] - least)
+        if s != lead:
+            b[ix(SINCE + s)] = -1
+        elif b[ix(SINCE + s)] < 0:
+            b[ix(SINCE + s)] = b[TURNS]
+    if lead >= 0:
+        if b[LEADER] >= 0 and lead != b[LEADER]:
+            gs[G_LEAD_CHANGES] += 1
+        b[LEADER] = lead
 
 
 @inl
@@ -748,6 +783,9 @@ def record(b, r, gs, ss):
     gs[G_TURNS] = b[TURNS]
     gs[G_METHOD] = b[METHOD]
     gs[G_CAP] = b[CAP]
+    w = b[WINNER]
+    gs[G_LEAD_FROM] = b[ix(SINCE + w)] if w >= 0 else -1
+    gs[G_WIN_BEHIND] = ss[ix(w), S_BEHIND] if w >= 0 else -1
     for s in range(r.players):
         ss[ix(s), S_FINAL] = b[size_at(s)]
     count_banned(b, r, ss, S_FINAL_BANNED0)

@@ -27,6 +27,37 @@ class GameOver(Exception):
     """Raised internally to unwind when the game ends mid-turn (FS-9.1)."""
 
 
+class Lead:
+    """Game feel (tables.py, docs/rules/faking-sick.md): the sole leader, the lead changes and
+    each seat's largest deficit, over the observations made so far."""
+
+    def __init__(self, n: int):
+        self.leader = -1
+        self.changes = 0
+        self.since = [-1] * n  # turn from which the seat has been the sole leader, or -1
+        self.max_behind = [0] * n
+
+    def observe(self, turn: int, scores: list[int]) -> None:
+        """One observation at ``turn``: the seat with the strictly lowest score leads."""
+        least = min(scores)
+        lead = scores.index(least) if scores.count(least) == 1 else -1
+        for s, x in enumerate(scores):
+            self.max_behind[s] = max(self.max_behind[s], x - least)
+            if s != lead:
+                self.since[s] = -1
+            elif self.since[s] < 0:
+                self.since[s] = turn
+        if lead >= 0:
+            self.changes += self.leader >= 0 and lead != self.leader
+            self.leader = lead
+
+    def columns(self, winner: int) -> dict[str, int]:
+        """The games columns ``GAME_FEEL`` for a game won by ``winner`` (-1: none)."""
+        return {"lead_changes": self.changes,
+                "leader_from_turn": self.since[winner] if winner >= 0 else -1,
+                "winner_max_behind": self.max_behind[winner] if winner >= 0 else -1}
+
+
 class FakingSick:
     """One game's state and rules."""
 
@@ -64,6 +95,7 @@ class FakingSick:
         self.cleared = [[False] * NT for _ in range(players)]
         self.total = [0] * NT
         self.check = False  # run check_invariants before every decision (tests)
+        self.lead = Lead(players)  # game feel, observed at every turn end and at the game's end
 
     # ---- helpers -------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -249,14 +281,20 @@ class FakingSick:
             while True:
                 self.turn(self.to_move)
         except GameOver:
+            self.observe()
             if self.check:
                 self.check_invariants()
+
+    def observe(self) -> None:
+        """Game feel: the hand sizes at a turn end or the game's end (fewest cards leads)."""
+        self.lead.observe(self.turns, [self.hand_size(s) for s in range(self.n)])
 
     def turn(self, s: int) -> None:
         """FS-3: one turn of player s."""
         self.start_turn(s)
         self.take_action(s, retry=False)
         self.end_turn(s)
+        self.observe()
 
     def start_turn(self, s: int) -> None:
         """FS-3.2: turn cap (FS-9.6), turn count, end of an owner-scoped HEADACHE ban."""
@@ -605,11 +643,11 @@ def run_game(cfg, index: int, log: list[str] | None = None) -> FakingSick:
 def record(g: FakingSick, arr: dict, row: int) -> None:
     """Write one finished game into the result arrays of tables.py."""
     vals = {"winner": g.winner, "turns": g.turns, "win_method": g.win_method,
-            "turn_cap": int(g.turn_cap), **g.stats}
+            "turn_cap": int(g.turn_cap), **g.stats, **g.lead.columns(g.winner)}
     for i, name in enumerate(GAME_FIELDS):
         arr["games"][row, i] = vals[name]
     for s in range(g.n):
-        vals = {"final_hand": g.hand_size(s), **g.seat[s],
+        vals = {"final_hand": g.hand_size(s), **g.seat[s], "max_behind": g.lead.max_behind[s],
                 **banned_counts("initial", g.initial_banned[s]), **banned_counts("final", g.banned_types(s))}
         for i, name in enumerate(SEAT_FIELDS):
             arr["seats"][row, s, i] = vals[name]

@@ -36,6 +36,14 @@ banned cards of that type at setup (FS-2.1) and at the game's end (face down; a 
 by the call that ends the game is no longer banned). ``card`` keys are type codes 0..6
 (rules.TYPES).
 
+Game feel (docs/rules/faking-sick.md, "Game feel measures"): the leader is the one player
+holding the fewest cards (a tie: no leader), observed at the end of every turn and at the
+game's end. games: ``lead_changes`` (times the leader became another player than the
+previous leader), ``leader_from_turn`` (the turn, counted as ``turns``, from whose end on the
+winner was the leader at every observation; -1 without a winner), ``winner_max_behind`` (the
+winner's largest excess of cards over the fewest held, -1 without a winner). seats:
+``max_behind`` (the seat's largest excess of cards over the fewest held).
+
 ``banned_calls`` (call success by banned type): every judged call counts once in each row
 ``(banned, card)`` where ``banned`` is a type among the challenged player's face-down banned
 cards at the call (a duplicate counts once) and ``card`` the played type; ``successes`` are
@@ -59,16 +67,17 @@ GAME_STATS = (
     "attacks_countered", "attacks_accepted", "headache_bans", "virus_blocked", "void_go_outs",
     "decisions",
 )
+GAME_FEEL = ("lead_changes", "leader_from_turn", "winner_max_behind")  # game feel (docs/rules/faking-sick.md)
 SEAT_STATS = (
     "plays", "bluffs", "bluffs_caught", "call_requests", "calls_made", "calls_correct",
     "times_called", "cards_pushed", "cards_received", "cards_drawn", "draws", "attacks_suffered",
 )
 PLAY_SUMS = ("plays", "bluffs", "called", "bluffs_caught")
 CALL_SUMS = ("calls", "successes")
-GAME_FIELDS = ("winner", "turns", "win_method", "turn_cap") + GAME_STATS
+GAME_FIELDS = ("winner", "turns", "win_method", "turn_cap") + GAME_STATS + GAME_FEEL
 BANNABLE = tuple(t for t in range(NT) if t != VIR)  # FS-2.1 / FS-8.2: VIRUS is never banned
 SEAT_BANNED = tuple(f"{when}_banned_{TYPES[t].lower()}" for when in ("initial", "final") for t in BANNABLE)
-SEAT_FIELDS = ("final_hand",) + SEAT_STATS + SEAT_BANNED
+SEAT_FIELDS = ("final_hand",) + SEAT_STATS + SEAT_BANNED + ("max_behind",)
 NG, NS, NP = len(GAME_FIELDS), len(SEAT_FIELDS), len(PLAY_SUMS)
 
 # array indices used by the kernel
@@ -91,7 +100,7 @@ def _int64(*names: str) -> tuple[tuple[str, str], ...]:
 TABLES = {
     "games": Table("game", "one row per game: winner, length, calls, bluffs, reveals, pushes, turn cap",
                    columns=(*_int64("game", "winner", "n_winners", "turns", "win_method"), ("turn_cap", "bool"),
-                            *_int64(*GAME_STATS))),
+                            *_int64(*GAME_STATS, *GAME_FEEL))),
     "seats": Table("seat", "one row per seat per game: bot, outcome, bluffs, calls made and correct",
                    columns=(*SEAT_KEYS, ("win", "bool"), *_int64("outcome", *SEAT_FIELDS))),
     "calls": Table("sum", "judged calls and successes by played card type (code), clockwise distance "

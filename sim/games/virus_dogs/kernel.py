@@ -120,6 +120,7 @@ F_T = SEAT.scalar("treatment", "treatment T (VD-17)")
 F_LIVE = SEAT.scalar("live", "1 while the seat is in the game")
 F_SUS = SEAT.scalar("suspicion", "cards taken unseen since the hand was last revealed (bots.py)")
 F_HS = SEAT.scalar("hand_size", "cards in the hand")
+F_SINCE = SEAT.scalar("lead_since", "game feel: turn index from which the seat has been the sole leader, or -1")
 NF = SEAT.size
 
 # ---- one seat's bot parameters, in GAME.bot_param_names() order --------------------------------
@@ -156,6 +157,7 @@ S_FIRST = LAYOUT.scalar("first", "the first player")
 S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
 S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
 S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_density buckets)")
+S_LEADER = LAYOUT.scalar("leader", "game feel: the last sole leader (fewest viruses carried), or -1")
 O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
 O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
 O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
@@ -356,6 +358,7 @@ def setup(b, counts):
     b[S_NLIVE] = n
     for s in range(n):
         b[ix(O_PL + s * NF + F_LIVE)] = 1
+        b[ix(O_PL + s * NF + F_SINCE)] = -1
         b[ix(O_SM + s * NS + tb.S_CAUSE)] = -1
         b[ix(O_SM + s * NS + tb.S_ELIM_TURN)] = -1
         b[ix(O_SM + s * NS + tb.S_INSTIGATOR)] = -1
@@ -364,6 +367,7 @@ def setup(b, counts):
         b[ix(O_SM + s * NS + tb.S_ELIM_T)] = -1
     b[O_GM + tb.G_WINNER] = -1
     b[O_GM + tb.G_FIRST_ELIM] = -1
+    b[S_LEADER] = -1
     shuffle_at(b, O_RNG, b, O_DECK, size)
     first = 0
     if b[O_P + P_FIRST] == 1:
@@ -388,6 +392,7 @@ def play(b, dens):
         if b[S_OVER]:
             break
         record_density(b, dens)
+        observe_lead(b, b[S_TURN] - 1)
         if b[S_SHQ] or (b[S_DSIZE] == 0 and b[S_NLIVE] >= 2):
             hard_quarantine(b, left_of(b, n, cur))
             break
@@ -1117,8 +1122,49 @@ def stalemate(b, n):
 # results
 # ============================================================================================
 @fn
+def observe_lead(b, turn):
+    """Game feel (reference ``Lead.observe``): the live seat carrying strictly the fewest
+    viruses, ``O + HV``, leads; lead changes, each seat's lead start and largest deficit."""
+    n = b[S_N]
+    least, cnt, lead = np.int64(1 << 40), 0, NOX
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            d = b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)]
+            if d < least:
+                least, cnt, lead = d, 1, np.int64(s)
+            elif d == least:
+                cnt += 1
+    if cnt != 1:
+        lead = NOX
+    for s in range(n):
+        if b[ix(O_PL + s * NF + F_LIVE)]:
+            d = b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)] - least
+            if d > b[ix(O_SM + s * NS + tb.S_MAX_BEHIND)]:
+                b[ix(O_SM + s * NS + tb.S_MAX_BEHIND)] = d
+        if s != lead:
+            b[ix(O_PL + s * NF + F_SINCE)] = -1
+        elif b[ix(O_PL + s * NF + F_SINCE)] < 0:
+            b[ix(O_PL + s * NF + F_SINCE)] = turn
+    if lead >= 0:
+        if b[S_LEADER] >= 0 and lead != b[S_LEADER]:
+            b[O_GM + tb.G_LEAD_CHANGES] += 1
+        b[S_LEADER] = lead
+
+
+@fn
+def record_lead(b):
+    """The game-feel columns, after the observation at the game's end (reference ``record_lead``)."""
+    observe_lead(b, b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1)
+    w = b[O_GM + tb.G_WINNER]
+    single = b[O_GM + tb.G_NWIN] == 1
+    b[O_GM + tb.G_LEAD_FROM] = b[ix(O_PL + w * NF + F_SINCE)] if single else NOX
+    b[O_GM + tb.G_WIN_BEHIND] = b[ix(O_SM + w * NS + tb.S_MAX_BEHIND)] if single else NOX
+
+
+@fn
 def finalize(b):
     n = b[S_N]
+    record_lead(b)
     b[O_GM + tb.G_TURNS] = b[S_TURN]
     b[O_GM + tb.G_ROUNDS] = b[S_ROUNDS]
     for s in range(n):

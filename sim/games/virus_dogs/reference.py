@@ -54,6 +54,33 @@ class Player:
         return sum(self.hand)
 
 
+class Lead:
+    """Game feel (tables.py, docs/rules/virus-dogs.md): the sole leader among the live seats,
+    the lead changes and each seat's largest deficit, over the observations made so far."""
+
+    def __init__(self, n: int):
+        self.leader = -1
+        self.changes = 0
+        self.since = [-1] * n  # turn index from which the seat has been the sole leader, or -1
+        self.max_behind = [0] * n
+
+    def observe(self, turn: int, danger: dict[int, int]) -> None:
+        """One observation at turn index ``turn``; ``danger``: live seat -> viruses carried."""
+        least = min(danger.values(), default=0)
+        lowest = [s for s, x in danger.items() if x == least]
+        lead = lowest[0] if len(lowest) == 1 else -1
+        for s, x in danger.items():
+            self.max_behind[s] = max(self.max_behind[s], x - least)
+        for s in range(len(self.since)):
+            if s != lead:
+                self.since[s] = -1
+            elif self.since[s] < 0:
+                self.since[s] = turn
+        if lead >= 0:
+            self.changes += self.leader >= 0 and lead != self.leader
+            self.leader = lead
+
+
 def opt(kind: str, **kw) -> dict:
     """A decision option in the scenario input format."""
     return {"type": kind, **kw}
@@ -97,6 +124,7 @@ class Engine:
         self.start_deck = 0
         self.totals: list[int] | None = None  # card totals for the conservation check
         self.elim_order: list[int] = []  # eliminated seats, in the order they fell
+        self.lead = Lead(n)  # game feel, observed at every turn end and at the game's end
 
     # ---- helpers --------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -236,6 +264,7 @@ class Engine:
                 resume = False
                 ended += 1
                 self.record_density()
+                self.observe_lead(self.turn - 1)
                 if start_hq or (not self.deck and len(self.live_seats()) >= 2):
                     self.hard_quarantine(self.left_of(self.current))
                 self.advance()
@@ -806,7 +835,24 @@ class Engine:
         self.finish(live, HQ_STALEMATE)
 
     # ---- results --------------------------------------------------------------------------
+    def observe_lead(self, turn: int) -> None:
+        """Game feel: the viruses each live seat carries, ``O + HV`` (fewest leads); ``turn``
+        is at least 0 (a scenario may resume a turn 0 in phase C)."""
+        self.lead.observe(max(turn, 0), {p.seat: p.open + p.hand[V] for p in self.players if p.live})
+
+    def record_lead(self) -> None:
+        """The game-feel columns, after the observation at the game's end (tables.py)."""
+        self.observe_lead(self.turn if self.in_hq else self.turn - 1)
+        lead, w = self.lead, self.g[tb.G_WINNER]
+        single = self.g[tb.G_NWIN] == 1
+        self.g[tb.G_LEAD_CHANGES] = lead.changes
+        self.g[tb.G_LEAD_FROM] = lead.since[w] if single else -1
+        self.g[tb.G_WIN_BEHIND] = lead.max_behind[w] if single else -1
+        for s, behind in enumerate(lead.max_behind):
+            self.s[s][tb.S_MAX_BEHIND] = behind
+
     def finalize(self) -> None:
+        self.record_lead()
         self.g[tb.G_TURNS] = self.turn
         self.g[tb.G_ROUNDS] = self.rounds
         for p in self.players:

@@ -36,6 +36,19 @@ Seat columns of M-1 and M-3 (``seats`` table):
 - ``amb_cured_own``, ``amb_cured_others``: open viruses the seat's ambulances (played or
   reactive) sent under the deck, its own and the other players'.
 
+Game feel (docs/rules/virus-dogs.md, "Game feel measures"): a live seat's danger is the
+viruses it carries, ``O + HV``; the leader is the one live seat carrying strictly the fewest
+(a tie: no leader), observed at the end of every turn (turn index ``turns - 1`` as in
+``elim_turn``) and at the game's end (the index of the last turn, or ``turns`` after hard
+quarantine, again as ``elim_turn``). games: ``lead_changes`` (times the leader became another
+seat than the previous leader), ``leader_from_turn`` (the turn index from whose observation on
+the single winner was the leader at every observation; -1 unless ``n_winners = 1``),
+``winner_max_behind`` (the single winner's largest excess of viruses over the fewest carried
+by a live seat, -1 unless ``n_winners = 1``). seats: ``max_behind`` (the same excess of the
+seat, over the observations while it was live). How long an eliminated seat waits is not a
+column: ``max(0, turns - 1 - elim_turn)`` turns are played after the one in which it fell (0
+for a seat that fell in the last turn or in hard quarantine, whose ``elim_turn`` is ``turns``).
+
 Draw-event series (M-2): after every draw event (a card leaving the deck for a player: normal,
 mask, black-market or cough draw; before that card is resolved) the deck size and the viruses
 in it are summed into two sum tables with the same columns (``DRAW_COLS``): ``draw_density``
@@ -60,6 +73,7 @@ GAME_COLS = (
     "elim_cough", "elim_hard_quarantine", "first_elim_turn",
     "hq", "hq_live_start", "hq_hidden_start", "hq_steps", "hq_eliminations", "hq_stalemate",
     "turn_cap", "peak_density_bp", "decisions",
+    "lead_changes", "leader_from_turn", "winner_max_behind",
 )
 GAME_BOOL = ("hq", "hq_stalemate", "turn_cap")
 SEAT_COLS = (
@@ -74,7 +88,7 @@ SEAT_COLS = (
     "mask_peek_virus", "mask_virus_avoided", "market_viruses_seen", "market_forced_virus",
     "ant_normal", "ant_mask", "ant_market", "ant_cough",
     "bat_normal", "bat_mask", "bat_market", "bat_cough",
-    "doctors_wasted", "amb_cured_own", "amb_cured_others",
+    "doctors_wasted", "amb_cured_own", "amb_cured_others", "max_behind",
 )
 SEAT_BOOL = ("win", "eliminated")
 DENSITY_COLS = (
@@ -98,6 +112,7 @@ G_ELIM0 = GI["elim_declare_on_draw"]  # + cause code
 G_FIRST_ELIM = GI["first_elim_turn"]
 G_HQ, G_HQ_LIVE, G_HQ_HIDDEN, G_HQ_STEPS, G_HQ_ELIMS, G_HQ_STALE = (GI[c] for c in GAME_COLS[23:29])
 G_TURN_CAP, G_PEAK, G_DECISIONS = GI["turn_cap"], GI["peak_density_bp"], GI["decisions"]
+G_LEAD_CHANGES, G_LEAD_FROM, G_WIN_BEHIND = GI["lead_changes"], GI["leader_from_turn"], GI["winner_max_behind"]
 
 S_WIN, S_ELIM, S_CAUSE, S_ELIM_TURN, S_INSTIGATOR = range(5)
 S_PLAYED0 = SI["played_tp"]  # + (card code - TP) for TP..EXC
@@ -112,6 +127,7 @@ S_MARKET_SEEN, S_MARKET_FORCED = SI["market_viruses_seen"], SI["market_forced_vi
 X_NORMAL, X_MASK, X_MARKET, X_COUGH = (GI[c] - GI["drawn_normal"] for c in GAME_COLS[7:11])
 S_ANT0, S_BAT0 = SI["ant_normal"], SI["bat_normal"]
 S_DOC_WASTED, S_AMB_OWN, S_AMB_OTHERS = SI["doctors_wasted"], SI["amb_cured_own"], SI["amb_cured_others"]
+S_MAX_BEHIND = SI["max_behind"]
 
 D_GAMES, D_DECK, D_DECK_SQ, D_VDECK, D_VDECK_SQ, D_HID, D_HID_SQ, D_OPEN, D_OPEN_SQ, D_DGAMES, D_BP, D_BP_SQ = range(ND)
 W_DRAWS, W_DECK, W_VDECK, W_DDRAWS, W_BP, W_BP_SQ = range(NW)
@@ -141,6 +157,7 @@ def new_game_row() -> list[int]:
     row = [0] * NG
     row[G_WINNER] = -1
     row[G_FIRST_ELIM] = -1
+    row[G_LEAD_FROM] = row[G_WIN_BEHIND] = -1
     return row
 
 
