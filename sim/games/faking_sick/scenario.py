@@ -308,7 +308,8 @@ def run_scenario(game, spec: dict) -> dict:
 
 
 def stats(g: FakingSick) -> dict:
-    """The ``games`` table counters, the same under the spec's Metrics names, and per seat."""
+    """The ``games`` table counters (game feel included), the same under the spec's Metrics
+    names, and per seat."""
     c = g.stats
     spec_names = {
         "turns": g.turns, "bluffs_attempted": c["bluffs"], "bluffs_uncalled": c["bluffs"] - c["calls_succeeded"],
@@ -323,8 +324,8 @@ def stats(g: FakingSick) -> dict:
         seats.append({**x, "final_hand": g.hand_size(s), "final_hand_size": g.hand_size(s), "honest_plays": x["plays"] - x["bluffs"],
                       "calls_succeeded": x["calls_correct"], "calls_failed": x["calls_made"] - x["calls_correct"],
                       "cards_received_by_push": x["cards_received"],
-                      "draws_voluntary": x["draws"],
+                      "draws_voluntary": x["draws"], "max_behind": g.lead.max_behind[s],
                       **banned_counts("initial", g.initial_banned[s]), **banned_counts("final", g.banned_types(s))})
     banned_calls = [{"banned": TYPES[y], "card": TYPES[t], "calls": v[0], "successes": v[1]}
                     for y, row in enumerate(g.banned_call_sums) for t, v in enumerate(row) if v[0]]
-    return {**c, **spec_names, "seats": seats, "banned_calls": banned_calls}
+    return {**c, **spec_names, **g.lead.columns(g.winner), "seats": seats, "banned_calls": banned_calls}

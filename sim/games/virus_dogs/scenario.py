@@ -321,7 +321,8 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
             ],
             "elimination_order": list(eng.elim_order),
         }
-    out["metrics"] = {"seats": [dict(zip(tb.SEAT_COLS, row)) for row in eng.s],
+    out["metrics"] = {"game": dict(zip(tb.GAME_COLS, eng.g)),
+                      "seats": [dict(zip(tb.SEAT_COLS, row)) for row in eng.s],
                       "draw_series": [list(x) for x in eng.draw_series]}
     out["decisions_used"] = agent.pos
     out.update(script.report())
