@@ -33,7 +33,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
-	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base --out $(DEMO_DIR)/report
+	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $(DEMO_DIR)/daifugo-madness-suggested --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
 	$(BIN)/cardlab compile daifugo
@@ -41,6 +41,7 @@ demo-daifugo: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set rule_deck= --out $(DEMO_DIR)/daifugo-madness-base
+	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
 
 demo-virus-dogs-faking-sick: $(STAMP)
 	$(BIN)/cardlab compile virus-dogs faking-sick --jobs 1

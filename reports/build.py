@@ -19,7 +19,8 @@ from matplotlib.figure import Figure
 from analysis import common, findings, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
-from analysis.games import attach_controls, sections_for
+from analysis.games import attach_controls, hook, sections_for, supporting
+from analysis.glossary import header_text, section as glossary_section
 from analysis.load import Run, cores
 from analysis.sections import Section, anchor
 from analysis.sweep import Sweep, is_sweep
@@ -81,10 +82,10 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         texts.append(compare_runs.TESTS_TEXT)
         names = f"A = {items[0].path}, B = {items[1].path}"
         pending.append((COMPARE_PART, lambda n, t=table, c=cands: [compare_runs.section(t, c, n, names)]))
-    controls = {id(i.control) for i in items if isinstance(i, Run) and i.control is not None}
+    controls = supporting([i for i in items if isinstance(i, Run)])
     for item in items:
         if isinstance(item, Run):
-            if id(item) not in controls:  # a control run is the reference of another run's figures, not a part
+            if id(item) not in controls:  # a control or check run serves another run's figures, not a part
                 labelled.append((f"{item.game.title}: {item.path.name}", item))
             continue
         table = sweep.metrics(item)
@@ -99,15 +100,31 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
     parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists)]
     parts += [(title, make(len(cands))) for title, make in pending]
-    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect)])]
+    glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
+    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect)] + ([glossary] if glossary else []))]
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Table cells as text: numbers by ``number_text``, column headers in words (``header_text``)."""
     df = df.copy()
     for c in df.columns:
-        if pd.api.types.is_float_dtype(df[c]):
-            df[c] = df[c].map(lambda v: "" if pd.isna(v) else f"{v:.4f}")
-    return df
+        if pd.api.types.is_float_dtype(df[c]) or pd.api.types.is_integer_dtype(df[c]):
+            df[c] = df[c].map(number_text)
+    return df.rename(columns=header_text)
+
+
+def number_text(v) -> str:
+    """A number as a reader writes it: whole numbers as integers with thousands separators,
+    others to four significant digits, tiny ones (p-values) in scientific notation."""
+    if pd.isna(v):
+        return ""
+    v = float(v)
+    if v.is_integer() and abs(v) < 1e15:
+        return f"{int(v):,}"
+    a = abs(v)
+    if a >= 1000:
+        return f"{v:,.1f}"
+    return f"{v:.4g}" if a >= 1e-3 else f"{v:.2e}"
 
 
 FIGURE_DPI = 120
@@ -201,7 +218,20 @@ def render_html(parts: list[tuple[str, list[Section]]], images: Images | None = 
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         version=code_version(),
         parts=data,
+        sortable=sortable_tables(),
     )
+
+
+def sortable_tables() -> dict[str, str]:
+    """The DataTables bundle that ``itables`` ships (its offline mode's files), embedded in the
+    page: its CSS, and its ES module as a base64 data address the page imports, so every table
+    sorts by a click on a header with no network."""
+    import base64
+    from importlib.resources import files
+
+    bundle = files("itables") / "html"
+    js = base64.b64encode((bundle / "dt_bundle.js").read_bytes()).decode()
+    return {"css": (bundle / "dt_bundle.css").read_text(), "module": f"data:text/javascript;base64,{js}"}
 
 
 def render_pdf(parts: list[tuple[str, list[Section]]], path: Path, images: Images | None = None) -> None:

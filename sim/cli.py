@@ -217,6 +217,35 @@ def report(
 
 
 @app.command()
+def suggest(
+    run: Path = typer.Argument(..., help="Run directory whose report suggests parameter values (daifugo madness: precept VPs)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Play the check run: the same config and seed with "
+                                       "the suggested values, into this directory."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of the check run (default: as many as RUN)."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Print the parameter values RUN's report suggests (the whole numbers to print) and, with
+    --out, play them: give RUN and OUT to `cardlab report` and it shows what the change does."""
+    import dataclasses
+
+    from analysis.games import hook
+    from analysis.load import Run
+
+    source = Run(_run_dir(run))
+    make = hook(source.config.game, "suggestions")
+    values = make(source) if make else {}
+    if not values:
+        raise Fail(f"{run}: nothing to suggest (daifugo madness runs with precepts get precept VPs)")
+    typer.echo("suggested: " + " ".join(f"--set {k}={v}" for k, v in sorted(values.items())))
+    if out is not None:
+        cfg = dataclasses.replace(source.config, params={**source.config.params, **values})
+        _game(cfg.game).check(cfg)
+        _run(cfg, games or source.games_done, out, workers, None, engine, None, False, quiet)
+
+
+@app.command()
 def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
     """List a game's rule parameters (default, allowed values, source, rule), bots and bot parameters."""
     g = _game(game)

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries, rule_cards
+from analysis.games import daifugo_scorecard
 from sim.stats import wilson
 from analysis.findings import Candidate
 from analysis.sections import Section
@@ -109,7 +110,7 @@ def precept_section(run) -> Section:
         (eff["points_diff"], eff["points_diff_lo"], eff["points_diff_hi"],
          "holder minus others: mean final points (VP)", 0.0)],
         "Precept holder vs the other players of the same games (95% intervals)")
-    picks = rule_cards.pick_stats(run)
+    picks = _cached(run, "picks", rule_cards.pick_stats)
     win = eff[["card", "holders", "holder_win", "holder_lo", "holder_hi", "others_win", "win_diff", "win_diff_lo",
                "win_diff_hi", "win_p"]]
     pts = eff[["card", "holders", "holder_points", "others_points", "points_diff", "points_diff_lo", "points_diff_hi",
@@ -342,15 +343,29 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
             if card in vp and lv != "green":
                 now, printed = vp[card]
                 advice = f" Print {printed} VP on it instead of {now} to even it out." if printed != now else ""
+                advice += _checked(run, card) if advice else ""
             word = "strongest" if strong else "weakest"
             out.append(Mark(lv, f"The {word} precept is {card}: its holder wins {pp(c.rate)} of games against "
-                                   f"{pp(c.baseline)} for the other players ({100 * c.effect:+.1f} percentage points, "
-                                   f"95% CI of the holder {pp(c.lo)}-{pp(c.hi)}).{advice}"))
+                                   f"{pp(c.baseline)} for the other players: {c.difference()}.{advice}"))
     laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
                   key=lambda c: -c.practical(min_effect))
     for c in laws[:3]:
         out.append(Mark(level(c, min_effect), c.sentence().split(": ", 1)[1]))
     return out
+
+
+def _checked(run, card: str) -> str:
+    """What the check run (played with the VPs to print) measured for ``card``, or how to play it."""
+    check = getattr(run, "check", None)
+    if check is None:
+        return f" (Not yet checked by simulation: {suggest_command(run)}.)"
+    row = precepts(check).set_index("card").loc[card] if card in set(precepts(check)["card"]) else None
+    if row is None or not np.isfinite(row["win_diff"]):
+        return ""
+    vp_played = check.config.params.get(f"precept_vp_{card[:2]}", 1)
+    return (f" Checked on {check.games_done:,} games played with {vp_played} VP on it ({check.path.name}): its holder "
+            f"then wins {100 * row['win_diff']:+.1f} percentage points against the others "
+            f"(95% CI {100 * row['win_diff_lo']:+.1f} to {100 * row['win_diff_hi']:+.1f}).")
 
 
 def suggested_vps(run) -> dict[str, tuple[int, int]]:
@@ -360,6 +375,23 @@ def suggested_vps(run) -> dict[str, tuple[int, int]]:
     return {} if vp.empty else {r.card: (int(r.precept_vp), int(round(r.suggested_vp))) for r in vp.itertuples()}
 
 
+def scorecard_section(run) -> Section:
+    eff = laws(run)
+    reference = _ref_short(eff) if not eff.empty else "the base game"
+    tables = {"precepts": precepts(run), "vp": _cached(run, "vp", rule_cards.suggested_vp), "laws": eff,
+              "picks": _cached(run, "picks", rule_cards.pick_stats)}
+    return daifugo_scorecard.section(run, tables, reference, suggest_command(run))
+
+
+def suggest_command(run) -> str:
+    """The command that plays the check run of ``run``'s suggested VPs."""
+    return f"cardlab suggest {run.path} --out {run.path}-suggested"
+
+
+suggestion_key = daifugo_scorecard.suggestion_key
+suggestions = daifugo_scorecard.suggestions
+
+
 def sections(run) -> list[Section]:
-    return [points_section(run), king_section(run), precept_section(run), law_section(run), pair_section(run),
-            frequency_section(run)]
+    return [scorecard_section(run), points_section(run), king_section(run), precept_section(run), law_section(run),
+            pair_section(run), frequency_section(run)]

@@ -14,7 +14,9 @@ def test_sections(tmp_path, params):
     runner.run(cfg, 400, tmp_path / "run", batch_size=200, progress=False)
     secs = sections(Run(tmp_path / "run"))
     titles = [s.title for s in secs]
-    assert titles[0] == "Points by seat and by bot" and any("King" in t for t in titles)
+    assert titles[:2] == ["Scorecard per rule card", "Points by seat and by bot"] and any("King" in t for t in titles)
+    card = secs[0].tables[0][1]
+    assert len(card) == len(cfg.params["rule_deck"]) and ("VP to print" in card) == (params.get("mode") == "madness")
     precepts = next(s for s in secs if s.title == "Rule cards as precepts")
     laws = next(s for s in secs if s.title == "Rule cards as laws")
     if params.get("mode") == "madness":

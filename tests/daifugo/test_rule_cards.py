@@ -240,3 +240,34 @@ def test_grouped_ols_equals_unit_level_ols():
     fit = grouped_ols(x_groups, means, n, np.array([[within]]))
     assert fit.coef[:, 0] == pytest.approx(unit.params, abs=1e-9)
     assert np.sqrt(np.diag(fit.xtx_inv) * fit.sigma[0, 0]) == pytest.approx(unit.bse, rel=1e-9)
+
+
+def test_suggestions_and_scorecard_print_the_whole_number_that_evens_a_precept_out():
+    from analysis.games import daifugo_scorecard as SC
+
+    run = constructed(n_games=400, seed=5, bonus_card=12, bonus=2, noise=False)
+    run.config.params.update(mode="madness", rule_deck=tuple(range(1, CARDS + 1)), precept_vp_12=1)
+    assert SC.suggestions(run) == {"precept_vp_12": -1}  # 2 VP too strong at 1 VP (§1.5): print -1
+    tables = {"precepts": rc.precept_effects(run), "vp": rc.suggested_vp(run), "laws": rc.law_effects(run),
+              "picks": rc.pick_stats(run)}
+    card = SC.scorecard(run, tables).set_index("card").loc[rc.label(12)]
+    assert (card["VP now"], card["VP to print"]) == (1, -1)
+    assert card["worth against an average precept (VP)"].startswith("+2.00")
+    assert len(SC.scorecard(run, tables)) == CARDS and "checked: VP played" not in SC.scorecard(run, tables)
+
+
+def test_a_run_played_with_other_precept_vps_is_the_check_run_of_the_first():
+    from types import SimpleNamespace
+
+    from analysis.games import attach_controls, supporting
+    from sim.games.daifugo import GAME
+
+    def run(**over):
+        return SimpleNamespace(config=GAME.make_config(seed=1, overrides={"mode": "madness", **over}))
+
+    first, check, other_seed = run(), run(precept_vp_12="-1"), SimpleNamespace(
+        config=GAME.make_config(seed=2, overrides={"mode": "madness", "precept_vp_12": "-1"}))
+    normal = run(mode="normal")
+    attach_controls([first, check, other_seed, normal])
+    assert first.check is check and normal.check is None and check.check is None
+    assert supporting([first, check, other_seed, normal]) == {id(check)}

@@ -1,0 +1,125 @@
+"""Daifugō per-card scorecard: one row per rule card with what a designer prints.
+
+For every card of the run: as a precept, its holder's win-rate change against the other
+players of the same games, its worth in VP against an average precept, the VP printed now and
+the whole number to print instead (``rule_cards.suggested_vp``), and, when a check run played
+with those VPs is given to the report (``cardlab suggest RUN --out CHECK``), the win-rate change
+the new VP actually brings; as a law, its effect on king retention, round length and the spread
+of final scores (a standard deviation in VP) against the reference of the law figures; in the
+draft, how often it is drafted and taken first in its draft round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from analysis import rule_cards
+from analysis.sections import Section
+
+TITLE = "Scorecard per rule card"
+VP_PREFIX = "precept_vp_"
+
+
+def suggestion_key(cfg):
+    """The config with its precept VPs left out: runs with the same key differ only in the VPs
+    the report suggests, so one is the check run of the other (None: no precepts to suggest for)."""
+    if cfg.params.get("mode") != "madness" or not cfg.params.get("rule_deck"):
+        return None
+    return dataclasses.replace(cfg, params={k: v for k, v in cfg.params.items() if not k.startswith(VP_PREFIX)})
+
+
+def suggestions(run) -> dict[str, int]:
+    """The precept VPs to print, as parameters (``precept_vp_NN``: whole number), for every drafted
+    card whose rounded suggestion differs from the VP it was played with."""
+    vp = rule_cards.suggested_vp(run)
+    if vp.empty:
+        return {}
+    return {f"{VP_PREFIX}{int(r.id):02d}": int(round(r.suggested_vp)) for r in vp.itertuples()
+            if int(round(r.suggested_vp)) != int(r.precept_vp)}
+
+
+def _ci(v: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1) -> str:
+    """``+8.1 (7.5 to 8.7)``: a figure with its 95% interval, signed; blank when undefined."""
+    if not np.isfinite(v):
+        return ""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{scale * v:+.{digits}f}"
+    return f"{scale * v:+.{digits}f} ({scale * lo:+.{digits}f} to {scale * hi:+.{digits}f})"
+
+
+def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame:
+    if eff.empty:
+        return pd.DataFrame(columns=["id"])
+    out = pd.DataFrame({"id": eff["id"], "precept: holder's win-rate change (pp)": [
+        _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()]})
+    if not vp.empty:
+        v = pd.DataFrame({"id": vp["id"], "VP now": vp["precept_vp"].astype(int),
+                          "worth against an average precept (VP)": [
+                              _ci(-r.offset, -r.offset_hi, -r.offset_lo, digits=2) for r in vp.itertuples()],
+                          "VP to print": vp["suggested_vp"].round().astype(int)})
+        out = out.merge(v, on="id", how="left")
+    if check is not None:
+        c = rule_cards.precept_effects(check)
+        if not c.empty:
+            vps = check.config.params
+            out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP played": [
+                int(vps.get(f"{VP_PREFIX}{int(i):02d}", 1)) for i in c["id"]],
+                "checked: holder's win-rate change (pp)": [
+                _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in c.itertuples()]}), on="id", how="left")
+    return out
+
+
+def _law_columns(laws: pd.DataFrame) -> pd.DataFrame:
+    if laws.empty:
+        return pd.DataFrame(columns=["id"])
+    sd_with, sd_without = np.sqrt(laws["var_with"].clip(lower=0)), np.sqrt(laws["var_without"].clip(lower=0))
+    return pd.DataFrame({
+        "id": laws["id"],
+        "law: king kept (pp)": [_ci(r.king_diff, r.king_lo, r.king_hi, 100) for r in laws.itertuples()],
+        "law: round length (plays)": [_ci(r.plays_diff, r.plays_lo, r.plays_hi) for r in laws.itertuples()],
+        "law: spread of final scores, SD (VP)": [f"{d:+.2f}" if np.isfinite(d) else "" for d in sd_with - sd_without]})
+
+
+def _draft_columns(picks: pd.DataFrame) -> pd.DataFrame:
+    if picks.empty or not picks["drafted"].sum():  # normal mode: no draft
+        return pd.DataFrame(columns=["id"])
+    out = pd.DataFrame({"id": picks["id"],
+                        "drafted (% of games)": (100 * picks["draft_rate"]).round(1)})
+    if "first_pick_rate" in picks:
+        out["taken first in its draft round (%)"] = (100 * picks["first_pick_rate"]).round(1)
+    return out
+
+
+def scorecard(run, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per card of the run's rule deck (see the module docstring); ``tables``: the run's
+    ``precepts`` (``rule_cards.precept_effects``), ``vp`` (``suggested_vp``), ``laws``
+    (``law_effects``) and ``picks`` (``pick_stats``)."""
+    cards = pd.DataFrame({"id": [int(c) for c in run.config.params.get("rule_deck", ())]})
+    cards["card"] = [rule_cards.label(c) for c in cards["id"]]
+    parts = (_precept_columns(tables["precepts"], tables["vp"], getattr(run, "check", None)),
+             _law_columns(tables["laws"]), _draft_columns(tables["picks"]))
+    for part in parts:
+        cards = cards.merge(part, on="id", how="left")
+    return cards.drop(columns="id").fillna("")
+
+
+def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) -> Section:
+    """The scorecard section: the table, what each column means, and how to check the VPs."""
+    table = scorecard(run, tables)
+    check = getattr(run, "check", None)
+    text = ("One row per rule card. Figures are differences with their 95% intervals in brackets. Precept: the "
+            "holder's win rate minus the other players' of the same games (percentage points); its worth in VP "
+            "against an average precept (positive: worth more than the others, so print fewer VP); the VP it is "
+            "played with now and the whole number to print instead. " if "VP now" in table else "")
+    if "VP now" in table:
+        text += (f"Checked by simulation: the run {check.path.name} was played with the VPs to print, and its column "
+                 "gives the holder's win-rate change they bring. " if check is not None else
+                 f"Not yet checked by simulation; to play the same games with the VPs to print: {command}. ")
+    text += (f"Law: the change the card brings when in force, against {reference}: king retention (percentage "
+             "points), round length (plays), and the spread of final scores across the seats of a game as a "
+             "standard deviation in VP. Draft: the share of games in which it is drafted, and of its drafts in "
+             "which it is the first pick of its draft round.")
+    return Section(TITLE, text=text, tables=[("Scorecard per rule card", table)])
