@@ -1,13 +1,16 @@
-"""Virus Dogs report sections (Metrics M-4): density curve, eliminations, card usage, HQ, outcomes."""
+"""Virus Dogs report sections (Metrics M-4): density curve, eliminations, card usage, HQ, outcomes,
+game feel."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from matplotlib.figure import Figure
+
 from analysis import charts, queries
-from analysis.stats import wilson, with_rates
 from analysis.sections import Section
+from sim.stats import histogram_summary, mean_ci_from, wilson, with_rates
 from sim.games.virus_dogs.rules import CAUSES, OUTCOMES
 
 CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "exc")
@@ -17,7 +20,7 @@ def sections(run) -> list[Section]:
     per_bot, elims = bot_counts(run), elimination_counts(run)
     return [outcome_section(run), density_section(run), deck_density_section(run),
             elimination_section(run, per_bot, elims), elimination_state_section(elims), card_section(per_bot),
-            card_context_section(per_bot), hq_section(run)]
+            card_context_section(per_bot), hq_section(run), feel_section(run)]
 
 
 def _share_table(counts: pd.Series, n: int, label: str) -> pd.DataFrame:
@@ -48,7 +51,16 @@ def outcome_section(run) -> Section:
         "Outcome types",
         "How games end: last player standing in normal play or in hard quarantine, a quarantine "
         "stalemate, the first-elimination end of hard quarantine, no winner (everyone out at once) "
-        "or the turn cap. Intervals are 95% Wilson intervals.",
+        "or the turn cap. Intervals are 95% Wilson intervals. How each comes about: the last player "
+        "standing wins once every other player has been eliminated (VD-21.1), in normal turns or in hard "
+        "quarantine, which starts when the deck is empty at the end of a turn with two or more players in "
+        "and makes each player pull a random card from the next; a pulled virus is opened (VD-20.6). Hard "
+        "quarantine ends in a stalemate when no player still in holds a hidden virus, so nobody can be "
+        "eliminated any more: the players with the fewest open viruses win, shared when several have that "
+        "many (VD-20.8, VD-20.10). The first-elimination end (hq_end = first_elimination) gives the win to "
+        "every player still in after the first elimination in hard quarantine (VD-20.9). No winner: a "
+        "quarantine eliminated all the players still in at once (VD-21.3). The turn cap ends a game after "
+        "max_turns turns without a winner (VD-24).",
         tables=[("Outcome types", table), ("Game facts (mean, 95% t interval for cures)", facts)],
         figures=[("Outcome types", charts.shares(counts[counts > 0], "Outcome types", "outcome", "share of games"))],
     )
@@ -243,3 +255,118 @@ def hq_section(run) -> Section:
                    f"(95% CI {rate['lo'].iloc[0]:.3f}-{rate['hi'].iloc[0]:.3f}).",
                    tables=[("Hard-quarantine frequency (95% Wilson)", table), ("When reached (means)", facts)],
                    figures=figs)
+
+
+# ---- game feel (docs/rules/virus-dogs.md, "Game feel measures") ---------------------------------
+# The helpers feel_mean, feel_rate and length_tail serve the faking-sick section too.
+def feel_mean(run, label: str, expr: str, source: str = "games", where: str = "") -> dict:
+    """One table row: the mean of the SQL expression ``expr`` with its 95% t interval."""
+    r = queries.one(run, f"SELECT count(*) AS n, avg(({expr})::DOUBLE) AS m, stddev_samp(({expr})::DOUBLE) AS sd "
+                         f"FROM {source}" + (f" WHERE {where}" if where else ""))
+    n = int(r["n"])
+    m, lo, hi = mean_ci_from(float(r["m"]) if n else np.nan, float(r["sd"]) if n > 1 else np.nan, n)
+    return {"measure": label, "value": m, "lo": lo, "hi": hi, "out of": n}
+
+
+def feel_rate(label: str, k: int, n: int) -> dict:
+    """One table row: the share ``k / n`` with its 95% Wilson interval."""
+    lo, hi = wilson(k, n)
+    return {"measure": label, "value": k / n if n else np.nan, "lo": float(lo), "hi": float(hi), "out of": n}
+
+
+def _quantile(values: np.ndarray, counts: np.ndarray, q: float) -> tuple[float, float, float]:
+    """The ``q`` quantile of integer data (values with counts) and its 95% distribution-free
+    interval: the order statistics at the binomial(n, q) 2.5% and 97.5% ranks."""
+    from scipy.stats import binom
+
+    n = int(counts.sum())
+    ends = np.cumsum(counts)
+    at = lambda rank: float(values[np.searchsorted(ends, min(max(rank, 0), n - 1), side="right")])  # noqa: E731
+    est = histogram_summary(values, counts, qs=(q,))["quantiles"][0]
+    return est, at(int(binom.ppf(0.025, n, q)) - 1), at(int(binom.ppf(0.975, n, q)))
+
+
+def length_tail(run, unit: str) -> tuple[list[dict], str, Figure]:
+    """Game length in ``turns``: table rows (mean, median, 90th and 99th percentiles, the
+    longest, the share beyond the 99th percentile), a sentence and the histogram cut at the
+    99th percentile, the longer games stated in its title."""
+    c = queries.counts(run, "games", "turns")
+    values, counts = c.index.to_numpy(), c.to_numpy()
+    n = int(counts.sum())
+    rows = [feel_mean(run, f"mean length ({unit})", "turns")]
+    for q, name in ((0.5, "median"), (0.9, "90th percentile"), (0.99, "99th percentile")):
+        est, lo, hi = _quantile(values, counts, q)
+        rows.append({"measure": f"{name} length ({unit})", "value": est, "lo": lo, "hi": hi, "out of": n})
+    cut = int(np.ceil(rows[-1]["value"]))
+    over = int(counts[values > cut].sum())
+    rows.append(feel_rate(f"games longer than {cut} {unit}", over, n))
+    rows.append({"measure": f"longest game ({unit})", "value": float(values.max()), "lo": np.nan, "hi": np.nan,
+                 "out of": n})
+    text = (f"Half of the games last {rows[1]['value']:g} {unit} or fewer and nine in ten at most "
+            f"{rows[2]['value']:g}; the longest lasted {int(values.max())}. The chart stops at {cut} {unit}, "
+            f"the 99th percentile: {over:,} games ({over / n:.2%}) were longer and are not drawn.")
+    return rows, text, _length_chart(c[c.index <= cut], n, over, unit)
+
+
+def _length_chart(counts: pd.Series, n: int, over: int, unit: str) -> Figure:
+    """Share of all ``n`` games by length up to the cut (charts.histogram, shares of all games)."""
+    fig = Figure(figsize=(6.4, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    values = np.arange(int(counts.index.min()), int(counts.index.max()) + 1)
+    share = counts.reindex(values, fill_value=0).to_numpy() / n
+    ax.stairs(share, np.append(values, values[-1] + 1) - 0.5, fill=True, color="#72B7B2")
+    ax.set_xlabel(f"game length ({unit})")
+    ax.set_ylabel("share of all games")
+    ax.set_title(f"Game length up to the 99th percentile ({over:,} longer games not drawn)", fontsize=10)
+    return fig
+
+
+SHARED_WAYS = (
+    "A win is shared when hard quarantine ends in a stalemate (no player still in holds a hidden virus, "
+    "so nobody can lose any more) and two or more players have the fewest open viruses; with other rule "
+    "settings also when every player still in wins a stalemate, when hard quarantine stops at its first "
+    "elimination with two or more left, or when a quarantine eliminates the last players together.")
+
+
+def feel_section(run) -> Section:
+    """Game feel: lead changes, comebacks, when the winner is decided, shared wins, the wait of
+    eliminated players and the length with its tail (columns: docs/rules/virus-dogs.md)."""
+    f = queries.one(run, """SELECT count(*) AS n, count(*) FILTER (WHERE n_winners = 1) AS single,
+        count(*) FILTER (WHERE n_winners > 1) AS shared, count(*) FILTER (WHERE n_winners = 0) AS nobody,
+        count(*) FILTER (WHERE n_winners = 1 AND winner_max_behind >= 1) AS back1,
+        count(*) FILTER (WHERE n_winners = 1 AND winner_max_behind >= 2) AS back2,
+        count(*) FILTER (WHERE n_winners = 1 AND leader_from_turn >= turns - 1) AS late FROM games""")
+    n, single = int(f["n"]), int(f["single"])
+    eliminated = "seats s JOIN games g ON s.game = g.game"
+    rows = [feel_mean(run, "lead changes per game", "lead_changes"),
+            feel_rate("winner was 1+ virus behind at some point", int(f["back1"]), single),
+            feel_rate("winner was 2+ viruses behind at some point", int(f["back2"]), single),
+            feel_mean(run, "share of the game played when the winner took the lead for good",
+                      "least(leader_from_turn + 1, turns)::DOUBLE / turns", where="n_winners = 1"),
+            feel_rate("winner took the lead for good only in the last turn or hard quarantine", int(f["late"]), single),
+            feel_rate("shared wins", int(f["shared"]), n), feel_rate("games without a winner", int(f["nobody"]), n),
+            feel_mean(run, "turns an eliminated player waits", "greatest(0, g.turns - 1 - s.elim_turn)",
+                      eliminated, "s.eliminated"),
+            feel_mean(run, "share of the game an eliminated player waits",
+                      "greatest(0, g.turns - 1 - s.elim_turn)::DOUBLE / g.turns", eliminated, "s.eliminated")]
+    length, length_text, fig = length_tail(run, "turns")
+    table = pd.DataFrame(rows + length)
+    r = {row["measure"]: row["value"] for row in rows}
+    text = (
+        "Who is ahead: the player still in who carries the fewest viruses, hidden ones included; when several "
+        "carry the fewest, nobody is. It is looked at after every turn and at the end (docs/rules/virus-dogs.md, "
+        "Game feel measures). "
+        f"The lead changes hands {r['lead changes per game']:.2f} times in a game on average. In "
+        f"{r['winner was 1+ virus behind at some point']:.0%} of the games with one winner the winner carried at "
+        f"least one virus more than the safest player at some point, in "
+        f"{r['winner was 2+ viruses behind at some point']:.0%} at least two more. The winner takes the lead for "
+        f"good after {r['share of the game played when the winner took the lead for good']:.0%} of the game's "
+        "turns on average, and in "
+        f"{r['winner took the lead for good only in the last turn or hard quarantine']:.0%} of those games only in "
+        f"the last turn or in hard quarantine. {r['shared wins']:.1%} of the games end in a shared win and "
+        f"{r['games without a winner']:.1%} without a winner. {SHARED_WAYS} A player who is eliminated waits "
+        f"{r['turns an eliminated player waits']:.1f} turns on average for the game to end, "
+        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} "
+        "Each figure in the table comes with the range (95% low to high) that holds its true value with 95% "
+        "confidence.")
+    return Section("Game feel", text, tables=[("Game feel", table)], figures=[("Game length up to the 99th percentile", fig)])

@@ -75,3 +75,35 @@ def test_measures_are_consistent_over_simulated_games(players, bots):
     winners = s[s["win"] & s["game"].isin(single["game"])].set_index("game")["max_behind"]
     assert (single.set_index("game")["winner_max_behind"] == winners.reindex(single["game"])).all()
     assert (g["lead_changes"] >= 0).all() and (s["max_behind"] >= 0).all()
+
+
+def test_report_section_figures_match_the_tables(tmp_path):
+    """The Game feel section's figures equal the same counts taken in pandas, each inside its 95%
+    interval; the length chart stops at the 99th percentile and names the longer games."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.games.virus_dogs import feel_section
+    from analysis.load import Run
+    from sim import runner
+
+    runner.run(GAME.make_config(seed=4), 3000, tmp_path / "run", batch_size=1000, progress=False)
+    run = Run(tmp_path / "run")
+    sec = feel_section(run)
+    t = sec.tables[0][1].set_index("measure")
+    g, s = run.table("games"), run.table("seats")
+    single = g[g["n_winners"] == 1]
+    assert t.at["lead changes per game", "value"] == pytest.approx(g["lead_changes"].mean())
+    assert t.at["winner was 1+ virus behind at some point", "value"] == pytest.approx(
+        (single["winner_max_behind"] >= 1).mean())
+    assert t.at["shared wins", "value"] == pytest.approx((g["n_winners"] > 1).mean())
+    out = s[s["eliminated"]].merge(g[["game", "turns"]], on="game")
+    wait = (out["turns"] - 1 - out["elim_turn"]).clip(lower=0)
+    assert t.at["turns an eliminated player waits", "value"] == pytest.approx(wait.mean())
+    shown = t.dropna(subset=["lo"])
+    assert ((shown["lo"] <= shown["value"]) & (shown["value"] <= shown["hi"])).all()
+    cut = int(g["turns"].quantile(0.99, interpolation="higher"))
+    longer = int((g["turns"] > cut).sum())
+    assert t.at[f"games longer than {cut} turns", "value"] == pytest.approx(longer / len(g))
+    ax = sec.figures[0][1].axes[0]
+    assert f"{longer:,} longer games not drawn" in ax.get_title()

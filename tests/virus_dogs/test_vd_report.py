@@ -19,7 +19,7 @@ def test_report_sections_build(tmp_path):
     titles = [s.title for s in secs]
     assert titles == ["Outcome types", "Virus density over turns", "Virus density over the deck",
                       "Elimination causes", "State at elimination", "Action-card usage", "Card contexts",
-                      "Hard quarantine"]
+                      "Hard quarantine", "Game feel"]
     for s in secs:
         assert s.tables and all(len(t) for _, t in s.tables)
         for _, fig in s.figures:
