@@ -119,7 +119,22 @@ def test_report_writes_html_and_pdf(run_dir, tmp_path):
     for heading in ("Run facts", "Win rate by seat and by bot", "Game length", "Card values"):
         assert heading in html
     assert "data:image/png;base64," in html and 'src="http' not in html
+    assert "http://" not in html and "https://" not in html and "import(\"data:text/javascript;base64," in html  # offline
+    assert 'class="dataframe data"' in html and "new DataTable(t" in html  # every report table sortable
     assert (tmp_path / "rep" / "report.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_report_tables_sort_in_a_browser_without_network(run_dir, tmp_path):
+    import shutil
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("no Chromium on this machine")
+    assert cardlab("report", run_dir, "--out", tmp_path / "rep").returncode == 0
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=8000",
+                          "--dump-dom", (tmp_path / "rep" / "report.html").as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    assert dom.count('class="dt-container') == (tmp_path / "rep" / "report.html").read_text().count('<table')
 
 
 def test_rules_lists_parameters():

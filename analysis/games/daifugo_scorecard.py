@@ -122,4 +122,4 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
              "points), round length (plays), and the spread of final scores across the seats of a game as a "
              "standard deviation in VP. Draft: the share of games in which it is drafted, and of its drafts in "
              "which it is the first pick of its draft round.")
-    return Section(TITLE, text=text, tables=[("Scorecard per rule card", table)])
+    return Section(TITLE, text=text, tables=[("One row per rule card: figures with their 95% intervals in brackets", table)])
