@@ -1,6 +1,6 @@
 """Faking-sick report sections: calls, banned cards per seat and call success by banned type,
-bluffs, turn cap (the shared sections cover win rates by seat and bot and the game-length
-distribution)."""
+bluffs, turn cap, game feel (the shared sections cover win rates by seat and bot and the
+game-length distribution)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries
-from analysis.stats import mean_ci_from, rate_table, wilson
+from analysis.games.virus_dogs import feel_mean, feel_rate, length_tail
 from analysis.sections import Section
+from sim.stats import mean_ci_from, rate_table, wilson
 from sim.games.faking_sick.rules import TYPES
 from sim.games.faking_sick.tables import BANNABLE
 
@@ -156,11 +157,49 @@ def ending_section(run) -> Section:
     text = (
         f"Turn-cap rate for the table [{table}]: {cap:,} of {n:,} games hit max_turns = "
         f"{run.config.params['max_turns']} and ended as draws (FS-9.6). Tables where nobody bluffs stall: a "
-        "player holding cards of their own banned types can shed them only by bluffing or by pushing."
+        "player holding cards of their own banned types can shed them only by bluffing or by pushing. "
+        "How a game ends: play_out, a player's last card is played and not caught by a right call (FS-9.1); "
+        "push_out, a caller makes a right call and empties its own hand by pushing its last cards to the "
+        "player it caught (FS-7.3 step 2); the turn cap, a draw (FS-9.6)."
     )
     return Section("Game end and turn cap", text=text,
                    tables=[("Turn-cap rate (95% Wilson)", facts), ("How games ended", ends)])
 
 
+def feel_section(run) -> Section:
+    """Game feel: lead changes, comebacks, when the winner is decided, draws and the length with
+    its tail (columns: docs/rules/faking-sick.md, "Game feel measures")."""
+    f = queries.one(run, """SELECT count(*) AS n, count(*) FILTER (WHERE winner >= 0) AS won,
+        count(*) FILTER (WHERE turn_cap) AS draws,
+        count(*) FILTER (WHERE winner >= 0 AND winner_max_behind >= 3) AS back3,
+        count(*) FILTER (WHERE winner >= 0 AND winner_max_behind >= 5) AS back5,
+        count(*) FILTER (WHERE winner >= 0 AND leader_from_turn = turns) AS late FROM games""")
+    n, won = int(f["n"]), int(f["won"])
+    rows = [feel_mean(run, "lead changes per game", "lead_changes"),
+            feel_rate("winner once held 3+ cards more than the fewest held", int(f["back3"]), won),
+            feel_rate("winner once held 5+ cards more than the fewest held", int(f["back5"]), won),
+            feel_mean(run, "share of the game played when the winner took the lead for good",
+                      "leader_from_turn::DOUBLE / turns", where="winner >= 0"),
+            feel_rate("winner took the lead for good only in the winning turn", int(f["late"]), won),
+            feel_rate("draws (turn cap)", int(f["draws"]), n)]
+    length, length_text, fig = length_tail(run, "turns")
+    r = {row["measure"]: row["value"] for row in rows}
+    text = (
+        "Who is ahead: the player holding the fewest cards; when several hold the fewest, nobody is. It is looked "
+        "at after every turn and at the end (docs/rules/faking-sick.md, Game feel measures). "
+        f"The lead changes hands {r['lead changes per game']:.2f} times in a game on average. In "
+        f"{r['winner once held 3+ cards more than the fewest held']:.0%} of the games with a winner the winner "
+        "held at least 3 cards more than the player with the fewest at some point, in "
+        f"{r['winner once held 5+ cards more than the fewest held']:.0%} at least 5 more. The winner takes the "
+        f"lead for good after {r['share of the game played when the winner took the lead for good']:.0%} of the "
+        f"game's turns on average, and in {r['winner took the lead for good only in the winning turn']:.0%} of those "
+        "games only in the turn it goes out. A win is never shared: the game ends when the first hand is empty; "
+        f"the only games without a winner are draws at the turn cap ({r['draws (turn cap)']:.1%}). Nobody is "
+        f"eliminated, so nobody waits for the end. {length_text} Each figure in the table comes with the range "
+        "(95% low to high) that holds its true value with 95% confidence.")
+    return Section("Game feel", text, tables=[("Game feel", pd.DataFrame(rows + length))],
+                   figures=[("Game length up to the 99th percentile", fig)])
+
+
 def sections(run) -> list[Section]:
-    return [calls_section(run), banned_section(run), bluff_section(run), ending_section(run)]
+    return [calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]

@@ -83,7 +83,7 @@ def test_report_sections(players, tmp_path):
     sections = report_sections(run)
     titles = [s.title for s in sections]
     assert titles == ["Faking-sick call success", "Banned cards and call success by banned type", "Bluffs",
-                      "Game end and turn cap"]
+                      "Game end and turn cap", "Game feel"]
     for s in sections:
         for caption, table in s.tables:
             assert isinstance(table, pd.DataFrame) and len(table) > 0, caption

@@ -86,3 +86,30 @@ def test_measures_are_consistent_over_simulated_games(players):
     winners = s[s["win"]].set_index("game")["max_behind"]
     assert (won.set_index("game")["winner_max_behind"] == winners.reindex(won["game"])).all()
     assert (g["lead_changes"] >= 0).all() and (s["max_behind"] >= 0).all()
+
+
+def test_report_section_figures_match_the_tables(tmp_path):
+    """The Game feel section's figures equal the same counts taken in pandas, each inside its 95%
+    interval; the length chart stops at the 99th percentile and names the longer games."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.games.faking_sick import feel_section
+    from analysis.load import Run
+    from sim import runner
+
+    runner.run(GAME.make_config(seed=4), 2000, tmp_path / "run", batch_size=500, progress=False)
+    run = Run(tmp_path / "run")
+    sec = feel_section(run)
+    t = sec.tables[0][1].set_index("measure")
+    g = run.table("games")
+    won = g[g["winner"] >= 0]
+    assert t.at["lead changes per game", "value"] == pytest.approx(g["lead_changes"].mean())
+    assert t.at["winner once held 3+ cards more than the fewest held", "value"] == pytest.approx(
+        (won["winner_max_behind"] >= 3).mean())
+    assert t.at["share of the game played when the winner took the lead for good", "value"] == pytest.approx(
+        (won["leader_from_turn"] / won["turns"]).mean())
+    assert t.at["draws (turn cap)", "value"] == pytest.approx(g["turn_cap"].mean())
+    shown = t.dropna(subset=["lo"])
+    assert ((shown["lo"] <= shown["value"] + 1e-12) & (shown["value"] <= shown["hi"] + 1e-12)).all()
+    assert "longer games not drawn" in sec.figures[0][1].axes[0].get_title()
