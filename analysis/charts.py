@@ -29,20 +29,34 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (
     return fig
 
 
-def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share of games") -> Figure:
-    """Integer-valued distribution as a bar histogram, from counts indexed by value."""
+def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share of games",
+              cut: float = 0.99) -> Figure:
+    """Integer-valued distribution as a filled step histogram, from counts indexed by value; drawn
+    up to the ``cut`` quantile, with the share and the largest value beyond it stated on the chart."""
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.add_subplot()
     counts = counts.sort_index()
     if len(counts):
+        top = tail_cut(counts, cut)
+        shown = counts[counts.index <= top]
         # one filled step outline (not one bar per value): values without games get 0
-        values = np.arange(int(counts.index.min()), int(counts.index.max()) + 1)
-        share = counts.reindex(values, fill_value=0).to_numpy() / counts.sum()
+        values = np.arange(int(shown.index.min()), int(top) + 1)
+        share = shown.reindex(values, fill_value=0).to_numpy() / counts.sum()
         ax.stairs(share, np.append(values, values[-1] + 1) - 0.5, fill=True, color="#72B7B2")
+        beyond = counts[counts.index > top]
+        if beyond.sum():
+            ax.text(0.99, 0.95, f"not drawn: {100 * beyond.sum() / counts.sum():.2g}% of games above {int(top)}\n"
+                    f"(longest {int(counts.index.max())})", transform=ax.transAxes, ha="right", va="top", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
+
+
+def tail_cut(counts: pd.Series, q: float) -> float:
+    """The smallest value at or below which at least a ``q`` share of the counted games lie."""
+    cum = counts.sort_index().cumsum() / counts.sum()
+    return float(cum.index[np.searchsorted(cum.to_numpy(), q - 1e-12)])
 
 
 def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None,

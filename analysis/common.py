@@ -68,7 +68,8 @@ def game_length(run: Run) -> Section:
     summary["value"] = summary["value"].map(lambda v: f"{v:.2f}" if not float(v).is_integer() else f"{int(v)}")
     return Section(
         "Game length",
-        text=f"Distribution of game length, measured in {col}.",
+        text=f"Distribution of game length, measured in {col}; the chart stops at the 99th percentile and "
+             "states the share of longer games and the longest.",
         tables=[("Game length", summary)],
         figures=[("Game length distribution", charts.histogram(counts, f"Game length ({col})", f"game length ({col})"))],
     )

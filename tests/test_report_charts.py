@@ -74,3 +74,15 @@ def test_no_chart_title_or_axis_label_is_clipped(parts):
             box = t.get_window_extent(renderer)
             inside = box.x0 >= frame.x0 - 1 and box.x1 <= frame.x1 + 1 and box.y0 >= frame.y0 - 1 and box.y1 <= frame.y1 + 1
             assert inside, f"{name}: '{t.get_text()}' is clipped ({box} outside {frame})"
+
+
+def test_histogram_stops_at_the_99th_percentile_and_states_the_overflow():
+    import pandas as pd
+
+    from analysis import charts
+
+    counts = pd.Series([500, 480, 10, 5, 5], index=[10, 11, 12, 400, 2000])  # 1,000 games, 1% above 12
+    assert charts.tail_cut(counts, 0.99) == 12
+    ax = charts.histogram(counts, "Game length (plays)", "game length (plays)").axes[0]
+    assert ax.get_xlim()[1] < 20  # the 2,000-play games do not squash the chart
+    assert [t.get_text() for t in ax.texts] == ["not drawn: 1% of games above 12\n(longest 2000)"]

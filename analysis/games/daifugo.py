@@ -217,11 +217,11 @@ def pair_section(run) -> Section:
     marks = [(a - 1, b - 1) for a, b in zip(flagged["a"], flagged["b"])]
     marks += [(j, i) for i, j in marks]
     figs = [("Pairs of laws: seat spread", charts.heatmap(
-                PP * rule_cards.pair_matrix(pairs, "excess_spread"), [f"{c:02d}" for c in ids],
+                PP * rule_cards.pair_matrix(pairs, "excess_spread"), [rule_cards.label(c) for c in ids],
                 "Seat spread of round wins with both laws in force, beyond chance",
                 "seat spread minus its chance level (percentage points)", marks=marks, centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
-                rule_cards.pair_matrix(pairs, "plays"), [f"{c:02d}" for c in ids],
+                rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
                 "Mean round length with both laws in force", "round length (plays)", marks=marks))]
     named = "; ".join(f"{r.pair} ({r.flag})" for r in flagged.itertuples())
     text = (f"Seat spread of round wins (largest minus smallest seat share of 1st places, drawn minus the spread "
