@@ -10,6 +10,7 @@ significant), amber up to ``RED_FACTOR`` times the threshold, red beyond.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +96,13 @@ def stall_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
     return out
 
 
+def plain(text: str) -> str:
+    """A sentence without statistics vocabulary: "95% CI a to b" reads "likely between a and b"."""
+    text = re.sub(r"95% CI ([^()]+?) to ([^()]+?)\)", r"likely between \1 and \2)", text)
+    text = re.sub(r"95% CI ([^()]+?) to ([^(),]+)", r"likely between \1 and \2", text)
+    return re.sub(r"95% CI ([^()\s]+)-([^()\s]+?)\)", r"likely \1 to \2)", text)
+
+
 def section(label: str, run, cands: list[Candidate], min_effect: float) -> Section:
     """One run's verdict page (``cands``: the run's adjusted candidates)."""
     marks = [seat_mark(run, cands, min_effect), bot_mark(run, cands, min_effect), *stall_marks(cands, min_effect)]
@@ -102,10 +110,11 @@ def section(label: str, run, cands: list[Candidate], min_effect: float) -> Secti
     if own:
         marks += own(run, cands, min_effect)
     worst = max((m.level for m in marks), key=list(MARKS).index)  # noqa: the order of MARKS is green < amber < red
-    marks = [Mark(m.level, m.text[:1].upper() + m.text[1:]) for m in marks]
+    marks = [Mark(m.level, plain(m.text[:1].upper() + m.text[1:])) for m in marks]
     return Section(label, text=f"Overall: {MARKS[worst]}. Green: {MARKS['green']}; amber: {MARKS['amber']}; "
-                               f"red: {MARKS['red']}. The numbers behind each line are in the findings and in "
-                               "the run's sections; the tests in the appendix.",
+                               f"red: {MARKS['red']}. 'Likely between' gives the range the true value lies in "
+                               "with 95% confidence, from the number of games played. The numbers behind each line "
+                               "are in the findings and in the run's sections; the tests in the appendix.",
                    marks=[(m.level, m.text) for m in marks])
 
 

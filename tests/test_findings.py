@@ -123,4 +123,13 @@ def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
     assert "an even share is 28.7%" in text and "Overall: act on it." in biased.text
     capped = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
     assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games against 1.0% for the tolerated rate: "
-                                        "+1.0 percentage points (95% CI +0.6 to +1.5).")
+                                        "+1.0 percentage points (likely between +0.6 and +1.5).")
+
+
+def test_verdict_lines_carry_no_statistics_vocabulary():
+    from analysis.verdict import plain
+
+    assert plain("wins 40.0% of games (95% CI 39.1%-40.9%), the worst") == "wins 40.0% of games (likely 39.1% to 40.9%), the worst"
+    assert plain("+6.8 plays, 95% CI +6.6 to +6.9 (+12.0%).") == "+6.8 plays, likely between +6.6 and +6.9 (+12.0%)."
+    text = " ".join(t for _, t in verdict_of(table(seat0_extra=0.2)).marks)
+    assert "CI" not in text and " p " not in text and "q-value" not in text
