@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries
-from analysis.games.virus_dogs import feel_mean, feel_rate, length_tail
+from analysis.games.virus_dogs import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
 from sim.stats import mean_ci_from, rate_table, wilson
 from sim.games.faking_sick.rules import TYPES
@@ -182,7 +182,7 @@ def feel_section(run) -> Section:
                       "leader_from_turn::DOUBLE / turns", where="winner >= 0"),
             feel_rate("winner took the lead for good only in the winning turn", int(f["late"]), won),
             feel_rate("draws (turn cap)", int(f["draws"]), n)]
-    length, length_text, fig = length_tail(run, "turns")
+    length, length_text = length_tail(run, "turns")
     r = {row["measure"]: row["value"] for row in rows}
     text = (
         "Who is ahead: the player holding the fewest cards; when several hold the fewest, nobody is. It is looked "
@@ -195,10 +195,11 @@ def feel_section(run) -> Section:
         f"game's turns on average, and in {r['winner took the lead for good only in the winning turn']:.0%} of those "
         "games only in the turn it goes out. A win is never shared: the game ends when the first hand is empty; "
         f"the only games without a winner are draws at the turn cap ({r['draws (turn cap)']:.1%}). Nobody is "
-        f"eliminated, so nobody waits for the end. {length_text} Each figure in the table comes with the range "
+        f"eliminated, so nobody waits for the end. {length_text} The chart shows in which tenth of the game the "
+        "winner took the lead for good. Each figure in the table comes with the range "
         "(95% low to high) that holds its true value with 95% confidence.")
     return Section("Game feel", text, tables=[("Game feel", pd.DataFrame(rows + length))],
-                   figures=[("Game length up to the 99th percentile", fig)])
+                   figures=[("When the winner takes the lead for good", lead_chart(run, "leader_from_turn", "winner >= 0"))])
 
 
 def sections(run) -> list[Section]:

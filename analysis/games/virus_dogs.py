@@ -258,7 +258,7 @@ def hq_section(run) -> Section:
 
 
 # ---- game feel (docs/rules/virus-dogs.md, "Game feel measures") ---------------------------------
-# The helpers feel_mean, feel_rate and length_tail serve the faking-sick section too.
+# The helpers feel_mean, feel_rate, length_tail and lead_chart serve the faking-sick section too.
 def feel_mean(run, label: str, expr: str, source: str = "games", where: str = "") -> dict:
     """One table row: the mean of the SQL expression ``expr`` with its 95% t interval."""
     r = queries.one(run, f"SELECT count(*) AS n, avg(({expr})::DOUBLE) AS m, stddev_samp(({expr})::DOUBLE) AS sd "
@@ -286,10 +286,9 @@ def _quantile(values: np.ndarray, counts: np.ndarray, q: float) -> tuple[float, 
     return est, at(int(binom.ppf(0.025, n, q)) - 1), at(int(binom.ppf(0.975, n, q)))
 
 
-def length_tail(run, unit: str) -> tuple[list[dict], str, Figure]:
-    """Game length in ``turns``: table rows (mean, median, 90th and 99th percentiles, the
-    longest, the share beyond the 99th percentile), a sentence and the histogram cut at the
-    99th percentile, the longer games stated in its title."""
+def length_tail(run, unit: str) -> tuple[list[dict], str]:
+    """Game length in ``turns``: table rows (mean, median, 90th and 99th percentiles, the share
+    beyond the cut of the Game length chart, the longest) and a sentence on the tail."""
     c = queries.counts(run, "games", "turns")
     values, counts = c.index.to_numpy(), c.to_numpy()
     n = int(counts.sum())
@@ -297,28 +296,24 @@ def length_tail(run, unit: str) -> tuple[list[dict], str, Figure]:
     for q, name in ((0.5, "median"), (0.9, "90th percentile"), (0.99, "99th percentile")):
         est, lo, hi = _quantile(values, counts, q)
         rows.append({"measure": f"{name} length ({unit})", "value": est, "lo": lo, "hi": hi, "out of": n})
-    cut = int(np.ceil(rows[-1]["value"]))
+    cut = int(charts.tail_cut(c, 0.99))
     over = int(counts[values > cut].sum())
     rows.append(feel_rate(f"games longer than {cut} {unit}", over, n))
     rows.append({"measure": f"longest game ({unit})", "value": float(values.max()), "lo": np.nan, "hi": np.nan,
                  "out of": n})
     text = (f"Half of the games last {rows[1]['value']:g} {unit} or fewer and nine in ten at most "
-            f"{rows[2]['value']:g}; the longest lasted {int(values.max())}. The chart stops at {cut} {unit}, "
-            f"the 99th percentile: {over:,} games ({over / n:.2%}) were longer and are not drawn.")
-    return rows, text, _length_chart(c[c.index <= cut], n, over, unit)
+            f"{rows[2]['value']:g}; the longest lasted {int(values.max())}. The Game length chart stops at {cut} "
+            f"{unit}: {over:,} games ({over / n:.2%}) were longer.")
+    return rows, text
 
 
-def _length_chart(counts: pd.Series, n: int, over: int, unit: str) -> Figure:
-    """Share of all ``n`` games by length up to the cut (charts.histogram, shares of all games)."""
-    fig = Figure(figsize=(6.4, 3.2), layout="constrained")
-    ax = fig.add_subplot()
-    values = np.arange(int(counts.index.min()), int(counts.index.max()) + 1)
-    share = counts.reindex(values, fill_value=0).to_numpy() / n
-    ax.stairs(share, np.append(values, values[-1] + 1) - 0.5, fill=True, color="#72B7B2")
-    ax.set_xlabel(f"game length ({unit})")
-    ax.set_ylabel("share of all games")
-    ax.set_title(f"Game length up to the 99th percentile ({over:,} longer games not drawn)", fontsize=10)
-    return fig
+def lead_chart(run, played: str, where: str) -> Figure:
+    """Games by the tenth of the game in which the winner took the lead for good (``played``: SQL
+    of the turns played by then, 1..turns; integer arithmetic, so no rounding)."""
+    counts = queries.counts(run, "games", f"(10 * ({played}) + turns - 1) // turns", where)
+    return charts.histogram(counts, "When the winner takes the lead for good",
+                            "tenth of the game's turns (1 = first, 10 = last)", "share of games won by one player",
+                            cut=1.0)
 
 
 SHARED_WAYS = (
@@ -349,8 +344,9 @@ def feel_section(run) -> Section:
                       eliminated, "s.eliminated"),
             feel_mean(run, "share of the game an eliminated player waits",
                       "greatest(0, g.turns - 1 - s.elim_turn)::DOUBLE / g.turns", eliminated, "s.eliminated")]
-    length, length_text, fig = length_tail(run, "turns")
+    length, length_text = length_tail(run, "turns")
     table = pd.DataFrame(rows + length)
+    fig = lead_chart(run, "least(leader_from_turn + 1, turns)", "n_winners = 1")
     r = {row["measure"]: row["value"] for row in rows}
     text = (
         "Who is ahead: the player still in who carries the fewest viruses, hidden ones included; when several "
@@ -366,7 +362,9 @@ def feel_section(run) -> Section:
         f"the last turn or in hard quarantine. {r['shared wins']:.1%} of the games end in a shared win and "
         f"{r['games without a winner']:.1%} without a winner. {SHARED_WAYS} A player who is eliminated waits "
         f"{r['turns an eliminated player waits']:.1f} turns on average for the game to end, "
-        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} "
+        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} The chart shows in "
+        "which tenth of the game the winner took the lead for good. "
         "Each figure in the table comes with the range (95% low to high) that holds its true value with 95% "
         "confidence.")
-    return Section("Game feel", text, tables=[("Game feel", table)], figures=[("Game length up to the 99th percentile", fig)])
+    return Section("Game feel", text, tables=[("Game feel", table)],
+                   figures=[("When the winner takes the lead for good", fig)])
