@@ -7,6 +7,8 @@ card). Ties always go to the first option in the engine's canonical order.
 - random:     uniform over the options.
 - greedy:     sheds the weakest legal play, never passes when it can play, trims and gives
               its weakest cards, drafts the first revealed card, names itself start player.
+- greedy and strategist, leading, keep a card they may finish on (``keep_finisher``) and
+              use the loophole (card 24) only when the discard pile holds such a card.
 - strategist: finishes when it legally can; revolts when its hand is weak under the
               current order; otherwise plays the cheapest play where jokers and cards of
               the strongest rank (2, or 3 reversed) are expensive, breaking a set costs a
@@ -134,10 +136,33 @@ def decide_play(eng, p, options, pol, prm):
     moves = [m for m in options if m is not None]
     if not moves:
         return None
+    if options[0] is not None:  # leading (§2.11.1)
+        moves = keep_finisher(eng, p, moves)
     if pol == GREEDY:
         rv = eng.reversed
         return min(moves, key=lambda m: m.jokers * 1000 + value(m, rv) * 16 + (15 - m.count))
     return strategist_play(eng, p, options[0] is None, moves, prm)
+
+
+def keep_finisher(eng, p, moves):
+    """Greedy and strategist, leading: when some play leaves a card p may finish on, the plays
+    that would leave only forbidden-finish cards (§3.7; the cards of §4.24 / DEC-50:
+    ``forbidden_finish_card``, none when card 04 applies to p) are not made. Leading the last
+    card it may finish on and keeping a 2 or a joker strands the hand; with card 24 the
+    loophole then refills it with one random discard card per turn, and a leader that always
+    led the drawn card kept the round going until the play guard (DEC-18). A revolution is
+    never dropped (it changes which cards are forbidden, §3.5)."""
+    if eng.applies(R.C04_TABOO, p):
+        return moves
+    hand = eng.hands[p]
+    ff = {c for c in hand if eng.forbidden_finish_card(p, c)}
+    if not ff:
+        return moves
+    safe = [m for m in moves if any(c not in ff for c in hand.difference(m.cards))]
+    if not safe:
+        return moves
+    return [m for m in moves if len(m.cards) == len(hand) or not hand.difference(m.cards) <= ff
+            or eng.causes_revolution(p, m)]
 
 
 def strategist_play(eng, p, can_pass, moves, prm):
@@ -363,8 +388,17 @@ def decide_recycle(eng, p, options, pol, prm):
 
 
 def decide_yes(eng, p, options, pol, prm):
-    """D15 loophole (card 24), D16 dobon (card 25): random uniform, greedy and strategist always."""
+    """D16 dobon (card 25): random uniform, greedy and strategist always."""
     return options[_random_index(eng, 2)] if pol == RANDOM else True
+
+
+def decide_loophole(eng, p, options, pol, prm):
+    """D15 loophole (card 24): random uniform; greedy and strategist whenever the discard pile
+    holds a card that is not a forbidden-finish card for them (from a pile of 2s and jokers
+    the draw can only give back another card they may not finish on)."""
+    if pol == RANDOM:
+        return options[_random_index(eng, 2)]
+    return any(not eng.forbidden_finish_card(p, c) for c in eng.discard)
 
 
 def decide_collude(eng, p, options, pol, prm):
@@ -406,7 +440,7 @@ DECIDERS = {
     "collusion_give": decide_tied_gift,
     "collusion_return": decide_collusion_return,
     "recycle": decide_recycle,
-    "loophole": decide_yes,
+    "loophole": decide_loophole,
     "dobon": decide_yes,
     "pull_back": decide_pull_back,
     "ten_discard": decide_ten_discard,

@@ -967,6 +967,66 @@ def is_boss(S, seen, jk_unseen, kind, count, low, high, rv):
 
 
 @inl
+def ff_cards(S, pv, p):
+    """DEC-50: the mask of cards p could lead alone now only as a forbidden finish (§3.7: a
+    joker, the strongest rank, the ranks of the effect cards that apply to p; under card 20
+    an A, 2 or 3 only if its J, Q or K lead is forbidden too); 0 when card 04 applies to p."""
+    if applies(S, 4, p):
+        return np.int64(0)
+    strong_rev = reversed_(S) if pv[P.P_STRONG_EFF] else S[REV] == 1
+    fr = np.int64(1) << np.int64(0 if strong_rev else 12)  # ranks whose lead is forbidden
+    if pv[P.P_FF_09] and applies(S, 9, p):
+        fr |= 1 << 5
+    if pv[P.P_FF_19] and applies(S, 19, p):
+        fr |= 1 << 8
+    if pv[P.P_FF_03] and applies(S, 3, p):
+        fr |= 1 << 7
+    if pv[P.P_FF_10] and applies(S, 10, p):
+        fr |= 1 << 10
+    if pv[P.P_FF_11] and applies(S, 11, p):
+        fr |= 1 << 9
+    if applies(S, 20, p):  # an A, 2, 3 may also be led as J, Q, K
+        if not (fr >> 8) & 1:
+            fr &= ~np.int64(1 << 11)
+        if not (fr >> 9) & 1:
+            fr &= ~np.int64(1 << 12)
+        if not (fr >> 10) & 1:
+            fr &= ~np.int64(1)
+    mask = JOKER_BITS
+    for r in range(13):
+        if (fr >> r) & 1:
+            mask |= np.int64(15) << np.int64(4 * r)
+    return mask
+
+
+@inl
+def keep_finisher(S, pv, MV, nm, p):
+    """``bots.keep_finisher``: a leading greedy or strategist drops the plays that would leave
+    only forbidden-finish cards (not a revolution) when some play leaves a card it may finish
+    on; the move table is compacted in order. Returns the number of moves left."""
+    hand = S[ix(H0 + p)]
+    ffm = ff_cards(S, pv, p)
+    if (hand & ffm) == 0:
+        return nm
+    safe = False
+    for m in range(nm):
+        if (hand & ~MV[ix(m), MMASK]) & ~ffm:
+            safe = True
+            break
+    if not safe:
+        return nm
+    k = 0
+    for m in range(nm):
+        rest = hand & ~MV[ix(m), MMASK]
+        if rest == 0 or (rest & ~ffm) != 0 or move_revolts(S, MV, m, p):
+            if k != m:
+                for j in range(MOVE_COLS):
+                    MV[ix(k), j] = MV[ix(m), j]
+            k += 1
+    return k
+
+
+@inl
 def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_above, boss_hand, rng):
     """Index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
     nopt = nm + (1 if can_pass else 0)
@@ -978,6 +1038,8 @@ def choose_play(S, pv, n, MV, nm, p, can_pass, pol, revolt_below, pass_control_a
         return i - 1 if can_pass else i
     if nm == 0:
         return -1
+    if not can_pass:  # leading (§2.11.1)
+        nm = keep_finisher(S, pv, MV, nm, p)
     if pol == GREEDY:
         rv = reversed_(S)
         best = 0

@@ -18,9 +18,9 @@ from sim.rng import randbelow
 
 from . import rules as P
 from .bots import BOTS, GREEDY, GREEDY_RECYCLE_HAND, RANDOM
-from .kernel import (A0, DECISIONS, DISC, FIELD, H0, JOKER_BITS, LAWS, NONE, OWN0, PASSED, RC_USED, REV,
-                     RS0, SETK, STAIRS, ST_DOBONS, ST_LOOPHOLES, ST_RECYCLES, TH, TK, TL, TO, applies, flow_trick,
-                     n_active, next_active, next_turn, nth_card, place_top, popcount, reversed_)
+from .kernel import (A0, DECISIONS, DISC, FIELD, H0, JOKER_BITS, LAWS, NONE, OWN0, PASSED, RC_USED,
+                     RS0, SETK, STAIRS, ST_DOBONS, ST_LOOPHOLES, ST_RECYCLES, TH, TK, TL, TO, applies, ff_cards,
+                     flow_trick, n_active, next_active, next_turn, nth_card, place_top, popcount, reversed_)
 from .plays import dobon_targets, dobon_value
 
 RECYCLE_HAND_COL = list(BOTS["strategist"].params).index("recycle_hand")  # column of the bot matrix
@@ -95,29 +95,7 @@ def may_loophole(S, pv, p):
     hand = S[ix(H0 + p)]
     if S[DISC] == 0 or hand == 0 or not applies(S, 24, p) or applies(S, 4, p):
         return False
-    strong_rev = reversed_(S) if pv[P.P_STRONG_EFF] else S[REV] == 1
-    fr = np.int64(1) << np.int64(0 if strong_rev else 12)  # ranks whose lead is forbidden
-    if pv[P.P_FF_09] and applies(S, 9, p):
-        fr |= 1 << 5
-    if pv[P.P_FF_19] and applies(S, 19, p):
-        fr |= 1 << 8
-    if pv[P.P_FF_03] and applies(S, 3, p):
-        fr |= 1 << 7
-    if pv[P.P_FF_10] and applies(S, 10, p):
-        fr |= 1 << 10
-    if pv[P.P_FF_11] and applies(S, 11, p):
-        fr |= 1 << 9
-    if applies(S, 20, p):  # an A, 2, 3 may also be led as J, Q, K
-        if not (fr >> 8) & 1:
-            fr &= ~np.int64(1 << 11)
-        if not (fr >> 9) & 1:
-            fr &= ~np.int64(1 << 12)
-        if not (fr >> 10) & 1:
-            fr &= ~np.int64(1)
-    for r in range(13):
-        if (hand >> (4 * r)) & 15 and not (fr >> r) & 1:
-            return False
-    return True
+    return (hand & ~ff_cards(S, pv, p)) == 0
 
 
 @inl
@@ -127,7 +105,10 @@ def window_loophole(S, pv, p, pol, rng):
         if not may_loophole(S, pv, p):
             return
         S[DECISIONS] += 1
-        if pol == RANDOM and randbelow(rng, 2) == 0:
+        if pol == RANDOM:
+            if randbelow(rng, 2) == 0:
+                return
+        elif (S[DISC] & ~ff_cards(S, pv, p)) == 0:  # bots.decide_loophole: no card to finish on
             return
         disc = S[DISC]
         c = nth_card(disc, randbelow(rng, popcount(disc)))
