@@ -17,6 +17,32 @@ def bot_params(cfg, names):
     return [cfg.bot_values(BOTS[b]) for b in names]
 
 
+def sole_leader(points) -> int:
+    """The seat with strictly the most points, or -1 when the top score is shared."""
+    best = max(points)
+    top = [q for q, x in enumerate(points) if x == best]
+    return top[0] if len(top) == 1 else -1
+
+
+def game_feel(standings, winners) -> list[int]:
+    """Game feel measures (docs/rules/daifugo.md): ``standings[k]`` are the points per seat
+    after round k + 1, the last entry the final points; the winner is ``min(winners)``.
+    Returns ``tables.FEEL_COLS``: lead changes, leader-from round (-1: the winner is not the
+    sole points leader at the end), the winner's largest deficit and worst place."""
+    leaders = [sole_leader(x) for x in standings]
+    seen = [q for q in leaders if q >= 0]
+    changes = sum(1 for a, b in zip(seen, seen[1:]) if a != b)
+    w = min(winners)
+    start = -1
+    if leaders[-1] == w:
+        start = len(standings)
+        while start > 1 and leaders[start - 2] == w:
+            start -= 1
+    behind = max(max(x) - x[w] for x in standings)
+    worst = max(1 + sum(1 for v in x if v > x[w]) for x in standings)
+    return [changes, start, behind, worst]
+
+
 def fill_arrays(eng, g, r, s) -> None:
     """Copy a finished reference game into one game's rows of the result arrays."""
     n, rounds = eng.n, len(eng.history)
@@ -49,6 +75,8 @@ def fill_arrays(eng, g, r, s) -> None:
         g[T.G_FIXED + rounds + c - 1] = eng.owner[c]
         g[T.G_FIXED + rounds + R.N_RULE_CARDS + c - 1] = eng.precept_pick[c]
         g[T.G_FIXED + rounds + 2 * R.N_RULE_CARDS + c - 1] = eng.precept_round[c]
+    standings = [h.standing for h in eng.history[:-1]] + [eng.scores]
+    g[T.feel_offset(rounds):T.game_width(rounds)] = game_feel(standings, w)
     for q in range(n):
         mask = sum(1 << (c - 1) for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] == q)
         s[q, :T.S_FIXED] = [eng.scores[q], eng.rank_pts[q], eng.bonus_pts[q], eng.vp_pts[q], int(q in w),

@@ -80,6 +80,11 @@ GIFT0 = STATE.block("collusion_gift", R.MAX_PLAYERS, "card 12 law: the card each
 AF_CLAIM = STATE.scalar("af_claim", "card 13: seat whose armed-force win is pending (-1 none)")
 # card 01: seats that recycled this round (mask); the W-flow / W-trim window opens before the next turn
 RC_USED, RC_PENDING = STATE.scalars("recycle_used", "recycle_pending")
+# game feel (games.lead_changes ...): the standings after each round, folded in as they come
+FEEL_LEADER, FEEL_CHANGES = STATE.scalars("feel_leader", "lead_changes")  # feel_leader: last sole leader + 1 (0 none)
+NOTSOLE0 = STATE.block("feel_not_sole", R.MAX_PLAYERS, "last round after which the seat was not sole leader (0 none)")
+BEHIND0 = STATE.block("feel_behind", R.MAX_PLAYERS, "largest deficit of the seat to the top score so far")
+WORST0 = STATE.block("feel_worst", R.MAX_PLAYERS, "worst standing place of the seat so far")
 S_SIZE = STATE.size
 (ST_LAW, ST_KING, ST_START, ST_KEPT, ST_CF, ST_REVS, ST_JB, ST_EIGHT, ST_SL, ST_NL, ST_GEKI, ST_FF,
  ST_TRICKS, ST_PLAYS, ST_PASSES, ST_TRIM, ST_GUARD, ST_SLIP, ST_EQUAL, ST_3RET, ST_333, ST_HUNTS,
@@ -1798,6 +1803,40 @@ def add_vp(S, pv):
             S[VP0 + S[ix(OWN0 + c)]] += pv[P.P_VP + c]
 
 
+@fn
+def feel_round(S, n, k):
+    """Fold the standings after round k (``FINAL0``, points per seat) into the game-feel
+    counters; ``game.game_feel`` computes the same from the whole list."""
+    best = S[FINAL0]
+    nbest = 0
+    sole = -1
+    for q in range(n):
+        if S[FINAL0 + q] > best:
+            best = S[FINAL0 + q]
+    for q in range(n):
+        if S[FINAL0 + q] == best:
+            nbest += 1
+            sole = q
+    if nbest > 1:
+        sole = -1
+    if sole >= 0:
+        if S[FEEL_LEADER] != 0 and S[FEEL_LEADER] != sole + 1:
+            S[FEEL_CHANGES] += 1
+        S[FEEL_LEADER] = sole + 1
+    for q in range(n):
+        x = S[FINAL0 + q]
+        if q != sole:
+            S[NOTSOLE0 + q] = k
+        if best - x > S[BEHIND0 + q]:
+            S[BEHIND0 + q] = best - x
+        place = 1
+        for o in range(n):
+            if S[FINAL0 + o] > x:
+                place += 1
+        if place > S[WORST0 + q]:
+            S[WORST0 + q] = place
+
+
 # play_game is inlined into run_games in numba's IR, so that LLVM optimises and emits the
 # engine once less (inlining play_round too saves more compile time but slows the play loop).
 @njit(cache=True, inline="always", error_model="numpy", _nrt=False)
@@ -1822,6 +1861,10 @@ def play_game(S, pv, n, MV, pols, prms, rng, seatpos, deck, order, rdeck, g_out,
         S[FIRSTS0 + S[TOP0]] += 1
         kept += S[RS0 + ST_KEPT]
         g_out[gi, T.G_FIXED + rnd] = S[RS0 + ST_LAW]
+        if rnd < rounds - 1:  # the last round's standings are the final points (finish_game)
+            for q in range(n):
+                S[FINAL0 + q] = S[RP0 + q] + S[BP0 + q] + S[VP0 + q]
+            feel_round(S, n, rnd + 1)
     if pv[P.P_MADNESS] and not pv[P.P_VP_EVERY_ROUND]:
         add_vp(S, pv)
     finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi)
@@ -1840,6 +1883,7 @@ def finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi):
             best = pts
         elif pts > second:
             second = pts
+    feel_round(S, n, rounds)
     nw = 0
     for q in range(n):
         if S[FINAL0 + q] == best:
@@ -1878,6 +1922,11 @@ def finish_game(S, pv, n, rounds, kept, g_out, r_out, s_out, gi):
             S[DECISIONS])
     for j in range(T.G_FIXED):
         g_out[gi, j] = vals[j]
+    fo = T.G_FIXED + rounds + 3 * R.N_RULE_CARDS  # tables.feel_offset
+    g_out[gi, fo] = S[FEEL_CHANGES]
+    g_out[gi, fo + 1] = S[NOTSOLE0 + winner] + 1 if S[NOTSOLE0 + winner] < rounds else -1
+    g_out[gi, fo + 2] = S[BEHIND0 + winner]
+    g_out[gi, fo + 3] = S[WORST0 + winner]
     for c in range(1, R.N_RULE_CARDS + 1):
         g_out[gi, T.G_FIXED + rounds + c - 1] = S[ix(OWN0 + c)]
         g_out[gi, T.G_FIXED + rounds + R.N_RULE_CARDS + c - 1] = S[ix(PICK0 + c)]

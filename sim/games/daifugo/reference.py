@@ -95,6 +95,7 @@ class RoundStats:
     ranking: list = field(default_factory=list)
     points: list = field(default_factory=list)
     bonus: list = field(default_factory=list)
+    standing: list = field(default_factory=list)  # game points per seat after this round's scoring
 
 
 class Engine(OutOfTurnRules):
@@ -1070,6 +1071,7 @@ class Engine(OutOfTurnRules):
         if self.madness and self.pv[R.P_VP_EVERY_ROUND]:
             self.add_precept_vp()
         self.stats.points = pts
+        self.stats.standing = [self.rank_pts[q] + self.bonus_pts[q] + self.vp_pts[q] for q in range(self.n)]
         self.stats.second_joker = int(self.jokers == 2)
         self.history.append(self.stats)
         self.prev_ranking = ranking

@@ -15,6 +15,13 @@ games   one row per game: mode, players, laws in order (``law_1`` … card id, 0
         (03) choices, the card-18 precept exchange, every recycle offer (01), loophole (24) and
         dobon (25) chance. Decisions with a single option (a forced pass, a lone lead, the last
         precept on offer) are not counted.
+        Game feel (docs/rules/daifugo.md, "Game feel measures"; standings = cumulative points
+        after each round, the last one being the final points): ``lead_changes`` (changes of
+        the sole leader), ``leader_from_round`` (first round from which the winner is sole
+        leader after every round; -1 when the winner is not the sole points leader at the end),
+        ``winner_max_behind`` (largest deficit of the winner to the top score after any round),
+        ``winner_worst_place`` (worst standing place of the winner after any round, 1 + the
+        seats with strictly more points).
 rounds  one row per round (kind ``round``, keys game, round): law revealed, king, start
         player, whether the king stayed king, capital falls, revolutions, J-backs, eight cuts,
         suit/number locks and both together (激縛), forbidden finishes, tricks, plays, passes,
@@ -70,6 +77,7 @@ ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revo
               "fusions", "counter_revolutions",  # card 02
               "taboo_breaks",  # card 04
               "recycles", "loopholes", "dobons"]  # cards 01, 24, 25
+FEEL_COLS = ["lead_changes", "leader_from_round", "winner_max_behind", "winner_worst_place"]  # game feel
 SEAT_COLS = ["points", "rank_points", "bonus_points", "precept_points", "win", "firsts", "forbidden",
              "revolutions", "precepts_mask", "n_precepts"]
 G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
@@ -85,13 +93,19 @@ def _types(cols, default: str) -> tuple[tuple[str, str], ...]:
 GAME_TYPES = (("game", "int64"), ("mode", "int8"), ("players", "int8"), *_types(GAME_COLS, "int64"),
               *((f"owner_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)),
               *((f"pick_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)),
-              *((f"pick_round_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)))
+              *((f"pick_round_{c:02d}", "int8") for c in range(1, N_RULE_CARDS + 1)),
+              *((c, "int64") for c in FEEL_COLS))
 ROUND_TYPES = (("game", "int64"), ("round", "int64"), *_types(ROUND_COLS, "int64"))
 SEAT_TYPES = (*SEAT_KEYS, *_types(SEAT_COLS, "int64"), ("win_share", "float64"))
 
 
+def feel_offset(rounds: int) -> int:
+    """Where the game-feel columns (``FEEL_COLS``) start in a games row."""
+    return G_FIXED + rounds + 3 * N_RULE_CARDS  # after the laws, owners, picks, pick rounds
+
+
 def game_width(rounds: int) -> int:
-    return G_FIXED + rounds + 3 * N_RULE_CARDS  # owners, picks, pick rounds
+    return feel_offset(rounds) + len(FEEL_COLS)
 
 
 def round_width() -> int:
@@ -128,6 +142,8 @@ def frames(cfg, start: int, g, r, s) -> dict[str, pd.DataFrame]:
         cols[f"pick_round_{c:02d}"] = g[:, G_FIXED + rounds + 2 * N_RULE_CARDS + c - 1].astype(np.int8)
     for q in range(players):
         cols[f"points_s{q}"] = s[:, q, 0]
+    for j, name in enumerate(FEEL_COLS):
+        cols[name] = g[:, feel_offset(rounds) + j]
     games = pd.DataFrame(cols)
 
     flat = r.reshape(count * rounds, -1)
