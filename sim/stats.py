@@ -8,7 +8,10 @@ means a 95% interval that excludes the reference:
   that interval just reaches zero (``rate_difference``);
 - a mean, or an estimate with a standard error: the t interval and the t test
   (``estimate_test``, ``mean_test``); a difference of two means: Welch's (``mean_difference``);
-- a bootstrap statistic: the basic interval and the p-value that inverts it (``basic_p``).
+- a bootstrap statistic: the basic interval and the p-value that inverts it (``basic_p``);
+  a largest-minus-smallest spread of rates beyond what chance alone gives: a parametric (normal,
+  with the rates' covariance) basic bootstrap (``spread_beyond_chance``, ``draws_difference``);
+- several tests at once: Benjamini-Hochberg (``fdr_bh``) or Holm (``holm``) adjusted p-values.
 
 The libraries are imported inside the functions, so that reading a run (or a worker process)
 does not pay for them before a statistic is needed.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -213,6 +217,67 @@ def fdr_bh(pvalues) -> np.ndarray:
 
     p = np.asarray(pvalues, dtype=float)
     return multipletests(p, alpha=0.05, method="fdr_bh")[1] if p.size else p
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error), in the input order (statsmodels
+    ``multipletests(method="holm")``)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(pvalues, dtype=float)
+    return multipletests(p, alpha=0.05, method="holm")[1] if p.size else p
+
+
+SPREAD_DRAWS = 4000
+
+
+@lru_cache(maxsize=64)
+def _normal_draws(k: int, seed: int) -> np.ndarray:
+    """A fixed (seeded) SPREAD_DRAWS x k matrix of standard normal draws, read-only."""
+    z = np.random.default_rng([k, seed]).standard_normal((SPREAD_DRAWS, k))
+    z.flags.writeable = False
+    return z
+
+
+def _cov_root(cov: np.ndarray) -> np.ndarray:
+    """A square root R of a covariance matrix (R @ R.T == cov; negative eigenvalues clipped)."""
+    w, v = np.linalg.eigh((cov + cov.T) / 2)
+    return v * np.sqrt(np.clip(w, 0, None))
+
+
+def spread_beyond_chance(rates, cov, seed: int = 0) -> dict:
+    """Largest minus smallest of ``rates`` net of the spread chance alone gives.
+
+    ``cov`` is the covariance matrix of the rate estimates (one game's win indicators' covariance
+    over the number of games, say). The chance level ``null`` is the mean spread of rates with
+    no true difference and the same noise, E[max - min] of N(0, cov) draws; ``value`` = ``raw`` -
+    ``null`` is then about 0 for equal rates at any sample size, while the raw spread shrinks as
+    samples grow. The 95% interval is the basic bootstrap interval of parametric draws
+    N(rates, cov) (``basic_interval``, which removes the draws' upward bias) and ``p`` its
+    inverting p-value. Draws are seeded (``seed``), so equal inputs give equal outputs;
+    ``draws`` (the bootstrap draws of ``value``) feed ``draws_difference``."""
+    r = np.asarray(rates, dtype=float)
+    if r.size < 2 or not np.isfinite(r).all() or not np.isfinite(cov).all():
+        return {"value": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan, "raw": np.nan, "null": np.nan,
+                "draws": np.full(SPREAD_DRAWS, np.nan)}
+    noise = _normal_draws(r.size, seed) @ _cov_root(np.asarray(cov, dtype=float)).T
+    null = float(np.ptp(noise, axis=1).mean())
+    raw = float(np.ptp(r))
+    draws = np.ptp(r + noise, axis=1) - null
+    lo, hi = basic_interval(raw - null, draws)
+    return {"value": raw - null, "lo": lo, "hi": hi, "p": basic_p(raw - null, draws), "raw": raw, "null": null,
+            "draws": draws}
+
+
+def draws_difference(estimate_a: float, draws_a, estimate_b: float, draws_b) -> dict:
+    """Difference a - b of two bootstrap statistics from independent draws: the basic 95%
+    interval and its inverting p-value (``basic_interval``, ``basic_p``)."""
+    d = estimate_a - estimate_b
+    draws = np.asarray(draws_a) - np.asarray(draws_b)
+    if not np.isfinite(d) or not np.isfinite(draws).all():
+        return {"diff": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    lo, hi = basic_interval(d, draws)
+    return {"diff": d, "lo": lo, "hi": hi, "p": basic_p(d, draws)}
 
 
 def mean_ci(values) -> tuple[float, float, float]:
