@@ -72,6 +72,9 @@ class Candidate:
             head = f"{self.subject} wins {val(self.rate)} of games" if self.kind != "stall" else \
                 f"{self.subject[0].upper()}{self.subject[1:]} ends {val(self.rate)} of games"
             base = f"for {base}"
+        if self.kind in ("stall", "guard"):  # a rate against what is tolerated: the rate and its interval say it
+            tolerated = "it should never happen" if self.baseline == 0 else f"tolerated: {val(self.baseline)}"
+            return f"{self.run_name}: {head} (95% CI {val(self.lo)}-{val(self.hi)}); {tolerated}."
         return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}."
 
     def difference(self) -> str:
@@ -246,7 +249,8 @@ def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> Section:
                            "difference, 95% low": c.diff_lo, "difference, 95% high": c.diff_hi,
                            "over threshold": c.practical(min_effect), "p": c.p, "q (BH)": c.q,
                            "finding": "yes" if c.q < ALPHA and c.qualifies(min_effect) else ""} for c in rows])
-    found = table[table["finding"] == "yes"].drop(columns=["finding", "95% low", "95% high"]) if len(table) else table
+    found = table[table["finding"] == "yes"][["list", "run", "test", "effect", "over threshold", "p", "q (BH)"]] \
+        if len(table) else table
     every = f"Every test ({len(table)}): value with its 95% interval, reference, effect, p and Benjamini-Hochberg q"
     return Section(APPENDIX_TITLE, text=(
         f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "

@@ -191,9 +191,7 @@ def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> int:
     story = cover_flowables([t for t, _ in parts], cover_lines)
     for title, sections in parts:
         story += [PageBreak(), Heading(title, "part", 0)]
-        for i, s in enumerate(sections):
-            if title == "Verdict" and i:
-                story.append(PageBreak())  # a verdict page per run
+        for s in sections:
             story += section_flowables(s, png, fmt)
     doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                             bottomMargin=MARGIN, title="cardlab balance report", creator=cover_lines[0],

@@ -122,8 +122,7 @@ def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
     assert level == "red" and text.startswith("Seat order matters: the best seat (seat 0) wins 40.0% of games")
     assert "an even share is 28.7%" in text and "Overall: act on it." in biased.text
     capped = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
-    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games against 1.0% for the tolerated rate: "
-                                        "+1.0 percentage points (likely between +0.6 and +1.5).")
+    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games (likely 1.6% to 2.5%); tolerated: 1.0%.")
 
 
 def test_verdict_lines_carry_no_statistics_vocabulary():

@@ -142,7 +142,7 @@ def precept_section(run) -> Section:
                  "holding another precept (from an OLS regression of final points on the held precepts; with "
                  "precept_vp_timing = every_round the offset is per round held)")
     return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts; the HTML report also has every table.",
-                   tables=tables, figures=figures, html_only=tuple(c for c, _ in tables[:3]))
+                   tables=tables, figures=figures, html_only=tuple(c for c, _ in tables))
 
 
 def law_section(run) -> Section:
@@ -208,6 +208,9 @@ def _law_tables(eff: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     return out
 
 
+NAMED_PAIRS = 6  # flagged pairs named in the text (the smallest q first); the table has them all
+
+
 def pair_section(run) -> Section:
     pairs = _cached(run, "pairs", rule_cards.pair_effects)
     if pairs.empty:
@@ -223,7 +226,10 @@ def pair_section(run) -> Section:
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
                 "Mean round length with both laws in force", "round length (plays)", marks=marks))]
-    named = "; ".join(f"{r.pair} ({r.flag})" for r in flagged.itertuples())
+    top = flagged.assign(q=flagged[["spread_q", "plays_q"]].min(axis=1)).nsmallest(NAMED_PAIRS, "q")
+    named = "; ".join(f"{r.pair} ({r.flag})" for r in top.itertuples())
+    if len(flagged) > NAMED_PAIRS:
+        named += f"; and {len(flagged) - NAMED_PAIRS} more (the HTML report's table lists every flagged pair)"
     text = (f"Seat spread of round wins (largest minus smallest seat share of 1st places, drawn minus the spread "
             f"chance alone gives with as many rounds) and mean round length in the rounds where two laws are in force "
             f"together, for every pair that co-occurs. Pairs of at least {rule_cards.MIN_PAIR_ROUNDS} rounds are "
@@ -232,8 +238,9 @@ def pair_section(run) -> Section:
             f"q < 0.05, and for round length at least {100 * rule_cards.MIN_RELATIVE_CHANGE:g}% off. "
             + (f"Flagged pairs: {named}." if named else "No pair is flagged."))
     cols = ["pair", "rounds", "spread", "excess_spread", "spread_q", "plays", "plays_expected", "plays_q", "flag"]
-    tables = [("Flagged pairs of laws (q: Benjamini-Hochberg over the pair tests)", flagged[cols])] if not flagged.empty else []
-    return Section(PAIR_TITLE, text=text, tables=tables, figures=figs)
+    caption = "Flagged pairs of laws (q: Benjamini-Hochberg over the pair tests)"
+    tables = [(caption, flagged[cols])] if not flagged.empty else []
+    return Section(PAIR_TITLE, text=text, tables=tables, figures=figs, html_only=(caption,))
 
 
 EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jbacks", "J-back"),

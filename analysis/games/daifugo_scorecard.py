@@ -122,4 +122,10 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
              "points), round length (plays), and the spread of final scores across the seats of a game as a "
              "standard deviation in VP. Draft: the share of games in which it is drafted, and of its drafts in "
              "which it is the first pick of its draft round.")
-    return Section(TITLE, text=text, tables=[("One row per rule card: figures with their 95% intervals in brackets", table)])
+    precept = [c for c in table.columns if c == "card" or c.startswith(("precept", "worth", "VP", "checked"))]
+    rest = [c for c in table.columns if c == "card" or c not in precept]
+    tables = [("As a precept: one row per card, figures with their 95% intervals in brackets", table[precept])] \
+        if len(precept) > 1 else []
+    tables.append(("As a law and in the draft: one row per card, figures with their 95% intervals in brackets",
+                   table[rest]))
+    return Section(TITLE, text=text, tables=tables)
