@@ -52,3 +52,91 @@ def test_feel_columns_of_real_games(mode):
     assert g["winner_worst_place"].between(1, 4).all() and (g["winner_max_behind"] >= 0).all()
     assert (g["lead_changes"] <= rounds - 1).all()
     assert shared.any() and w2w.any() and (g["leader_from_round"] == rounds).any()
+
+
+@pytest.mark.parametrize("params", [{"mode": "madness", "precept_vp_timing": "every_round",
+                                     "tiebreak": "last_round_rank"}, {"players_six": True}])
+def test_feel_columns_agree_in_variants(params):
+    """Precept VP every round (DEC-20 variant), the last-round tiebreak (DEC-21 variant) and six
+    players: both engines give the same columns; a tiebreak winner without the sole points lead
+    has leader_from_round -1 though n_winners is 1."""
+    six = params.pop("players_six", False)
+    cfg = GAME.make_config(players=6 if six else 4, seed=5, overrides=params)
+    fast = GAME.run_batch(cfg, 0, 80, "fast")["games"]
+    ref = GAME.run_batch(cfg, 0, 80, "reference")["games"]
+    for c in FEEL_COLS:
+        assert np.array_equal(fast[c].to_numpy(), ref[c].to_numpy()), c
+    if not six:
+        assert (fast["n_winners"] == 1).all() and (fast["leader_from_round"] == -1).any()
+
+
+# ---------------------------------------------------------------- the report section
+from analysis.games.daifugo_feel import feel_section, has_feel, law_table, overall_table  # noqa: E402
+from analysis.load import Run  # noqa: E402
+from sim import runner  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def feel_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("feel")
+    cfg = GAME.make_config(seed=1, overrides={"rule_deck": "03,04,08,09,10,11,19,24"})
+    runner.run(cfg, 600, base / "run", batch_size=300, progress=False)
+    ctl = GAME.make_config(seed=1, overrides={"rule_deck": ""})
+    runner.run(ctl, 600, base / "base", batch_size=300, progress=False)
+    return Run(base / "run"), Run(base / "base")
+
+
+def test_feel_section_figures_match_the_games_table(feel_runs):
+    """Every figure of the section is the games table's own share or mean, inside its 95% interval."""
+    run, _ = feel_runs
+    g = run.table("games")
+    sec = feel_section(run)
+    overall = sec.tables[0][1].set_index("measure")
+    assert overall.loc["lead changes per game", "estimate"] == pytest.approx(g["lead_changes"].mean())
+    assert overall.loc["winner's largest deficit (points)", "estimate"] == pytest.approx(g["winner_max_behind"].mean())
+    assert overall.loc["decided only in the last round", "estimate"] == pytest.approx((g["leader_from_round"] == 5).mean())
+    assert overall.loc["winner was last after some round", "estimate"] == pytest.approx(
+        (g["winner_worst_place"] == 4).mean())
+    assert overall.loc["shared win", "estimate"] == pytest.approx((g["n_winners"] > 1).mean())
+    assert ((overall["lo"] <= overall["estimate"]) & (overall["estimate"] <= overall["hi"])).all()
+    decided = sec.tables[1][1]
+    assert decided["successes"].sum() == len(g) and decided["rate"].sum() == pytest.approx(1.0)
+    assert set(decided["leader_from_round"]) <= {-1, 1, 2, 3, 4, 5}
+    behind = sec.tables[2][1]
+    assert behind["successes"].tolist() == [int((g["winner_max_behind"] >= k).sum()) for k in range(1, 7)]
+    laws = law_table(run)
+    assert [c[:2] for c in laws["card"]] == ["03", "04", "08", "09", "10", "11", "19", "24"]
+    with4 = g[(g["laws_mask"].to_numpy() >> 3) & 1 == 1]
+    row = laws.set_index("id").loc[4]
+    assert row["games_with"] == len(with4) and row["shared"] == pytest.approx((with4["n_winners"] > 1).mean())
+    assert row["lead_changes_diff"] == pytest.approx(
+        with4["lead_changes"].mean() - g.loc[g.index.difference(with4.index), "lead_changes"].mean())
+    assert laws.filter(like="_q").stack().between(0, 1).all()
+    assert [c for c, _ in sec.figures] == ["Round from which the winner leads for good", "Game feel per law"]
+    assert set(sec.html_only) == {c for c, _ in sec.tables[3:]}
+
+
+def test_feel_section_against_the_base_game(feel_runs):
+    """With the control run (empty rule deck) the overall table adds the base game's values and
+    the run-minus-base difference with its interval; the base game has no law rows."""
+    run, base = feel_runs
+    t = overall_table(run, base).set_index("measure")
+    b = base.table("games")
+    assert t.loc["shared win", "base"] == pytest.approx((b["n_winners"] > 1).mean())
+    assert np.allclose(t["diff"], t["estimate"] - t["base"])
+    assert ((t["diff_lo"] <= t["diff"]) & (t["diff"] <= t["diff_hi"])).all()
+    run.control = base
+    try:
+        assert "base game is the control run" in feel_section(run).text
+    finally:
+        del run.control
+    assert law_table(base).empty and len(feel_section(base).tables) == 3
+
+
+def test_feel_section_of_a_run_without_the_columns():
+    class OldRun:
+        def columns(self, name):
+            return {"game": "BIGINT", "winner": "BIGINT"}
+    assert not has_feel(OldRun())
+    sec = feel_section(OldRun())
+    assert not sec.tables and "no game-feel columns" in sec.text

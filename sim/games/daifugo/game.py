@@ -99,7 +99,9 @@ class Daifugo(Game):
     tables = {
         "games": Table("game", "one row per game: mode, laws in order, precept owners, the precept draft "
                        "record (pick_NN: pick position of card NN in its round's draft, 1 = first, 0 = not "
-                       "drafted; pick_round_NN: the round it was drafted), winner, ties, totals",
+                       "drafted; pick_round_NN: the round it was drafted), winner, ties, totals, game feel "
+                       "(lead_changes, leader_from_round, winner_max_behind, winner_worst_place: "
+                       "docs/rules/daifugo.md, Game feel measures)",
                        columns=T.GAME_TYPES),
         "rounds": Table("round", "one row per round (keys game, round): placements, king, capital fall, "
                         "revolutions, J-backs, eight cuts, locks, forbidden finishes, tricks, plays, guard, "
