@@ -122,7 +122,7 @@ def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule
     """A square matrix as a colour map (NaN cells blank), with ``marks`` (row, column) cells
     outlined; with ``centre`` a diverging map symmetric around that value."""
     m = np.ma.masked_invalid(np.asarray(matrix, float))
-    fig = Figure(figsize=(6.8, 6.0), layout="constrained")
+    fig = Figure(figsize=(6.4, 4.9), layout="constrained")  # two fit on a PDF page
     ax = fig.add_subplot()
     if centre is not None and m.count():
         half = float(np.abs(m - centre).max()) or 1.0
@@ -130,8 +130,8 @@ def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule
     else:
         im = ax.imshow(m, cmap="viridis", interpolation="nearest")
     ticks = np.arange(len(labels))
-    ax.set_xticks(ticks, [str(v) for v in labels], rotation=90, fontsize=7)
-    ax.set_yticks(ticks, [str(v) for v in labels], fontsize=7)
+    ax.set_xticks(ticks, [str(v) for v in labels], rotation=90, fontsize=6)
+    ax.set_yticks(ticks, [str(v) for v in labels], fontsize=6)
     for i, j in marks:
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=1.5))
     ax.set_xlabel(axis_label)

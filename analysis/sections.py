@@ -26,7 +26,7 @@ class Section:
     items: list[tuple[str, tuple[str, str]]] = field(default_factory=list)
     # verdict lines: (green | amber | red, plain sentence)
     marks: list[tuple[str, str]] = field(default_factory=list)
-    html_only: tuple[str, ...] = ()  # captions of tables too long for the PDF (shown in the HTML only)
+    html_only: tuple[str, ...] = ()  # captions of tables and figures shown in the HTML only (not in the PDF)
 
 
 def anchor(*titles: str) -> str:

@@ -175,7 +175,7 @@ def section_flowables(s, png, fmt) -> list[Flowable]:
     for caption, table in s.tables:
         if caption not in s.html_only:
             out += table_flowables(caption, table, fmt(table).astype(str))
-    out += [Chart(fig, png) for _, fig in s.figures]
+    out += [Chart(fig, png) for caption, fig in s.figures if caption not in s.html_only]
     return out
 
 

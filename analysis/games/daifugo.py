@@ -141,8 +141,9 @@ def precept_section(run) -> Section:
         text += (", and the VP offset for each card that would make holding it worth as many expected points as "
                  "holding another precept (from an OLS regression of final points on the held precepts; with "
                  "precept_vp_timing = every_round the offset is per round held)")
-    return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts; the HTML report also has every table.",
-                   tables=tables, figures=figures, html_only=tuple(c for c, _ in tables))
+    return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts (the VP to print are in the scorecard); the "
+                   "HTML report also has every table and the chart of the VP offsets.",
+                   tables=tables, figures=figures, html_only=(*(c for c, _ in tables), "Suggested precept VP offsets"))
 
 
 def law_section(run) -> Section:
@@ -222,7 +223,7 @@ def pair_section(run) -> Section:
     figs = [("Pairs of laws: seat spread", charts.heatmap(
                 PP * rule_cards.pair_matrix(pairs, "excess_spread"), [rule_cards.label(c) for c in ids],
                 "Seat spread of round wins with both laws in force, beyond chance",
-                "seat spread minus its chance level (percentage points)", marks=marks, centre=0.0)),
+                "seat spread beyond chance (percentage points)", marks=marks, centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
                 "Mean round length with both laws in force", "round length (plays)", marks=marks))]

@@ -53,11 +53,11 @@ def _ci(v: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1) -> 
 def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame:
     if eff.empty:
         return pd.DataFrame(columns=["id"])
-    out = pd.DataFrame({"id": eff["id"], "precept: holder's win-rate change (pp)": [
+    out = pd.DataFrame({"id": eff["id"], "holder's win-rate change (pp)": [
         _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()]})
     if not vp.empty:
         v = pd.DataFrame({"id": vp["id"], "VP now": vp["precept_vp"].astype(int),
-                          "worth against an average precept (VP)": [
+                          "worth vs an average precept (VP)": [
                               _ci(-r.offset, -r.offset_hi, -r.offset_lo, digits=2) for r in vp.itertuples()],
                           "VP to print": vp["suggested_vp"].round().astype(int)})
         out = out.merge(v, on="id", how="left")
@@ -65,9 +65,9 @@ def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame
         c = rule_cards.precept_effects(check)
         if not c.empty:
             vps = check.config.params
-            out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP played": [
+            out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP": [
                 int(vps.get(f"{VP_PREFIX}{int(i):02d}", 1)) for i in c["id"]],
-                "checked: holder's win-rate change (pp)": [
+                "checked: win-rate change (pp)": [
                 _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in c.itertuples()]}), on="id", how="left")
     return out
 
@@ -78,18 +78,18 @@ def _law_columns(laws: pd.DataFrame) -> pd.DataFrame:
     sd_with, sd_without = np.sqrt(laws["var_with"].clip(lower=0)), np.sqrt(laws["var_without"].clip(lower=0))
     return pd.DataFrame({
         "id": laws["id"],
-        "law: king kept (pp)": [_ci(r.king_diff, r.king_lo, r.king_hi, 100) for r in laws.itertuples()],
-        "law: round length (plays)": [_ci(r.plays_diff, r.plays_lo, r.plays_hi) for r in laws.itertuples()],
-        "law: spread of final scores, SD (VP)": [f"{d:+.2f}" if np.isfinite(d) else "" for d in sd_with - sd_without]})
+        "king kept (pp)": [_ci(r.king_diff, r.king_lo, r.king_hi, 100) for r in laws.itertuples()],
+        "round length (plays)": [_ci(r.plays_diff, r.plays_lo, r.plays_hi) for r in laws.itertuples()],
+        "score SD (VP)": [f"{d:+.2f}" if np.isfinite(d) else "" for d in sd_with - sd_without]})
 
 
 def _draft_columns(picks: pd.DataFrame) -> pd.DataFrame:
     if picks.empty or not picks["drafted"].sum():  # normal mode: no draft
         return pd.DataFrame(columns=["id"])
     out = pd.DataFrame({"id": picks["id"],
-                        "drafted (% of games)": (100 * picks["draft_rate"]).round(1)})
+                        "drafted (%)": (100 * picks["draft_rate"]).round(1)})
     if "first_pick_rate" in picks:
-        out["taken first in its draft round (%)"] = (100 * picks["first_pick_rate"]).round(1)
+        out["first pick (%)"] = (100 * picks["first_pick_rate"]).round(1)
     return out
 
 
@@ -122,10 +122,11 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
              "points), round length (plays), and the spread of final scores across the seats of a game as a "
              "standard deviation in VP. Draft: the share of games in which it is drafted, and of its drafts in "
              "which it is the first pick of its draft round.")
-    precept = [c for c in table.columns if c == "card" or c.startswith(("precept", "worth", "VP", "checked"))]
+    precept = [c for c in table.columns if c == "card" or c.startswith(("holder", "worth", "VP", "checked"))]
     rest = [c for c in table.columns if c == "card" or c not in precept]
     tables = [("As a precept: one row per card, figures with their 95% intervals in brackets", table[precept])] \
         if len(precept) > 1 else []
-    tables.append(("As a law and in the draft: one row per card, figures with their 95% intervals in brackets",
+    tables.append(("As a law (king kept, round length, score SD: the change when in force) and in the draft (drafted: "
+                   "share of games; first pick: share of its drafts taken first in a draft round)",
                    table[rest]))
     return Section(TITLE, text=text, tables=tables)

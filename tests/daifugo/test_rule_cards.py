@@ -252,8 +252,8 @@ def test_suggestions_and_scorecard_print_the_whole_number_that_evens_a_precept_o
               "picks": rc.pick_stats(run)}
     card = SC.scorecard(run, tables).set_index("card").loc[rc.label(12)]
     assert (card["VP now"], card["VP to print"]) == (1, -1)
-    assert card["worth against an average precept (VP)"].startswith("+2.00")
-    assert len(SC.scorecard(run, tables)) == CARDS and "checked: VP played" not in SC.scorecard(run, tables)
+    assert card["worth vs an average precept (VP)"].startswith("+2.00")
+    assert len(SC.scorecard(run, tables)) == CARDS and "checked: VP" not in SC.scorecard(run, tables)
 
 
 def test_a_run_played_with_other_precept_vps_is_the_check_run_of_the_first():
