@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries, rule_cards
-from analysis.games import daifugo_scorecard
+from analysis.games import daifugo_feel, daifugo_scorecard
 from sim.stats import wilson
 from analysis.findings import Candidate
 from analysis.sections import Section
@@ -401,5 +401,6 @@ suggestions = daifugo_scorecard.suggestions
 
 
 def sections(run) -> list[Section]:
-    return [scorecard_section(run), points_section(run), king_section(run), precept_section(run), law_section(run),
-            pair_section(run), frequency_section(run)]
+    feel = [daifugo_feel.feel_section(run)] if daifugo_feel.has_feel(run) else []
+    return [scorecard_section(run), points_section(run), king_section(run), *feel, precept_section(run),
+            law_section(run), pair_section(run), frequency_section(run)]
