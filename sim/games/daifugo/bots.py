@@ -30,13 +30,15 @@ RANDOM, GREEDY, STRATEGIST = 0, 1, 2
 
 BOTS = {
     "random": BotSpec("random", RANDOM, {}, "uniform over legal options"),
-    "greedy": BotSpec("greedy", GREEDY, {}, "sheds the weakest legal play first, never passes when able"),
+    "greedy": BotSpec("greedy", GREEDY, {}, "sheds the weakest legal play first, never passes when able; "
+                      "leading, keeps a card it may finish on (a 2 or joker goes first)"),
     "strategist": BotSpec(
         "strategist", STRATEGIST,
         {"revolt_below": 5.0, "pass_control_above": 2.0, "boss_hand": 4.0, "pullback_margin": 2.0,
          "draft_card_weight": 10.0, "draft_vp_weight": 10.0, "draft_fit_weight": 1.0,
          "flux_margin": 1.0, "recycle_hand": 3.0},
-        "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes, "
+        "keeps jokers/strongest rank for control, counts cards, avoids forbidden finishes "
+        "(leading, keeps a card it may finish on), "
         "revolts when weak (mean strength < revolt_below), passes on control while every "
         "opponent holds > pass_control_above cards, leads unbeatable plays with <= boss_hand cards, "
         "pulls back (card 10) only cards at least pullback_margin steps stronger than a K, "
