@@ -58,9 +58,9 @@ def run(
 def tune(
     game: str,
     space: dict[str, Any] | list[str],
-    minimize: str | None = None,
-    maximize: str | None = None,
-    target: str | None = None,
+    minimize: str | list[str] | None = None,
+    maximize: str | list[str] | None = None,
+    target: str | list[str] | None = None,
     constraints: list[str] | None = None,
     trials: int = 20,
     games: int = 10_000,
@@ -78,16 +78,23 @@ def tune(
     engine: str = "fast",
     batch_size: int | None = None,
     report: bool = True,
+    race: int = 4,
+    race_games: int | None = None,
+    confirm_games: int | None = None,
+    write_best: bool = False,
 ):
     """The ``cardlab tune`` command as a function; returns a ``sim.tuner.TuneResult``.
 
     ``space`` maps a parameter to a ``(lo, hi)`` range, a list of choices or a ``"lo..hi"``
-    string, or is a list of CLI-style ``"name=lo..hi"`` items. ``result.best.params`` holds
-    the best values, ``result.trials_table`` the trials Parquet file.
+    string, or is a list of CLI-style ``"name=lo..hi"`` items. ``minimize``, ``maximize`` and
+    ``target`` take a metric or a list of them (several goals: a multi-objective study).
+    ``result.answer`` is the answer in one sentence, ``result.confirmed`` whether an
+    improvement over the default held on fresh games, ``result.best.params`` the search's best
+    trial, ``result.trials_table`` the trials Parquet file.
 
     >>> r = tune("virus-dogs", {"n_bat": (1, 6)}, minimize="seat_spread", trials=10, games=2000)  # doctest: +SKIP
     """
-    from sim.tuner import TuneSpec, parse_constraint, parse_objective, parse_space, run_study
+    from sim.tuner import Checks, TuneSpec, parse_constraint, parse_objectives, parse_space, run_study
 
     g = get_game(game)
     if isinstance(space, dict):
@@ -96,11 +103,12 @@ def tune(
         items = list(space)
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
-    spec = TuneSpec(game=g.name, space=parse_space(g, items), objective=parse_objective(minimize, maximize, target),
+    spec = TuneSpec(game=g.name, space=parse_space(g, items), objective=parse_objectives(minimize, maximize, target),
                     constraints=[parse_constraint(c) for c in constraints or []], games=games, precision=precision,
                     metric=metric, players=players, bots=bots, seed=seed, overrides=dict(params or {}),
                     engine=engine, batch_size=batch_size)
-    result = run_study(spec, trials, out, storage, study, workers, sampler_seed)
+    result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
+                       Checks(race, race_games, confirm_games, write_best))
     if report:
         from reports.tuning import build
 

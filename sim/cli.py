@@ -149,9 +149,12 @@ def tune(
     space: Optional[List[str]] = typer.Option(None, "--space", help="Searched parameter: name=lo..hi or name=a,b,c "
                                               "(bot.<bot>.<param> for bot parameters); repeatable."),
     space_file: Optional[Path] = typer.Option(None, "--space-file", help="TOML file with a [space] table."),
-    minimize: Optional[str] = typer.Option(None, "--minimize", help="Metric to minimize, e.g. seat_spread."),
-    maximize: Optional[str] = typer.Option(None, "--maximize", help="Metric to maximize, e.g. bot_win:cautious."),
-    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE: minimize |metric - value|."),
+    minimize: Optional[List[str]] = typer.Option(None, "--minimize", help="Metric to minimize, e.g. seat_spread; "
+                                                 "repeatable (several goals: a multi-objective study)."),
+    maximize: Optional[List[str]] = typer.Option(None, "--maximize", help="Metric to maximize, e.g. bot_win:cautious; "
+                                                 "repeatable."),
+    target: Optional[List[str]] = typer.Option(None, "--target", help="METRIC=VALUE (minimize |metric - value|) or "
+                                               "METRIC=LO..HI (distance to the band); repeatable."),
     constraint: Optional[List[str]] = typer.Option(None, "--constraint", help="'METRIC in LO..HI', 'METRIC <= X' "
                                                    "or 'METRIC >= X'; repeatable."),
     trials: int = typer.Option(20, "--trials", help="Trials in the study in total (rerun with more to resume)."),
@@ -170,30 +173,47 @@ def tune(
     workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes per trial."),
     engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (the stopping checkpoint)."),
+    race: int = typer.Option(4, "--race", help="Race this many best trials and the default on fresh common seeds "
+                             "before naming a winner (0: no race)."),
+    race_games: Optional[int] = typer.Option(None, "--race-games", help="Games per candidate at the race's last rung "
+                                             "(default 8 x --games)."),
+    confirm_games: Optional[int] = typer.Option(None, "--confirm-games", help="Fresh games each for the chosen "
+                                                "configuration and the default (default 4 x --games)."),
+    write_best: bool = typer.Option(False, "--write-best", help="Write best.toml even when the improvement over the "
+                                    "default is not confirmed (noted in the file)."),
 ):
-    """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers)."""
-    from sim.tuner import TuneSpec, parse_constraint, parse_objective, parse_space, run_study
+    """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers), race
+    the best candidates, confirm the winner against the default on fresh games."""
+    from sim.tuner import Checks, TuneSpec, parse_constraint, parse_objectives, parse_space, run_study
 
     _metric_needs_precision(metric, precision)
     g = _game(game)
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else None
     spec = TuneSpec(
-        game=g.name, space=parse_space(g, space or [], space_file), objective=parse_objective(minimize, maximize, target),
+        game=g.name, space=parse_space(g, space or [], space_file), objective=parse_objectives(minimize, maximize, target),
         constraints=[parse_constraint(c) for c in constraint or []], games=games, precision=precision, metric=metric,
         players=players, bots=names, seed=seed, overrides=parse_overrides(sets or []),
         config_file=read_toml(config) if config else None, engine=engine, batch_size=batch_size)
     try:
-        result = run_study(spec, trials, out, storage, study, workers, sampler_seed)
+        result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
+                           Checks(race, race_games, confirm_games, write_best))
     except KeyboardInterrupt:
         raise Fail("interrupted; finished trials are kept in the study; rerun the same command to resume", 130)
     from reports.tuning import build
 
     html, pdf = build(result)
     best = result.best
-    typer.echo(f"{game}: {result.new_trials} trials run now, {len(result.study.trials)} in the study; best trial "
-               f"{best.number}: {spec.objective.describe()} = {best.value:.6g} with "
-               + ", ".join(f"{k}={v}" for k, v in best.params.items()))
-    typer.echo(f"wrote {result.trials_table}, {result.best_toml}, {html} and {pdf}")
+    typer.echo(f"{game}: {result.new_trials} trials run now, {len(result.study.trials)} in the study; "
+               + (f"best trial {best.number}: {spec.objective.describe()} = {best.value:.6g} with "
+                  + ", ".join(f"{k}={v}" for k, v in best.params.items()) if not spec.multi else
+                  f"{len(result.confirmations)} configurations on the Pareto front"))
+    if result.race is not None:
+        typer.echo(f"race: {result.race.winner.label} wins ({result.race.reason}, {result.race.games:,} games each)")
+    typer.echo(f"answer: {result.answer}")
+    files = [result.trials_table, result.best_toml or result.pareto_toml, html, pdf]
+    typer.echo("wrote " + ", ".join(str(f) for f in files if f is not None)
+               + ("" if spec.multi or result.best_toml else " (no best.toml: no confirmed improvement; --write-best "
+                  "writes it anyway)"))
 
 
 @app.command()

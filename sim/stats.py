@@ -254,14 +254,16 @@ def spread_beyond_chance(rates, cov, seed: int = 0) -> dict:
     ``null`` is then about 0 for equal rates at any sample size, while the raw spread shrinks as
     samples grow. The 95% interval is the basic bootstrap interval of parametric draws
     N(rates, cov) (``basic_interval``, which removes the draws' upward bias) and ``p`` its
-    inverting p-value. Draws are seeded (``seed``), so equal inputs give equal outputs;
+    inverting p-value. Draws are seeded (the chance level always by seed 0, the bootstrap by
+    ``seed``), so equal inputs give equal outputs;
     ``draws`` (the bootstrap draws of ``value``) feed ``draws_difference``."""
     r = np.asarray(rates, dtype=float)
     if r.size < 2 or not np.isfinite(r).all() or not np.isfinite(cov).all():
         return {"value": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan, "raw": np.nan, "null": np.nan,
                 "draws": np.full(SPREAD_DRAWS, np.nan)}
-    noise = _normal_draws(r.size, seed) @ _cov_root(np.asarray(cov, dtype=float)).T
-    null = float(np.ptp(noise, axis=1).mean())
+    root = _cov_root(np.asarray(cov, dtype=float)).T
+    null = float(np.ptp(_normal_draws(r.size, 0) @ root, axis=1).mean())  # the same for every ``seed``
+    noise = _normal_draws(r.size, seed) @ root
     raw = float(np.ptp(r))
     draws = np.ptp(r + noise, axis=1) - null
     lo, hi = basic_interval(raw - null, draws)

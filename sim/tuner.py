@@ -19,6 +19,7 @@ Space items: ``name=lo..hi`` (int or float, by the parameter's type), ``name=a,b
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -31,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim import runner
+from sim import runner, stats
 from sim.config import ConfigError, RunConfig, read_toml
 from sim.games import get_game
 from sim.metrics import Counts, Estimate, Metric, read_counts, resolve, sample_columns
@@ -125,31 +126,79 @@ def _coercer(game, name: str):
 # ---- objective and constraints -----------------------------------------------------------
 @dataclass(frozen=True)
 class Objective:
-    """``minimize`` or ``maximize`` a metric, or ``target``: minimize |metric - target|."""
+    """``minimize`` or ``maximize`` a metric, or ``target``: minimize |metric - target|, or the
+    distance from the metric to a ``band`` (0 inside it)."""
 
     mode: str
     metric: str
     target: float | None = None
+    band: tuple[float, float] | None = None
 
     def direction(self) -> str:
         return "maximize" if self.mode == "maximize" else "minimize"
 
     def score(self, e: Estimate) -> float:
-        return abs(e.value - self.target) if self.mode == "target" else e.value
+        if self.mode != "target":
+            return e.value
+        if self.band is not None:
+            return max(self.band[0] - e.value, e.value - self.band[1], 0.0)
+        return abs(e.value - self.target)
 
     def describe(self) -> str:
+        if self.band is not None:
+            return f"target {self.metric} in {self.band[0]:g}..{self.band[1]:g}"
         return f"target {self.metric} = {self.target}" if self.mode == "target" else f"{self.mode} {self.metric}"
+
+    def identity(self) -> list:
+        return [self.mode, self.metric, list(self.band) if self.band else self.target]
+
+    def score_difference(self, metric: Metric, a: Counts, b: Counts) -> Estimate:
+        """How much worse ``a`` is than ``b`` on this goal, as a minimized score (negative: ``a``
+        is better), with its 95% interval and p-value. A distance to a target or band gets the
+        standard error of the metric's difference (the distance has slope 1 in the metric)."""
+        d = next(iter(metric.difference(a, b).values()))
+        if self.mode == "minimize":
+            return d
+        if self.mode == "maximize":
+            return Estimate(-d.value, -d.hi, -d.lo, d.p)
+        gap = self.score(metric.value(a)) - self.score(metric.value(b))
+        t = stats.estimate_test(gap, d.half_width / 1.959964 if math.isfinite(d.half_width) else math.nan)
+        return Estimate(t["diff"], t["lo"], t["hi"], t["p"])
 
 
 def parse_objective(minimize: str | None, maximize: str | None, target: str | None) -> Objective:
-    given = [(m, v) for m, v in (("minimize", minimize), ("maximize", maximize), ("target", target)) if v]
-    if len(given) != 1:
+    """Exactly one goal (the single-objective form)."""
+    goals = parse_objectives(minimize, maximize, target)
+    if len(goals) != 1:
         raise ConfigError("give exactly one of --minimize METRIC, --maximize METRIC, --target METRIC=VALUE")
-    mode, text = given[0]
-    if mode != "target":
-        return Objective(mode, text.strip())
+    return goals[0]
+
+
+def parse_objectives(minimize, maximize, target) -> list[Objective]:
+    """The goals of a study: each option a string or a list of strings (repeated options);
+    more than one goal makes a multi-objective study. ``--target M=V`` or ``M=LO..HI``."""
+    goals = []
+    for mode, texts in (("minimize", minimize), ("maximize", maximize), ("target", target)):
+        for text in [texts] if isinstance(texts, str) else texts or []:
+            goals.append(Objective(mode, text.strip()) if mode != "target" else _target(text))
+    if not goals:
+        raise ConfigError("give --minimize METRIC, --maximize METRIC or --target METRIC=VALUE (repeatable)")
+    if len({g.metric for g in goals}) < len(goals):
+        raise ConfigError("each metric may be the goal of one --minimize, --maximize or --target only")
+    return goals
+
+
+def _target(text: str) -> Objective:
     name, sep, value = text.partition("=")
-    return Objective(mode, name.strip(), _number(value, f"--target {text!r}") if sep else _number("", f"--target {text!r}"))
+    where = f"--target {text!r}"
+    if not sep:
+        _number("", where)
+    if ".." in value:
+        lo, hi = (_number(v, where) for v in value.split("..", 1))
+        if lo > hi:
+            raise ConfigError(f"{where}: empty band {lo:g}..{hi:g}")
+        return Objective("target", name.strip(), (lo + hi) / 2, (lo, hi))
+    return Objective("target", name.strip(), _number(value, where))
 
 
 @dataclass(frozen=True)
@@ -196,7 +245,7 @@ class TuneSpec:
 
     game: str
     space: list[Dim]
-    objective: Objective
+    objective: Objective | list[Objective]  # several: a multi-objective study
     constraints: list[Constraint] = field(default_factory=list)
     games: int = 10_000
     precision: float | None = None
@@ -213,7 +262,10 @@ class TuneSpec:
         self.plugin = get_game(self.game)
         self.base = self.config({})
         cols = sample_columns(self.plugin, self.base)
-        self.objective_metric = resolve(self.objective.metric, self.plugin, self.base, cols).scalar()
+        self.objectives = list(self.objective) if isinstance(self.objective, (list, tuple)) else [self.objective]
+        self.objective = self.objectives[0]
+        self.objective_metrics = [resolve(o.metric, self.plugin, self.base, cols).scalar() for o in self.objectives]
+        self.objective_metric = self.objective_metrics[0]
         self.constraint_metrics = [resolve(c.metric, self.plugin, self.base, cols).scalar() for c in self.constraints]
         self.catalog = cols
         self.rule = StoppingRule(self.precision, self.metric or self.objective.metric) if self.precision is not None else None
@@ -230,32 +282,92 @@ class TuneSpec:
         """What a stored study must match to be resumed."""
         return {
             "game": self.game, "base_config": self.base.digest(), "space": [d.to_dict() for d in self.space],
-            "objective": [self.objective.mode, self.objective.metric, self.objective.target],
+            "objective": (self.objective.identity() if not self.multi else [o.identity() for o in self.objectives]),
             "constraints": [c.text for c in self.constraints], "games": self.games, "precision": self.precision,
             "stopping_metric": self.rule.metric if self.rule else None, "engine": self.engine,
             "batch_size": self.batch_size,
         }
 
+    @property
+    def multi(self) -> bool:
+        return len(self.objectives) > 1
+
     def metrics(self) -> list[Metric]:
-        return [self.objective_metric, *self.constraint_metrics]
+        return [*self.objective_metrics, *self.constraint_metrics]
+
+    def describe(self) -> str:
+        return "; ".join(o.describe() for o in self.objectives)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A configuration in the race or confirmation: the default or a trial's."""
+
+    label: str  # "default" or "trial <n>"
+    params: dict[str, Any]  # the searched parameters' values
+    config: RunConfig  # at the study seed
+    trial: int | None = None
+
+    def describe(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.params.items())
+
+
+@dataclass
+class Race:
+    """The race of the leading candidates: one row per rung and candidate (``race.parquet``)."""
+
+    rows: pd.DataFrame
+    winner: Candidate
+    reason: str  # one left | indistinguishable at the precision | game cap reached
+    games: int  # games per candidate in the last rung
+
+
+@dataclass
+class Confirmation:
+    """A candidate against the default on fresh games (a seed no trial or race played)."""
+
+    chosen: Candidate
+    default: Candidate
+    games: int
+    seed: int
+    runs: tuple[Path, Path]  # chosen, default
+    values: list[tuple[Estimate, Estimate]]  # per goal: (chosen, default) metric estimates
+    diffs: list[Estimate]  # per goal: metric difference chosen - default
+    goals: list[Estimate]  # per goal: score difference chosen - default (negative: chosen is better)
+    broken: list[str]  # constraints the chosen configuration breaks on these games
+    table: pd.DataFrame  # every metric: both values, the difference, its interval, a flag
+
+    @property
+    def improves(self) -> bool:
+        """Better beyond noise on some goal, worse beyond noise on none, constraints kept."""
+        return (any(g.hi < 0 for g in self.goals) and not any(g.lo > 0 for g in self.goals)
+                and not self.broken)
 
 
 @dataclass
 class TuneResult:
-    """A finished ``tune`` call: the study, the best and the default configuration's runs."""
+    """A finished ``tune`` call: the study, its best trial, the race, the confirmation(s)."""
 
     spec: TuneSpec
     study: Any  # optuna.Study
     out: Path
     storage: str
-    best: Any  # optuna.FrozenTrial
+    best: Any  # optuna.FrozenTrial: the search's best trial (single objective; first Pareto one)
     best_config: RunConfig
     default_config: RunConfig
-    best_run: Path
-    default_run: Path
+    best_run: Path  # confirmation run of the chosen configuration (fresh seed)
+    default_run: Path  # confirmation run of the default
     trials_table: Path
-    best_toml: Path
+    best_toml: Path | None  # written for a confirmed improvement (or with --write-best)
     new_trials: int = 0
+    race: Race | None = None
+    confirmations: list[Confirmation] = field(default_factory=list)
+    answer: str = ""
+    pareto_toml: Path | None = None
+
+    @property
+    def confirmed(self) -> bool:
+        return any(c.improves for c in self.confirmations)
 
     def counts(self, which: str) -> Counts:
         path = self.best_run if which == "best" else self.default_run
@@ -263,15 +375,39 @@ class TuneResult:
         return read_counts(self.spec.plugin, rd, [b["id"] for b in rd.manifest()["batches"]])
 
 
+@dataclass(frozen=True)
+class Checks:
+    """After the search: race the ``race`` best trials and the default (0: no race) from
+    ``--games`` games, doubling up to ``race_games``; confirm on ``confirm_games`` fresh games;
+    ``write_best``: write best.toml even without a confirmed improvement."""
+
+    race: int = 4
+    race_games: int | None = None  # default 8 x --games
+    confirm_games: int | None = None  # default 4 x --games
+    write_best: bool = False
+
+    def check(self, spec: TuneSpec) -> None:
+        if self.race < 0:
+            raise ConfigError(f"--race must be 0 or more, got {self.race}")
+        for name, v in (("--race-games", self.race_games), ("--confirm-games", self.confirm_games)):
+            if v is not None and v < 1:
+                raise ConfigError(f"{name} must be at least 1, got {v}")
+        if self.write_best and spec.multi:
+            raise ConfigError("--write-best needs one goal; a multi-objective study lists its Pareto front in pareto.toml")
+
+
 def run_study(spec: TuneSpec, trials: int, out: str | Path, storage: str | None = None, study_name: str = "cardlab",
-              workers: int = 1, sampler_seed: int = 0) -> TuneResult:
-    """Run (or resume) the study up to ``trials`` finished trials in total; write the outputs."""
+              workers: int = 1, sampler_seed: int = 0, checks: Checks | None = None) -> TuneResult:
+    """Run (or resume) the study up to ``trials`` finished trials in total, race and confirm
+    its best configurations, and write the outputs."""
     import optuna
 
+    checks = checks or Checks()
     if trials < 1:
         raise ConfigError(f"--trials must be at least 1, got {trials}")
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
+    checks.check(spec)
     out = Path(out)
     with writer_lock(out, f"{spec.game} tune"):
         url = storage or f"sqlite:///{(out / 'study.db').resolve()}"
@@ -286,7 +422,7 @@ def run_study(spec: TuneSpec, trials: int, out: str | Path, storage: str | None 
             study.optimize(_objective(spec, out, workers), n_trials=trials - before,
                            callbacks=[optuna.study.MaxTrialsCallback(trials, states=states),
                                       lambda _, trial: mine.append(trial.number)])
-        return _results(spec, study, out, url, workers, len(mine))
+        return _results(spec, study, out, url, workers, len(mine), checks)
 
 
 def _retry_abandoned(optuna, study) -> None:
@@ -316,7 +452,7 @@ def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
     # seeded by the trials already stored, so a resumed study draws new startup points
     sampler = optuna.samplers.TPESampler(seed=sampler_seed + existing)
     study = optuna.create_study(study_name=name, storage=storage, sampler=sampler,
-                                direction=spec.objective.direction(), load_if_exists=True)
+                                directions=[o.direction() for o in spec.objectives], load_if_exists=True)
     if name not in names:
         study.set_user_attr(STUDY_KEY, mine)
     return study
@@ -357,8 +493,9 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
         run = simulate(spec, cfg, out, workers)
         counts = read_counts(spec.plugin, RunDir(run.path), range(run.batches))
         estimates = [m.value(counts) for m in spec.metrics()]
+        goals = len(spec.objectives)
         violations = [c.violation(e) if not math.isnan(e.value) else math.inf
-                      for c, e in zip(spec.constraints, estimates[1:])]
+                      for c, e in zip(spec.constraints, estimates[goals:])]
         trial.set_user_attr("config_hash", cfg.digest())
         trial.set_user_attr("games", run.games)
         trial.set_user_attr("stop_reason", run.stopping["reason"] if run.stopping else "games reached")
@@ -370,7 +507,8 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
             trial.set_constraint(c.text, v)  # the TPE sampler models feasibility from these
         if spec.constraints:
             trial.set_user_attr("feasible", all(v <= 0 for v in violations))
-        return spec.objective.score(estimates[0])
+        scores = [o.score(e) for o, e in zip(spec.objectives, estimates)]
+        return tuple(scores) if spec.multi else scores[0]
 
     return objective
 
@@ -381,23 +519,328 @@ def simulate(spec: TuneSpec, cfg: RunConfig, out: Path, workers: int):
                       progress=False, stopping=spec.rule)
 
 
-def _results(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int) -> TuneResult:
+def _results(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int, checks: Checks) -> TuneResult:
     done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE"]
     if not done:
         raise ConfigError(f"the study in {url} has no completed trial (every configuration was invalid?)")
     table = out / "trials.parquet"
     with replacing(table) as tmp:
-        _trials_frame(study).to_parquet(tmp, index=False)
-    try:
-        best = study.best_trial
-    except ValueError:  # no trial meets the constraints
-        raise ConfigError(f"{unmet_constraints(spec, done)}; no best.toml written; trials in {table}") from None
-    best_cfg = spec.config(dict(best.params))
-    best_run = simulate(spec, best_cfg, out, workers).path  # kept here (another process may have played it)
-    default_run = simulate(spec, spec.base, out, workers).path
+        _trials_frame(study, spec.multi).to_parquet(tmp, index=False)
+    feasible = [t for t in done if t.user_attrs.get("feasible", True)]
+    if not feasible:
+        raise ConfigError(f"{unmet_constraints(spec, done)}; no best.toml written; trials in {table}")
+    default = Candidate("default", {d.name: param_value(spec.plugin, spec.base, d.name) for d in spec.space}, spec.base)
+    confirm_games = checks.confirm_games or 4 * spec.games
+    if spec.multi:
+        return _multi_results(spec, study, out, url, workers, new, table, default, confirm_games)
+    ranked = _ranked(spec, feasible)
+    race = None
+    cands = _candidates(spec, ranked, max(1, checks.race), default)
+    chosen = cands[1] if len(cands) > 1 else None
+    if checks.race and len(cands) > 1:
+        race = run_race(spec, cands, out, workers, checks.race_games or 8 * spec.games)
+        if race.winner.label != "default":
+            chosen = race.winner
+        with replacing(out / "race.parquet") as tmp:
+            race.rows.to_parquet(tmp, index=False)
+    confs = [confirm(spec, chosen, default, out, workers, confirm_games)] if chosen else []
+    best = ranked[0]
+    text = answer(spec, confs[0] if confs else None, default)
     toml = out / "best.toml"
-    write_config_toml(spec, best_cfg, toml, f"best trial {best.number}: {spec.objective.describe()} = {best.value:.6g}")
-    return TuneResult(spec, study, out, url, best, best_cfg, spec.base, best_run, default_run, table, toml, new)
+    toml.unlink(missing_ok=True)  # a best.toml of an earlier call must not outlive its answer
+    if confs and (confs[0].improves or checks.write_best):
+        note = ("confirmed: " if confs[0].improves else "NOT a confirmed improvement (written with --write-best): ")
+        write_config_toml(spec, chosen.config, toml, note + text)
+    runs = confs[0].runs if confs else (None, None)
+    _write_answer(out, text, race, confs)
+    return TuneResult(spec, study, out, url, best, chosen.config if chosen else spec.base, spec.base, runs[0], runs[1],
+                      table, toml if toml.exists() else None, new, race, confs, text)
+
+
+def _ranked(spec: TuneSpec, trials) -> list:
+    """Trials best first on the (single) objective."""
+    return sorted(trials, key=lambda t: t.value, reverse=spec.objective.direction() == "maximize")
+
+
+def _candidates(spec: TuneSpec, ranked, k: int, default: Candidate) -> list[Candidate]:
+    """The default, then the ``k`` best trials of distinct configurations (a trial that plays
+    the default configuration is the default)."""
+    out = [default]
+    seen = {spec.base.digest()}
+    for t in ranked:
+        if len(out) > k:
+            break
+        cfg = spec.config(dict(t.params))
+        if cfg.digest() not in seen:
+            seen.add(cfg.digest())
+            out.append(Candidate(f"trial {t.number}", dict(t.params), cfg, t.number))
+    return out
+
+
+def param_value(game, cfg: RunConfig, name: str) -> Any:
+    """A searched parameter's value in ``cfg`` (rule parameter or ``bot.<bot>.<param>``)."""
+    if name.startswith("bot."):
+        _, bot, key = name.split(".")
+        return cfg.bot_param(bot, key, game.bots[bot].params)
+    return cfg.params.get(name)
+
+
+# ---- race and confirmation -----------------------------------------------------------
+RACE_SEED_OFFSET = 1_000_003  # race runs play the study seed + this
+CONFIRM_SEED_OFFSET = 2_000_006  # confirmation runs play the study seed + this
+
+
+def play(spec: TuneSpec, cfg: RunConfig, offset: int, games: int, out: Path, workers: int) -> tuple[Path, Counts]:
+    """``games`` games of ``cfg`` at the study seed + ``offset``, in ``out/<hash>-<games>``
+    (resumed if there), and their counts."""
+    cfg = dataclasses.replace(cfg, seed=cfg.seed + offset)
+    run = runner.run(cfg, games, out / f"{cfg.digest()}-{games}", workers, spec.batch_size, spec.engine,
+                     progress=False)
+    return run.path, read_counts(spec.plugin, RunDir(run.path), range(run.batches))
+
+
+def run_race(spec: TuneSpec, cands: list[Candidate], out: Path, workers: int, cap: int) -> Race:
+    """Race ``cands`` on common seeds (the study seed + RACE_SEED_OFFSET), from ``--games``
+    games each, doubling up to ``cap``. At each rung the leader is the best candidate that
+    keeps the constraints; every other candidate is compared with it (score difference with
+    its 95% interval, Holm-adjusted p over the rung's comparisons) and dropped when worse
+    beyond noise (adjusted p < 0.05) or when it breaks a constraint beyond noise (the
+    constraint metric's whole interval outside the allowed range). The race ends when one
+    candidate is left, when every difference to the leader lies within +-``--precision``
+    (indistinguishable at the requested precision), or at the cap; the leader wins."""
+    alive, rows, games = list(cands), [], min(spec.games, cap)
+    while True:
+        counts = {c.label: play(spec, c.config, RACE_SEED_OFFSET, games, out / "race", workers)[1] for c in alive}
+        leader, kept, rung = _rung(spec, alive, counts)
+        rows += [{"rung": len({r["rung"] for r in rows}), "games": games, **r} for r in rung]
+        alive = [leader, *kept]
+        within = spec.precision is not None and all(
+            max(abs(r["diff_lo"]), abs(r["diff_hi"])) <= spec.precision for r in rung if r["status"] == "kept")
+        reason = ("one left" if not kept else "indistinguishable at the precision" if within
+                  else "game cap reached" if games >= cap else "")
+        if reason:
+            return Race(pd.DataFrame(rows), leader, reason, games)
+        games = min(2 * games, cap)
+
+
+def _rung(spec: TuneSpec, alive: list[Candidate], counts: dict[str, Counts]):
+    """One rung: (leader, the candidates kept, one record per candidate)."""
+    obj, metric = spec.objective, spec.objective_metric
+    est = {c.label: metric.value(counts[c.label]) for c in alive}
+    fit = {c.label: constraint_fit(spec, counts[c.label]) for c in alive}
+    pool = [c for c in alive if fit[c.label] != "breaks"] or alive
+    sign = -1 if obj.direction() == "maximize" else 1
+    leader = min(pool, key=lambda c: (fit[c.label] != "keeps", sign * obj.score(est[c.label])))
+    others = [c for c in pool if c is not leader]
+    diffs = [obj.score_difference(metric, counts[c.label], counts[leader.label]) for c in others]
+    adjusted = stats.holm([d.p if math.isfinite(d.p) else 1.0 for d in diffs])
+    kept, records = [], []
+    for c in alive:
+        e = est[c.label]
+        rec = {"candidate": c.label, "trial": c.trial, "params": c.describe(), "value": e.value, "lo": e.lo,
+               "hi": e.hi, "constraints": fit[c.label], "diff": math.nan, "diff_lo": math.nan, "diff_hi": math.nan,
+               "p": math.nan, "p_holm": math.nan}
+        if c is leader:
+            rec["status"] = "leader"
+        elif c not in pool:
+            rec["status"] = "dropped: breaks a constraint"
+        else:
+            i = others.index(c)
+            d = diffs[i]
+            rec.update(diff=d.value, diff_lo=d.lo, diff_hi=d.hi, p=d.p, p_holm=float(adjusted[i]))
+            worse = d.value > 0 and adjusted[i] < 0.05
+            rec["status"] = "dropped: worse beyond noise" if worse else "kept"
+            if not worse:
+                kept.append(c)
+        records.append(rec)
+    return leader, kept, records
+
+
+def constraint_fit(spec: TuneSpec, counts: Counts) -> str:
+    """``keeps`` (every constraint met by the estimate), ``breaks`` (some constraint's 95%
+    interval lies wholly outside its range) or ``unclear``."""
+    worst = "keeps"
+    for c, m in zip(spec.constraints, spec.constraint_metrics):
+        e = m.value(counts)
+        if math.isnan(e.value) or e.lo > c.hi or e.hi < c.lo:
+            return "breaks"
+        if c.violation(e) > 0:
+            worst = "unclear"
+    return worst
+
+
+def confirm(spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, workers: int, games: int) -> Confirmation:
+    """``chosen`` and the default on ``games`` fresh games each (the study seed +
+    CONFIRM_SEED_OFFSET, which no trial and no race plays): every goal and metric compared."""
+    path_a, a = play(spec, chosen.config, CONFIRM_SEED_OFFSET, games, out / "confirm", workers)
+    path_b, b = play(spec, default.config, CONFIRM_SEED_OFFSET, games, out / "confirm", workers)
+    values = [(m.value(a), m.value(b)) for m in spec.objective_metrics]
+    diffs = [next(iter(m.difference(a, b).values())) for m in spec.objective_metrics]
+    goals = [o.score_difference(m, a, b) for o, m in zip(spec.objectives, spec.objective_metrics)]
+    broken = [c.text for c, m in zip(spec.constraints, spec.constraint_metrics) if c.violation(m.value(a)) > 0]
+    return Confirmation(chosen, default, games, spec.base.seed + CONFIRM_SEED_OFFSET, (path_a, path_b), values, diffs,
+                        goals, broken, metric_table(spec, a, b))
+
+
+def metric_table(spec: TuneSpec, a: Counts, b: Counts) -> pd.DataFrame:
+    """Every metric of the game (goals and constraints first) for ``a`` (chosen) against
+    ``b`` (default): both values with 95% intervals, the difference a - b with its interval and
+    p, the Benjamini-Hochberg q over the table, and a flag: ``worse beyond noise`` /
+    ``better beyond noise`` for metrics with a known good direction (goals, spreads, stall,
+    stalemate and turn-cap rates), ``changed beyond noise`` for the others (q < 0.05)."""
+    from sim.metrics import better, catalog
+
+    goal_dir = {o.metric: ("lower" if o.direction() == "minimize" else "higher")
+                for o in spec.objectives if o.mode != "target"}
+    names = list(dict.fromkeys([*(m.name for m in spec.metrics()), *catalog(spec.plugin, spec.base, spec.catalog)]))
+    rows = []
+    for name in names:
+        m = resolve(name, spec.plugin, spec.base, spec.catalog)
+        ea, eb, dd = m.estimates(a), m.estimates(b), m.difference(a, b)
+        for label, d in dd.items():
+            rows.append({"metric": label, "default": eb[label].value, "default_lo": eb[label].lo,
+                         "default_hi": eb[label].hi, "chosen": ea[label].value, "chosen_lo": ea[label].lo,
+                         "chosen_hi": ea[label].hi, "diff": d.value, "diff_lo": d.lo, "diff_hi": d.hi, "p": d.p,
+                         "good": goal_dir.get(label) or better(label) or ""})
+    df = pd.DataFrame(rows)
+    df["q"] = stats.fdr_bh(df["p"].fillna(1.0).to_numpy())
+    df["flag"] = [_flag(r.diff, r.q, r.good) for r in df.itertuples()]
+    head = {"metric": "games", "default": float(b.get("games", 0)), "chosen": float(a.get("games", 0)), "good": "",
+            "flag": ""}
+    return pd.concat([pd.DataFrame([head]), df], ignore_index=True)
+
+
+def _flag(diff: float, q: float, good: str) -> str:
+    if not q < 0.05:
+        return ""
+    if not good:
+        return "changed beyond noise"
+    return "worse beyond noise" if (diff > 0) == (good == "lower") else "better beyond noise"
+
+
+# ---- the answer in words -------------------------------------------------------------
+WORDS = {"seat_spread": "the seat spread (beyond chance)", "bot_spread": "the bot spread (beyond chance)",
+         "seat_spread_raw": "the raw seat spread", "bot_spread_raw": "the raw bot spread"}
+
+
+def _words(metric: str) -> str:
+    return WORDS.get(metric, metric)
+
+
+def _n(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _diff_text(d: Estimate) -> str:
+    return f"difference {d.value:+.4g}, 95% interval {d.lo:+.4g} to {d.hi:+.4g}"
+
+
+def goal_phrase(o: Objective, values: tuple[Estimate, Estimate], diff: Estimate, goal: Estimate) -> str:
+    """``lowers the seat spread from X to Y (difference D, 95% interval ...)`` and the like."""
+    a, b = values
+    if o.mode == "target":
+        aim = f"the {o.metric} band {o.band[0]:g}..{o.band[1]:g}" if o.band else f"{o.metric} = {o.target:g}"
+        verb = "brings" if goal.value < 0 else "takes"
+        return (f"{verb} {o.metric} from {_n(b.value)} to {_n(a.value)}, {'closer to' if goal.value < 0 else 'away from'} "
+                f"{aim} (distance to it changes by {goal.value:+.4g}, 95% interval {goal.lo:+.4g} to {goal.hi:+.4g})")
+    verb = "lowers" if diff.value < 0 else "raises"
+    return f"{verb} {_words(o.metric)} from {_n(b.value)} to {_n(a.value)} ({_diff_text(diff)})"
+
+
+def answer(spec: TuneSpec, conf: Confirmation | None, default: Candidate) -> str:
+    """The study's answer in one sentence (single objective)."""
+    if conf is None:
+        return ("no configuration tried beats the default by more than the noise (the default configuration "
+                f"{default.describe()} was the search's best)")
+    o = spec.objective
+    phrase = goal_phrase(o, conf.values[0], conf.diffs[0], conf.goals[0])
+    fresh = f"{conf.games:,} fresh games each"
+    if conf.improves:
+        return f"{conf.chosen.describe()} {phrase} against the default {default.describe()}, on {fresh}"
+    why = f"; it breaks {', '.join(repr(c) for c in conf.broken)}" if conf.broken else ""
+    return (f"no configuration tried beats the default {default.describe()} by more than the noise (the race's choice "
+            f"{conf.chosen.describe()} {phrase}, on {fresh}{why})")
+
+
+def _write_answer(out: Path, text: str, race: Race | None, confs: list[Confirmation]) -> None:
+    """``OUT/answer.json``: the answer, the race's outcome, each confirmation's goals, and
+    ``confirmation.parquet``: each confirmation's metric table."""
+    doc = {"answer": text,
+           "race": None if race is None else {"winner": race.winner.label, "reason": race.reason, "games": race.games},
+           "confirmations": [{"candidate": c.chosen.label, "params": c.chosen.params, "games": c.games, "seed": c.seed,
+                              "improves": c.improves, "broken": c.broken,
+                              "goals": [{"value": g.value, "lo": g.lo, "hi": g.hi, "p": g.p} for g in c.goals]}
+                             for c in confs]}
+    with replacing(out / "answer.json") as tmp:
+        tmp.write_text(json.dumps(doc, indent=2, default=_json_default) + "\n")
+    if confs:
+        frame = pd.concat([c.table.assign(candidate=c.chosen.label) for c in confs], ignore_index=True)
+        with replacing(out / "confirmation.parquet") as tmp:
+            frame.to_parquet(tmp, index=False)
+
+
+def _json_default(x):
+    return x.item() if hasattr(x, "item") else str(x)
+
+
+# ---- several goals: the Pareto front --------------------------------------------------
+PARETO_MAX = 8  # Pareto configurations confirmed at most (the first ones by the first goal)
+
+
+def pareto_candidates(spec: TuneSpec, study) -> list[Candidate]:
+    """The feasible Pareto-front trials of distinct, non-default configurations."""
+    front = sorted((t for t in study.best_trials if t.user_attrs.get("feasible", True)),
+                   key=lambda t: (t.values[0] * (-1 if spec.objectives[0].direction() == "maximize" else 1)))
+    seen, out = {spec.base.digest()}, []
+    for t in front:
+        cfg = spec.config(dict(t.params))
+        if cfg.digest() not in seen and len(out) < PARETO_MAX:
+            seen.add(cfg.digest())
+            out.append(Candidate(f"trial {t.number}", dict(t.params), cfg, t.number))
+    return out
+
+
+def _multi_results(spec, study, out, url, workers, new, table, default, confirm_games) -> TuneResult:
+    cands = pareto_candidates(spec, study)
+    confs = [confirm(spec, c, default, out, workers, confirm_games) for c in cands]
+    text = multi_answer(spec, confs, default)
+    toml = out / "pareto.toml"
+    write_pareto_toml(spec, confs, toml, text)
+    (out / "best.toml").unlink(missing_ok=True)
+    _write_answer(out, text, None, confs)
+    best = study.best_trials[0] if not cands else next(t for t in study.trials if t.number == cands[0].trial)
+    runs = confs[0].runs if confs else (None, None)
+    return TuneResult(spec, study, out, url, best, cands[0].config if cands else spec.base, spec.base, runs[0], runs[1],
+                      table, None, new, None, confs, text, toml)
+
+
+def multi_answer(spec: TuneSpec, confs: list[Confirmation], default: Candidate) -> str:
+    """The answer of a multi-objective study in one sentence."""
+    good = [c for c in confs if c.improves]
+    fresh = f"{confs[0].games:,} fresh games each" if confs else "no fresh games"
+    if not good:
+        return (f"no configuration on the Pareto front ({len(confs)} confirmed against the default "
+                f"{default.describe()} on {fresh}) beats the default by more than the noise on a goal "
+                "without losing on another")
+    parts = [f"{c.chosen.describe()} " + " and ".join(goal_phrase(o, v, d, g) for o, v, d, g in
+                                                       zip(spec.objectives, c.values, c.diffs, c.goals)) for c in good]
+    return (f"{len(good)} of {len(confs)} configurations on the Pareto front beat the default {default.describe()} "
+            f"beyond the noise (on {fresh}): " + "; ".join(parts))
+
+
+def write_pareto_toml(spec: TuneSpec, confs: list[Confirmation], path: Path, note: str) -> None:
+    """``pareto.toml``: every confirmed Pareto configuration, its parameters and goals; pick one
+    and pass its parameters as ``--set`` or a ``[params]`` table."""
+    import tomli_w
+
+    entries = []
+    for c in confs:
+        goals = {o.metric: {"chosen": v[0].value, "default": v[1].value, "diff": d.value, "diff_lo": d.lo,
+                            "diff_hi": d.hi} for o, v, d in zip(spec.objectives, c.values, c.diffs)}
+        entries.append({"label": c.chosen.label, "params": c.chosen.params, "improves": c.improves,
+                        "broken": c.broken, "games": c.games, "goals": goals})
+    with replacing(path) as tmp:
+        tmp.write_text(f"# cardlab tune {spec.game}: {note}\n" + tomli_w.dumps({"pareto": entries}))
 
 
 def unmet_constraints(spec: TuneSpec, trials) -> str:
@@ -413,10 +856,10 @@ def unmet_constraints(spec: TuneSpec, trials) -> str:
     return f"no trial of {len(trials)} met every constraint at once ({', '.join(repr(c.text) for c in spec.constraints)})"
 
 
-def _trials_frame(study) -> pd.DataFrame:
-    """One row per trial: number, state, value, times, parameters and measured metrics."""
-    df = study.trials_dataframe(attrs=("number", "value", "datetime_start", "datetime_complete", "duration",
-                                       "params", "user_attrs", "state"))
+def _trials_frame(study, multi: bool = False) -> pd.DataFrame:
+    """One row per trial: number, state, value(s), times, parameters and measured metrics."""
+    df = study.trials_dataframe(attrs=("number", "values" if multi else "value", "datetime_start", "datetime_complete",
+                                       "duration", "params", "user_attrs", "state"))
     df["state"] = df["state"].astype(str)
     df = df[df["state"].isin(FINISHED)].reset_index(drop=True)  # not the running, failed or waiting ones
     by_trial = {t.number: t.constraints for t in study.get_trials(deepcopy=False)}

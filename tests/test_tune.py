@@ -1,7 +1,10 @@
 """cardlab tune: finds a known optimum (the toy game's lucky bonus), resumes a study, honours constraints,
-writes its outputs, and refuses bad input with one line while leaving the study untouched."""
+writes its outputs, races the leading candidates to the true optimum where the noisy best trial is wrong,
+confirms on fresh games (and says when nothing beats the default), several goals and target bands, and
+refuses bad input with one line while leaving the study untouched."""
 
 import hashlib
+import json
 
 import pandas as pd
 import pytest
@@ -48,7 +51,10 @@ def test_constraint_picks_the_best_feasible_value_and_best_toml_runs(tmp_path):
     assert cfg.params["lucky_bonus"] == 2 and cfg.bots == ("plain", "lucky") and cfg.players == 2
     assert (tmp_path / "c" / "report.html").stat().st_size > 0 and (tmp_path / "c" / "report.pdf").stat().st_size > 0
     html = (tmp_path / "c" / "report.html").read_text()
-    assert "Parameter importances" in html and "Best vs default configuration" in html
+    assert "Parameter importances" in html and "Every metric: trial" in html and "Race rungs" in html
+    assert r.confirmed and html.index("Answer") < html.index("Every metric")
+    assert r.answer.startswith("lucky_bonus=2 raises bot_win:lucky from ")
+    assert "confirmed: lucky_bonus=2 raises" in r.best_toml.read_text()
 
 
 def test_precision_per_trial_stops_early(tmp_path):
@@ -79,9 +85,11 @@ def test_bad_input_leaves_the_study_untouched(tmp_path):
     assert "cannot open study storage" in one_line_error(res) and junk.read_text() == "not a database"
 
 
-def test_api_rejects_two_objectives(tmp_path):
-    with pytest.raises(ConfigError, match="exactly one"):
-        toy_tune(tmp_path / "x", 2, minimize="seat_spread")
+def test_api_rejects_no_goal_and_a_metric_twice(tmp_path):
+    with pytest.raises(ConfigError, match="give --minimize"):
+        toy_tune(tmp_path / "x", 2, maximize=None)
+    with pytest.raises(ConfigError, match="one --minimize, --maximize or --target only"):
+        toy_tune(tmp_path / "x", 2, minimize="bot_win:lucky")
 
 
 def test_space_from_toml_file_and_cli_items(tmp_path):
@@ -123,3 +131,96 @@ def test_two_processes_share_one_study(tmp_path):
     # process at that moment still finishes, so the total may exceed 6 by one
     assert 6 <= len(study.trials) <= 7 and sum(ran) == len(study.trials)
     assert sorted(t.number for t in study.trials) == list(range(len(study.trials)))
+
+
+# a target between bonus 2 (0.675) and bonus 3 (0.734), nearer bonus 2: the true optimum is bonus 2
+TARGET = EXACT[2] + 0.4 * (EXACT[3] - EXACT[2])
+
+
+def test_race_picks_the_true_optimum_where_the_noisy_best_trial_does_not(tmp_path):
+    # 300 games per trial: a rate's 95% half-width is about 0.05, twice the gap between the two
+    # distances to the target, so the search's best trial is bonus 3 (seed 0: the games of bonus 2
+    # and 3 both ran low); the race replays the leaders on fresh seeds, doubling, until bonus 3 is
+    # worse beyond noise
+    r = toy_tune(tmp_path / "r", 6, maximize=None, target=f"bot_win:lucky={TARGET:.4f}", space={"lucky_bonus": (1, 4)},
+                 games=300, race_games=19_200, confirm_games=4000)
+    assert r.best.params == {"lucky_bonus": 3}
+    assert r.race.winner.params == {"lucky_bonus": 2} and r.race.reason == "one left"
+    rows = r.race.rows
+    assert set(rows.loc[rows["status"] == "dropped: worse beyond noise", "params"]) >= {"lucky_bonus=3"}
+    assert (rows["p_holm"].dropna() >= rows["p"].dropna()).all()
+    assert pd.read_parquet(tmp_path / "r" / "race.parquet").shape == rows.shape
+    assert r.confirmed and read_toml(r.best_toml)["params"] == {"lucky_bonus": 2}
+    assert r.answer.startswith("lucky_bonus=2 brings bot_win:lucky from ")
+
+
+def test_nothing_beats_the_default_so_no_best_toml_unless_asked(tmp_path):
+    # mode does nothing: every configuration plays the default's games
+    out = tmp_path / "n"
+    args = ["tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space", "mode=plain,fancy", "--minimize",
+            "seat_spread", "--games", "500", "--trials", "3", "--race-games", "1000", "--confirm-games", "1000",
+            "--out", out]
+    res = cardlab(*args)
+    assert res.returncode == 0, res.stderr
+    assert "answer: no configuration tried beats the default mode=plain by more than the noise" in res.stdout
+    assert "no best.toml" in res.stdout and not (out / "best.toml").exists()
+    answer = json.loads((out / "answer.json").read_text())
+    assert answer["confirmations"][0]["improves"] is False and answer["confirmations"][0]["goals"][0]["value"] == 0
+    table = pd.read_parquet(out / "confirmation.parquet")
+    assert (table["flag"] == "").all() and (table.loc[table["metric"] != "games", "diff"] == 0).all()
+    html = (out / "report.html").read_text()
+    assert "No configuration tried beats the default" in html and "No metric is worse beyond noise" in html
+    res = cardlab(*args[:-1], tmp_path / "w", "--write-best")
+    assert res.returncode == 0 and "NOT a confirmed improvement" in (tmp_path / "w" / "best.toml").read_text()
+
+
+def test_every_metric_flags_what_got_worse(tmp_path):
+    # maximize the lucky bot's wins: a higher bonus also widens the seat and bot spreads
+    r = toy_tune(tmp_path / "w", 4, space={"lucky_bonus": (3, 5)}, race=1, confirm_games=3000)
+    t = r.confirmations[0].table.set_index("metric")
+    assert t.loc["bot_win:lucky", "flag"] == "better beyond noise"
+    assert t.loc["bot_spread", "flag"] == "worse beyond noise" and t.loc["bot_spread", "diff_lo"] > 0
+    assert t.loc["bot_win:plain", "flag"] == "changed beyond noise"
+    assert t.loc["mean_turns", "flag"] == "" and t.loc["games", "chosen"] == 3000
+
+
+def test_target_band(tmp_path):
+    # only bonus 2 (0.675) lies in 0.64..0.71
+    r = toy_tune(tmp_path / "b", 8, maximize=None, target="bot_win:lucky=0.64..0.71", confirm_games=4000)
+    assert r.best.params == {"lucky_bonus": 2} and r.best.value == 0
+    assert r.race.winner.params == {"lucky_bonus": 2} and r.confirmed
+    assert "closer to the bot_win:lucky band 0.64..0.71" in r.answer
+
+
+def test_several_goals_give_a_pareto_front_confirmed_on_fresh_games(tmp_path):
+    out = tmp_path / "m"
+    res = cardlab("tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space", "lucky_bonus=0..5",
+                  "--maximize", "bot_win:lucky", "--minimize", "bot_spread", "--target", "mean_turns=3",
+                  "--games", "1000", "--trials", "8", "--confirm-games", "2000", "--out", out)
+    assert res.returncode == 0, res.stderr
+    # more bonus: the lucky bot wins more and the bots' spread grows, so every bonus tried is on the front
+    pareto = read_toml(out / "pareto.toml")["pareto"]
+    tried = set(pd.read_parquet(out / "trials.parquet")["params_lucky_bonus"]) - {0}
+    assert {e["params"]["lucky_bonus"] for e in pareto} == tried and len(pareto) >= 3
+    assert all(not e["improves"] for e in pareto)  # better on one goal, worse beyond noise on the bots' spread
+    assert all(e["goals"]["bot_spread"]["diff_lo"] > 0 for e in pareto)
+    assert "no configuration on the Pareto front" in res.stdout and not (out / "best.toml").exists()
+    html = (out / "report.html").read_text()
+    assert "Pareto front" in html and "Pareto configurations" in html
+    table = pd.read_parquet(out / "trials.parquet")
+    assert {"values_0", "values_1", "values_2"} <= set(table.columns)
+    err = cardlab("tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space", "lucky_bonus=0..5",
+                  "--maximize", "bot_win:lucky", "--minimize", "bot_spread", "--target", "mean_turns=3",
+                  "--games", "1000", "--trials", "8", "--write-best", "--out", out)
+    assert "--write-best needs one goal" in one_line_error(err)
+
+
+@pytest.mark.parametrize("extra, msg", [
+    (["--target", "bot_win:lucky=0.7..0.6"], "empty band"),
+    (["--maximize", "bot_win:lucky", "--race", "-1"], "--race must be 0 or more"),
+    (["--maximize", "bot_win:lucky", "--confirm-games", "0"], "--confirm-games must be at least 1"),
+])
+def test_bad_race_and_target_options(tmp_path, extra, msg):
+    res = cardlab("tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space", "lucky_bonus=0..5",
+                  "--trials", "2", "--out", tmp_path / "e", *extra)
+    assert msg in one_line_error(res) and not (tmp_path / "e" / "study.db").exists()
