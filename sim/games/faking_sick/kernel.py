@@ -80,6 +80,9 @@ WINNER = STATE.scalar("winner", "winning seat, or -1")
 METHOD = STATE.scalar("win_method", "tables.WIN_METHODS code")
 CAP = STATE.scalar("turn_cap", "1 when the turn cap ended the game (FS-9.6)")
 LEADER = STATE.scalar("leader", "game feel: the last sole leader (fewest cards), or -1 (tables.py)")
+LEAD_NOW = STATE.scalar("lead_now", "game feel: the sole leader at the last observation, or -1")
+LEAD_SINCE = STATE.scalar("lead_since", "game feel: the turn from which lead_now has led without a break")
+BEHIND = STATE.block("max_behind", MAX_PLAYERS, "game feel: each seat's largest excess of cards over the fewest held")
 HAND = STATE.block("hands", MAX_PLAYERS * NT, "cards of type t in seat p's hand at p*NT + t")
 HS = STATE.block("hand_sizes", MAX_PLAYERS, "cards in each seat's hand")
 BANNED = STATE.block("banned", MAX_POOL, "the shuffled banned pool: seat p's slot i at p*k + i "
@@ -88,8 +91,6 @@ CLEARED = STATE.block("cleared", MAX_PLAYERS * NT, "1 at p*NT + t: a failed call
                       "banned for p since p's last replacement (call model)")
 REVEALED = STATE.block("revealed", NT, "banned cards of each type revealed so far")
 SEAT_BOT = STATE.block("seat_bot", MAX_PLAYERS, "bot table row of each seat in this game")
-SINCE = STATE.block("lead_since", MAX_PLAYERS, "game feel: turn from which each seat has been the sole "
-                    "leader, or -1 (reference.Lead)")
 CALLERS = STATE.block("callers", MAX_PLAYERS - 1, "the players calling in a call window, clockwise")
 DRAW = STATE.block("draw_pile", MAX_DECK, "draw pile, bottom -> top")
 DISC = STATE.block("discard_pile", 2 * MAX_DECK + 1, "discard pile within, restarted at DISC_MID")
@@ -203,8 +204,10 @@ def setup(b, r, pv, gs):
     b[METHOD] = 0
     b[CAP] = 0
     b[LEADER] = -1
+    b[LEAD_NOW] = -1
+    b[LEAD_SINCE] = -1
     for s in range(n):
-        b[ix(SINCE + s)] = -1
+        b[ix(BEHIND + s)] = 0
     if r.initial_apply:
         resolve_effect(b, r, gs, (r.first_player - 1 + n) % n, b[DISC_MID])
 
@@ -366,26 +369,23 @@ def play_game(b, r, pv, policy, bmat, gs, ss, calls, call_masks, plays):
 @inl
 def observe(b, r, gs, ss):
     """Game feel (reference ``Lead.observe``): the seat with strictly the fewest cards leads;
-    lead changes, each seat's lead start and largest deficit."""
-    least, cnt, lead = np.int64(1 << 40), 0, -1
-    for s in range(r.players):
+    lead changes, the current leader's start and each seat's largest deficit."""
+    least, lead = b[size_at(0)], np.int64(0)
+    for s in range(1, r.players):
         h = b[size_at(s)]
         if h < least:
-            least, cnt, lead = h, 1, s
+            least, lead = h, np.int64(s)
         elif h == least:
-            cnt += 1
-    if cnt != 1:
-        lead = -1
+            lead = -1
     for s in range(r.players):
-        ss[ix(s), S_BEHIND] = max(ss[ix(s), S_BEHIND], b[size_at(s)] - least)
-        if s != lead:
-            b[ix(SINCE + s)] = -1
-        elif b[ix(SINCE + s)] < 0:
-            b[ix(SINCE + s)] = b[TURNS]
-    if lead >= 0:
-        if b[LEADER] >= 0 and lead != b[LEADER]:
-            gs[G_LEAD_CHANGES] += 1
-        b[LEADER] = lead
+        b[ix(BEHIND + s)] = max(b[ix(BEHIND + s)], b[size_at(s)] - least)
+    if lead != b[LEAD_NOW]:
+        b[LEAD_NOW] = lead
+        if lead >= 0:
+            b[LEAD_SINCE] = b[TURNS]
+            if b[LEADER] >= 0 and lead != b[LEADER]:
+                gs[G_LEAD_CHANGES] += 1
+            b[LEADER] = lead
 
 
 @inl
@@ -784,10 +784,11 @@ def record(b, r, gs, ss):
     gs[G_METHOD] = b[METHOD]
     gs[G_CAP] = b[CAP]
     w = b[WINNER]
-    gs[G_LEAD_FROM] = b[ix(SINCE + w)] if w >= 0 else -1
-    gs[G_WIN_BEHIND] = ss[ix(w), S_BEHIND] if w >= 0 else -1
+    gs[G_LEAD_FROM] = b[LEAD_SINCE] if w >= 0 and b[LEAD_NOW] == w else -1
+    gs[G_WIN_BEHIND] = b[ix(BEHIND + w)] if w >= 0 else -1
     for s in range(r.players):
         ss[ix(s), S_FINAL] = b[size_at(s)]
+        ss[ix(s), S_BEHIND] = b[ix(BEHIND + s)]
     count_banned(b, r, ss, S_FINAL_BANNED0)
 
 

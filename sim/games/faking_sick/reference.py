@@ -32,29 +32,28 @@ class Lead:
     each seat's largest deficit, over the observations made so far."""
 
     def __init__(self, n: int):
-        self.leader = -1
+        self.leader = -1  # the last sole leader
+        self.now = -1  # the sole leader at the last observation, or -1
+        self.since = -1  # the turn from which ``now`` has led without a break
         self.changes = 0
-        self.since = [-1] * n  # turn from which the seat has been the sole leader, or -1
         self.max_behind = [0] * n
 
     def observe(self, turn: int, scores: list[int]) -> None:
         """One observation at ``turn``: the seat with the strictly lowest score leads."""
         least = min(scores)
         lead = scores.index(least) if scores.count(least) == 1 else -1
-        for s, x in enumerate(scores):
-            self.max_behind[s] = max(self.max_behind[s], x - least)
-            if s != lead:
-                self.since[s] = -1
-            elif self.since[s] < 0:
-                self.since[s] = turn
-        if lead >= 0:
-            self.changes += self.leader >= 0 and lead != self.leader
-            self.leader = lead
+        self.max_behind = [max(m, x - least) for m, x in zip(self.max_behind, scores)]
+        if lead != self.now:
+            self.now = lead
+            if lead >= 0:
+                self.since = turn
+                self.changes += self.leader >= 0 and lead != self.leader
+                self.leader = lead
 
     def columns(self, winner: int) -> dict[str, int]:
         """The games columns ``GAME_FEEL`` for a game won by ``winner`` (-1: none)."""
         return {"lead_changes": self.changes,
-                "leader_from_turn": self.since[winner] if winner >= 0 else -1,
+                "leader_from_turn": self.since if winner >= 0 and self.now == winner else -1,
                 "winner_max_behind": self.max_behind[winner] if winner >= 0 else -1}
 
 

@@ -120,7 +120,6 @@ F_T = SEAT.scalar("treatment", "treatment T (VD-17)")
 F_LIVE = SEAT.scalar("live", "1 while the seat is in the game")
 F_SUS = SEAT.scalar("suspicion", "cards taken unseen since the hand was last revealed (bots.py)")
 F_HS = SEAT.scalar("hand_size", "cards in the hand")
-F_SINCE = SEAT.scalar("lead_since", "game feel: turn index from which the seat has been the sole leader, or -1")
 NF = SEAT.size
 
 # ---- one seat's bot parameters, in GAME.bot_param_names() order --------------------------------
@@ -158,6 +157,8 @@ S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
 S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
 S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_density buckets)")
 S_LEADER = LAYOUT.scalar("leader", "game feel: the last sole leader (fewest viruses carried), or -1")
+S_LEAD_NOW = LAYOUT.scalar("lead_now", "game feel: the sole leader at the last observation, or -1")
+S_LEAD_SINCE = LAYOUT.scalar("lead_since", "game feel: the turn index from which lead_now has led without a break")
 O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
 O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
 O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
@@ -358,7 +359,6 @@ def setup(b, counts):
     b[S_NLIVE] = n
     for s in range(n):
         b[ix(O_PL + s * NF + F_LIVE)] = 1
-        b[ix(O_PL + s * NF + F_SINCE)] = -1
         b[ix(O_SM + s * NS + tb.S_CAUSE)] = -1
         b[ix(O_SM + s * NS + tb.S_ELIM_TURN)] = -1
         b[ix(O_SM + s * NS + tb.S_INSTIGATOR)] = -1
@@ -368,6 +368,8 @@ def setup(b, counts):
     b[O_GM + tb.G_WINNER] = -1
     b[O_GM + tb.G_FIRST_ELIM] = -1
     b[S_LEADER] = -1
+    b[S_LEAD_NOW] = -1
+    b[S_LEAD_SINCE] = -1
     shuffle_at(b, O_RNG, b, O_DECK, size)
     first = 0
     if b[O_P + P_FIRST] == 1:
@@ -1121,34 +1123,32 @@ def stalemate(b, n):
 # ============================================================================================
 # results
 # ============================================================================================
-@fn
+@inl
 def observe_lead(b, turn):
     """Game feel (reference ``Lead.observe``): the live seat carrying strictly the fewest
-    viruses, ``O + HV``, leads; lead changes, each seat's lead start and largest deficit."""
+    viruses, ``O + HV``, leads; lead changes, the current leader's start and each seat's
+    largest deficit."""
     n = b[S_N]
-    least, cnt, lead = np.int64(1 << 40), 0, NOX
+    least, lead = np.int64(1 << 40), NOX
     for s in range(n):
         if b[ix(O_PL + s * NF + F_LIVE)]:
             d = b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)]
             if d < least:
-                least, cnt, lead = d, 1, np.int64(s)
+                least, lead = d, np.int64(s)
             elif d == least:
-                cnt += 1
-    if cnt != 1:
-        lead = NOX
+                lead = NOX
     for s in range(n):
         if b[ix(O_PL + s * NF + F_LIVE)]:
             d = b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)] - least
             if d > b[ix(O_SM + s * NS + tb.S_MAX_BEHIND)]:
                 b[ix(O_SM + s * NS + tb.S_MAX_BEHIND)] = d
-        if s != lead:
-            b[ix(O_PL + s * NF + F_SINCE)] = -1
-        elif b[ix(O_PL + s * NF + F_SINCE)] < 0:
-            b[ix(O_PL + s * NF + F_SINCE)] = turn
-    if lead >= 0:
-        if b[S_LEADER] >= 0 and lead != b[S_LEADER]:
-            b[O_GM + tb.G_LEAD_CHANGES] += 1
-        b[S_LEADER] = lead
+    if lead != b[S_LEAD_NOW]:
+        b[S_LEAD_NOW] = lead
+        if lead >= 0:
+            b[S_LEAD_SINCE] = turn
+            if b[S_LEADER] >= 0 and lead != b[S_LEADER]:
+                b[O_GM + tb.G_LEAD_CHANGES] += 1
+            b[S_LEADER] = lead
 
 
 @fn
@@ -1157,7 +1157,7 @@ def record_lead(b):
     observe_lead(b, b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1)
     w = b[O_GM + tb.G_WINNER]
     single = b[O_GM + tb.G_NWIN] == 1
-    b[O_GM + tb.G_LEAD_FROM] = b[ix(O_PL + w * NF + F_SINCE)] if single else NOX
+    b[O_GM + tb.G_LEAD_FROM] = b[S_LEAD_SINCE] if single and b[S_LEAD_NOW] == w else NOX
     b[O_GM + tb.G_WIN_BEHIND] = b[ix(O_SM + w * NS + tb.S_MAX_BEHIND)] if single else NOX
 
 

@@ -59,9 +59,10 @@ class Lead:
     the lead changes and each seat's largest deficit, over the observations made so far."""
 
     def __init__(self, n: int):
-        self.leader = -1
+        self.leader = -1  # the last sole leader
+        self.now = -1  # the sole leader at the last observation, or -1
+        self.since = -1  # the turn index from which ``now`` has led without a break
         self.changes = 0
-        self.since = [-1] * n  # turn index from which the seat has been the sole leader, or -1
         self.max_behind = [0] * n
 
     def observe(self, turn: int, danger: dict[int, int]) -> None:
@@ -71,14 +72,16 @@ class Lead:
         lead = lowest[0] if len(lowest) == 1 else -1
         for s, x in danger.items():
             self.max_behind[s] = max(self.max_behind[s], x - least)
-        for s in range(len(self.since)):
-            if s != lead:
-                self.since[s] = -1
-            elif self.since[s] < 0:
-                self.since[s] = turn
-        if lead >= 0:
-            self.changes += self.leader >= 0 and lead != self.leader
-            self.leader = lead
+        if lead != self.now:
+            self.now = lead
+            if lead >= 0:
+                self.since = turn
+                self.changes += self.leader >= 0 and lead != self.leader
+                self.leader = lead
+
+    def leads_from(self, winner: int) -> int:
+        """The turn index from which ``winner`` has led without a break, or -1."""
+        return self.since if self.now == winner else -1
 
 
 def opt(kind: str, **kw) -> dict:
@@ -846,7 +849,7 @@ class Engine:
         lead, w = self.lead, self.g[tb.G_WINNER]
         single = self.g[tb.G_NWIN] == 1
         self.g[tb.G_LEAD_CHANGES] = lead.changes
-        self.g[tb.G_LEAD_FROM] = lead.since[w] if single else -1
+        self.g[tb.G_LEAD_FROM] = lead.leads_from(w) if single else -1
         self.g[tb.G_WIN_BEHIND] = lead.max_behind[w] if single else -1
         for s, behind in enumerate(lead.max_behind):
             self.s[s][tb.S_MAX_BEHIND] = behind
