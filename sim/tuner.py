@@ -14,7 +14,23 @@ something else is refused before anything is written.
 
 Space items: ``name=lo..hi`` (int or float, by the parameter's type), ``name=a,b,c``
 (categorical); ``bot.<bot>.<param>`` for bot parameters. Constraints: ``"M in lo..hi"``,
-``"M <= x"``, ``"M >= x"``, with metric names from ``sim.metrics``.
+``"M <= x"``, ``"M >= x"``, with metric names from ``sim.metrics``. Goals: ``--minimize M``,
+``--maximize M``, ``--target M=V`` or ``--target M=LO..HI`` (distance to the band), each
+repeatable; several goals make a multi-objective study (Optuna's TPE sampler).
+
+Every trial measures its configuration on few games, so the best trial is partly the luckiest.
+After the search (one goal) the best ``--race`` trials and the default are raced
+(``run_race``): replayed on a common new seed (study seed + RACE_SEED_OFFSET), from ``--games``
+games each and doubling up to ``--race-games``, dropping at each rung every candidate that is
+worse than the leader beyond noise (Holm over the rung's comparisons) or breaks a constraint
+beyond noise, until one is left or all are within ``--precision`` of the leader. The race's
+winner (or, when the default wins, the search's best trial) is then confirmed (``confirm``)
+against the default on ``--confirm-games`` fresh games (study seed + CONFIRM_SEED_OFFSET, which
+no trial or race plays); ``best.toml`` is written only when the improvement holds there (95%
+interval of the difference on the better side of zero, constraints met) or with
+``--write-best``. With several goals each Pareto configuration is confirmed against the
+default and ``pareto.toml`` lists them. ``answer.json`` holds the answer in one sentence,
+``race.parquet`` the race, ``confirmation.parquet`` every metric of each confirmation.
 """
 
 from __future__ import annotations

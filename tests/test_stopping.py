@@ -82,3 +82,19 @@ def test_cli_precision_and_bad_metric(tmp_path):
                   "-q", "-o", out)
     assert "unknown metric 'wins'" in one_line_error(res)
     assert before == {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+
+
+def test_precision_on_the_spread_beyond_chance(toy, tmp_path):
+    # three equal plain seats: the spread beyond chance narrows like a rate and stays near 0
+    cfg = toy.make_config(players=3, bots=["plain"] * 3, seed=2)
+    run = runner.run(cfg, 40_000, tmp_path / "s", batch_size=500, progress=False,
+                     stopping=StoppingRule(0.02, "seat_spread"))
+    st = manifest(tmp_path / "s")["stopping"]
+    assert st["reason"] == "precision reached" and run.games < 40_000
+    rd = RunDir(tmp_path / "s")
+    counts = read_counts(toy, rd, [b["id"] for b in rd.manifest()["batches"]])
+    cols = sample_columns(toy, cfg)
+    est = resolve("seat_spread", toy, cfg, cols).value(counts)
+    raw = resolve("seat_spread_raw", toy, cfg, cols).value(counts)
+    assert est.half_width <= 0.02 and st["half_width"] == pytest.approx(est.half_width, abs=1e-6)
+    assert est.lo < 0 < est.hi and abs(est.value) < raw.value
