@@ -194,7 +194,7 @@ def feel_section(run) -> Section:
         f"lead for good after {r['share of the game played when the winner took the lead for good']:.0%} of the "
         f"game's turns on average, and in {r['winner took the lead for good only in the winning turn']:.0%} of those "
         "games only in the turn it goes out. A win is never shared: the game ends when the first hand is empty; "
-        f"the only games without a winner are draws at the turn cap ({r['draws (turn cap)']:.1%}). Nobody is "
+        f"the only games without a winner are draws at the turn cap ({r['draws (turn cap)']:.2%}). Nobody is "
         f"eliminated, so nobody waits for the end. {length_text} The chart shows in which tenth of the game the "
         "winner took the lead for good. Each figure in the table comes with the range "
         "(95% low to high) that holds its true value with 95% confidence.")
