@@ -303,6 +303,18 @@ def mean_ci_from(mean: float, sd: float, n: int) -> tuple[float, float, float]:
     return float(mean), float(lo), float(hi)
 
 
+def quantile_interval(values: np.ndarray, counts: np.ndarray, q: float) -> tuple[float, float, float]:
+    """The ``q`` quantile of integer data (values with counts) and its 95% distribution-free
+    interval: the order statistics at the binomial(n, q) 2.5% and 97.5% ranks."""
+    from scipy.stats import binom
+
+    n = int(counts.sum())
+    ends = np.cumsum(counts)
+    at = lambda rank: float(values[np.searchsorted(ends, min(max(rank, 0), n - 1), side="right")])  # noqa: E731
+    est = histogram_summary(values, counts, qs=(q,))["quantiles"][0]
+    return est, at(int(binom.ppf(0.025, n, q)) - 1), at(int(binom.ppf(0.975, n, q)))
+
+
 def histogram_summary(values: np.ndarray, counts: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
     """Mean, standard deviation (ddof 1), quantiles (linear interpolation, as pandas and
     numpy) and max of integer data given as sorted distinct ``values`` and their ``counts``."""

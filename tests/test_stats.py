@@ -83,3 +83,11 @@ def test_reading_a_report_module_imports_no_statistics_library_until_used():
     code = ("import sys, sim.stats, sim.metrics, analysis.findings, reports.build\n"
             "assert not {'statsmodels', 'scipy.stats'} & set(sys.modules), 'imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_quantile_interval_is_the_binomial_order_statistic_interval():
+    values, counts = np.arange(1, 1001), np.ones(1000, int)
+    est, lo, hi = S.quantile_interval(values, counts, 0.5)
+    assert est == 500.5  # linear interpolation, as numpy
+    k_lo, k_hi = int(sps.binom.ppf(0.025, 1000, 0.5)), int(sps.binom.ppf(0.975, 1000, 0.5))
+    assert (lo, hi) == (values[k_lo - 1], values[k_hi])

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries
-from analysis.games.virus_dogs import feel_mean, feel_rate, lead_chart, length_tail
+from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
 from sim.stats import mean_ci_from, rate_table, wilson
-from sim.games.faking_sick.rules import TYPES
+from sim.games.faking_sick.rules import LONG, TYPES
 from sim.games.faking_sick.tables import BANNABLE
 
 BANNED_TYPES = [TYPES[t] for t in BANNABLE]
@@ -19,6 +19,8 @@ WHEN = {"initial": "at setup", "final": "at game end"}
 CALL_SUCCESS = "call success (share of judged calls)"
 
 WIN_METHODS = {0: "turn cap (draw)", 1: "play_out", 2: "push_out"}
+# the card-type codes of tables and charts, for the report's glossary
+GLOSSARY = {code: name.lower() for code, name in zip(TYPES, LONG)}  # the PDF font has no Japanese
 
 
 def _cards(df: pd.DataFrame) -> pd.DataFrame:

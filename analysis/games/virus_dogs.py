@@ -6,14 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from matplotlib.figure import Figure
 
 from analysis import charts, queries
+from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
-from sim.stats import histogram_summary, mean_ci_from, wilson, with_rates
+from sim.stats import wilson, with_rates
 from sim.games.virus_dogs.rules import CAUSES, OUTCOMES
 
 CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "exc")
+# the codes of tables and charts (docs/rules/virus-dogs.md, "Card codes"), for the report's glossary
+GLOSSARY = {"V": "virus", "BAT": "bat", "TP": "toilet paper", "CTL": "control", "QRN": "quarantine", "DOC": "doctor",
+            "ANT": "antiseptic", "AMB": "ambulance", "MSK": "mask", "BM": "black market", "SHF": "shuffle",
+            "CGH": "cough", "EXC": "exchange", "O": "a player's open viruses", "HV": "a player's hidden viruses",
+            "T": "a player's treatment progress", "HQ": "hard quarantine (VD-20)"}
 
 
 def sections(run) -> list[Section]:
@@ -117,7 +122,8 @@ def deck_density_section(run) -> Section:
                    "Recorded after every draw event (the card has left the deck), by the share of the starting "
                    "deck consumed, so games of different length line up; the deck grows back with bats and cures, "
                    "which count as nothing consumed.",
-                   tables=[("Density by deck consumed", table)], figures=[("Density over the deck", fig)])
+                   tables=[("Density by deck consumed", table)], figures=[("Density over the deck", fig)],
+                   html_only=("Density by deck consumed",))  # the chart carries it in the PDF
 
 
 def elimination_counts(run) -> pd.DataFrame:
@@ -258,64 +264,6 @@ def hq_section(run) -> Section:
 
 
 # ---- game feel (docs/rules/virus-dogs.md, "Game feel measures") ---------------------------------
-# The helpers feel_mean, feel_rate, length_tail and lead_chart serve the faking-sick section too.
-def feel_mean(run, label: str, expr: str, source: str = "games", where: str = "") -> dict:
-    """One table row: the mean of the SQL expression ``expr`` with its 95% t interval."""
-    r = queries.one(run, f"SELECT count(*) AS n, avg(({expr})::DOUBLE) AS m, stddev_samp(({expr})::DOUBLE) AS sd "
-                         f"FROM {source}" + (f" WHERE {where}" if where else ""))
-    n = int(r["n"])
-    m, lo, hi = mean_ci_from(float(r["m"]) if n else np.nan, float(r["sd"]) if n > 1 else np.nan, n)
-    return {"measure": label, "value": m, "lo": lo, "hi": hi, "out of": n}
-
-
-def feel_rate(label: str, k: int, n: int) -> dict:
-    """One table row: the share ``k / n`` with its 95% Wilson interval."""
-    lo, hi = wilson(k, n)
-    return {"measure": label, "value": k / n if n else np.nan, "lo": float(lo), "hi": float(hi), "out of": n}
-
-
-def _quantile(values: np.ndarray, counts: np.ndarray, q: float) -> tuple[float, float, float]:
-    """The ``q`` quantile of integer data (values with counts) and its 95% distribution-free
-    interval: the order statistics at the binomial(n, q) 2.5% and 97.5% ranks."""
-    from scipy.stats import binom
-
-    n = int(counts.sum())
-    ends = np.cumsum(counts)
-    at = lambda rank: float(values[np.searchsorted(ends, min(max(rank, 0), n - 1), side="right")])  # noqa: E731
-    est = histogram_summary(values, counts, qs=(q,))["quantiles"][0]
-    return est, at(int(binom.ppf(0.025, n, q)) - 1), at(int(binom.ppf(0.975, n, q)))
-
-
-def length_tail(run, unit: str) -> tuple[list[dict], str]:
-    """Game length in ``turns``: table rows (mean, median, 90th and 99th percentiles, the share
-    beyond the cut of the Game length chart, the longest) and a sentence on the tail."""
-    c = queries.counts(run, "games", "turns")
-    values, counts = c.index.to_numpy(), c.to_numpy()
-    n = int(counts.sum())
-    rows = [feel_mean(run, f"mean length ({unit})", "turns")]
-    for q, name in ((0.5, "median"), (0.9, "90th percentile"), (0.99, "99th percentile")):
-        est, lo, hi = _quantile(values, counts, q)
-        rows.append({"measure": f"{name} length ({unit})", "value": est, "lo": lo, "hi": hi, "out of": n})
-    cut = int(charts.tail_cut(c, 0.99))
-    over = int(counts[values > cut].sum())
-    rows.append(feel_rate(f"games longer than {cut} {unit}", over, n))
-    rows.append({"measure": f"longest game ({unit})", "value": float(values.max()), "lo": np.nan, "hi": np.nan,
-                 "out of": n})
-    text = (f"Half of the games last {rows[1]['value']:g} {unit} or fewer and nine in ten at most "
-            f"{rows[2]['value']:g}; the longest lasted {int(values.max())}. The Game length chart stops at {cut} "
-            f"{unit}: {over:,} games ({over / n:.2%}) were longer.")
-    return rows, text
-
-
-def lead_chart(run, played: str, where: str) -> Figure:
-    """Games by the tenth of the game in which the winner took the lead for good (``played``: SQL
-    of the turns played by then, 1..turns; integer arithmetic, so no rounding)."""
-    counts = queries.counts(run, "games", f"(10 * ({played}) + turns - 1) // turns", where)
-    return charts.histogram(counts, "When the winner takes the lead for good",
-                            "tenth of the game's turns (1 = first, 10 = last)", "share of games won by one player",
-                            cut=1.0)
-
-
 SHARED_WAYS = (
     "A win is shared when hard quarantine ends in a stalemate (no player still in holds a hidden virus, "
     "so nobody can lose any more) and two or more players have the fewest open viruses; with other rule "
