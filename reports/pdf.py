@@ -38,6 +38,7 @@ COL_PAD = 8.64  # points between columns
 CELL_CHARS = 48  # longer cells wrap
 MAX_ROWS = 400  # longer tables are cut in the PDF (all rows stay in the HTML)
 CHART_W = min(TEXT_W, 6.4 * 72)
+SHORT_CHART_SCALE = 0.8  # wide, short charts (bars, histograms) print at this share of the chart width
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 RULE = HexColor("#888888")
 
@@ -131,7 +132,8 @@ class Chart(Flowable):
         super().__init__()
         self.fig, self.png = fig, png
         w, h = fig.get_size_inches()
-        self.width, self.height = CHART_W, CHART_W * h / w
+        width = CHART_W * (SHORT_CHART_SCALE if h / w <= 0.6 else 1.0)  # bars and histograms need less room
+        self.width, self.height = width, width * h / w
 
     def wrap(self, avail_width, avail_height):
         return self.width, self.height + 7
@@ -188,9 +190,9 @@ def cover_flowables(titles: list[str], cover_lines: list[str]) -> list[Flowable]
 def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> int:
     """Write the PDF: a cover, then per part its title and sections (``fmt`` formats a table's
     cells, ``png`` gives a chart's PNG); the number of pages."""
-    story = cover_flowables([t for t, _ in parts], cover_lines)
-    for title, sections in parts:
-        story += [PageBreak(), Heading(title, "part", 0)]
+    story = cover_flowables([t for t, _ in parts], cover_lines) + [PageBreak()]
+    for i, (title, sections) in enumerate(parts):
+        story += ([Spacer(1, 18)] if i else []) + [Heading(title, "part", 0)]  # parts flow on: no half-empty pages
         for s in sections:
             story += section_flowables(s, png, fmt)
     doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
