@@ -54,7 +54,7 @@ def answer_section(r: TuneResult) -> Section:
         how += f"The chosen configuration is in {r.best_toml}."
     else:
         how += "No best.toml is written without a confirmed improvement (--write-best writes it anyway)."
-    return Section("Answer", text=f"{text} {how}", marks=[(colour, text)])
+    return Section("Answer", text=how, marks=[(colour, text)])
 
 
 def metrics_section(r: TuneResult, c: Confirmation) -> Section:
