@@ -13,6 +13,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from sim.lead import Lead
 from sim.games.base import seat_bots
 from sim.rng import Rng
 
@@ -25,36 +26,6 @@ KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked
 
 class GameOver(Exception):
     """Raised internally to unwind when the game ends mid-turn (FS-9.1)."""
-
-
-class Lead:
-    """Game feel (tables.py, docs/rules/faking-sick.md): the sole leader, the lead changes and
-    each seat's largest deficit, over the observations made so far."""
-
-    def __init__(self, n: int):
-        self.leader = -1  # the last sole leader
-        self.now = -1  # the sole leader at the last observation, or -1
-        self.since = -1  # the turn from which ``now`` has led without a break
-        self.changes = 0
-        self.max_behind = [0] * n
-
-    def observe(self, turn: int, scores: list[int]) -> None:
-        """One observation at ``turn``: the seat with the strictly lowest score leads."""
-        least = min(scores)
-        lead = scores.index(least) if scores.count(least) == 1 else -1
-        self.max_behind = [max(m, x - least) for m, x in zip(self.max_behind, scores)]
-        if lead != self.now:
-            self.now = lead
-            if lead >= 0:
-                self.since = turn
-                self.changes += self.leader >= 0 and lead != self.leader
-                self.leader = lead
-
-    def columns(self, winner: int) -> dict[str, int]:
-        """The games columns ``GAME_FEEL`` for a game won by ``winner`` (-1: none)."""
-        return {"lead_changes": self.changes,
-                "leader_from_turn": self.since if winner >= 0 and self.now == winner else -1,
-                "winner_max_behind": self.max_behind[winner] if winner >= 0 else -1}
 
 
 class FakingSick:
@@ -286,7 +257,7 @@ class FakingSick:
 
     def observe(self) -> None:
         """Game feel: the hand sizes at a turn end or the game's end (fewest cards leads)."""
-        self.lead.observe(self.turns, [self.hand_size(s) for s in range(self.n)])
+        self.lead.observe(self.turns, {s: self.hand_size(s) for s in range(self.n)})
 
     def turn(self, s: int) -> None:
         """FS-3: one turn of player s."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.lead import Lead
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.rules import (
     ACTION_CARDS, AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE,
@@ -52,36 +53,6 @@ class Player:
 
     def hand_size(self) -> int:
         return sum(self.hand)
-
-
-class Lead:
-    """Game feel (tables.py, docs/rules/virus-dogs.md): the sole leader among the live seats,
-    the lead changes and each seat's largest deficit, over the observations made so far."""
-
-    def __init__(self, n: int):
-        self.leader = -1  # the last sole leader
-        self.now = -1  # the sole leader at the last observation, or -1
-        self.since = -1  # the turn index from which ``now`` has led without a break
-        self.changes = 0
-        self.max_behind = [0] * n
-
-    def observe(self, turn: int, danger: dict[int, int]) -> None:
-        """One observation at turn index ``turn``; ``danger``: live seat -> viruses carried."""
-        least = min(danger.values(), default=0)
-        lowest = [s for s, x in danger.items() if x == least]
-        lead = lowest[0] if len(lowest) == 1 else -1
-        for s, x in danger.items():
-            self.max_behind[s] = max(self.max_behind[s], x - least)
-        if lead != self.now:
-            self.now = lead
-            if lead >= 0:
-                self.since = turn
-                self.changes += self.leader >= 0 and lead != self.leader
-                self.leader = lead
-
-    def leads_from(self, winner: int) -> int:
-        """The turn index from which ``winner`` has led without a break, or -1."""
-        return self.since if self.now == winner else -1
 
 
 def opt(kind: str, **kw) -> dict:
