@@ -33,7 +33,7 @@ def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share o
               cut: float = 0.99) -> Figure:
     """Integer-valued distribution as a filled step histogram, from counts indexed by value; drawn
     up to the ``cut`` quantile, with the share and the largest value beyond it stated on the chart."""
-    fig = Figure(figsize=(6.4, 3.2), layout="constrained")
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")  # room for the overflow line under the axis
     ax = fig.add_subplot()
     counts = counts.sort_index()
     if len(counts):
@@ -44,9 +44,9 @@ def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share o
         share = shown.reindex(values, fill_value=0).to_numpy() / counts.sum()
         ax.stairs(share, np.append(values, values[-1] + 1) - 0.5, fill=True, color="#72B7B2")
         beyond = counts[counts.index > top]
-        if beyond.sum():
-            ax.text(0.99, 0.95, f"not drawn: {100 * beyond.sum() / counts.sum():.2g}% of games above {int(top)}\n"
-                    f"(longest {int(counts.index.max())})", transform=ax.transAxes, ha="right", va="top", fontsize=8)
+        if beyond.sum():  # said under the axis, where no bar can hide it
+            xlabel += (f"\nnot drawn: {100 * beyond.sum() / counts.sum():.2g}% of games above {int(top)} "
+                       f"(longest {int(counts.index.max())})")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)

@@ -36,6 +36,7 @@ LISTS = {"design": ("Design issues", "rules and parameters whose effect is large
          "sanity": ("Sanity checks", "events that should be rare or zero")}
 MAX_LISTED = 15  # findings shown per list (the rest: in the appendix table)
 LIST_OF_KIND = {"bot": "bot", "stall": "sanity", "guard": "sanity"}  # every other kind is a design issue
+DESIGNED_ENDS = ("a hard-quarantine stalemate",)  # stalls the rules provide for: a design issue when frequent
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Candidate:
     @property
     def list(self) -> str:
         """Which findings list the test belongs to (a key of ``LISTS``)."""
+        if self.kind == "stall" and self.subject in DESIGNED_ENDS:
+            return "design"
         return LIST_OF_KIND.get(self.kind, "design")
 
     @property
@@ -231,7 +234,7 @@ def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_st
                      f"are in the appendix table (its 'finding' column) and in their sections.")
             mine = mine[:MAX_LISTED]
         if key == "design":
-            text += " " + method_text(len(cands), min_effect, max_stall_rate, extra_text)
+            text += f" How a finding is chosen and tested: {APPENDIX_TITLE.lower()} (appendix)."
         out.append(Section(title, text=text + ("" if mine else " None qualifies."),
                            items=[(c.sentence(), (c.run, c.section)) for c in mine]))
     return out
@@ -240,7 +243,8 @@ def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_st
 APPENDIX_TITLE = "Every test of the findings"
 
 
-def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> Section:
+def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_rate: float = MAX_STALL_RATE,
+             extra_text: str = "") -> Section:
     """Every test of the report with its value, interval, reference, effect, p and q (after
     ``adjust``), by list and practical size."""
     rows = sorted(cands, key=lambda c: (list(LISTS).index(c.list), -c.practical(min_effect)))
@@ -252,7 +256,7 @@ def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> Section:
     found = table[table["finding"] == "yes"][["list", "run", "test", "effect", "over threshold", "p", "q (BH)"]] \
         if len(table) else table
     every = f"Every test ({len(table)}): value with its 95% interval, reference, effect, p and Benjamini-Hochberg q"
-    return Section(APPENDIX_TITLE, text=(
+    return Section(APPENDIX_TITLE, text=method_text(len(cands), min_effect, max_stall_rate, extra_text) + " " + (
         f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "
         "minus the reference for rates (a share: 0.01 is one percentage point) and the relative change "
         "for other measures; 'over threshold' (the effect over its practical threshold) ranks the findings "

@@ -53,9 +53,10 @@ def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     lv = level(c, min_effect)
     head = {"green": "Seat order does not matter in practice", "amber": "Seat order matters a little",
             "red": "Seat order matters"}[lv]
+    shared = " (shared wins count for every sharer)" if share * len(t) > 1 + 1e-9 else ""
     return Mark(lv, f"{head}: the best seat (seat {int(best['seat'])}) wins {pp(best['rate'])} of games "
                        f"(95% CI {pp(best['lo'])}-{pp(best['hi'])}), the worst (seat {int(worst['seat'])}) "
-                       f"{pp(worst['rate'])}; an even share is {pp(share)} (shared wins count for every sharer).")
+                       f"{pp(worst['rate'])}; an even share is {pp(share)}{shared}.")
 
 
 BASELINE_BOTS = ("random",)  # bots that stand for no strategy: their weakness is no verdict on the others
@@ -70,17 +71,17 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     t = t[~t["bot"].isin(BASELINE_BOTS)] if (~t["bot"].isin(BASELINE_BOTS)).sum() >= 2 else t
     if len(t) < 2:
         return Mark("green", f"One bot ({t['bot'].iloc[0]}) plays every seat: no strategy is compared with another.")
-    best = t.loc[t["rate"].idxmax()]
-    rest = t[t["bot"] != best["bot"]]
-    d = rate_difference(int(best["successes"]), int(best["n"]), int(rest["successes"].sum()), int(rest["n"].sum()))
+    t = t.sort_values("rate", ascending=False)
+    best, second = t.iloc[0], t.iloc[1]  # dominance: the best strategy against the next best
+    d = rate_difference(int(best["successes"]), int(best["n"]), int(second["successes"]), int(second["n"]))
     size = abs(d["diff"]) / min_effect if d["lo"] > 0 or d["hi"] < 0 else 0.0
     lv = "green" if size < 1 else "red" if size >= RED_FACTOR else "amber"
     head = {"green": "No strategy dominates", "amber": "One strategy is stronger", "red": "One strategy dominates"}[lv]
-    others = ", ".join(rest["bot"])
-    return Mark(lv, f"{head}: the {best['bot']} bot wins {pp(best['rate'])} of its seat-games against "
-                    f"{pp(rest['successes'].sum() / rest['n'].sum())} for the other strategy bots ({others}): "
-                    f"{100 * d['diff']:+.1f} percentage points (95% CI {100 * d['lo']:+.1f} to {100 * d['hi']:+.1f}). "
-                    "This measures how the bots play, not the rules alone.")
+    rest = "; ".join(f"{r.bot} {pp(r.rate)}" for r in t.iloc[2:].itertuples())
+    return Mark(lv, f"{head}: the {best['bot']} bot wins {pp(best['rate'])} of the games it plays, the next best "
+                    f"({second['bot']}) {pp(second['rate'])}: {100 * d['diff']:+.1f} percentage points (95% CI "
+                    f"{100 * d['lo']:+.1f} to {100 * d['hi']:+.1f})" + (f"; then {rest}" if rest else "") +
+                    ". This measures how the bots play, not the rules alone.")
 
 
 def stall_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
@@ -111,13 +112,18 @@ def section(label: str, run, cands: list[Candidate], min_effect: float) -> Secti
         marks += own(run, cands, min_effect)
     worst = max((m.level for m in marks), key=list(MARKS).index)  # noqa: the order of MARKS is green < amber < red
     marks = [Mark(m.level, plain(m.text[:1].upper() + m.text[1:])) for m in marks]
-    return Section(label, text=f"Overall: {MARKS[worst]}. Green: {MARKS['green']}; amber: {MARKS['amber']}; "
-                               f"red: {MARKS['red']}. 'Likely between' gives the range the true value lies in "
-                               "with 95% confidence, from the number of games played. The numbers behind each line "
-                               "are in the findings and in the run's sections; the tests in the appendix.",
+    return Section(label, text=f"Overall: {MARKS[worst]}.",
                    marks=[(m.level, m.text) for m in marks])
 
 
+LEGEND = (f"Each line is marked green ({MARKS['green']}), amber ({MARKS['amber']}) or red ({MARKS['red']}). "
+          "'Likely between' gives the range the true value lies in, from the number of games played. The numbers "
+          "behind each line are in the findings and in the run's sections; the tests in the appendix.")
+
+
 def sections(labelled: list[tuple[str, object]], cands: list[Candidate], min_effect: float) -> list[Section]:
-    """A verdict page per run, from the report's adjusted candidates."""
-    return [section(label, run, [c for c in cands if c.run == label], min_effect) for label, run in labelled]
+    """A verdict page per run, from the report's adjusted candidates (the legend on the first)."""
+    out = [section(label, run, [c for c in cands if c.run == label], min_effect) for label, run in labelled]
+    if out:
+        out[0].text = f"{LEGEND} {out[0].text}"
+    return out

@@ -101,7 +101,7 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists)]
     parts += [(title, make(len(cands))) for title, make in pending]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
-    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect)] + ([glossary] if glossary else []))]
+    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:

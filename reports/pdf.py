@@ -27,7 +27,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 PAGE_W, PAGE_H = A4  # points
 MARGIN = 36.0  # points (half an inch)
@@ -169,16 +169,18 @@ def mark_paragraph(level: str, text: str) -> Paragraph:
 
 
 def section_flowables(s, png, fmt) -> list[Flowable]:
-    out = [Heading(s.title, "section", 1)]
-    out += [mark_paragraph(level, text) for level, text in s.marks]
-    if s.text:
-        out.append(paragraph(s.text, "body"))
-    out += [paragraph(f"{i}. {item}", "body") for i, (item, _) in enumerate(s.items, 1)]
+    """A section's heading, lines, text, tables and charts; the heading and text stay on the page
+    of what follows them (no heading stranded at a page's foot)."""
+    head = [Heading(s.title, "section", 1)] + ([paragraph(s.text, "body")] if s.text and not s.marks else [])
+    body = [mark_paragraph(level, text) for level, text in s.marks]
+    if s.text and s.marks:
+        body.append(paragraph(s.text, "body"))
+    body += [paragraph(f"{i}. {item}", "body") for i, (item, _) in enumerate(s.items, 1)]
     for caption, table in s.tables:
         if caption not in s.html_only:
-            out += table_flowables(caption, table, fmt(table).astype(str))
-    out += [Chart(fig, png) for caption, fig in s.figures if caption not in s.html_only]
-    return out
+            body += table_flowables(caption, table, fmt(table).astype(str))
+    body += [Chart(fig, png) for caption, fig in s.figures if caption not in s.html_only]
+    return [KeepTogether(head + body[:1])] + body[1:] if body else head
 
 
 def cover_flowables(titles: list[str], cover_lines: list[str]) -> list[Flowable]:

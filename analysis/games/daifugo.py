@@ -94,6 +94,12 @@ def control_command(run) -> str:
             f"--seed {cfg.seed} {sets}--set rule_deck= --out {run.path}-base")
 
 
+# the terms of tables and charts, for the report's glossary (docs/rules/daifugo.md)
+GLOSSARY = {"law": "a rule card revealed for the round; in force for the rest of the game",
+            "precept": "a rule card a player drafts and holds (madness mode), with its VP",
+            "VP": "victory points", "king": "the previous round's 1st place",
+            "capital fall": "another player finishes 1st and the king drops to last (§3.8; the others gain capital_fall_bonus)",
+            "pp": "percentage points", "base game": "the same config with an empty rule deck (no law, no precept)"}
 PRECEPT_TITLE = "Rule cards as precepts"
 LAW_TITLE = "Rule cards as laws"
 PAIR_TITLE = "Pairs of laws"
@@ -332,7 +338,7 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
     tail = "of rounds" + (f", every one with law {' and '.join(laws)} in force" if laws else "")
     return [Candidate(run_label, "Revolutions, forbidden finishes and card effects", "play-count guard", "guard",
                       k / n, float(lo), float(hi), 0.0, k / n, 0.0 if k else 1.0,
-                      head="The play-count guard (DEC-18) ends", tail=tail, base="tolerated",
+                      head="The engine's play limit (a round stopped after max_plays_per_round plays, DEC-18) ends", tail=tail, base="tolerated",
                       diff_lo=float(lo), diff_hi=float(hi))]
 
 
@@ -358,8 +364,29 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
     laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
                   key=lambda c: -c.practical(min_effect))
     for c in laws[:3]:
-        out.append(Mark(level(c, min_effect), c.sentence().split(": ", 1)[1]))
+        out.append(Mark(level(c, min_effect), _law_line(c)))
     return out
+
+
+# what a law's effect on each measure means at the table: (when up, when down)
+LAW_MEANING = {"king": ("the round's winner keeps the crown more often, so a lead snowballs",
+                        "the crown changes hands more often, so a lead is easier to catch"),
+               "spread": ("seat order matters more", "seat order matters less"),
+               "plays": ("rounds take longer", "rounds are shorter"),
+               "var": ("final scores lie further apart", "final scores lie closer together")}
+
+
+def _law_line(c: Candidate) -> str:
+    """A verdict line for a law effect: the figure, in VP for the spread of scores, and what it means."""
+    measure = c.subject.rsplit("(", 1)[1].rstrip(")")
+    meaning = LAW_MEANING.get(measure, ("", ""))[0 if c.effect > 0 else 1]
+    if measure == "var":  # variance in VP^2 reads as a spread in VP
+        card = c.subject.split(" (")[0]
+        text = (f"With {card} in force the final scores of a game spread by {np.sqrt(c.rate):.2f} VP (standard "
+                f"deviation) against {np.sqrt(c.baseline):.2f} VP without it ({c.base.split('(', 1)[-1].rstrip(')')})")
+    else:
+        text = c.sentence().split(": ", 1)[1].rstrip(".")
+    return f"{text}: {meaning}." if meaning else f"{text}."
 
 
 def _checked(run, card: str) -> str:
@@ -371,9 +398,13 @@ def _checked(run, card: str) -> str:
     if row is None or not np.isfinite(row["win_diff"]):
         return ""
     vp_played = check.config.params.get(f"precept_vp_{card[:2]}", 1)
-    return (f" Checked on {check.games_done:,} games played with {vp_played} VP on it ({check.path.name}): its holder "
-            f"then wins {100 * row['win_diff']:+.1f} percentage points against the others "
-            f"(95% CI {100 * row['win_diff_lo']:+.1f} to {100 * row['win_diff_hi']:+.1f}).")
+    now = precepts(run).set_index("card").loc[card, "win_diff"]
+    after = row["win_diff"]
+    verdict = ("now even" if row["win_diff_lo"] <= 0 <= row["win_diff_hi"] else
+               "still too strong" if after > 0 else "now too weak") + (", and closer to even" if abs(after) < abs(now) else "")
+    return (f" Checked on {check.games_done:,} games played with {vp_played} VP on it ({check.path.name}): the "
+            f"holder's edge goes from {100 * now:+.1f} to {100 * after:+.1f} percentage points (95% CI "
+            f"{100 * row['win_diff_lo']:+.1f} to {100 * row['win_diff_hi']:+.1f}): {verdict}.")
 
 
 def suggested_vps(run) -> dict[str, tuple[int, int]]:

@@ -41,34 +41,54 @@ def suggestions(run) -> dict[str, int]:
             if int(round(r.suggested_vp)) != int(r.precept_vp)}
 
 
+def _signed(x: float, digits: int) -> str:
+    """``+8.1``; a value that rounds to zero prints as ``0.0``, never ``-0.0``."""
+    r = round(x, digits)
+    return f"{0.0:.{digits}f}" if r == 0 else f"{r:+.{digits}f}"
+
+
 def _ci(v: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1) -> str:
-    """``+8.1 (7.5 to 8.7)``: a figure with its 95% interval, signed; blank when undefined."""
+    """``+8.1 (+7.5 to +8.7)``: a figure with its 95% interval, signed; blank when undefined."""
     if not np.isfinite(v):
         return ""
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{scale * v:+.{digits}f}"
-    return f"{scale * v:+.{digits}f} ({scale * lo:+.{digits}f} to {scale * hi:+.{digits}f})"
+        return _signed(scale * v, digits)
+    return f"{_signed(scale * v, digits)} ({_signed(scale * lo, digits)} to {_signed(scale * hi, digits)})"
+
+
+MIN_EFFECT = 0.01  # a precept whose holder's edge is significant and at least 1 percentage point is uneven
+
+
+def _evenness(d: float, lo: float, hi: float) -> str:
+    """Too strong, too weak or even, from the holder's win-rate change and its interval."""
+    if lo > 0 and d >= MIN_EFFECT:
+        return "too strong"
+    if hi < 0 and d <= -MIN_EFFECT:
+        return "too weak"
+    return "even"
 
 
 def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame:
     if eff.empty:
         return pd.DataFrame(columns=["id"])
     out = pd.DataFrame({"id": eff["id"], "holder's win-rate change (pp)": [
-        _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()]})
+        _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()],
+        "verdict": [_evenness(r.win_diff, r.win_diff_lo, r.win_diff_hi) for r in eff.itertuples()]})
     if not vp.empty:
-        v = pd.DataFrame({"id": vp["id"], "VP now": vp["precept_vp"].astype(int),
-                          "worth vs an average precept (VP)": [
+        v = pd.DataFrame({"id": vp["id"], "worth vs an average precept (VP)": [
                               _ci(-r.offset, -r.offset_hi, -r.offset_lo, digits=2) for r in vp.itertuples()],
-                          "VP to print": vp["suggested_vp"].round().astype(int)})
+                          "VP now": vp["precept_vp"].astype(int), "VP to print": vp["suggested_vp"].round().astype(int)})
         out = out.merge(v, on="id", how="left")
     if check is not None:
         c = rule_cards.precept_effects(check)
         if not c.empty:
             vps = check.config.params
-            out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP": [
+            out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP played": [
                 int(vps.get(f"{VP_PREFIX}{int(i):02d}", 1)) for i in c["id"]],
                 "checked: win-rate change (pp)": [
                 _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in c.itertuples()]}), on="id", how="left")
+            if "VP to print" in out and (out["checked: VP played"] == out["VP to print"]).all():
+                out = out.drop(columns="checked: VP played")  # the check played exactly the VPs to print
     return out
 
 
@@ -80,7 +100,7 @@ def _law_columns(laws: pd.DataFrame) -> pd.DataFrame:
         "id": laws["id"],
         "king kept (pp)": [_ci(r.king_diff, r.king_lo, r.king_hi, 100) for r in laws.itertuples()],
         "round length (plays)": [_ci(r.plays_diff, r.plays_lo, r.plays_hi) for r in laws.itertuples()],
-        "score SD (VP)": [f"{d:+.2f}" if np.isfinite(d) else "" for d in sd_with - sd_without]})
+        "score SD (VP)": [_signed(d, 2) if np.isfinite(d) else "" for d in sd_with - sd_without]})
 
 
 def _draft_columns(picks: pd.DataFrame) -> pd.DataFrame:
@@ -113,20 +133,23 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
     text = ("One row per rule card. Figures are differences with their 95% intervals in brackets. Precept: the "
             "holder's win rate minus the other players' of the same games (percentage points); its worth in VP "
             "against an average precept (positive: worth more than the others, so print fewer VP); the VP it is "
-            "played with now and the whole number to print instead. " if "VP now" in table else "")
+            "played with now and the whole number to print instead; verdict: too strong or too weak when the holder's "
+            "edge is at least 1 percentage point and its interval excludes zero. A card that stays uneven with the "
+            "same VP to print is uneven by less than a whole VP is worth: change its effect, or play it at one VP "
+            "more or less with cardlab simulate --set precept_vp_NN=... and compare. " if "VP now" in table else "")
     if "VP now" in table:
         text += (f"Checked by simulation: the run {check.path.name} was played with the VPs to print, and its column "
                  "gives the holder's win-rate change they bring. " if check is not None else
                  f"Not yet checked by simulation; to play the same games with the VPs to print: {command}. ")
     text += (f"Law: the change the card brings when in force, against {reference}: king retention (percentage "
-             "points), round length (plays), and the spread of final scores across the seats of a game as a "
-             "standard deviation in VP. Draft: the share of games in which it is drafted, and of its drafts in "
-             "which it is the first pick of its draft round.")
-    precept = [c for c in table.columns if c == "card" or c.startswith(("holder", "worth", "VP", "checked"))]
+             "points; up: the round's winner keeps the crown more often, so a lead snowballs), round length (plays), "
+             "and the spread of final scores across the seats of a game as a standard deviation in VP (up: scores "
+             "further apart)." + (" Draft: the share of games in which it is drafted, and of its drafts in which it "
+                                  "is the first pick of its draft round." if "drafted (%)" in table else ""))
+    precept = [c for c in table.columns if c == "card" or c.startswith(("holder", "verdict", "worth", "VP", "checked"))]
     rest = [c for c in table.columns if c == "card" or c not in precept]
     tables = [("As a precept: one row per card, figures with their 95% intervals in brackets", table[precept])] \
         if len(precept) > 1 else []
-    tables.append(("As a law (king kept, round length, score SD: the change when in force) and in the draft (drafted: "
-                   "share of games; first pick: share of its drafts taken first in a draft round)",
-                   table[rest]))
+    tables.append(("As a law (king kept, round length, score SD: the change when in force)"
+                   + (" and in the draft" if "drafted (%)" in table else ""), table[rest]))
     return Section(TITLE, text=text, tables=tables)
