@@ -260,6 +260,18 @@ def test_T47_number_lock_precept():
     assert illegal(run(law_hands, [P("H4"), P("C5"), P("D7")], laws=[15], turn=0))
 
 
+def test_suit_lock_refuses_the_number_lock_precept_holder():
+    """[§4.14, §4.15, DEC-41, QA-15.2]: with 14 as a law and the 15 precept held by P1, both
+    locks are on; P1 ignores the number lock, so the suit lock is what refuses its HA on SQ,
+    and the reason says so. Anyone else is refused by the number lock first."""
+    hands = [["H2", "SK", "C3"], ["HA", "SA", "C5", "C6"], ["DK", "D3"], ["CK", "D4"]]
+    state = {"top": {"cards": ["SQ"], "owner": 3}, "suit_lock": ["S"], "num_lock": True}
+    reason = illegal(run(hands, [P("HA")], laws=[14], precepts={"15": 1}, turn=1, **state))
+    assert reason.startswith("suit lock: must contain \u2660") and "number lock" not in reason
+    legal(run(hands, [P("SA")], laws=[14], precepts={"15": 1}, turn=1, **state))
+    assert "number lock" in illegal(run(hands, [P("H2")], laws=[14], precepts={"15": 1}, turn=0, **state))
+
+
 def test_T48_number_lock_reversed():
     hands = [["S9", *F0], ["H8", *F1], ["S7", "S6", *F2], F3]
     out = run(hands, [P("S9"), P("H8")], laws=[15], rev=True, turn=0)

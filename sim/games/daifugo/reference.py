@@ -608,7 +608,9 @@ class Engine(OutOfTurnRules):
         if not (beats(x, t, rv) or slip or (self.may_play_equal(p) and equal(x, t, rv))):
             return "does not beat the top play"
         if not self.locks_allow(p, x):
-            if self.num_lock and (x.kind == JOKER_SINGLE or not one_step(x, t, self.reversed)):
+            # the card-15 precept holder ignores the number lock: then the suit lock refuses it
+            num_binds = self.num_lock and not self.precept_holder(R.C15_NUMBER_LOCK, p)
+            if num_binds and (x.kind == JOKER_SINGLE or not one_step(x, t, self.reversed)):
                 return "number lock: must be exactly one rank stronger"
             return "suit lock: must contain " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if self.suit_lock >> s & 1)
         return "not a legal play"
