@@ -24,6 +24,7 @@ from rich.text import Text
 from sim.config import ConfigError, RunConfig
 from sim.games import get_game
 from sim.games.base import ENGINES
+from sim.metrics import Counts, count_tables
 from sim.stopping import Stopper, StoppingRule
 from sim.store import RunDir, RunFacts, writer_lock
 
@@ -61,14 +62,19 @@ def plan(cfg: RunConfig, games: int, batch_size: int | None, engine: str) -> Run
     return RunFacts(cfg, games, min(batch_size, games), engine, tuple(game.tables))
 
 
-def play_batch(cfg_dict: dict, facts_dict: dict, k: int, out: str) -> tuple[int, int, dict]:
+def play_batch(cfg_dict: dict, facts_dict: dict, k: int, out: str,
+               counts: bool = False) -> tuple[int, int, dict, Counts | None]:
     """Worker task: play batch ``k`` and write its files. Returns (k, games played, the
-    batch's manifest entry)."""
+    batch's manifest entry, and with ``counts`` the batch's counts for a stopping rule,
+    ``sim.metrics.count_tables``, taken from the frames it wrote so that nobody reads the
+    files back)."""
     cfg = RunConfig.from_dict(cfg_dict)
     facts = RunFacts(cfg, facts_dict["games"], facts_dict["batch_size"], facts_dict["engine"], tuple(facts_dict["tables"]))
     start, count = facts.batch_range(k)
-    tables = get_game(cfg.game).run_batch(cfg, start, count, facts.engine)
-    return k, count, RunDir(out).write_batch(facts, k, tables)
+    game = get_game(cfg.game)
+    tables = game.run_batch(cfg, start, count, facts.engine)
+    entry = RunDir(out).write_batch(facts, k, tables)
+    return k, count, entry, count_tables(game, tables) if counts else None
 
 
 class _Rate(ProgressColumn):
@@ -126,7 +132,7 @@ def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, prog
     stopper = Stopper(stopping, metric, game, facts, rd, previous) if stopping else None
     todo = stopper.start(kept) if stopper else [k for k in range(facts.n_batches()) if k not in done]
     facts_dict = {"games": facts.games, "batch_size": facts.batch_size, "engine": facts.engine, "tables": list(facts.tables)}
-    args = (cfg.to_dict(), facts_dict, str(out))
+    args = (cfg.to_dict(), facts_dict, str(out), stopper is not None)
     t0 = time.perf_counter()
     already = sum(facts.batch_range(k)[1] for k in done)
     columns = [TextColumn(f"{cfg.game}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
@@ -135,11 +141,11 @@ def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, prog
         task = bar.add_task("games", total=games, completed=already)
         played = 0
         with closing(_execute(todo, args, workers, scheduler)) as landing:
-            for k, count, entry in landing:
+            for k, count, entry, counts in landing:
                 played += 1
                 bar.advance(task, count)
                 rd.add_batch(facts, entry)
-                if stopper and stopper.land(k):
+                if stopper and stopper.land(k, counts):
                     break
                 if stopper:
                     rd.note(facts, stopper.manifest())
@@ -153,7 +159,7 @@ def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, prog
 
 
 def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
-    """Yield (batch, games) as batches finish: inline, in local processes, or on Dask."""
+    """Yield ``play_batch`` results as batches finish: inline, in local processes, or on Dask."""
     if not todo:
         return
     if scheduler:
@@ -161,17 +167,17 @@ def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
         return
     if workers == 1:
         for k in todo:
-            yield play_batch(args[0], args[1], k, args[2])
+            yield play_batch(*args[:2], k, *args[2:])
         return
     queue = iter(todo)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
         # batches are handed out in game order, two per worker at a time, so a run that
         # stops early (sim.stopping) has few batches running beyond its stopping point
-        pending = {pool.submit(play_batch, args[0], args[1], k, args[2]) for k in islice(queue, 2 * workers)}
+        pending = {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, 2 * workers)}
         try:
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                pending |= {pool.submit(play_batch, args[0], args[1], k, args[2]) for k in islice(queue, len(finished))}
+                pending |= {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, len(finished))}
                 for f in finished:
                     yield f.result()
         except BaseException:
@@ -187,6 +193,6 @@ def _execute_dask(todo: list[int], args: tuple, scheduler: str):
     except ImportError:
         raise ConfigError("--scheduler needs dask.distributed: pip install 'cardlab[dask]'") from None
     with Client(scheduler) as client:
-        futures = [client.submit(play_batch, args[0], args[1], k, args[2], pure=False) for k in todo]
+        futures = [client.submit(play_batch, *args[:2], k, *args[2:], pure=False) for k in todo]
         for f in as_completed(futures):
             yield f.result()

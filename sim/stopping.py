@@ -55,6 +55,7 @@ class Stopper:
         self.counts: Counts = {}
         self.prefix = 0  # batches folded into ``counts``: 0 .. prefix-1
         self.landed: set[int] = set()
+        self.handed: dict[int, Counts] = {}  # counts of landed batches not yet folded, from their workers
         self.keep = _kept_batches(previous)
         self.met_early = False  # the rule was met inside the kept games
         self.stop_at: int | None = None
@@ -68,15 +69,22 @@ class Stopper:
             return []
         return [k for k in range(self.facts.n_batches()) if k not in self.landed]
 
-    def land(self, k: int) -> bool:
-        """Batch ``k`` is on disk; True once the run has stopped."""
+    def land(self, k: int, counts: Counts | None = None) -> bool:
+        """Batch ``k`` is on disk, with its ``counts`` as its worker took them (None: read
+        from its files); True once the run has stopped."""
         self.landed.add(k)
+        if counts is not None:
+            self.handed[k] = counts
         self._fold()
         return self.stop_at is not None
 
     def _fold(self) -> None:
         while self.stop_at is None and self.prefix in self.landed:
-            self.counts = add(self.counts, read_counts(self.game, self.rd, [self.prefix]))
+            # batches kept from an earlier invocation are read from disk; played ones come with their counts
+            batch = self.handed.pop(self.prefix, None)
+            if batch is None:
+                batch = read_counts(self.game, self.rd, [self.prefix])
+            self.counts = add(self.counts, batch)
             self.prefix += 1
             met = self.metric.half_width(self.counts) <= self.rule.precision
             if self.prefix < self.keep:

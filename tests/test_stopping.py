@@ -98,3 +98,26 @@ def test_precision_on_the_spread_beyond_chance(toy, tmp_path):
     raw = resolve("seat_spread_raw", toy, cfg, cols).value(counts)
     assert est.half_width <= 0.02 and st["half_width"] == pytest.approx(est.half_width, abs=1e-6)
     assert est.lo < 0 < est.hi and abs(est.value) < raw.value
+
+
+def test_played_batches_hand_their_counts_back_kept_ones_are_read(toy, tmp_path, monkeypatch):
+    # the stopping rule folds the counts the workers return with each batch; only the batches
+    # kept from an earlier invocation are read from disk, and the stop is the same either way
+    import sim.stopping
+
+    read = []
+
+    def spy(game, rd, batches):
+        read.extend(batches)
+        return read_counts(game, rd, batches)
+
+    monkeypatch.setattr(sim.stopping, "read_counts", spy)
+    cfg = toy.make_config(players=2, seed=3)
+    out = tmp_path / "h"
+    first = runner.run(cfg, 6_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.05))
+    assert first.played_batches == first.batches > 1 and read == []
+    again = runner.run(cfg, 6_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.03))
+    assert read == list(range(first.batches)) and again.batches > first.batches
+    fresh = runner.run(cfg, 6_000, tmp_path / "f", batch_size=200, progress=False, stopping=StoppingRule(0.03))
+    assert (fresh.games, fresh.stopping) == (again.games, {**again.stopping, "reason": fresh.stopping["reason"]})
+    assert measured_half_width(toy, cfg, out, "seat_win") == pytest.approx(again.stopping["half_width"], abs=1e-6)
