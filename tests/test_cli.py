@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def cardlab(*args, stdin=None):
     env = dict(os.environ, CARDLAB_GAMES="toy=tests.toy_game", PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardlab.cli", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=ROOT, input=stdin, timeout=300)
 
 
@@ -180,7 +180,7 @@ def test_verify_and_bench_json(toy):
 
 
 def test_bench_leaves_decisions_out_without_the_column(toy):
-    from sim.cli import _decision_rates
+    from cardlab.cli import _decision_rates
 
     frames = toy.run_batch(toy.make_config(), 0, 10, "fast")
     assert set(_decision_rates(frames, 1.0, frames, 2.0)) == {"decisions_per_s", "reference_decisions_per_s"}
@@ -222,9 +222,9 @@ def test_sweep_and_compare(tmp_path):
 def test_python_api_in_memory_equals_runner(tmp_path):
     import pandas as pd
 
-    import sim
+    import cardlab
 
-    mem = sim.run("toy", games=250, seed=8, batch_size=60)
-    disk = sim.run("toy", games=250, seed=8, out=tmp_path / "r", batch_size=100)
+    mem = cardlab.run("toy", games=250, seed=8, batch_size=60)
+    disk = cardlab.run("toy", games=250, seed=8, out=tmp_path / "r", batch_size=100)
     for name in mem:
         pd.testing.assert_frame_equal(mem[name], disk[name])

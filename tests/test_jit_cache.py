@@ -115,7 +115,7 @@ def test_locators_are_installed_first():
 def test_reading_results_does_not_import_numba():
     """The report path (CLI, report builder, the built-in games and their tables) loads no
     kernel; a reference engine's first draw does."""
-    code = ("import sys, sim, sim.cli, reports.build, analysis.load, sim.rng, sim.games.base\n"
+    code = ("import sys, cardlab, cardlab.cli, reports.build, analysis.load, sim.rng, sim.games.base\n"
             "from sim.games import MODULES, get_game\n"
             "[get_game(g).tables for g in MODULES]\n"
             "assert 'numba' not in sys.modules, 'numba imported'\n"

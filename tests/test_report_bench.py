@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sim.report_bench import timed
+from cardlab.report_bench import timed
 
 
 def test_peak_is_the_commands_own_not_the_bench_process():

@@ -139,7 +139,7 @@ def test_cardlab_rules_ends_with_the_rules_page(game):
 
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from cardlab.cli import app
 
     res = CliRunner().invoke(app, ["rules", game])
     assert res.exit_code == 0, res.output

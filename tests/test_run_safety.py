@@ -22,7 +22,7 @@ from tests.test_runner import assert_same as same_tables, tables
 
 def cardlab_process(*args):
     env = dict(os.environ, CARDLAB_GAMES="toy=tests.toy_game", PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], env=env, cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "cardlab.cli", *map(str, args)], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

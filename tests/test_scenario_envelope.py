@@ -205,7 +205,7 @@ def test_faking_sick_has_no_forced_decisions():
 # ---- through the command line -------------------------------------------------------------
 def cardlab_scenario(spec):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", "scenario", "-"], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardlab.cli", "scenario", "-"], capture_output=True, text=True,
                           env=env, cwd=ROOT, input=json.dumps(spec), timeout=300)
 
 

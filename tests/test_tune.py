@@ -9,7 +9,7 @@ import json
 import pandas as pd
 import pytest
 
-import sim
+from cardlab import api
 from sim.config import ConfigError, read_toml
 from tests.test_cli import cardlab, one_line_error
 
@@ -21,7 +21,7 @@ EXACT = {b: sum(a + b >= c for a in range(13) for c in range(13)) / 169 for b in
 def toy_tune(out, trials, **kw):
     args = dict(space={"lucky_bonus": (0, 5)}, maximize="bot_win:lucky", trials=trials, games=2000, out=out,
                 players=2, bots="plain,lucky", report=False)
-    return sim.tune("toy", **(args | kw))
+    return api.tune("toy", **(args | kw))
 
 
 def test_finds_the_largest_bonus_and_resumes(tmp_path):
@@ -47,7 +47,7 @@ def test_constraint_picks_the_best_feasible_value_and_best_toml_runs(tmp_path):
     violation = table["constraint bot_win:lucky <= 0.7"]
     assert (violation == table["user_attrs_bot_win:lucky"] - 0.7).all()
     assert table.loc[violation <= 0, "value"].max() == r.best.value
-    cfg = sim.api.get_game("toy").make_config(file=read_toml(r.best_toml))
+    cfg = api.get_game("toy").make_config(file=read_toml(r.best_toml))
     assert cfg.params["lucky_bonus"] == 2 and cfg.bots == ("plain", "lucky") and cfg.players == 2
     assert (tmp_path / "c" / "report.html").stat().st_size > 0 and (tmp_path / "c" / "report.pdf").stat().st_size > 0
     html = (tmp_path / "c" / "report.html").read_text()
@@ -116,7 +116,7 @@ def test_two_processes_share_one_study(tmp_path):
 
     # one storage, each process with its own output directory (one writer per directory)
     storage = f"sqlite:///{(tmp_path / 'study.db').resolve()}"
-    args = [sys.executable, "-m", "sim.cli", "tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space",
+    args = [sys.executable, "-m", "cardlab.cli", "tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space",
             "lucky_bonus=0..5", "--maximize", "bot_win:lucky", "--games", "1000", "--trials", "6", "--storage", storage]
     env = dict(os.environ, CARDLAB_GAMES="toy=tests.toy_game", PYTHONPATH=str(ROOT))
     procs = [subprocess.Popen([*args, "--sampler-seed", str(s), "--out", str(tmp_path / f"out{s}")], env=env, cwd=ROOT,

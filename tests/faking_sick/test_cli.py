@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cardlab(*args, stdin=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardlab.cli", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=ROOT, input=stdin, timeout=300)
 
 

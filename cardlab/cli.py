@@ -576,7 +576,7 @@ def _cell_texts(col) -> list[str]:
 
 
 def _bench_report(game: str, games: int) -> dict:
-    from sim.report_bench import simulate_and_report
+    from cardlab.report_bench import simulate_and_report
 
     if games < 1:
         raise ConfigError("--report-games must be at least 1")

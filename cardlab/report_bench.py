@@ -22,12 +22,12 @@ print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_m
 
 
 def timed(args: list[str]) -> tuple[float, float]:
-    """Run ``python -m sim.cli ARGS`` on its own; (wall seconds, peak RSS in MB).
+    """Run ``python -m cardlab.cli ARGS`` on its own; (wall seconds, peak RSS in MB).
 
     The peak is ``ru_maxrss`` of that process and its waited-for children (worker
     processes): the largest resident set of any one of them, not their sum.
     """
-    p = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "sim.cli", *args],
+    p = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "cardlab.cli", *args],
                        capture_output=True, text=True)
     wall, peak_kb, code = p.stdout.split() if p.returncode == 0 else ("0", "0", str(p.returncode))
     if int(code) != 0:

@@ -1,13 +1,15 @@
-"""A small Python API for notebooks: run games and get DataFrames back."""
+"""A small Python API for notebooks: run games and get DataFrames back (``cardlab.run``,
+``cardlab.tune``). pandas loads on the first call, so importing ``cardlab`` stays light."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from sim.games import get_game
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def run(
@@ -29,6 +31,8 @@ def run(
 
     >>> tables = run("virus-dogs", games=1000, bots="cautious,random", players=2)  # doctest: +SKIP
     """
+    import pandas as pd
+
     from analysis.load import Run
     from sim import runner
 
