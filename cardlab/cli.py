@@ -565,14 +565,18 @@ def _print_table(df, title: str, fit: bool = False) -> None:
 
 
 def _cell_texts(col) -> list[str]:
-    """A column's values as text: floats to four places, unless every value is a whole number."""
+    """A column's values as text: whole numbers as integers (also whole floats, such as the
+    HUGEINT and DOUBLE sums DuckDB hands over as floats), other floats to four places."""
     import math
+    import numbers
 
-    values = list(col)
-    floats = [v for v in values if isinstance(v, float) and not math.isnan(v)]
-    whole = bool(floats) and all(v.is_integer() and abs(v) < 2**53 for v in floats)
-    return [(str(int(v)) if whole and not math.isnan(v) else f"{v:.4f}") if isinstance(v, float) else str(v)
-            for v in values]
+    def text(v) -> str:
+        if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral):
+            x = float(v)
+            return str(int(x)) if math.isfinite(x) and x.is_integer() and abs(x) < 2**53 else f"{x:.4f}"
+        return str(v)
+
+    return [text(v) for v in col]
 
 
 def _bench_report(game: str, games: int) -> dict:

@@ -103,6 +103,23 @@ def test_sql_command_prints_and_writes(toy_runs, tmp_path):
     assert "no run.json" in one_line_error(cardlab("sql", tmp_path, "SELECT 1"))
 
 
+def test_sql_prints_whole_numbers_as_integers(toy_runs):
+    # a HUGEINT sum and a DOUBLE sum of whole numbers print as integers, also in a column that
+    # holds a mean; the mean keeps four places
+    run = toy_runs[0]
+    turns = int(Run(run).table("games")["turns"].sum())
+    mean = turns / 1500
+    res = cardlab("sql", run, "SELECT 'a_sum' AS what, sum(turns) AS v FROM games "
+                  "UNION ALL SELECT 'b_double', sum(turns::DOUBLE) FROM games "
+                  "UNION ALL SELECT 'c_mean', avg(turns) FROM games "
+                  "UNION ALL SELECT 'd_big', 12345678901 ORDER BY what")
+    assert res.returncode == 0, res.stderr
+    rows = [[c.strip() for c in line.split("\u2502")[1:-1]] for line in res.stdout.splitlines()]
+    cells = {r[0]: r[1] for r in rows if len(r) == 2 and r[0] != "what"}
+    assert cells == {"a_sum": str(turns), "b_double": str(turns), "c_mean": f"{mean:.4f}", "d_big": "12345678901"}
+    assert mean != int(mean)
+
+
 def test_pdf_tables_fit_the_page(tmp_path):
     """A wide, long table with long cells: split by columns, continued over pages, every
     table within the text width and every cell line within its column."""
