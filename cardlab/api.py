@@ -26,12 +26,13 @@ def run(
 ) -> dict[str, pd.DataFrame]:
     """Simulate and return ``{table: DataFrame}``.
 
-    With ``out`` the run goes through the runner (Parquet batches, resume, workers) and is
-    loaded back; without it the games are played in memory in one process.
+    The games go through the runner (batches, ``workers`` processes) into ``out``, a run
+    directory that keeps the Parquet batches and resumes, or without ``out`` into a temporary
+    directory removed once the tables are loaded.
 
     >>> tables = run("virus-dogs", games=1000, bots="cautious,random", players=2)  # doctest: +SKIP
     """
-    import pandas as pd
+    import tempfile
 
     from analysis.load import Run
     from sim import runner
@@ -40,23 +41,16 @@ def run(
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
     cfg = g.make_config(players=players, bots=bots, seed=seed, overrides=params)
-    if out is not None:
-        runner.run(cfg, games, out, workers, batch_size, engine, progress=False)
-        loaded = Run(out)
+
+    def play(path) -> dict[str, pd.DataFrame]:
+        runner.run(cfg, games, path, workers, batch_size, engine, progress=False)
+        loaded = Run(path)
         return {name: loaded.table(name) for name in g.tables}
-    facts = runner.plan(cfg, games, batch_size, engine)
-    parts: dict[str, list[pd.DataFrame]] = {name: [] for name in g.tables}
-    for k in range(facts.n_batches()):
-        start, count = facts.batch_range(k)
-        for name, df in g.run_batch(cfg, start, count, engine).items():
-            parts[name].append(df)
-    result = {}
-    for name, spec in g.tables.items():
-        df = pd.concat(parts[name], ignore_index=True)
-        if spec.kind == "sum":
-            df = df.groupby(list(spec.keys), as_index=False, sort=True).sum()
-        result[name] = df
-    return result
+
+    if out is not None:
+        return play(out)
+    with tempfile.TemporaryDirectory(prefix="cardlab-run-") as tmp:
+        return play(Path(tmp) / "run")
 
 
 def tune(

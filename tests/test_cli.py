@@ -219,12 +219,23 @@ def test_sweep_and_compare(tmp_path):
     assert "no run.json" in one_line_error(cardlab("compare", tmp_path, tmp_path / "lucky_bonus=3"))
 
 
-def test_python_api_in_memory_equals_runner(tmp_path):
+def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
+    import tempfile
+
     import pandas as pd
 
     import cardlab
+    from sim import runner
 
+    # without out the games also go through the runner, into a temporary directory removed after
+    paths = []
+    real = runner.run
+    monkeypatch.setattr(runner, "run", lambda cfg, games, out, *a, **k: paths.append(out) or real(cfg, games, out, *a, **k))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     mem = cardlab.run("toy", games=250, seed=8, batch_size=60)
     disk = cardlab.run("toy", games=250, seed=8, out=tmp_path / "r", batch_size=100)
+    assert len(paths) == 2 and paths[1] == tmp_path / "r" and list((tmp_path / "tmp").iterdir()) == []
+    assert set(mem) == set(disk) and len(mem["games"]) == 250
     for name in mem:
         pd.testing.assert_frame_equal(mem[name], disk[name])
