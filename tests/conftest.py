@@ -7,7 +7,6 @@ import os
 import pytest
 
 os.environ.setdefault("CARDLAB_GAMES", "toy=tests.toy_game")
-os.environ.setdefault("CARDLAB_REPORTS", "toy=tests.toy_report")
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Every rule ID the code cites is defined in the game's rules page (docs/rules/<game>.md).
 
 Which game an ID belongs to:
-- by its prefix, anywhere in sim/ and tests/: ``VD-``, ``AD-``, ``DP-``, ``TS-``, ``M-``
-  (virus-dogs), ``FS-`` (faking-sick), ``DEC-``, ``QA-`` (daifugo);
+- by its prefix, anywhere in sim/ and tests/: the prefixes each game's plug-in declares
+  (``Game.rule_id_prefixes``: ``VD-``, ``AD-``, ``DP-``, ``TS-``, ``M-`` for virus-dogs,
+  ``FS-`` for faking-sick, ``DEC-``, ``QA-`` for daifugo);
 - bare ``§n.m`` section numbers and ``T-nn`` scenario numbers exist in several specs, so
   they belong to the game whose package or test folder holds the file
   (sim/games/<game>/, tests/<game>/); in a file of no game folder they must be defined in
@@ -19,13 +20,15 @@ from pathlib import Path
 
 import pytest
 
+from sim.games import available, get_game
+
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = {"virus-dogs": "virus_dogs", "faking-sick": "faking_sick", "daifugo": "daifugo"}
+# game id -> its package's folder name (sim/games/<pkg>/, tests/<pkg>/), for every registered
+# game with a rules page (the toy game of the tests has none)
+GAMES = {g: type(get_game(g)).__module__.split(".")[2] for g in available()
+         if (ROOT / "docs" / "rules" / f"{g}.md").is_file()}
 NUMBER = r"[0-9]+(?:\.[0-9]+)*"
-PREFIXED = {  # prefix -> game
-    "VD": "virus-dogs", "AD": "virus-dogs", "DP": "virus-dogs", "TS": "virus-dogs", "M": "virus-dogs",
-    "FS": "faking-sick", "DEC": "daifugo", "QA": "daifugo",
-}
+PREFIXED = {p: g for g in GAMES for p in get_game(g).rule_id_prefixes}  # prefix -> game
 PREFIXED_ID = re.compile(rf"\b(?:{'|'.join(PREFIXED)})-{NUMBER}\b")
 LOCAL_ID = re.compile(rf"(?:§{NUMBER}|\bT-[0-9]+\b)")
 ANY_ID = re.compile(rf"{PREFIXED_ID.pattern}|{LOCAL_ID.pattern}")

@@ -16,7 +16,8 @@ from numba import njit
 
 from sim import rng
 from sim.config import BotParam, BotSpec, ConfigError, Param
-from sim.games.base import SEAT_KEYS, Game, Table, seat_bot, seat_keys
+from sim.games.base import SEAT_KEYS, Game, Table, seat_keys
+from sim.kernel_util import seat_bot
 
 
 @njit(cache=True)
@@ -66,6 +67,7 @@ class HighCard(Game):
         "seats": Table("seat", "one row per seat per game", columns=(*SEAT_KEYS, ("win", "bool"), ("card", "int64"))),
         "cards": Table("sum", "card value counts", keys=("card",), columns=(("card", "int64"), ("count", "int64"))),
     }
+    report_module = "tests.toy_report"
     broken_reference = False  # tests flip this to prove verify can fail
 
     def new_arrays(self, cfg, count):

@@ -1,4 +1,4 @@
-"""Report sections of the toy game (registered through CARDLAB_REPORTS in conftest)."""
+"""Report sections of the toy game (the toy plug-in names this module: ``report_module``)."""
 
 from analysis.sections import Section
 

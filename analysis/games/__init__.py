@@ -4,9 +4,9 @@ Each module here exposes ``sections(run) -> list[Section]`` and may expose ``can
 (its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines) and
 ``control_config(cfg)`` (the config of a control run its figures are measured against) and
 ``suggestion_key(cfg)`` (the config less the parameters its report suggests values for: a run
-with the same key and other values is the check run of those suggestions). A game plug-in outside this
-package names its report module in ``CARDLAB_REPORTS="id=module,id2=module2"`` (the
-analysis-side twin of ``CARDLAB_GAMES``); a game without one gets only the shared sections.
+with the same key and other values is the check run of those suggestions). A game's plug-in
+names its report module (``Game.report_module``: ``analysis.games.<game>`` for the built-in
+games, any module for a plug-in kept elsewhere); a game without one gets only the shared sections.
 """
 
 from __future__ import annotations
@@ -14,18 +14,17 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-from sim.games import plugin_modules
+from sim.games import available, get_game
 
-MODULES = {
-    "virus-dogs": "analysis.games.virus_dogs",
-    "faking-sick": "analysis.games.faking_sick",
-    "daifugo": "analysis.games.daifugo",
-}
+
+def report_module(game: str) -> str | None:
+    """The report module a game's plug-in declares, or None (no such game, or no module)."""
+    return get_game(game).report_module if game in available() else None
 
 
 def hook(game: str, name: str) -> Callable | None:
     """The function ``name`` of a game's report module, or None (no module, or no such function)."""
-    mod = plugin_modules(MODULES, "CARDLAB_REPORTS").get(game)
+    mod = report_module(game)
     return getattr(importlib.import_module(mod), name, None) if mod else None
 
 

@@ -1,4 +1,9 @@
-"""Game registry: game id -> plug-in module (imported on first use)."""
+"""Game registry: game id -> plug-in module (imported on first use).
+
+This is the one place a game is registered. Everything else about it, its report module and
+the prefixes of its rule IDs included, its plug-in (``GAME``, a ``sim.games.base.Game``)
+declares. A game kept outside this package registers through ``CARDLAB_GAMES``.
+"""
 
 from __future__ import annotations
 
@@ -15,19 +20,14 @@ MODULES = {
 }
 
 
-def plugin_modules(builtin: dict[str, str], env: str) -> dict[str, str]:
-    """``builtin`` plus extra ``id -> module`` entries from the variable ``env`` ("id=module,id2=module2")."""
-    mods = dict(builtin)
-    for item in os.environ.get(env, "").split(","):
+def _modules() -> dict[str, str]:
+    """Built-in games plus extra plug-ins from ``CARDLAB_GAMES="id=module,id2=module2"``."""
+    mods = dict(MODULES)
+    for item in os.environ.get("CARDLAB_GAMES", "").split(","):
         name, sep, mod = item.partition("=")
         if sep and name.strip() and mod.strip():
             mods[name.strip()] = mod.strip()
     return mods
-
-
-def _modules() -> dict[str, str]:
-    """Built-in games plus extra plug-ins from ``CARDLAB_GAMES="id=module,id2=module2"``."""
-    return plugin_modules(MODULES, "CARDLAB_GAMES")
 
 
 def available() -> list[str]:

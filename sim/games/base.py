@@ -13,8 +13,10 @@ game supplies only
 - ``build_tables(cfg, start, count, raw)``: the DataFrames (one per ``tables`` entry);
 - ``scenario(spec)``.
 
-``run_batch`` and ``replay`` are written once here from those hooks. The game knows nothing
-of reports: its report sections live in ``analysis/games/<game>.py``.
+``run_batch`` and ``replay`` are written once here from those hooks. The game imports nothing
+of reports: it names its report module (``report_module``, e.g. ``analysis/games/<game>.py``)
+and the prefixes of its rule IDs (``rule_id_prefixes``), so the plug-in is a game's one entry
+in the registry (``sim.games``).
 """
 
 from __future__ import annotations
@@ -50,16 +52,6 @@ class Table:
 
 
 SEAT_KEYS = (("game", "int64"), ("seat", "int64"), ("bot", "str"))
-
-
-def __getattr__(name: str):
-    """``seat_bot``, the compiled seat rotation, lives in ``sim.kernel_util`` (importing it
-    imports numba); kernels may still import it from here."""
-    if name == "seat_bot":
-        from sim.kernel_util import seat_bot
-
-        return seat_bot
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def seat_bots(cfg: RunConfig, game_index: int) -> list[str]:
@@ -106,6 +98,12 @@ class Game:
     # Every game's tables have at least: games(game, <length_column>, winner),
     # seats(game, seat, bot, win). ``win`` is true for a sole or shared winner.
     length_column: ClassVar[str] = "turns"
+    # The module of the game's report sections (``sections(run)`` and the other hooks of
+    # ``analysis.games``), by name only; None: the shared sections alone.
+    report_module: ClassVar[str | None] = None
+    # The prefixes of the rule IDs its code cites (``VD`` of ``VD-4.2``), each defined in the
+    # rules page docs/rules/<name>.md (tests/test_rule_ids.py).
+    rule_id_prefixes: ClassVar[tuple[str, ...]] = ()
 
     # ---- configuration (shared) -------------------------------------------------------
     def param(self, name: str) -> Param:

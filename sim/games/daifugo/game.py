@@ -96,6 +96,8 @@ class Daifugo(Game):
     default_bots = ("strategist", "greedy", "random", "strategist", "greedy", "random")
     length_column = "plays"
     unit = "rounds"
+    report_module = "analysis.games.daifugo"
+    rule_id_prefixes = ("DEC", "QA")
     tables = {
         "games": Table("game", "one row per game: mode, laws in order, precept owners, the precept draft "
                        "record (pick_NN: pick position of card NN in its round's draft, 1 = first, 0 = not "

@@ -31,8 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.base import seat_bot
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, seat_bot
 from sim.layout import Layout
 from sim.rng import derive, randbelow, shuffle
 

@@ -30,6 +30,8 @@ class FakingSick(Game):
     default_bots = DEFAULT_BOTS
     tables = TABLES
     length_column = "turns"
+    report_module = "analysis.games.faking_sick"
+    rule_id_prefixes = ("FS",)
 
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)

@@ -50,8 +50,7 @@ import numpy as np
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from sim.games.base import seat_bot
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, seat_bot
 from sim.layout import Layout
 from sim.rng import derive, randbelow_at, shuffle_at, uniform_at
 

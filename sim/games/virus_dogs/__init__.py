@@ -26,6 +26,8 @@ class VirusDogs(Game):
     bot_param_specs = BOT_PARAMS
     default_bots = ("cautious", "aggressive", "random", "cautious")
     tables = tb.TABLES
+    report_module = "analysis.games.virus_dogs"
+    rule_id_prefixes = ("VD", "AD", "DP", "TS", "M")
     length_column = "turns"
 
     def check(self, cfg: RunConfig) -> None:
