@@ -169,3 +169,112 @@ def test_replay_is_deterministic(game):
     for name in game.tables:
         assert ta[name].equals(tb[name])
     assert np.array_equal(ta["games"]["game"].to_numpy(), [4])
+
+
+# ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
+# Games whose plug-in has ``step``; the others are skipped by name. Per game, rule variants under
+# which every decision kind comes up (the test checks each kind was reached).
+STEP_VARIANTS = {
+    "virus-dogs": [{}, {"hq_target": "choice", "mask_take_mode": "prefix", "elimination_threshold": 4},
+                   {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"}],
+}
+STEP_GAMES_PER_VARIANT = 6
+
+
+def _step_of(game):
+    step = getattr(game, "step", None)
+    if step is None:
+        pytest.skip(f"{game.name} has no step contract yet (Game.step, sim/step.py)")
+    return step
+
+
+def _same_outcome(got, want, what):
+    assert set(got) == set(want), what
+    for name in want:
+        assert np.array_equal(np.asarray(got[name], dtype=np.int64), np.asarray(want[name], dtype=np.int64)), (what, name)
+
+
+def _walk(step, k, buf, rng, out):
+    """Drive ``buf`` to the end with random legal options: per decision, a copy of the buffer
+    before it, its (seat, kind, legal options) and the position applied."""
+    path = []
+    while True:
+        seat, kind = k.step_pending(buf)
+        n = k.step_legal(buf, out)
+        if seat < 0:
+            assert n == 0 and kind < 0
+            return path
+        assert 1 <= n <= len(out) and 0 <= kind < len(step.kinds)
+        legal = out[:n].copy()
+        assert len(set(legal.tolist())) == n  # distinct options
+        pos = int(rng.integers(n))
+        path.append((buf.copy(), (int(seat), step.kinds[kind], n), legal, pos))
+        assert k.step_apply(buf, legal[pos]) == 0
+
+
+def test_step_contract_names_and_layout(game):
+    step = _step_of(game)
+    k = step.kernel()
+    from sim.step import NAMES
+
+    for name in NAMES:
+        assert callable(getattr(k, name)), name
+    assert k.SIZE == k.LAYOUT.size  # the one buffer, declared through sim.layout
+    buf = step.start(game.make_config(seed=1), 0)
+    assert buf.shape == (k.SIZE,) and buf.dtype == np.int64
+
+
+def test_step_contract_random_games_against_the_reference(game):
+    """Random games driven through the contract from outside: at a random decision the buffer
+    is copied, every legal option applied on its own copy and the game played on by the bots;
+    each finished copy equals the reference engine fed the same options, which also asks the
+    same decisions (seat, kind, number of options). A whole game of random options, and the
+    bots alone (start, play on), are checked the same way."""
+    step = _step_of(game)
+    k = step.kernel()
+    out = np.zeros(step.max_options, dtype=np.int64)
+    rng = np.random.default_rng(2024)
+    kinds_seen = set()
+    for v, overrides in enumerate(STEP_VARIANTS.get(game.name, [{}])):
+        cfg = mixed_config(game, seed=17 + v)
+        cfg = game.make_config(players=cfg.players, bots=list(cfg.bots), seed=cfg.seed, overrides=overrides)
+        for index in range(STEP_GAMES_PER_VARIANT):
+            what = (game.name, overrides, index)
+            bots_only = step.start(cfg, index)
+            k.step_play_on(bots_only)
+            assert k.step_pending(bots_only)[0] < 0
+            _same_outcome(step.outcome(cfg, bots_only), step.reference_outcome(cfg, index, [])[0], what)
+
+            buf = step.start(cfg, index)
+            path = _walk(step, k, buf, rng, out)
+            assert path, what
+            kinds_seen |= {p[1][1] for p in path}
+            chosen = [p[3] for p in path]
+            got = step.outcome(cfg, buf)
+            want, asked = step.reference_outcome(cfg, index, chosen)
+            assert asked == [p[1] for p in path], what  # the same decisions, in the same order
+            _same_outcome(got, want, what)
+            assert k.step_apply(buf, np.int64(0)) == -1  # over
+
+            j = int(rng.integers(len(path)))
+            saved, pending, legal, _ = path[j]
+            before = saved.copy()
+            assert k.step_apply(saved.copy(), np.int64(10**9)) == -2  # not a legal option
+            for pos, option in enumerate(legal):
+                c = saved.copy()
+                assert k.step_apply(c, option) == 0
+                k.step_play_on(c)
+                assert k.step_pending(c) == (-1, -1)
+                want, asked = step.reference_outcome(cfg, index, chosen[:j] + [pos])
+                assert asked[:j + 1] == [p[1] for p in path[:j + 1]], what
+                _same_outcome(step.outcome(cfg, c), want, (*what, j, pos))
+            assert np.array_equal(saved, before)  # the copies are independent
+    if game.name in STEP_VARIANTS:
+        assert kinds_seen == set(step.kinds), sorted(set(step.kinds) - kinds_seen)
+
+
+def test_step_contract_coverage_is_named():
+    """Which games have the step contract (the others are skipped above, by name)."""
+    with_step = [g for g in GAMES if getattr(get_game(g), "step", None) is not None]
+    assert "virus-dogs" in with_step
+    assert set(STEP_VARIANTS) <= set(with_step)

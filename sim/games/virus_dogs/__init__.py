@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,13 @@ class VirusDogs(Game):
     report_module = "analysis.games.virus_dogs"
     rule_id_prefixes = ("VD", "AD", "DP", "TS", "M")
     length_column = "turns"
+
+    @cached_property
+    def step(self):
+        """The step contract (sim.step): the fast engine one decision at a time."""
+        from sim.games.virus_dogs.step import VirusDogsStep
+
+        return VirusDogsStep(self)
 
     def check(self, cfg: RunConfig) -> None:
         v = cfg.params

@@ -4,9 +4,17 @@ The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per 
 per game), declared field by field in ``LAYOUT`` below (``LAYOUT.describe()`` lists it):
 scalars such as the deck size, the rule parameters, one ``SEAT`` record and one hand per
 seat, scratch lists for decisions, the result rows, the bot parameters, the generator's
-counter and the deck. Every function but ``run_games`` is compiled without the numba runtime
-(``_nrt=False``): none allocates, and without it no call pays atomic reference counting,
-which otherwise took half the run time.
+counter and the deck, and what the step contract needs to go on from outside (below). Every
+function but ``run_games``, ``resume`` and the ``step_*`` entry points is compiled without the
+numba runtime (``_nrt=False``): none allocates, and without it no call pays atomic reference
+counting, which otherwise took half the run time.
+
+The step contract (``sim.step``, docs/adding-a-game.md): ``step_start``, ``step_pending``,
+``step_legal``, ``step_apply``, ``step_play_on`` drive one game a decision at a time from
+outside; ``run_games`` plays each game as ``step_start`` + ``step_play_on`` with nothing
+applied (``begin_game`` + ``play_game``). Each decision function asks ``ask`` first, which
+answers STEP for a decision the step driver owns; the function then lists its legal options
+(codes per kind: ``step_legal``) and takes ``step_answer``'s.
 
 The functions follow the reference engine (``reference.py``) phase by phase and carry the
 same names (``setup``, ``take_turn``, ``phase_actions``, ``play_card``, ``draw_phase``,
@@ -72,6 +80,7 @@ from sim.rng import derive, randbelow_at, shuffle_at, uniform_at
 ZERO, ONE, TWO, NOX = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
 X_NORMAL, X_MASK, X_MARKET, X_COUGH = (np.int64(k) for k in (tb.X_NORMAL, tb.X_MASK, tb.X_MARKET, tb.X_COUGH))
 YES, NO = np.bool_(True), np.bool_(False)
+STEP = np.int64(3)  # ``ask``'s answer when the step driver, not the seat's bot, decides (the step contract)
 
 # ---- parameter slots (offsets inside the ``params`` block) --------------------------------------
 P_NVT = P_INDEX["n_virus_total"]
@@ -181,8 +190,38 @@ O_DECK = LAYOUT.block("deck", MAX_CARDS, "bottom-first: deck_size cards, the top
 # Summed over the batch (zero at allocation, copied out by ``run_games``):
 O_DRAWSUM = LAYOUT.block("draw_sums", tb.DRAW_ROWS * tb.NW, "draw_density sums, row r at draw_sums + r*NW")
 O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_density sums, bucket k at deck_sums + k*NW")
+SNAP_STOP = LAYOUT.size
+# The step contract (``step_*`` below; docs/adding-a-game.md): what a game in progress needs
+# beyond the engine state to go on from outside.
+MAX_SCRIPT = 1 << 14  # options applied from outside per game
+MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
+S_RNG0 = LAYOUT.scalar("rng_start", "the generator's counter at the game's start (sim.rng.derive)")
+S_SCRIPTED = LAYOUT.scalar("applied", "options applied from outside (step_apply), in the script block")
+S_HANDLE = LAYOUT.scalar("step_handled", "decisions below this index are the step driver's (0: the bots decide)")
+S_PSEAT = LAYOUT.scalar("pending_seat", "the seat of the pending decision, -1 once the game is over")
+S_PKIND = LAYOUT.scalar("pending_kind", "the kind of the pending decision (K_*, KINDS)")
+S_PN = LAYOUT.scalar("pending_count", "legal options of the pending decision")
+O_POPT = LAYOUT.block("pending_options", MAX_PENDING, "the pending decision's legal options, canonical order")
+O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
+O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied from outside, in decision order")
+O_SNAP = LAYOUT.block("snapshot", SNAP_STOP, "the engine state at the pending decision, while the engine unwinds")
 SIZE = LAYOUT.size
 NS = tb.NS
+
+# ---- one run's constant inputs (``run_vector``): what ``begin_game`` seats a game from ---------
+RUN = Layout("virus-dogs run")
+R_N = RUN.scalar("players")
+N_PARAMS = len(P_INDEX)
+R_P = RUN.block("params", N_PARAMS, "rules.param_vector")
+R_COUNTS = RUN.block("deck_counts", NT, "rules.deck_counts")
+R_POL = RUN.block("table_policies", MAX_SEATS, "policy of table position j (Game.bot_matrix)")
+R_BP = RUN.block("table_bot_params", MAX_SEATS * NB, "BOT_PARAMS of table position j at j*NB (ppm)")
+
+# ---- decision kinds (the reference engine's ``ask`` kinds) and their option codes --------------
+KINDS = ("action", "virus", "draw_another", "mask_take", "market_take", "cough", "cough_virus", "give",
+         "refuse_exchange", "hq_target")
+(K_ACTION, K_VIRUS, K_MORE, K_MASK, K_MARKET, K_COUGH, K_COUGH_VIRUS, K_GIVE, K_REFUSE_EXC,
+ K_HQ) = (np.int64(k) for k in range(len(KINDS)))
 
 # ---- option codes ------------------------------------------------------------------------------
 A_DECLARE = 0
@@ -296,9 +335,48 @@ def to_hand(b, s, c, unseen):
 @inl
 def ask(b, seat):
     """``seat`` is asked for a decision (reference: ``Engine.ask``): counted in the
-    ``decisions`` column; returns the seat's bot policy."""
-    b[O_GM + tb.G_DECISIONS] += 1
+    ``decisions`` column; returns the seat's bot policy, or STEP for a decision the step
+    driver answers (``step_answer``)."""
+    i = b[O_GM + tb.G_DECISIONS]
+    b[O_GM + tb.G_DECISIONS] = i + 1
+    if i < b[S_HANDLE]:
+        return STEP
     return b[ix(O_POL + seat)]
+
+
+@fn
+def step_answer(b, seat, kind, nopt):
+    """A decision the step driver answers, its ``nopt`` legal options at ``pending_options``:
+    an applied option, or (the first decision past them) the pending decision. Then the
+    state is saved to ``snapshot`` and the engine unwinds as at a game end (any decision on
+    the way is the bots'); ``resume`` restores the snapshot afterwards."""
+    i = b[O_GM + tb.G_DECISIONS] - 1
+    if i < b[S_SCRIPTED]:
+        return b[ix(O_SCRIPT + i)]
+    b[S_PSEAT] = seat
+    b[S_PKIND] = kind
+    b[S_PN] = nopt
+    b[S_HANDLE] = 0
+    for j in range(SNAP_STOP):
+        b[ix(O_SNAP + j)] = b[ix(j)]
+    b[S_OVER] = 1
+    return b[O_POPT]
+
+
+@fn
+def step_listed(b, seat, kind, nopt):
+    """``step_answer`` for a decision whose options the engine listed at ``options``."""
+    for j in range(nopt):
+        b[ix(O_POPT + j)] = b[ix(O_OPT + j)]
+    return step_answer(b, seat, kind, nopt)
+
+
+@fn
+def step_yes_no(b, seat, kind):
+    """``step_answer`` for a yes/no decision, listed as the reference lists it: 1 (yes), 0 (no)."""
+    b[O_POPT] = 1
+    b[O_POPT + 1] = 0
+    return step_answer(b, seat, kind, TWO) == 1
 
 
 @inl
@@ -342,19 +420,40 @@ def div_small(x, d):
 # setup (VD-3) and the game loop (VD-4, VD-20.1)
 # ============================================================================================
 @fn
-def setup(b, counts):
+def begin_game(b, seed, game_index, run):
+    """Seat game ``game_index`` of a run (``run``: ``run_vector``): players, rules, deck counts,
+    the rotated bots and their parameters (``seat_bot``), the generator's counter. The engine
+    state itself is made fresh by ``setup``; the batch sums are left as they are."""
+    n = run[R_N]
+    b[S_N] = n
+    for i in range(N_PARAMS):
+        b[ix(O_P + i)] = run[ix(R_P + i)]
+    for c in range(N_TYPES):
+        b[ix(O_COUNTS + c)] = run[ix(R_COUNTS + c)]
+    r0 = np.int64(derive(np.uint64(seed), np.uint64(game_index)))
+    b[O_RNG] = r0
+    b[S_RNG0] = r0
+    for s in range(n):
+        j = (s + game_index) % n
+        b[ix(O_POL + s)] = run[ix(R_POL + j)]
+        for q in range(NB):
+            b[ix(O_BP + s * NB + q)] = run[ix(R_BP + j * NB + q)]
+
+
+@fn
+def setup(b):
     """VD-3.1..3.5: fresh state, shuffled deck with its viruses, the reserve, first player."""
     n = b[S_N]
     for i in range(FRESH_STOP):
         b[ix(i)] = 0
     size = 0
     for c in range(N_TYPES):
-        for _ in range(counts[c]):
+        for _ in range(b[ix(O_COUNTS + c)]):
             b[ix(O_DECK + size)] = c
             size += 1
     b[S_DSIZE] = size
     b[S_DECK0] = size
-    b[S_VDECK] = counts[V]
+    b[S_VDECK] = b[O_COUNTS + V]
     b[S_RES] = b[O_P + P_NVT] - b[O_P + P_NVD]
     b[S_NLIVE] = n
     for s in range(n):
@@ -1183,10 +1282,13 @@ def finalize(b):
 @inl
 def choose_action(b, p, phase_a):
     """The phase-A/C ``action`` decision (DP-1, DP-2, DP-8)."""
-    if ask(b, p) == RANDOM:
+    pol = ask(b, p)
+    if pol == RANDOM:
         nopt = action_options(b, p, phase_a)
         suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
         return b[ix(O_OPT + pick(b, nopt, ZERO if suicide and not allows_suicide(b, p) else NOX))]
+    if pol == STEP:
+        return step_listed(b, p, K_ACTION, action_options(b, p, phase_a))
     return bot_action(b, b[S_N], p, phase_a)
 
 
@@ -1341,6 +1443,14 @@ def virus_response(b, seat):
     if p == RANDOM:
         first = R_ANT if has_ant else R_DECLARE
         return first + pick(b, R_HIDE - first + 1, NOX if safe or allows_suicide(b, seat) else R_DECLARE - first)
+    if p == STEP:
+        k = ZERO
+        if has_ant:
+            b[O_POPT] = R_ANT
+            k = ONE
+        b[ix(O_POPT + k)] = R_DECLARE
+        b[ix(O_POPT + k + 1)] = R_HIDE
+        return step_answer(b, seat, K_VIRUS, k + 2)
     if has_ant and (p == CAUTIOUS or not safe):
         return R_ANT
     if safe and ((p == CAUTIOUS and (b[ix(h + DOC)] > 0 or b[ix(h + AMB)] > 0)) or (p == AGGRESSIVE and b[ix(h + CGH)] > 0)):
@@ -1354,6 +1464,8 @@ def wants_more(b, seat):
     p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
+    if p == STEP:
+        return step_yes_no(b, seat, K_MORE)
     return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
 
 
@@ -1364,6 +1476,10 @@ def mask_take(b, seat, m):
     p = ask(b, seat)
     prefix = b[O_P + P_PREFIX]
     nopt = m + 1 if prefix else ONE << m
+    if p == STEP:
+        for i in range(nopt):
+            b[ix(O_POPT + i)] = (ONE << i) - ONE if prefix else i
+        return step_answer(b, seat, K_MASK, nopt)
     if nopt == 1:
         return ZERO
     if p == RANDOM:
@@ -1390,6 +1506,10 @@ def wanted(p, c):
 def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
     p = ask(b, seat)
+    if p == STEP:
+        for i in range(m):
+            b[ix(O_POPT + i)] = i
+        return step_answer(b, seat, K_MARKET, m)
     if m == 1:
         return ZERO
     if p == RANDOM:
@@ -1410,6 +1530,8 @@ def refuses_cough(b, seat):
     p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
+    if p == STEP:
+        return step_yes_no(b, seat, K_COUGH)
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
     if p == CAUTIOUS:
         refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[ix(O_BP + seat * NB + B_REFUSE)])
@@ -1422,6 +1544,8 @@ def antisepticks_cough(b, seat):
     p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
+    if p == STEP:
+        return step_yes_no(b, seat, K_COUGH_VIRUS)
     return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
 
 
@@ -1430,6 +1554,13 @@ def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
     p = ask(b, seat)
     h = O_H + seat * NT
+    if p == STEP:
+        k = ZERO
+        for c in range(N_TYPES):
+            if b[ix(h + c)] > 0:
+                b[ix(O_POPT + k)] = c
+                k += 1
+        return step_answer(b, seat, K_GIVE, k)
     if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
@@ -1454,14 +1585,22 @@ def refuses_exchange(b, seat, giver):
     p = ask(b, seat)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
+    if p == STEP:
+        return step_yes_no(b, seat, K_REFUSE_EXC)
     return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
 
 
 @fn
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
-    if ask(b, seat) == RANDOM:
+    p = ask(b, seat)
+    if p == RANDOM:
         return pick(b, nopt, NOX)
+    if p == STEP:
+        t = step_listed(b, seat, K_HQ, nopt)
+        for i in range(nopt):
+            if b[ix(O_OPT + i)] == t:
+                return np.int64(i)
     best = ZERO
     for i in range(1, nopt):
         s = b[ix(O_OPT + i)]
@@ -1475,37 +1614,111 @@ def hq_choice(b, seat, nopt):
 
 
 # ============================================================================================
-# batches
+# the step contract (docs/adding-a-game.md) and the batches
 # ============================================================================================
+# A game in progress is its buffer: the engine state at the pending decision, the options
+# applied from outside (``script``) and the pending decision's seat, kind and legal options.
+# The engine is written as nested calls (a decision is asked in the middle of a rule), so
+# ``step_apply`` and ``step_play_on`` go on by playing the game again from its start with the
+# applied options answering their decisions (``resume``): the same draws, so the same game.
 @fn
-def play_game(b, counts, dens):
+def play_game(b, dens):
     """One game from setup (VD-3) to its end; results in the game_row/seat_rows blocks."""
-    setup(b, counts)
+    setup(b)
     play(b, dens)
 
 
 @njit(cache=True, error_model="numpy")
-def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, seats, dens, draws, deck):
+def resume(b, stop):
+    """Play the game from its start, the applied options answering the first decisions; with
+    ``stop``, up to the decision after them (the state restored to it), else to the end."""
+    b[S_HANDLE] = b[S_SCRIPTED] + (1 if stop else 0)
+    b[S_PSEAT] = NOX
+    b[S_PKIND] = NOX
+    b[S_PN] = 0
+    b[O_RNG] = b[S_RNG0]
+    for i in range(O_DRAWSUM, SNAP_STOP):  # the draw sums of this game only
+        b[ix(i)] = 0
+    dens = np.zeros((max(b[O_P + P_MAXTURNS], ONE), tb.ND), dtype=np.int64)
+    play_game(b, dens)
+    b[S_HANDLE] = 0
+    if b[S_PSEAT] >= 0:
+        for i in range(SNAP_STOP):
+            b[ix(i)] = b[ix(O_SNAP + i)]
+
+
+@njit(cache=True, error_model="numpy")
+def step_start(b, seed, game_index, run):
+    """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
+    (any contents; SIZE slots), up to its first decision."""
+    b[:] = 0
+    begin_game(b, seed, game_index, run)
+    resume(b, True)
+
+
+@njit(cache=True)
+def step_pending(b):
+    """The pending decision: (seat, kind: K_* / KINDS), or (-1, -1) once the game is over."""
+    return b[S_PSEAT], b[S_PKIND]
+
+
+@njit(cache=True)
+def step_legal(b, out):
+    """The pending decision's legal options into ``out`` (canonical order: the reference
+    engine's list); their count (0 once the game is over). Codes by kind: ``action`` A_*
+    (A_CTL0 + target, A_DRAW + declared count, A_END in phase C); ``virus`` R_ANT, R_DECLARE,
+    R_HIDE; ``mask_take`` the bit set of peeked cards taken; ``market_take`` the peeked
+    index; ``give`` the card code; ``hq_target`` the seat; the yes/no kinds (``draw_another``,
+    ``cough``: refuse, ``cough_virus``: antiseptic, ``refuse_exchange``) 1 then 0."""
+    n = b[S_PN] if b[S_PSEAT] >= 0 else 0
+    for j in range(n):
+        out[j] = b[ix(O_POPT + j)]
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def step_apply(b, option):
+    """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
+    decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over,
+    -2 for an option that is not legal, -3 once MAX_SCRIPT options were applied."""
+    if b[S_PSEAT] < 0:
+        return -1
+    legal = False
+    for j in range(b[S_PN]):
+        if b[ix(O_POPT + j)] == option:
+            legal = True
+    if not legal:
+        return -2
+    if b[S_SCRIPTED] >= MAX_SCRIPT:
+        return -3
+    b[ix(O_SCRIPT + b[S_SCRIPTED])] = option
+    b[S_SCRIPTED] += 1
+    resume(b, True)
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def step_play_on(b):
+    """The seated bots play the game on from the pending decision to its end (results in the
+    game_row/seat_rows/draw_sums blocks)."""
+    if b[S_PSEAT] >= 0:
+        resume(b, False)
+
+
+@njit(cache=True, error_model="numpy")
+def run_games(seed, start, count, run, games, seats, dens, draws, deck):
     """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller);
-    the draw-series sums into ``draws`` and ``deck``."""
+    the draw-series sums into ``draws`` and ``deck``. Each game is ``step_start`` and
+    ``step_play_on`` with nothing applied: ``begin_game`` and ``play_game``, with no replay."""
     b = np.zeros(SIZE, dtype=np.int64)
-    b[S_N] = n
-    for i in range(prm.shape[0]):
-        b[ix(O_P + i)] = prm[i]
     for k in range(count):
-        gi = start + k
-        b[O_RNG] = np.int64(derive(np.uint64(seed), np.uint64(gi)))
-        for s in range(n):
-            j = (s + gi) % n
-            b[ix(O_POL + s)] = table_pol[j]
-            for q in range(NB):
-                b[ix(O_BP + s * NB + q)] = table_ppm[j, q]
-        play_game(b, counts, dens)
+        begin_game(b, seed, start + k, run)
+        play_game(b, dens)
         for j in range(tb.NG):
             games[j, k] = b[ix(O_GM + j)]
         for j in range(NS):  # each column's n cells are adjacent in ``seats``
-            for s in range(n):
-                seats[j, k * n + s] = b[ix(O_SM + s * NS + j)]
+            for s in range(run[R_N]):
+                seats[j, k * run[R_N] + s] = b[ix(O_SM + s * NS + j)]
     for r in range(draws.shape[0]):
         for j in range(tb.NW):
             draws[r, j] = b[ix(O_DRAWSUM + r * tb.NW + j)]
@@ -1514,20 +1727,31 @@ def run_games(seed, start, count, n, prm, counts, table_pol, table_ppm, games, s
             deck[r, j] = b[ix(O_DECKSUM + r * tb.NW + j)]
 
 
-def run_fast(game, cfg, start: int, count: int):
-    """Raw result matrices for a batch from the kernel."""
+def run_vector(game, cfg) -> np.ndarray:
+    """The ``RUN`` vector of a configuration: what ``begin_game`` seats every game from."""
     assert tuple(game.bot_param_names()) == BOT_PARAM_NAMES
     prm = np.array(param_vector(cfg.params), dtype=np.int64)
     counts = np.array(deck_counts(cfg.params), dtype=np.int64)
-    assert len(prm) == LAYOUT["params"].size and cfg.players <= MAX_SEATS
+    assert len(prm) == RUN["params"].size and cfg.players <= MAX_SEATS
     assert sum(counts) - counts[V] + cfg.params["n_virus_total"] <= MAX_CARDS
     pol, par = game.bot_matrix(cfg)
-    table_ppm = np.array([[ppm(x) for x in row] for row in par], dtype=np.int64)
+    run = np.zeros(RUN.size, dtype=np.int64)
+    run[R_N] = cfg.players
+    RUN.view(run, "params")[:] = prm
+    RUN.view(run, "deck_counts")[:] = counts
+    RUN.view(run, "table_policies")[:cfg.players] = pol
+    ppm_rows = RUN.view(run, "table_bot_params").reshape(MAX_SEATS, NB)
+    ppm_rows[:cfg.players] = [[ppm(x) for x in row] for row in par]
+    return run
+
+
+def run_fast(game, cfg, start: int, count: int):
+    """Raw result matrices for a batch from the kernel."""
+    run = run_vector(game, cfg)
     n = cfg.players
     games = np.empty((tb.NG, count), dtype=np.int32)  # column-major; every cell is written
     seats = np.empty((tb.NS, count * n), dtype=np.int32)
     dens = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
     draws, deck = tb.new_draw_sums()
-    run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), np.int64(n), prm, counts, pol, table_ppm,
-              games, seats, dens, draws, deck)
+    run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), run, games, seats, dens, draws, deck)
     return games, seats, dens, draws, deck

@@ -1,0 +1,54 @@
+"""Virus Dogs' step contract (``sim.step``; kernel side: ``step_*`` in ``kernel.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.virus_dogs import tables as tb
+from sim.step import Forced, Step
+
+
+class VirusDogsStep(Step):
+    # The reference engine's ``ask`` kinds, by the kernel's K_* codes (checked by the tests).
+    kinds = ("action", "virus", "draw_another", "mask_take", "market_take", "cough", "cough_virus", "give",
+             "refuse_exchange", "hq_target")
+
+    @property
+    def max_options(self) -> int:
+        return self.kernel().MAX_PENDING
+
+    def kernel(self):
+        from sim.games.virus_dogs import kernel
+
+        return kernel
+
+    def run_vector(self, cfg) -> np.ndarray:
+        return self.kernel().run_vector(self.game, cfg)
+
+    def outcome(self, cfg, buf: np.ndarray) -> dict[str, np.ndarray]:
+        k = self.kernel()
+        n = cfg.players
+        return {
+            "games": k.LAYOUT.view(buf, "game_row").copy(),
+            "seats": k.LAYOUT.view(buf, "seat_rows")[:n * tb.NS].reshape(n, tb.NS).copy(),
+            "draw_density": k.LAYOUT.view(buf, "draw_sums").reshape(tb.DRAW_ROWS, tb.NW).copy(),
+            "deck_density": k.LAYOUT.view(buf, "deck_sums").reshape(tb.DECK_BUCKETS + 1, tb.NW).copy(),
+        }
+
+    def reference_outcome(self, cfg, index: int, options: list[int]):
+        from sim.games.virus_dogs.bots import BotAgent
+        from sim.games.virus_dogs.reference import Engine
+        from sim.games.virus_dogs.rules import Rules
+        from sim.rng import Rng
+
+        rng = Rng(cfg.seed, index)
+        forced = Forced([BotAgent(b, values, rng) for b, values in self.game.seat_params(cfg, index)], options)
+        eng = Engine(Rules(cfg.params), cfg.players, rng, forced.agents)
+        eng.setup()
+        eng.play()
+        raw = self.game.new_arrays(cfg, 1)
+        self.game.record(eng, raw, 0)
+        games, seats, _density, draws, deck = raw
+        out = {"games": games[:, 0].astype(np.int64), "seats": seats.T.astype(np.int64),
+               "draw_density": draws.astype(np.int64), "deck_density": deck.astype(np.int64)}
+        return out, forced.asked

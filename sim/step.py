@@ -1,0 +1,103 @@
+"""The step contract: a fast engine driven one decision at a time from outside.
+
+A game that has it sets ``step`` on its plug-in (``Game.step``) to a ``Step``. Its kernel
+keeps the whole state of a game in progress in one int64 buffer declared with
+``sim.layout.Layout`` (engine state, generator counter, seats and bot parameters, what the
+game needs to go on), so a game is copied with ``buf.copy()``, and exposes five @njit
+functions with the same names in every game (docs/adding-a-game.md, "The step contract"):
+
+    step_start(buf, seed, game_index, run)   game ``game_index`` of a run, up to its first decision
+    step_pending(buf) -> (seat, kind)        the pending decision; (-1, -1) once the game is over
+    step_legal(buf, out) -> n                its legal options into ``out[:n]``, canonical order
+    step_apply(buf, option) -> status        answer it; go on to the next decision (0: done)
+    step_play_on(buf)                        the seated bots play on to the end of the game
+
+``run`` is the game's run vector (``Step.run_vector``). Options are the game's integer
+codes, listed in the order in which the reference engine lists the same decision's options,
+so the option at position ``k`` of ``step_legal`` is the reference engine's ``legal[k]``.
+Every decision a bot answers is a pending decision, one with a single legal option and one
+made out of turn included. ``Forced`` feeds the same options to a reference engine.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+NAMES = ("step_start", "step_pending", "step_legal", "step_apply", "step_play_on")
+STATUS = {0: "applied", -1: "the game is over", -2: "not a legal option", -3: "too many options applied"}
+
+
+class Step:
+    """A game's step contract: the kernel's five functions and the Python side around them."""
+
+    kinds: tuple[str, ...] = ()  # decision kind names by kind code (the reference engine's names)
+    max_options: int = 0  # the most legal options of one decision (the ``out`` length for step_legal)
+
+    def __init__(self, game):
+        self.game = game
+
+    def kernel(self) -> ModuleType:
+        """The kernel module (imports numba): ``NAMES``, ``SIZE`` and the game's ``run_vector``."""
+        raise NotImplementedError
+
+    def run_vector(self, cfg) -> np.ndarray:
+        """The int64 run vector ``step_start`` seats every game of ``cfg`` from."""
+        raise NotImplementedError
+
+    def start(self, cfg, index: int) -> np.ndarray:
+        """A new buffer holding game ``index`` of ``cfg`` at its first decision."""
+        k = self.kernel()
+        buf = np.zeros(k.SIZE, dtype=np.int64)
+        k.step_start(buf, np.int64(cfg.seed), np.int64(index), self.run_vector(cfg))
+        return buf
+
+    def outcome(self, cfg, buf: np.ndarray) -> dict[str, np.ndarray]:
+        """The finished game's result arrays from its buffer, as ``reference_outcome`` gives them."""
+        raise NotImplementedError
+
+    def reference_outcome(self, cfg, index: int, options: list[int]) -> tuple[dict[str, np.ndarray], list[tuple]]:
+        """Game ``index`` in the reference engine, its first decisions answered by ``options``
+        (positions in each decision's legal list), the rest by the seated bots: its result
+        arrays and, per decision asked, ``(seat, kind, number of legal options)``."""
+        raise NotImplementedError
+
+
+class Forced:
+    """Reference-engine agents for every seat: the first ``len(options)`` decisions of the game
+    (in the order the engine asks them, any seat) are answered with ``options`` (positions in
+    the legal list; a forced single option must be 0), the rest by the seats' own agents.
+    ``asked`` lists ``(seat, kind, number of legal options)`` of every decision."""
+
+    def __init__(self, agents: list[Any], options: list[int]):
+        self.options = list(options)
+        self.asked: list[tuple[int, str, int]] = []
+        self.agents = [_ForcedSeat(self, a) for a in agents]
+
+    def answer(self, seat: int, kind: str, n: int) -> int | None:
+        i = len(self.asked)
+        self.asked.append((seat, kind, n))
+        if i >= len(self.options):
+            return None
+        k = self.options[i]
+        if not 0 <= k < n:
+            raise ValueError(f"decision {i} ({kind}, seat {seat}): option {k} of {n}")
+        return k
+
+
+class _ForcedSeat:
+    def __init__(self, forced: Forced, inner: Any):
+        self.forced_by, self.inner = forced, inner
+
+    def forced(self, eng, seat, kind, option) -> None:
+        if self.forced_by.answer(seat, kind, 1) is None:
+            self.inner.forced(eng, seat, kind, option)
+
+    def waived(self, eng, seat, kind, options) -> None:
+        self.inner.waived(eng, seat, kind, options)
+
+    def decide(self, eng, seat, kind, legal, ctx) -> int:
+        k = self.forced_by.answer(seat, kind, len(legal))
+        return self.inner.decide(eng, seat, kind, legal, ctx) if k is None else k
