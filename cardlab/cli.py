@@ -255,9 +255,12 @@ def suggest(
 
     source = Run(_run_dir(run))
     make = hook(source.config.game, "suggestions")
-    values = make(source) if make else {}
+    values = make(source) if make else None
+    if values is None:
+        raise Fail(f"{run}: this run has no parameters to suggest (daifugo madness runs with precepts get precept VPs)")
     if not values:
-        raise Fail(f"{run}: nothing to suggest (daifugo madness runs with precepts get precept VPs)")
+        typer.echo(f"{run}: nothing to change: every drafted card is even at the VP it has; no check run played")
+        return
     typer.echo("suggested: " + " ".join(f"--set {k}={v}" for k, v in sorted(values.items())))
     if out is not None:
         cfg = dataclasses.replace(source.config, params={**source.config.params, **values})

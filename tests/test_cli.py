@@ -239,3 +239,7 @@ def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
     assert set(mem) == set(disk) and len(mem["games"]) == 250
     for name in mem:
         pd.testing.assert_frame_equal(mem[name], disk[name])
+
+
+def test_suggest_on_a_run_without_suggestions_is_one_line_error(run_dir):
+    assert "no parameters to suggest" in one_line_error(cardlab("suggest", run_dir))

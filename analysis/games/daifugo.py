@@ -409,9 +409,9 @@ def _checked(run, card: str) -> str:
 
 def suggested_vps(run) -> dict[str, tuple[int, int]]:
     """Per drafted card (its label): the precept VP now and the whole number to print instead
-    (the suggested VP of ``rule_cards.suggested_vp``, rounded)."""
-    vp = _cached(run, "vp", rule_cards.suggested_vp)
-    return {} if vp.empty else {r.card: (int(r.precept_vp), int(round(r.suggested_vp))) for r in vp.itertuples()}
+    (``daifugo_scorecard.vp_to_print``)."""
+    printed = daifugo_scorecard.vp_to_print(precepts(run), _cached(run, "vp", rule_cards.suggested_vp))
+    return {rule_cards.label(card): values for card, values in printed.items()}
 
 
 def scorecard_section(run) -> Section:

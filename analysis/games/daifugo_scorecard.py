@@ -18,6 +18,7 @@ import pandas as pd
 
 from analysis import rule_cards
 from analysis.sections import Section
+from sim.stats import fdr_bh
 
 TITLE = "Scorecard per rule card"
 VP_PREFIX = "precept_vp_"
@@ -31,14 +32,31 @@ def suggestion_key(cfg):
     return dataclasses.replace(cfg, params={k: v for k, v in cfg.params.items() if not k.startswith(VP_PREFIX)})
 
 
-def suggestions(run) -> dict[str, int]:
+def suggestions(run) -> dict[str, int] | None:
     """The precept VPs to print, as parameters (``precept_vp_NN``: whole number), for every drafted
-    card whose rounded suggestion differs from the VP it was played with."""
-    vp = rule_cards.suggested_vp(run)
-    if vp.empty:
+    card whose VP to print (``vp_to_print``) differs from the VP it was played with; None for a
+    run without precepts (nothing to suggest on)."""
+    printed = vp_to_print(rule_cards.precept_effects(run), rule_cards.suggested_vp(run))
+    if not printed:
+        return None
+    return {f"{VP_PREFIX}{card:02d}": new for card, (now, new) in printed.items() if new != now}
+
+
+def vp_to_print(eff: pd.DataFrame, vp: pd.DataFrame) -> dict[int, tuple[int, int]]:
+    """Per drafted card id: (VP now, whole VP to print). The suggested VP rounded; a card that is
+    too strong or too weak (``verdicts``) while the rounding keeps its VP moves one VP the way
+    that evens it, the smallest printable change (a check run says whether it overshoots)."""
+    if vp.empty or eff.empty:
         return {}
-    return {f"{VP_PREFIX}{int(r.id):02d}": int(round(r.suggested_vp)) for r in vp.itertuples()
-            if int(round(r.suggested_vp)) != int(r.precept_vp)}
+    verdict = verdicts(eff)
+    out = {}
+    for r in vp.itertuples():
+        now, new = int(r.precept_vp), int(round(r.suggested_vp))
+        if new == now:
+            v = verdict.get(int(r.id), "even")
+            new = now - 1 if v == "too strong" else now + 1 if v == "too weak" else now
+        out[int(r.id)] = (now, new)
+    return out
 
 
 def _signed(x: float, digits: int) -> str:
@@ -59,13 +77,13 @@ def _ci(v: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1) -> 
 MIN_EFFECT = 0.01  # a precept whose holder's edge is significant and at least 1 percentage point is uneven
 
 
-def _evenness(d: float, lo: float, hi: float) -> str:
-    """Too strong, too weak or even, from the holder's win-rate change and its interval."""
-    if lo > 0 and d >= MIN_EFFECT:
-        return "too strong"
-    if hi < 0 and d <= -MIN_EFFECT:
-        return "too weak"
-    return "even"
+def verdicts(eff: pd.DataFrame) -> dict[int, str]:
+    """Per card id: too strong, too weak or even. Uneven: the holder's edge is at least
+    ``MIN_EFFECT`` and significant after Benjamini-Hochberg over the run's cards (q < 0.05)."""
+    q = fdr_bh(eff["win_p"].fillna(1.0).to_numpy()) if len(eff) else []
+    return {int(r.id): ("too strong" if qv < 0.05 and r.win_diff >= MIN_EFFECT else
+                        "too weak" if qv < 0.05 and r.win_diff <= -MIN_EFFECT else "even")
+            for r, qv in zip(eff.itertuples(), q)}
 
 
 def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame:
@@ -73,11 +91,13 @@ def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame
         return pd.DataFrame(columns=["id"])
     out = pd.DataFrame({"id": eff["id"], "holder's win-rate change (pp)": [
         _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()],
-        "verdict": [_evenness(r.win_diff, r.win_diff_lo, r.win_diff_hi) for r in eff.itertuples()]})
+        "verdict": [verdicts(eff)[int(i)] for i in eff["id"]]})
     if not vp.empty:
         v = pd.DataFrame({"id": vp["id"], "worth vs an average precept (VP)": [
                               _ci(-r.offset, -r.offset_hi, -r.offset_lo, digits=2) for r in vp.itertuples()],
-                          "VP now": vp["precept_vp"].astype(int), "VP to print": vp["suggested_vp"].round().astype(int)})
+                          "VP now": vp["precept_vp"].astype(int)})
+        printed = vp_to_print(eff, vp)
+        v["VP to print"] = [printed[int(i)][1] for i in v["id"]]
         out = out.merge(v, on="id", how="left")
     if check is not None:
         c = rule_cards.precept_effects(check)
@@ -133,10 +153,10 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
     text = ("One row per rule card. Figures are differences with their 95% intervals in brackets. Precept: the "
             "holder's win rate minus the other players' of the same games (percentage points); its worth in VP "
             "against an average precept (positive: worth more than the others, so print fewer VP); the VP it is "
-            "played with now and the whole number to print instead; verdict: too strong or too weak when the holder's "
-            "edge is at least 1 percentage point and its interval excludes zero. A card that stays uneven with the "
-            "same VP to print is uneven by less than a whole VP is worth: change its effect, or play it at one VP "
-            "more or less with cardlab simulate --set precept_vp_NN=... and compare. " if "VP now" in table else "")
+            "played with now and the whole number to print instead: the suggested VP rounded, or, for a card that "
+            "is too strong or too weak (the holder's edge at least 1 percentage point and significant after "
+            "Benjamini-Hochberg over the run's cards, q < 0.05) whose rounded VP would not change, one VP less or more, the smallest printable change. "
+            if "VP now" in table else "")
     if "VP now" in table:
         text += (f"Checked by simulation: the run {check.path.name} was played with the VPs to print, and its column "
                  "gives the holder's win-rate change they bring. " if check is not None else

@@ -271,3 +271,23 @@ def test_a_run_played_with_other_precept_vps_is_the_check_run_of_the_first():
     attach_controls([first, check, other_seed, normal])
     assert first.check is check and normal.check is None and check.check is None
     assert supporting([first, check, other_seed, normal]) == {id(check)}
+
+
+def test_a_card_too_strong_by_less_than_a_whole_vp_is_printed_one_vp_lower():
+    from analysis.games import daifugo_scorecard as SC
+
+    run = constructed(n_games=400, seed=5, holder_card=7, holder_win=0.3, noise=False)  # wins more, no more points
+    eff, vp = rc.precept_effects(run), rc.suggested_vp(run)
+    assert round(vp.set_index("id").loc[7, "suggested_vp"]) == 1  # the points offset alone keeps 1 VP
+    assert SC.vp_to_print(eff, vp)[7] == (1, 0)  # too strong (§1.5): the smallest printable change
+    assert SC.suggestions(run)["precept_vp_07"] == 0
+
+
+def test_no_suggestions_without_precepts_and_none_to_change_when_even():
+    from analysis.games import daifugo_scorecard as SC
+
+    even = constructed(n_games=400, seed=5, noise=False)  # no card changes points or wins
+    assert SC.suggestions(even) == {}
+    no_precepts = FrameRun({"seats": even.sql("SELECT * REPLACE (0 AS precepts_mask) FROM seats"),
+                            "games": even.sql("SELECT * FROM games"), "rounds": even.sql("SELECT * FROM rounds")})
+    assert SC.suggestions(no_precepts) is None
