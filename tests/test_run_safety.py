@@ -228,8 +228,11 @@ def test_a_failed_start_leaves_no_run_behind(tmp_path):
 
 
 # ---- the tuner after a kill, and a study nothing satisfies ---------------------------------------
+# trials long enough to be killed inside the first one; the race and the confirmation, which
+# this test does not check, kept small (by default they play 8 and 4 times a trial's games)
 TUNE = ["tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space", "lucky_bonus=0..5", "--maximize",
-        "bot_win:lucky", "--trials", "3", "--games", "400000", "--batch-size", "5000"]
+        "bot_win:lucky", "--trials", "3", "--games", "400000", "--batch-size", "5000", "--race", "0",
+        "--confirm-games", "5000"]
 
 
 def test_a_killed_tune_heals_on_rerun(tmp_path):
