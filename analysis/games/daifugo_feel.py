@@ -100,6 +100,22 @@ def overall_table(run, control=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _with_ci(v: float, lo: float, hi: float) -> str:
+    if not np.isfinite(v):
+        return ""
+    return f"{v:.3g} ({lo:.3g} to {hi:.3g})" if np.isfinite(lo) and np.isfinite(hi) else f"{v:.3g}"
+
+
+def compact(overall: pd.DataFrame) -> pd.DataFrame:
+    """``overall_table`` in a page's width: each figure with its interval in one cell."""
+    out = pd.DataFrame({"measure": overall["measure"],
+                        "this run": [_with_ci(r.estimate, r.lo, r.hi) for r in overall.itertuples()]})
+    if "base" in overall:
+        out["base game"] = [_with_ci(r.base, r.base_lo, r.base_hi) for r in overall.itertuples()]
+        out["difference"] = [_with_ci(r.diff, r.diff_lo, r.diff_hi) for r in overall.itertuples()]
+    return out
+
+
 def decided_table(run) -> pd.DataFrame:
     """Share of games by ``leader_from_round`` (the round from which the winner is sole leader for
     good; -1: no sole points winner), with 95% Wilson intervals."""
@@ -216,14 +232,15 @@ def feel_section(run) -> Section:
     if control is not None:
         text += (f" The base game is the control run {control.path.name} (the same config with an empty rule "
                  "deck): its values and the run-minus-base differences (Welch / Newcombe, p) are beside them.")
-    tables = [("Game feel per game (95% intervals)" + (", against the base game" if control is not None else ""),
-               overall),
-              ("From which round the winner stays sole leader (share of games, 95% Wilson)", decided),
-              ("Winner at least k points behind the top score after some round (share of games, 95% Wilson)", behind)]
+    full = "Game feel per game (95% intervals)" + (", against the base game" if control is not None else "")
+    caption_decided = "From which round the winner stays sole leader (share of games, 95% Wilson)"
+    caption_behind = "Winner at least k points behind the top score after some round (share of games, 95% Wilson)"
+    tables = [("Game feel per game: estimate (95% interval)", compact(overall)), (full + ", every column", overall),
+              (caption_decided, decided), (caption_behind, behind)]
     figures = [("Round from which the winner leads for good",
                 charts.rate_bars(decided, "winner sole leader from",
                                  "Winner sole leader for good from (95% Wilson)", xlabel="round"))]
-    html_only: tuple[str, ...] = ()
+    html_only: tuple[str, ...] = (full + ", every column", caption_decided, caption_behind)
     laws = law_table(run)
     if not laws.empty:
         show = ["card", "games_with", "games_without"]
@@ -238,7 +255,7 @@ def feel_section(run) -> Section:
         caption_diff = ("Per law: with minus without it (the run's other games): Welch for lead changes, Newcombe "
                         "for shares; p and Benjamini-Hochberg q over the table")
         tables += [(caption_with, laws[show]), (caption_diff, laws[diffs])]
-        html_only = (caption_with, caption_diff)
+        html_only += (caption_with, caption_diff)
         figures.append(("Game feel per law", _law_figure(laws)))
         text += (" Per law: the games where it was revealed against the run's games where it was not; the rule deck "
                  "is shuffled per game, so the two groups differ only by chance and by that law (and the laws it "

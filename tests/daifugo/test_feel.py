@@ -91,7 +91,8 @@ def test_feel_section_figures_match_the_games_table(feel_runs):
     run, _ = feel_runs
     g = run.table("games")
     sec = feel_section(run)
-    overall = sec.tables[0][1].set_index("measure")
+    assert sec.tables[0][1]["this run"].iloc[0].startswith(f"{g['lead_changes'].mean():.3g} (")  # the PDF's compact form
+    overall = sec.tables[1][1].set_index("measure")
     assert overall.loc["lead changes per game", "estimate"] == pytest.approx(g["lead_changes"].mean())
     assert overall.loc["winner's largest deficit (points)", "estimate"] == pytest.approx(g["winner_max_behind"].mean())
     assert overall.loc["decided only in the last round", "estimate"] == pytest.approx((g["leader_from_round"] == 5).mean())
@@ -99,10 +100,10 @@ def test_feel_section_figures_match_the_games_table(feel_runs):
         (g["winner_worst_place"] == 4).mean())
     assert overall.loc["shared win", "estimate"] == pytest.approx((g["n_winners"] > 1).mean())
     assert ((overall["lo"] <= overall["estimate"]) & (overall["estimate"] <= overall["hi"])).all()
-    decided = sec.tables[1][1]
+    decided = sec.tables[2][1]
     assert decided["successes"].sum() == len(g) and decided["rate"].sum() == pytest.approx(1.0)
     assert set(decided["leader_from_round"]) <= {-1, 1, 2, 3, 4, 5}
-    behind = sec.tables[2][1]
+    behind = sec.tables[3][1]
     assert behind["successes"].tolist() == [int((g["winner_max_behind"] >= k).sum()) for k in range(1, 7)]
     laws = law_table(run)
     assert [c[:2] for c in laws["card"]] == ["03", "04", "08", "09", "10", "11", "19", "24"]
@@ -113,7 +114,7 @@ def test_feel_section_figures_match_the_games_table(feel_runs):
         with4["lead_changes"].mean() - g.loc[g.index.difference(with4.index), "lead_changes"].mean())
     assert laws.filter(like="_q").stack().between(0, 1).all()
     assert [c for c, _ in sec.figures] == ["Round from which the winner leads for good", "Game feel per law"]
-    assert set(sec.html_only) == {c for c, _ in sec.tables[3:]}
+    assert set(sec.html_only) == {c for c, _ in sec.tables[1:]}  # the PDF: the compact table and the charts
 
 
 def test_feel_section_against_the_base_game(feel_runs):
@@ -130,7 +131,7 @@ def test_feel_section_against_the_base_game(feel_runs):
         assert "base game is the control run" in feel_section(run).text
     finally:
         del run.control
-    assert law_table(base).empty and len(feel_section(base).tables) == 3
+    assert law_table(base).empty and len(feel_section(base).tables) == 4
 
 
 def test_feel_section_of_a_run_without_the_columns():
