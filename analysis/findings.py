@@ -231,7 +231,7 @@ def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_st
         text = f"{what[0].upper()}{what[1:]}, largest first."
         if len(mine) > MAX_LISTED:
             text += (f" The {MAX_LISTED} largest of {len(mine)} are listed; the other {len(mine) - MAX_LISTED} "
-                     f"are in the appendix table (its 'finding' column) and in their sections.")
+                     f"are in the HTML report's appendix table (its 'finding' column) and in their sections.")
             mine = mine[:MAX_LISTED]
         if key == "design":
             text += f" How a finding is chosen and tested: {APPENDIX_TITLE.lower()} (appendix)."
@@ -255,11 +255,13 @@ def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_r
                            "finding": "yes" if c.q < ALPHA and c.qualifies(min_effect) else ""} for c in rows])
     found = table[table["finding"] == "yes"][["list", "run", "test", "effect", "over threshold", "p", "q (BH)"]] \
         if len(table) else table
+    found = found.groupby("list", sort=False).head(MAX_LISTED) if len(found) else found  # those the lists show
     every = f"Every test ({len(table)}): value with its 95% interval, reference, effect, p and Benjamini-Hochberg q"
     return Section(APPENDIX_TITLE, text=method_text(len(cands), min_effect, max_stall_rate, extra_text) + " " + (
         f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "
         "minus the reference for rates (a share: 0.01 is one percentage point) and the relative change "
         "for other measures; 'over threshold' (the effect over its practical threshold) ranks the findings "
-        "lists. The PDF lists the findings' tests; the HTML report has every test."),
-        tables=[(f"The findings' tests ({len(found)}): p and Benjamini-Hochberg q", found), (every, table)],
+        f"lists. The PDF lists the tests of the findings the lists show (at most {MAX_LISTED} a list); the HTML "
+        "report has every test."),
+        tables=[(f"The listed findings' tests ({len(found)}): p and Benjamini-Hochberg q", found), (every, table)],
         html_only=(every,))

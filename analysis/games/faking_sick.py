@@ -137,6 +137,8 @@ def bluff_section(run) -> Section:
         text=text,
         tables=[("Bluff rate by card (n = plays, successes = bluffs)", rate),
                 ("Bluff success by card (n = bluffs, successes = uncaught bluffs)", success), ("Bluffs and calls by bot", by_bot)],
+        html_only=("Bluff rate by card (n = plays, successes = bluffs)",
+                   "Bluff success by card (n = bluffs, successes = uncaught bluffs)"),  # the PDF: the chart
         figures=[("Bluff success by card", charts.rate_bars(success, "card", "Bluff success by card (95% Wilson)",
                                                                      ylabel="bluff success (share of bluffs uncaught)",
                                                                      xlabel="played card type"))],

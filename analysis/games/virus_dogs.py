@@ -100,7 +100,8 @@ def density_section(run) -> Section:
     text = (f"Recorded at every turn end; turns shown while at least 1% of games are still running. "
             f"The mean density peaks at {mean.iloc[peak]:.3f} at turn {int(d['turn'].iloc[peak])}.")
     return Section("Virus density over turns", text, tables=[("Density by turn (every 5th turn)", table.iloc[::5])],
-                   figures=[("Virus density", fig), ("Hidden vs open viruses", fig2)])
+                   figures=[("Virus density", fig), ("Hidden vs open viruses", fig2)],
+                   html_only=("Density by turn (every 5th turn)",))  # the PDF: the charts
 
 
 def deck_density_section(run) -> Section:
