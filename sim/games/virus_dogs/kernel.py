@@ -12,9 +12,11 @@ counting, which otherwise took half the run time.
 The step contract (``sim.step``, docs/adding-a-game.md): ``step_start``, ``step_pending``,
 ``step_legal``, ``step_apply``, ``step_play_on`` drive one game a decision at a time from
 outside; ``run_games`` plays each game as ``step_start`` + ``step_play_on`` with nothing
-applied (``begin_game`` + ``play_game``). Each decision function asks ``ask`` first, which
-answers STEP for a decision the step driver owns; the function then lists its legal options
-(codes per kind: ``step_legal``) and takes ``step_answer``'s.
+applied (``begin_game`` + ``play_game``). Each decision function asks ``ask`` first; in a
+game driven through the contract every seat's policy reads STEP, and ``step_policy`` tells
+whether the step driver owns the decision (the function then lists its legal options, codes
+per kind as in ``step_legal``, and takes ``step_answer``'s) or the seat's bot decides. The
+batch pays one compare per decision for it.
 
 The functions follow the reference engine (``reference.py``) phase by phase and carry the
 same names (``setup``, ``take_turn``, ``phase_actions``, ``play_card``, ``draw_phase``,
@@ -80,7 +82,7 @@ from sim.rng import derive, randbelow_at, shuffle_at, uniform_at
 ZERO, ONE, TWO, NOX = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
 X_NORMAL, X_MASK, X_MARKET, X_COUGH = (np.int64(k) for k in (tb.X_NORMAL, tb.X_MASK, tb.X_MARKET, tb.X_COUGH))
 YES, NO = np.bool_(True), np.bool_(False)
-STEP = np.int64(3)  # ``ask``'s answer when the step driver, not the seat's bot, decides (the step contract)
+STEP = np.int64(3)  # the policy of every seat of a game driven through the step contract (``step_policy``)
 
 # ---- parameter slots (offsets inside the ``params`` block) --------------------------------------
 P_NVT = P_INDEX["n_virus_total"]
@@ -202,6 +204,7 @@ S_PSEAT = LAYOUT.scalar("pending_seat", "the seat of the pending decision, -1 on
 S_PKIND = LAYOUT.scalar("pending_kind", "the kind of the pending decision (K_*, KINDS)")
 S_PN = LAYOUT.scalar("pending_count", "legal options of the pending decision")
 O_POPT = LAYOUT.block("pending_options", MAX_PENDING, "the pending decision's legal options, canonical order")
+O_SPOL = LAYOUT.block("step_policies", MAX_SEATS, "seat s's bot policy while ``policies`` holds STEP (step contract)")
 O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
 O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied from outside, in decision order")
 O_SNAP = LAYOUT.block("snapshot", SNAP_STOP, "the engine state at the pending decision, while the engine unwinds")
@@ -335,13 +338,19 @@ def to_hand(b, s, c, unseen):
 @inl
 def ask(b, seat):
     """``seat`` is asked for a decision (reference: ``Engine.ask``): counted in the
-    ``decisions`` column; returns the seat's bot policy, or STEP for a decision the step
-    driver answers (``step_answer``)."""
-    i = b[O_GM + tb.G_DECISIONS]
-    b[O_GM + tb.G_DECISIONS] = i + 1
-    if i < b[S_HANDLE]:
-        return STEP
+    ``decisions`` column; returns the seat's bot policy (STEP for every seat of a game driven
+    through the step contract: then ``step_policy``)."""
+    b[O_GM + tb.G_DECISIONS] += 1
     return b[ix(O_POL + seat)]
+
+
+@fn
+def step_policy(b, seat):
+    """In a game driven through the step contract: STEP if the step driver answers this
+    decision (``step_answer``), else the seat's bot policy."""
+    if b[O_GM + tb.G_DECISIONS] - 1 < b[S_HANDLE]:
+        return STEP
+    return b[ix(O_SPOL + seat)]
 
 
 @fn
@@ -369,6 +378,51 @@ def step_listed(b, seat, kind, nopt):
     for j in range(nopt):
         b[ix(O_POPT + j)] = b[ix(O_OPT + j)]
     return step_answer(b, seat, kind, nopt)
+
+
+@fn
+def step_action(b, p, phase_a):
+    """``step_answer`` for the phase-A/C ``action`` decision (options: ``action_options``)."""
+    return step_listed(b, p, K_ACTION, action_options(b, p, phase_a))
+
+
+@fn
+def step_virus(b, seat, has_ant):
+    """``step_answer`` for a private virus: [R_ANT,] R_DECLARE, R_HIDE."""
+    k = ZERO
+    if has_ant:
+        b[O_POPT] = R_ANT
+        k = ONE
+    b[ix(O_POPT + k)] = R_DECLARE
+    b[ix(O_POPT + k + 1)] = R_HIDE
+    return step_answer(b, seat, K_VIRUS, k + 2)
+
+
+@fn
+def step_mask(b, seat, nopt, prefix):
+    """``step_answer`` for a mask take: the bit sets in order, or (prefix) the prefixes by length."""
+    for i in range(nopt):
+        b[ix(O_POPT + i)] = (ONE << i) - ONE if prefix else i
+    return step_answer(b, seat, K_MASK, nopt)
+
+
+@fn
+def step_market(b, seat, m):
+    """``step_answer`` for a black-market take: the peeked indices."""
+    for i in range(m):
+        b[ix(O_POPT + i)] = i
+    return step_answer(b, seat, K_MARKET, m)
+
+
+@fn
+def step_give(b, seat):
+    """``step_answer`` for an exchange gift: the held card codes in code order."""
+    k = ZERO
+    for c in range(N_TYPES):
+        if b[ix(O_H + seat * NT + c)] > 0:
+            b[ix(O_POPT + k)] = c
+            k += 1
+    return step_answer(b, seat, K_GIVE, k)
 
 
 @fn
@@ -1283,13 +1337,15 @@ def finalize(b):
 def choose_action(b, p, phase_a):
     """The phase-A/C ``action`` decision (DP-1, DP-2, DP-8)."""
     pol = ask(b, p)
+    if pol == STEP:
+        pol = step_policy(b, p)
+        if pol == STEP:
+            return step_action(b, p, phase_a)
     if pol == RANDOM:
         nopt = action_options(b, p, phase_a)
         suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
         return b[ix(O_OPT + pick(b, nopt, ZERO if suicide and not allows_suicide(b, p) else NOX))]
-    if pol == STEP:
-        return step_listed(b, p, K_ACTION, action_options(b, p, phase_a))
-    return bot_action(b, b[S_N], p, phase_a)
+    return bot_action(b, b[S_N], p, phase_a, pol)
 
 
 @inl
@@ -1333,7 +1389,7 @@ def ctl_target(b, n, seat, use_min, min_sus_ppm):
 
 
 @inl
-def bot_action(b, n, seat, phase_a):
+def bot_action(b, n, seat, phase_a, pol):
     """DP-1, DP-2, DP-8 for the heuristic bots (see bots.BotAgent.on_action): the chosen action
     code, computed from the state without listing the options. Every branch checks the
     legality of what it returns, and the last resort (draw / end) is always legal, so when
@@ -1345,7 +1401,7 @@ def bot_action(b, n, seat, phase_a):
     hv = b[ix(h + V)]
     can_doc = b[ix(h + DOC)] > 0 and b[S_DOCS] < b[O_P + P_DPT]
     deck = b[S_DSIZE] > 0
-    if b[ix(O_POL + seat)] == CAUTIOUS:
+    if pol == CAUTIOUS:
         if hv > 0 and o + 1 < thr and (can_doc or b[ix(h + AMB)] > 0):
             return A_DECLARE
         if b[ix(h + AMB)] > 0 and o >= 1 and b[ix(h + DOC)] < b[O_P + P_DPC] - b[ix(O_PL + seat * NF + F_T)]:
@@ -1437,20 +1493,16 @@ def pick(b, nopt, excl):
 def virus_response(b, seat):
     """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
     p = ask(b, seat)
+    if p == STEP:
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_virus(b, seat, b[ix(O_H + seat * NT + ANT)] > 0)
     h = O_H + seat * NT
     has_ant = b[ix(h + ANT)] > 0
     safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
     if p == RANDOM:
         first = R_ANT if has_ant else R_DECLARE
         return first + pick(b, R_HIDE - first + 1, NOX if safe or allows_suicide(b, seat) else R_DECLARE - first)
-    if p == STEP:
-        k = ZERO
-        if has_ant:
-            b[O_POPT] = R_ANT
-            k = ONE
-        b[ix(O_POPT + k)] = R_DECLARE
-        b[ix(O_POPT + k + 1)] = R_HIDE
-        return step_answer(b, seat, K_VIRUS, k + 2)
     if has_ant and (p == CAUTIOUS or not safe):
         return R_ANT
     if safe and ((p == CAUTIOUS and (b[ix(h + DOC)] > 0 or b[ix(h + AMB)] > 0)) or (p == AGGRESSIVE and b[ix(h + CGH)] > 0)):
@@ -1462,10 +1514,12 @@ def virus_response(b, seat):
 def wants_more(b, seat):
     """DP-3 / DP-5: draw another card (options: more, stop)."""
     p = ask(b, seat)
+    if p == STEP:
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_yes_no(b, seat, K_MORE)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    if p == STEP:
-        return step_yes_no(b, seat, K_MORE)
     return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
 
 
@@ -1475,11 +1529,11 @@ def mask_take(b, seat, m):
     every subset in bit order, or (prefix mode) the prefixes by length."""
     p = ask(b, seat)
     prefix = b[O_P + P_PREFIX]
-    nopt = m + 1 if prefix else ONE << m
     if p == STEP:
-        for i in range(nopt):
-            b[ix(O_POPT + i)] = (ONE << i) - ONE if prefix else i
-        return step_answer(b, seat, K_MASK, nopt)
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_mask(b, seat, m + 1 if prefix else ONE << m, prefix)
+    nopt = m + 1 if prefix else ONE << m
     if nopt == 1:
         return ZERO
     if p == RANDOM:
@@ -1507,9 +1561,9 @@ def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
     p = ask(b, seat)
     if p == STEP:
-        for i in range(m):
-            b[ix(O_POPT + i)] = i
-        return step_answer(b, seat, K_MARKET, m)
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_market(b, seat, m)
     if m == 1:
         return ZERO
     if p == RANDOM:
@@ -1528,10 +1582,12 @@ def market_take(b, seat, m):
 def refuses_cough(b, seat):
     """DP-11: answer a cough with TP (options: refuse, accept)."""
     p = ask(b, seat)
+    if p == STEP:
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_yes_no(b, seat, K_COUGH)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    if p == STEP:
-        return step_yes_no(b, seat, K_COUGH)
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
     if p == CAUTIOUS:
         refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[ix(O_BP + seat * NB + B_REFUSE)])
@@ -1542,10 +1598,12 @@ def refuses_cough(b, seat):
 def antisepticks_cough(b, seat):
     """DP-12: antiseptic on a face-up cough virus (options: antiseptic, accept)."""
     p = ask(b, seat)
+    if p == STEP:
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_yes_no(b, seat, K_COUGH_VIRUS)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    if p == STEP:
-        return step_yes_no(b, seat, K_COUGH_VIRUS)
     return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
 
 
@@ -1553,14 +1611,11 @@ def antisepticks_cough(b, seat):
 def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
     p = ask(b, seat)
-    h = O_H + seat * NT
     if p == STEP:
-        k = ZERO
-        for c in range(N_TYPES):
-            if b[ix(h + c)] > 0:
-                b[ix(O_POPT + k)] = c
-                k += 1
-        return step_answer(b, seat, K_GIVE, k)
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_give(b, seat)
+    h = O_H + seat * NT
     if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
@@ -1583,10 +1638,12 @@ def give_card(b, seat):
 def refuses_exchange(b, seat, giver):
     """DP-14: refuse the giver's card with TP (options: refuse, accept)."""
     p = ask(b, seat)
+    if p == STEP:
+        p = step_policy(b, seat)
+        if p == STEP:
+            return step_yes_no(b, seat, K_REFUSE_EXC)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
-    if p == STEP:
-        return step_yes_no(b, seat, K_REFUSE_EXC)
     return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
 
 
@@ -1594,13 +1651,15 @@ def refuses_exchange(b, seat, giver):
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
     p = ask(b, seat)
+    if p == STEP:
+        p = step_policy(b, seat)
+        if p == STEP:
+            t = step_listed(b, seat, K_HQ, nopt)
+            for i in range(nopt):
+                if b[ix(O_OPT + i)] == t:
+                    return np.int64(i)
     if p == RANDOM:
         return pick(b, nopt, NOX)
-    if p == STEP:
-        t = step_listed(b, seat, K_HQ, nopt)
-        for i in range(nopt):
-            if b[ix(O_OPT + i)] == t:
-                return np.int64(i)
     best = ZERO
     for i in range(1, nopt):
         s = b[ix(O_OPT + i)]
@@ -1653,6 +1712,9 @@ def step_start(b, seed, game_index, run):
     (any contents; SIZE slots), up to its first decision."""
     b[:] = 0
     begin_game(b, seed, game_index, run)
+    for s in range(b[S_N]):
+        b[ix(O_SPOL + s)] = b[ix(O_POL + s)]
+        b[ix(O_POL + s)] = STEP
     resume(b, True)
 
 
