@@ -33,7 +33,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
-	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $(wildcard $(DEMO_DIR)/daifugo-madness-suggested) --out $(DEMO_DIR)/report
+	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
 	$(BIN)/cardlab compile daifugo

@@ -400,8 +400,10 @@ def _checked(run, card: str) -> str:
     vp_played = check.config.params.get(f"precept_vp_{card[:2]}", 1)
     now = precepts(run).set_index("card").loc[card, "win_diff"]
     after = row["win_diff"]
+    side = "too strong" if after > 0 else "too weak"
     verdict = ("now even" if row["win_diff_lo"] <= 0 <= row["win_diff_hi"] else
-               "still too strong" if after > 0 else "now too weak") + (", and closer to even" if abs(after) < abs(now) else "")
+               f"{'still' if (after > 0) == (now > 0) else 'now'} {side}") + \
+        (", and closer to even" if abs(after) < abs(now) else "")
     return (f" Checked on {check.games_done:,} games played with {vp_played} VP on it ({check.path.name}): the "
             f"holder's edge goes from {100 * now:+.1f} to {100 * after:+.1f} percentage points (95% CI "
             f"{100 * row['win_diff_lo']:+.1f} to {100 * row['win_diff_hi']:+.1f}): {verdict}.")
