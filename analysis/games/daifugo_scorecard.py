@@ -89,12 +89,12 @@ def verdicts(eff: pd.DataFrame) -> dict[int, str]:
 def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame:
     if eff.empty:
         return pd.DataFrame(columns=["id"])
-    out = pd.DataFrame({"id": eff["id"], "holder's win-rate change (pp)": [
+    out = pd.DataFrame({"id": eff["id"], "holder's edge (pp)": [
         _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()],
         "verdict": [verdicts(eff)[int(i)] for i in eff["id"]]})
     if not vp.empty:
-        v = pd.DataFrame({"id": vp["id"], "worth vs an average precept (VP)": [
-                              _ci(-r.offset, -r.offset_hi, -r.offset_lo, digits=2) for r in vp.itertuples()],
+        v = pd.DataFrame({"id": vp["id"], "worth vs an average precept (VP)": [  # its interval: the precept section
+                              _signed(-r.offset, 2) for r in vp.itertuples()],
                           "VP now": vp["precept_vp"].astype(int)})
         printed = vp_to_print(eff, vp)
         v["VP to print"] = [printed[int(i)][1] for i in v["id"]]
@@ -105,7 +105,7 @@ def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame
             vps = check.config.params
             out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP played": [
                 int(vps.get(f"{VP_PREFIX}{int(i):02d}", 1)) for i in c["id"]],
-                "checked: win-rate change (pp)": [
+                "checked: edge (pp)": [
                 _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in c.itertuples()]}), on="id", how="left")
             if "VP to print" in out and (out["checked: VP played"] == out["VP to print"]).all():
                 out = out.drop(columns="checked: VP played")  # the check played exactly the VPs to print
