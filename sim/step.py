@@ -35,6 +35,9 @@ class Step:
 
     kinds: tuple[str, ...] = ()  # decision kind names by kind code (the reference engine's names)
     max_options: int = 0  # the most legal options of one decision (the ``out`` length for step_legal)
+    # Rule overrides under which, together, every decision kind comes up (the contract test
+    # drives random games under each of them and checks that every kind was asked).
+    variants: tuple[dict, ...] = ({},)
 
     def __init__(self, game):
         self.game = game

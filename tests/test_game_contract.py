@@ -172,12 +172,8 @@ def test_replay_is_deterministic(game):
 
 
 # ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
-# Games whose plug-in has ``step``; the others are skipped by name. Per game, rule variants under
-# which every decision kind comes up (the test checks each kind was reached).
-STEP_VARIANTS = {
-    "virus-dogs": [{}, {"hq_target": "choice", "mask_take_mode": "prefix", "elimination_threshold": 4},
-                   {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"}],
-}
+# Games whose plug-in has ``step``; the others are skipped by name. Each game's ``Step.variants``
+# are rule overrides under which every decision kind comes up (the test checks each kind was reached).
 STEP_GAMES_PER_VARIANT = 6
 
 
@@ -235,7 +231,7 @@ def test_step_contract_random_games_against_the_reference(game):
     out = np.zeros(step.max_options, dtype=np.int64)
     rng = np.random.default_rng(2024)
     kinds_seen = set()
-    for v, overrides in enumerate(STEP_VARIANTS.get(game.name, [{}])):
+    for v, overrides in enumerate(step.variants):
         cfg = mixed_config(game, seed=17 + v)
         cfg = game.make_config(players=cfg.players, bots=list(cfg.bots), seed=cfg.seed, overrides=overrides)
         for index in range(STEP_GAMES_PER_VARIANT):
@@ -269,12 +265,10 @@ def test_step_contract_random_games_against_the_reference(game):
                 assert asked[:j + 1] == [p[1] for p in path[:j + 1]], what
                 _same_outcome(step.outcome(cfg, c), want, (*what, j, pos))
             assert np.array_equal(saved, before)  # the copies are independent
-    if game.name in STEP_VARIANTS:
-        assert kinds_seen == set(step.kinds), sorted(set(step.kinds) - kinds_seen)
+    assert kinds_seen == set(step.kinds), sorted(set(step.kinds) - kinds_seen)
 
 
 def test_step_contract_coverage_is_named():
     """Which games have the step contract (the others are skipped above, by name)."""
     with_step = [g for g in GAMES if getattr(get_game(g), "step", None) is not None]
     assert "virus-dogs" in with_step
-    assert set(STEP_VARIANTS) <= set(with_step)

@@ -12,6 +12,8 @@ class VirusDogsStep(Step):
     # The reference engine's ``ask`` kinds, by the kernel's K_* codes (checked by the tests).
     kinds = ("action", "virus", "draw_another", "mask_take", "market_take", "cough", "cough_virus", "give",
              "refuse_exchange", "hq_target")
+    variants = ({}, {"hq_target": "choice", "mask_take_mode": "prefix", "elimination_threshold": 4},
+                {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"})
 
     @property
     def max_options(self) -> int:
