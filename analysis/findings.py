@@ -15,113 +15,23 @@ an appendix table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from analysis import queries
+from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, Candidate, percent  # noqa: F401 (re-exported)
 from analysis.games import candidates_for
 from analysis.sections import Section
 from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 
-ALPHA = 0.05
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
 MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
-MIN_RELATIVE_EFFECT = 0.05  # practical threshold for measures that are not rates: 5% of the baseline
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
          "bot": ("Bot diagnostics", "what a bot does: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}
 MAX_LISTED = 15  # findings shown per list (the rest: in the appendix table)
-LIST_OF_KIND = {"bot": "bot", "stall": "sanity", "guard": "sanity"}  # every other kind is a design issue
-DESIGNED_ENDS = ("a hard-quarantine stalemate",)  # stalls the rules provide for: a design issue when frequent
-
-
-@dataclass
-class Candidate:
-    """One test: the measured rate with its interval, the comparison value, effect and p."""
-
-    run: str
-    section: str  # title of the report section that shows the numbers
-    subject: str  # e.g. "seat 0", "bot greedy", "turn cap"
-    kind: str  # "seat", "bot" or "stall"
-    rate: float
-    lo: float
-    hi: float
-    baseline: float
-    effect: float  # rate - baseline (for ``unit`` other than a share: rate / baseline - 1)
-    p: float
-    q: float = np.nan
-    # for game-specific kinds: the sentence's head up to the number ("the holder of precept 07
-    # ... wins"), what follows it ("of games") and the comparison ("for the other players ...")
-    head: str = ""
-    tail: str = ""
-    base: str = ""
-    unit: str = "share"  # "share" (drawn as %; effect in percentage points) or a unit such as "plays"
-    # 95% interval of the difference rate - baseline (in the measure's unit), from the test's method
-    diff_lo: float = np.nan
-    diff_hi: float = np.nan
-
-    def sentence(self) -> str:
-        val = percent if self.unit == "share" else (lambda v: f"{v:.3g} {self.unit}")  # noqa: E731
-        if self.head:
-            head, base = f"{self.head} {val(self.rate)}{' ' + self.tail if self.tail else ''}", self.base
-        else:
-            base = {"seat": "the other seats", "bot": "the other bots", "stall": "the tolerated rate"}[self.kind]
-            head = f"{self.subject} wins {val(self.rate)} of games" if self.kind != "stall" else \
-                f"{self.subject[0].upper()}{self.subject[1:]} ends {val(self.rate)} of games"
-            base = f"for {base}"
-        if self.kind in ("stall", "guard"):  # a rate against what is tolerated: the rate and its interval say it
-            tolerated = "it should never happen" if self.baseline == 0 else f"tolerated: {val(self.baseline)}"
-            return f"{self.run_name}: {head} (95% CI {val(self.lo)}-{val(self.hi)}); {tolerated}."
-        return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}."
-
-    def difference(self) -> str:
-        """The difference with its own 95% interval (and, for other measures, as a relative change)."""
-        has_ci = np.isfinite(self.diff_lo) and np.isfinite(self.diff_hi)
-        if self.unit == "share":
-            ci = f" (95% CI {100 * self.diff_lo:+.1f} to {100 * self.diff_hi:+.1f})" if has_ci else ""
-            return f"{100 * self.effect:+.1f} percentage points{ci}"
-        d = self.rate - self.baseline
-        ci = f", 95% CI {self.diff_lo:+.3g} to {self.diff_hi:+.3g}" if has_ci else ""
-        return f"{d:+.3g} {self.unit}{ci} ({100 * self.effect:+.1f}%)"
-
-    def size(self) -> float:
-        """The effect on the scale of its practical threshold (a share, or relative to the baseline)."""
-        return abs(self.effect)
-
-    @property
-    def list(self) -> str:
-        """Which findings list the test belongs to (a key of ``LISTS``)."""
-        if self.kind == "stall" and self.subject in DESIGNED_ENDS:
-            return "design"
-        return LIST_OF_KIND.get(self.kind, "design")
-
-    @property
-    def run_name(self) -> str:
-        """The run's short name (its directory), for sentences grouped under a game."""
-        return self.run.rsplit(": ", 1)[-1]
-
-    def practical(self, min_effect: float) -> float:
-        """The effect as a multiple of its practical threshold: the ranking of the lists."""
-        if self.kind in ("stall", "guard"):
-            return self.effect / max(self.baseline, 1e-3)
-        return self.size() / (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
-
-    def qualifies(self, min_effect: float) -> bool:
-        """Practically large: stall rates above the tolerated rate (their threshold), rate
-        effects at least ``min_effect`` in either direction, other measures at least
-        ``MIN_RELATIVE_EFFECT`` of the baseline."""
-        if self.kind in ("stall", "guard"):
-            return self.effect > 0
-        return self.size() >= (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
-
-
-def percent(v: float) -> str:
-    """A share as a percentage, with two decimals below 1% (so that 0.06% does not print as 0.0%)."""
-    return f"{100 * v:.2f}%" if abs(v) < 0.01 and v != 0 else f"{100 * v:.1f}%"
 
 
 def _group_candidates(run, label: str, by: str) -> list[Candidate]:

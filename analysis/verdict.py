@@ -11,38 +11,16 @@ significant), amber up to ``RED_FACTOR`` times the threshold, red beyond.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
 import numpy as np
 
 from analysis import queries
-from analysis.findings import ALPHA, Candidate, percent
+from analysis.candidate import ALPHA, MARKS, RED_FACTOR, Candidate, Mark, level, percent, pp  # noqa: F401 (re-exported)
 from analysis.games import hook
 from analysis.sections import Section
-
-RED_FACTOR = 3.0  # an effect this many times its threshold is red
-MARKS = {"green": "fine", "amber": "worth a look", "red": "act on it"}
-
-
-@dataclass(frozen=True)
-class Mark:
-    level: str  # green | amber | red
-    text: str
-
-
-def level(c: Candidate | None, min_effect: float) -> str:
-    if c is None or not (c.q < ALPHA and c.qualifies(min_effect)):
-        return "green"
-    return "red" if c.practical(min_effect) >= RED_FACTOR else "amber"
-
 
 def _largest(cands: list[Candidate], kind: str, min_effect: float) -> Candidate | None:
     mine = [c for c in cands if c.kind == kind and np.isfinite(c.effect)]
     return max(mine, key=lambda c: c.practical(min_effect)) if mine else None
-
-
-def pp(x: float) -> str:
-    return percent(x)
 
 
 def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:

@@ -9,11 +9,10 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries, rule_cards
+from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
-from sim.stats import wilson
-from analysis.findings import Candidate
 from analysis.sections import Section
-from analysis.verdict import Mark, level, pp
+from sim.stats import wilson
 
 
 
