@@ -1,0 +1,332 @@
+"""Virus Dogs' fast engine: the state buffer's layout and the helpers over it (the module
+map and the random-consumption protocol: ``kernel.py``).
+
+The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per batch, reset
+per game), declared field by field in ``LAYOUT`` below (``LAYOUT.describe()`` lists it):
+scalars such as the deck size, the rule parameters, one ``SEAT`` record and one hand per
+seat, scratch lists for decisions, the result rows, the bot parameters, the generator's
+counter and the deck, and what the step contract needs to go on from outside. ``RUN`` is
+one run's constant inputs (``kernel.run_vector``); ``KINDS`` and the ``A_*`` / ``R_*`` codes
+name the decisions and their options (``kernel.step_legal``).
+
+The helpers are the reference engine's (``Engine.left_of`` .. ``to_discard``, ``draw_event``)
+over the buffer. The generator is ``sim.rng``'s, with its counter in the ``rng`` slot of
+``b`` (``randbelow_at``/``uniform_at``/``shuffle_at``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.virus_dogs import tables as tb
+from sim.games.virus_dogs.rules import (
+    ACTION_CARDS, AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY,
+    CGH, COUNT_PARAM, CTL, DOC, EXC, GIVE_ORDER, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL,
+    MSK, N_TYPES, NO_WINNER, P_INDEX, PARAMS, QRN, SHF, TP, TURN_CAP, V,
+)
+from sim.kernel_util import fn, inl, ix
+from sim.layout import Layout
+from sim.rng import shuffle_at
+
+
+# ---- typed constants ----------------------------------------------------------------------------
+# A plain Python int passed as an argument reaches the callee as a Literal type, and numba then
+# compiles one specialisation per value (per card code, decision kind, ...). np.int64 constants
+# keep a single specialisation per function, which keeps the compile time down.
+(V, BAT, TP, CTL, QRN, DOC, ANT, AMB, MSK, BM, SHF, CGH, EXC) = (
+    np.int64(c) for c in (V, BAT, TP, CTL, QRN, DOC, ANT, AMB, MSK, BM, SHF, CGH, EXC))
+(C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY) = (
+    np.int64(c) for c in (C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY))
+(HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP) = (
+    np.int64(c) for c in (HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL, NO_WINNER, TURN_CAP))
+ZERO, ONE, TWO, NOX = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
+X_NORMAL, X_MASK, X_MARKET, X_COUGH = (np.int64(k) for k in (tb.X_NORMAL, tb.X_MASK, tb.X_MARKET, tb.X_COUGH))
+YES, NO = np.bool_(True), np.bool_(False)
+STEP = np.int64(3)  # the policy of every seat of a game driven through the step contract (``step_policy``)
+
+# ---- parameter slots (offsets inside the ``params`` block) --------------------------------------
+P_NVT = P_INDEX["n_virus_total"]
+P_NVD = P_INDEX["n_virus_in_deck"]
+P_BATADD = P_INDEX["bat_virus_add"]
+P_DMIN = P_INDEX["draw_min"]
+P_DMAX = P_INDEX["draw_max"]
+P_PEEK = P_INDEX["mask_peek"]
+P_LOOK = P_INDEX["black_market_look"]
+P_DPC = P_INDEX["doctors_per_cure"]
+P_DPT = P_INDEX["doctor_per_turn"]
+P_THR = P_INDEX["elimination_threshold"]
+P_FIRST = P_INDEX["first_player"]
+P_UPFRONT = P_INDEX["draw_count_declared_upfront"]
+P_BATCOUNT = P_INDEX["bat_counts_as_draw"]
+P_SKIPSCOPE = P_INDEX["skip_scope"]
+P_PREFIX = P_INDEX["mask_take_mode"]
+P_ANTCOUGH = P_INDEX["antiseptic_on_cough"]
+P_AMBREACT = P_INDEX["ambulance_reactive"]
+P_EXREF = P_INDEX["exchange_refused_card"]
+P_ELIMDEST = P_INDEX["eliminated_hand_destination"]
+P_IMMEDIATE = P_INDEX["deck_exhaustion_check"]
+P_HQCHOICE = P_INDEX["hq_target"]
+P_HQFIRST = P_INDEX["hq_end"]
+P_HQALL = P_INDEX["hq_stalemate"]
+P_HQMAX = P_INDEX["hq_max_steps"]
+P_ALLSHARED = P_INDEX["all_eliminated_outcome"]
+P_MAXTURNS = P_INDEX["max_turns"]
+
+# ---- sizes ---------------------------------------------------------------------------------------
+_BOUND = {p.name: p for p in PARAMS}
+NT = N_TYPES
+MAX_SEATS = 5  # = VirusDogs.max_players (checked by the tests)
+# Legal phase-A options at most: declare, CTL on each other seat, the other action cards, every
+# up-front draw count, mask, black market and skip (the canonical order, reference.action_options).
+DRAW_COUNTS = int(_BOUND["draw_max"].hi - _BOUND["draw_min"].lo + 1)
+MAX_OPTIONS = 1 + (MAX_SEATS - 1) + (len(ACTION_CARDS) - 1) + DRAW_COUNTS + 3
+MAX_PEEK = int(max(_BOUND["mask_peek"].hi, _BOUND["black_market_look"].hi))  # cards a mask/BM sees
+# Every card of the largest configurable game: all non-virus cards plus every virus (deck + reserve).
+MAX_CARDS = int(sum(_BOUND[COUNT_PARAM[c]].hi for c in range(N_TYPES) if c != V) + _BOUND["n_virus_total"].hi)
+
+# ---- one seat's public record ------------------------------------------------------------------
+SEAT = Layout("virus-dogs seat record")
+F_O = SEAT.scalar("open", "open viruses O (VD-1)")
+F_T = SEAT.scalar("treatment", "treatment T (VD-17)")
+F_LIVE = SEAT.scalar("live", "1 while the seat is in the game")
+F_SUS = SEAT.scalar("suspicion", "cards taken unseen since the hand was last revealed (bots.py)")
+F_HS = SEAT.scalar("hand_size", "cards in the hand")
+NF = SEAT.size
+
+# ---- one seat's bot parameters, in GAME.bot_param_names() order --------------------------------
+BOT_PARAMS = Layout("virus-dogs bot parameters (parts per million, bots.ppm)")
+B_SUICIDE = BOT_PARAMS.scalar("allow_suicide", "random: >= 0.5 keeps suicidal declarations (AD-16)")
+B_SKIP = BOT_PARAMS.scalar("skip_density", "cautious")
+B_REFUSE = BOT_PARAMS.scalar("refuse_density", "cautious")
+B_EXSUS = BOT_PARAMS.scalar("exchange_suspicion", "cautious")
+B_DRAW2 = BOT_PARAMS.scalar("draw_two", "aggressive")
+B_BLUFF = BOT_PARAMS.scalar("bluff", "aggressive")
+B_CTLSUS = BOT_PARAMS.scalar("control_suspicion", "aggressive")
+B_QRNSUS = BOT_PARAMS.scalar("quarantine_suspicion", "aggressive")
+BOT_PARAM_NAMES = tuple(BOT_PARAMS.fields)
+NB = BOT_PARAMS.size
+
+# ---- the game state buffer ---------------------------------------------------------------------
+LAYOUT = Layout("virus-dogs game state")
+# Fresh at every game start (``setup`` zeroes everything up to FRESH_STOP):
+S_DSIZE = LAYOUT.scalar("deck_size", "cards in the deck")
+S_RES = LAYOUT.scalar("reserve", "viruses in the reserve (VD-3.3)")
+S_PEND = LAYOUT.scalar("pending", "antisepticked viruses waiting to go back on top (VD-7.3)")
+S_KTOP = LAYOUT.scalar("known_top", "viruses publicly known to lie on top of the deck (VD-7.7)")
+S_VDECK = LAYOUT.scalar("viruses_in_deck", "viruses among the deck's cards")
+S_NLIVE = LAYOUT.scalar("live_count", "live seats")
+S_CUR = LAYOUT.scalar("current", "the seat whose turn it is")
+S_TURN = LAYOUT.scalar("turn", "turns started")
+S_DOCS = LAYOUT.scalar("docs_this_turn", "DOC cards played this turn (VD-4.6)")
+S_CARDS = LAYOUT.scalar("cards_this_turn", "cards played this turn (VD-12.2)")
+S_INHQ = LAYOUT.scalar("in_hq", "1 during hard quarantine")
+S_OVER = LAYOUT.scalar("over", "1 once the game has ended (reference: GameOver)")
+S_TEND = LAYOUT.scalar("turn_ended", "1 once the current player is out (VD-4.8; reference: TurnEnds)")
+S_SHQ = LAYOUT.scalar("start_hq", "1: hard quarantine starts now (VD-20.1 immediate; reference: StartHQ)")
+S_FIRST = LAYOUT.scalar("first", "the first player")
+S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
+S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
+S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_density buckets)")
+S_LEADER = LAYOUT.scalar("leader", "game feel: the last sole leader (fewest viruses carried), or -1")
+S_LEAD_NOW = LAYOUT.scalar("lead_now", "game feel: the sole leader at the last observation, or -1")
+S_LEAD_SINCE = LAYOUT.scalar("lead_since", "game feel: the turn index from which lead_now has led without a break")
+O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
+O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
+O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
+O_SM = LAYOUT.block("seat_rows", MAX_SEATS * tb.NS, "seat s's result row at seat_rows + s*NS (tables.SEAT_COLS)")
+FRESH_STOP = LAYOUT.size
+# Scratch lists, written before they are read:
+O_OPT = LAYOUT.block("options", MAX_OPTIONS, "a decision's legal options (random actions, hard-quarantine targets)")
+O_PEEK = LAYOUT.block("peeked", MAX_PEEK, "the cards a mask or black market sees, top first")
+O_LIMBO = LAYOUT.block("limbo", MAX_PEEK, "taken cards not yet resolved, the next one last")
+O_GIVEN = LAYOUT.block("exchange_given", MAX_SEATS, "card code each seat gives in an exchange (-1: none)")
+O_REFUSED = LAYOUT.block("exchange_refused", MAX_SEATS, "1 if the seat's exchange card is refused")
+O_LOS = LAYOUT.block("losers", MAX_SEATS, "seats eliminated together (one game-end check)")
+# Set by ``run_games`` for the batch or for each game:
+S_N = LAYOUT.scalar("players", "seats at the table")
+O_P = LAYOUT.block("params", len(P_INDEX), "the rule parameters (rules.param_vector)")
+O_POL = LAYOUT.block("policies", MAX_SEATS, "seat s's bot policy (bots.RANDOM, ...)")
+O_BP = LAYOUT.block("bot_params", MAX_SEATS * NB, "seat s's BOT_PARAMS at bot_params + s*NB")
+O_RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (the uint64's bits)")
+O_DECK = LAYOUT.block("deck", MAX_CARDS, "bottom-first: deck_size cards, the top at deck + deck_size - 1")
+# Summed over the batch (zero at allocation, copied out by ``run_games``):
+O_DRAWSUM = LAYOUT.block("draw_sums", tb.DRAW_ROWS * tb.NW, "draw_density sums, row r at draw_sums + r*NW")
+O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_density sums, bucket k at deck_sums + k*NW")
+SNAP_STOP = LAYOUT.size
+# The step contract (``step_*`` below; docs/adding-a-game.md): what a game in progress needs
+# beyond the engine state to go on from outside.
+MAX_SCRIPT = 1 << 14  # options applied from outside per game
+MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
+S_RNG0 = LAYOUT.scalar("rng_start", "the generator's counter at the game's start (sim.rng.derive)")
+S_SCRIPTED = LAYOUT.scalar("applied", "options applied from outside (step_apply), in the script block")
+S_HANDLE = LAYOUT.scalar("step_handled", "decisions below this index are the step driver's (0: the bots decide)")
+S_PSEAT = LAYOUT.scalar("pending_seat", "the seat of the pending decision, -1 once the game is over")
+S_PKIND = LAYOUT.scalar("pending_kind", "the kind of the pending decision (K_*, KINDS)")
+S_PN = LAYOUT.scalar("pending_count", "legal options of the pending decision")
+O_POPT = LAYOUT.block("pending_options", MAX_PENDING, "the pending decision's legal options, canonical order")
+O_SPOL = LAYOUT.block("step_policies", MAX_SEATS, "seat s's bot policy while ``policies`` holds STEP (step contract)")
+O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
+O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied from outside, in decision order")
+O_SNAP = LAYOUT.block("snapshot", SNAP_STOP, "the engine state at the pending decision, while the engine unwinds")
+SIZE = LAYOUT.size
+NS = tb.NS
+
+# ---- one run's constant inputs (``run_vector``): what ``begin_game`` seats a game from ---------
+RUN = Layout("virus-dogs run")
+R_N = RUN.scalar("players")
+N_PARAMS = len(P_INDEX)
+R_P = RUN.block("params", N_PARAMS, "rules.param_vector")
+R_COUNTS = RUN.block("deck_counts", NT, "rules.deck_counts")
+R_POL = RUN.block("table_policies", MAX_SEATS, "policy of table position j (Game.bot_matrix)")
+R_BP = RUN.block("table_bot_params", MAX_SEATS * NB, "BOT_PARAMS of table position j at j*NB (ppm)")
+
+# ---- decision kinds (the reference engine's ``ask`` kinds) and their option codes --------------
+KINDS = ("action", "virus", "draw_another", "mask_take", "market_take", "cough", "cough_virus", "give",
+         "refuse_exchange", "hq_target")
+(K_ACTION, K_VIRUS, K_MORE, K_MASK, K_MARKET, K_COUGH, K_COUGH_VIRUS, K_GIVE, K_REFUSE_EXC,
+ K_HQ) = (np.int64(k) for k in range(len(KINDS)))
+
+# ---- option codes ------------------------------------------------------------------------------
+A_DECLARE = 0
+A_CTL0 = 1  # + target seat
+A_QRN = A_CTL0 + MAX_SEATS
+A_DOC, A_AMB, A_SHF, A_CGH, A_EXC = A_QRN + 1, A_QRN + 2, A_QRN + 3, A_QRN + 4, A_QRN + 5
+A_DRAW = A_EXC + 1  # + declared count (0 = sequential)
+A_MASK = A_DRAW + int(_BOUND["draw_max"].hi) + 1
+A_MARKET, A_SKIP = A_MASK + 1, A_MASK + 2
+A_END = A_SKIP + 1
+R_ANT, R_DECLARE, R_HIDE = 0, 1, 2  # virus responses; cough responses: 0 refuse/antiseptic, 1 accept
+GIVE_SEQ = np.array((V,) + GIVE_ORDER, dtype=np.int64)  # DP-13: what a heuristic bot gives first
+# Exact division by a deck size: floor(x / d) == (x * RECIP[d]) >> RECIP_SHIFT with
+# RECIP[d] = ceil(2**RECIP_SHIFT / d) whenever x * d < 2**RECIP_SHIFT (the rounding error
+# x * (RECIP[d] * d - 2**RECIP_SHIFT) / 2**RECIP_SHIFT then stays below 1 / d). The dividends
+# are a virus density (viruses * 10000) and a deck share (cards used * DECK_BUCKETS).
+RECIP_SHIFT = 32
+MAX_DIVIDEND = max(int(_BOUND["n_virus_total"].hi) * 10000, MAX_CARDS * tb.DECK_BUCKETS)
+assert MAX_DIVIDEND * MAX_CARDS < 1 << RECIP_SHIFT
+RECIP = np.array([0] + [-(-(1 << RECIP_SHIFT) // d) for d in range(1, MAX_CARDS + 1)], dtype=np.int64)
+
+
+# ============================================================================================
+# helpers (reference: left_of .. to_discard, draw_event)
+# ============================================================================================
+@inl
+def left_of(b, n, s):
+    """VD-1: the next live seat in turn order."""
+    t = s
+    for _ in range(n):
+        t += 1
+        if t == n:
+            t = 0
+        if b[ix(O_PL + t * NF + F_LIVE)]:
+            return t
+    return s
+
+
+@inl
+def right_of(b, n, s):
+    """VD-1: the previous live seat in turn order."""
+    t = s
+    for _ in range(n):
+        t -= 1
+        if t < 0:
+            t = n - 1
+        if b[ix(O_PL + t * NF + F_LIVE)]:
+            return t
+    return s
+
+
+@inl
+def take_top(b):
+    b[S_DSIZE] -= 1
+    c = b[ix(O_DECK + b[S_DSIZE])]
+    if b[S_KTOP] > 0:
+        b[S_KTOP] -= 1
+    if c == V:
+        b[S_VDECK] -= 1
+    return c
+
+
+@inl
+def put_top(b, c):
+    b[ix(O_DECK + b[S_DSIZE])] = c
+    b[S_DSIZE] += 1
+    if c == V:
+        b[S_VDECK] += 1
+
+
+@fn
+def put_bottom(b, c, k):
+    """``k`` copies of card ``c`` under the deck."""
+    if k <= 0:
+        return
+    size = b[S_DSIZE]
+    for i in range(size - 1, -1, -1):
+        b[ix(O_DECK + i + k)] = b[ix(O_DECK + i)]
+    for i in range(k):
+        b[ix(O_DECK + i)] = c
+    b[S_DSIZE] = size + k
+    if c == V:
+        b[S_VDECK] += k
+
+
+@fn
+def shuffle_deck(b):
+    """VD-11.1 / VD-8.2: uniform shuffle; all order knowledge is wiped."""
+    shuffle_at(b, O_RNG, b, O_DECK, b[S_DSIZE])
+    b[S_KTOP] = 0
+
+
+@inl
+def to_discard(b, s, c):
+    """A card leaves seat s's hand for the discard (counted as played for TP..EXC)."""
+    b[ix(O_H + s * NT + c)] -= 1
+    b[ix(O_PL + s * NF + F_HS)] -= 1
+    if c >= TP:
+        b[ix(O_SM + s * NS + tb.S_PLAYED0 + c - TP)] += 1
+
+
+@inl
+def to_hand(b, s, c, unseen):
+    """Card ``c`` joins seat s's hand (``unseen``: taken privately, so suspicion grows)."""
+    b[ix(O_H + s * NT + c)] += 1
+    b[ix(O_PL + s * NF + F_HS)] += 1
+    if unseen:
+        b[ix(O_PL + s * NF + F_SUS)] += 1
+
+
+@inl
+def draw_event(b, kind):
+    """A card has left the deck for a player (kind: tables.X_*; reference: ``draw_event``):
+    counted, and the deck's size and viruses summed for the M-2 draw series (branch-free and
+    without a hardware division: this runs at every draw)."""
+    i = b[O_GM + tb.G_DRAWS]
+    b[O_GM + tb.G_DRAWS] = i + 1
+    b[ix(O_GM + tb.G_DR_NORMAL + kind)] += 1
+    ds = b[S_DSIZE]
+    vd = b[S_VDECK]
+    deck0 = b[S_DECK0]
+    bucket = div_small(max(deck0 - ds, ZERO) * tb.DECK_BUCKETS, deck0)
+    bp = div_small(vd * 10000, ds)  # 0 for an empty deck, which counts no density draw
+    dense = np.int64(ds > 0)
+    add_draw(b, O_DRAWSUM + min(i, tb.DRAW_ROWS - 1) * tb.NW, ds, vd, dense, bp)
+    add_draw(b, O_DECKSUM + bucket * tb.NW, ds, vd, dense, bp)
+
+
+@inl
+def add_draw(b, row, ds, vd, dense, bp):
+    """One draw observation into the DRAW_COLS sums at ``row`` (tables.draw_row; ``dense``:
+    1 if the deck holds cards, ``bp`` its virus density in basis points, else 0)."""
+    b[ix(row + tb.W_DRAWS)] += 1
+    b[ix(row + tb.W_DECK)] += ds
+    b[ix(row + tb.W_VDECK)] += vd
+    b[ix(row + tb.W_DDRAWS)] += dense
+    b[ix(row + tb.W_BP)] += bp
+    b[ix(row + tb.W_BP_SQ)] += bp * bp
+
+
+@inl
+def div_small(x, d):
+    """``x // d`` for ``0 <= x <= MAX_DIVIDEND`` and ``0 <= d <= MAX_CARDS`` by a multiply and
+    a shift (RECIP; 0 for ``d == 0``)."""
+    return (x * RECIP[ix(d)]) >> RECIP_SHIFT
