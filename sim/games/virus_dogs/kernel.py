@@ -25,8 +25,8 @@ The step contract (``sim.step``, docs/adding-a-game.md): ``step_start``, ``step_
 ``step_legal``, ``step_apply``, ``step_play_on`` drive one game a decision at a time from
 outside; ``run_games`` plays each game as ``step_start`` + ``step_play_on`` with nothing
 applied (``begin_game`` + ``play_game``). Each decision function asks ``ask`` first; in a
-game driven through the contract every seat's policy reads STEP, and ``step_policy`` tells
-whether the step driver owns the decision (the function then lists its
+game driven through the contract every seat's policy reads STEP, and ``ask`` tells
+(``step_policy``) whether the step driver owns the decision (the function then lists its
 legal options, codes per kind as in ``step_legal``, and takes ``step_answer``'s) or the
 seat's bot decides. The batch pays one compare per decision for it.
 

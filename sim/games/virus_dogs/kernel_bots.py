@@ -21,12 +21,11 @@ from sim.games.virus_dogs.kernel_state import (
     A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN, A_SHF,
     A_SKIP, AMB, ANT, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP, B_SUICIDE,
     BAT, BM, CGH, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION, K_COUGH,
-    K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_REFUSE_EXC, K_VIRUS, MSK, N_TYPES, NB,
-    NF, NO, NOX, NT, O_BP, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_RNG, O_SCRIPT,
-    O_SNAP, O_SPOL, ONE, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX, P_SKIPSCOPE, P_THR,
-    P_UPFRONT, QRN, R_ANT, R_DECLARE, R_HIDE, S_CARDS, S_DOCS, S_DSIZE, S_HANDLE, S_KTOP, S_N,
-    S_OVER, S_PEND, S_PKIND, S_PN, S_PSEAT, S_RES, S_SCRIPTED, SHF, SNAP_STOP, STEP, TP, TWO, YES,
-    ZERO, V,
+    K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_VIRUS, MSK, N_TYPES, NB, NF, NO, NOX,
+    NT, O_BP, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_RNG, O_SCRIPT, O_SNAP, O_SPOL,
+    ONE, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX, P_SKIPSCOPE, P_THR, P_UPFRONT, QRN, R_ANT,
+    R_DECLARE, R_HIDE, S_CARDS, S_DOCS, S_DSIZE, S_HANDLE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND,
+    S_PN, S_PSEAT, S_RES, S_SCRIPTED, SHF, SNAP_STOP, STEP, TP, TWO, YES, ZERO, V,
 )
 from sim.kernel_util import fn, inl, ix
 from sim.rng import randbelow_at, uniform_at
@@ -38,10 +37,16 @@ from sim.rng import randbelow_at, uniform_at
 @inl
 def ask(b, seat):
     """``seat`` is asked for a decision (reference: ``Engine.ask``): counted in the
-    ``decisions`` column; returns the seat's bot policy (STEP for every seat of a game driven
-    through the step contract: then ``step_policy``)."""
+    ``decisions`` column. Returns who answers it: the seat's bot policy (bots.RANDOM, ...),
+    or STEP when the step driver does (the decision then lists its options for
+    ``step_answer``). A policy reads STEP only in a game driven through the step contract,
+    where ``step_policy`` tells the driver's decisions from the bots': the batch pays one
+    compare per decision."""
     b[O_GM + tb.G_DECISIONS] += 1
-    return b[ix(O_POL + seat)]
+    p = b[ix(O_POL + seat)]
+    if p == STEP:
+        p = step_policy(b, seat)
+    return p
 
 
 @fn
@@ -200,9 +205,7 @@ def choose_action(b, p, phase_a):
     """The phase-A/C ``action`` decision (DP-1, DP-2, DP-8)."""
     pol = ask(b, p)
     if pol == STEP:
-        pol = step_policy(b, p)
-        if pol == STEP:
-            return step_action(b, p, phase_a)
+        return step_action(b, p, phase_a)
     if pol == RANDOM:
         nopt = action_options(b, p, phase_a)
         suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
@@ -356,9 +359,7 @@ def virus_response(b, seat):
     """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
     p = ask(b, seat)
     if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_virus(b, seat, b[ix(O_H + seat * NT + ANT)] > 0)
+        return step_virus(b, seat, b[ix(O_H + seat * NT + ANT)] > 0)
     h = O_H + seat * NT
     has_ant = b[ix(h + ANT)] > 0
     safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
@@ -373,16 +374,51 @@ def virus_response(b, seat):
 
 
 @inl
-def wants_more(b, seat):
-    """DP-3 / DP-5: draw another card (options: more, stop)."""
+def yes_no(b, seat, kind, giver):
+    """A yes/no decision (options: yes, no): ``K_MORE`` draw another card (DP-3 / DP-5),
+    ``K_COUGH`` refuse a cough with TP (DP-11), ``K_COUGH_VIRUS`` antiseptic on a face-up
+    cough virus (DP-12), ``K_REFUSE_EXC`` refuse ``giver``'s exchange card with TP (DP-14;
+    -1 for the others). ``kind`` is a constant at every call, so the inlined code keeps
+    only its own rule."""
     p = ask(b, seat)
     if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_yes_no(b, seat, K_MORE)
+        return step_yes_no(b, seat, kind)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
+    if kind == K_MORE:
+        return wants_more(b, seat, p)
+    if kind == K_COUGH:
+        return refuses_cough(b, seat, p)
+    if kind == K_COUGH_VIRUS:
+        return antisepticks_cough(b, seat, p)
+    return refuses_exchange(b, seat, p, giver)
+
+
+@inl
+def wants_more(b, seat, p):
+    """DP-3 / DP-5, heuristic bot ``p``: draw another card."""
     return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
+
+
+@inl
+def refuses_cough(b, seat, p):
+    """DP-11, heuristic bot ``p``: answer a cough with TP."""
+    refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
+    if p == CAUTIOUS:
+        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[ix(O_BP + seat * NB + B_REFUSE)])
+    return refuse
+
+
+@inl
+def antisepticks_cough(b, seat, p):
+    """DP-12, heuristic bot ``p``: antiseptic on a face-up cough virus."""
+    return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
+
+
+@inl
+def refuses_exchange(b, seat, p, giver):
+    """DP-14, heuristic bot ``p``: refuse the giver's card with TP."""
+    return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
 
 
 @inl
@@ -392,9 +428,7 @@ def mask_take(b, seat, m):
     p = ask(b, seat)
     prefix = b[O_P + P_PREFIX]
     if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_mask(b, seat, m + 1 if prefix else ONE << m, prefix)
+        return step_mask(b, seat, m + 1 if prefix else ONE << m, prefix)
     nopt = m + 1 if prefix else ONE << m
     if nopt == 1:
         return ZERO
@@ -423,9 +457,7 @@ def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
     p = ask(b, seat)
     if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_market(b, seat, m)
+        return step_market(b, seat, m)
     if m == 1:
         return ZERO
     if p == RANDOM:
@@ -441,42 +473,11 @@ def market_take(b, seat, m):
 
 
 @inl
-def refuses_cough(b, seat):
-    """DP-11: answer a cough with TP (options: refuse, accept)."""
-    p = ask(b, seat)
-    if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_yes_no(b, seat, K_COUGH)
-    if p == RANDOM:
-        return pick(b, TWO, NOX) == 0
-    refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
-    if p == CAUTIOUS:
-        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[ix(O_BP + seat * NB + B_REFUSE)])
-    return refuse
-
-
-@inl
-def antisepticks_cough(b, seat):
-    """DP-12: antiseptic on a face-up cough virus (options: antiseptic, accept)."""
-    p = ask(b, seat)
-    if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_yes_no(b, seat, K_COUGH_VIRUS)
-    if p == RANDOM:
-        return pick(b, TWO, NOX) == 0
-    return p == CAUTIOUS or b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR]
-
-
-@inl
 def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
     p = ask(b, seat)
     if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_give(b, seat)
+        return step_give(b, seat)
     h = O_H + seat * NT
     if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
@@ -496,30 +497,15 @@ def give_card(b, seat):
     return ZERO
 
 
-@inl
-def refuses_exchange(b, seat, giver):
-    """DP-14: refuse the giver's card with TP (options: refuse, accept)."""
-    p = ask(b, seat)
-    if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            return step_yes_no(b, seat, K_REFUSE_EXC)
-    if p == RANDOM:
-        return pick(b, TWO, NOX) == 0
-    return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
-
-
 @fn
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
     p = ask(b, seat)
     if p == STEP:
-        p = step_policy(b, seat)
-        if p == STEP:
-            t = step_listed(b, seat, K_HQ, nopt)
-            for i in range(nopt):
-                if b[ix(O_OPT + i)] == t:
-                    return np.int64(i)
+        t = step_listed(b, seat, K_HQ, nopt)
+        for i in range(nopt):
+            if b[ix(O_OPT + i)] == t:
+                return np.int64(i)
     if p == RANDOM:
         return pick(b, nopt, NOX)
     best = ZERO

@@ -11,14 +11,15 @@ test them. ``limbo`` holds the cards a mask or black market took and has not yet
 from __future__ import annotations
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.kernel_bots import antisepticks_cough, give_card, refuses_cough, refuses_exchange
+from sim.games.virus_dogs.kernel_bots import give_card, yes_no
 from sim.games.virus_dogs.kernel_state import (
     AMB, ANT, BAT, C_CONTROL, C_COUGH, C_QUARANTINE, C_VOLUNTARY, F_HS, F_LIVE, F_O, F_SUS, F_T,
-    LAST_HQ, LAST_NORMAL, N_TYPES, NF, NO, NO_WINNER, NS, NT, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS,
-    O_P, O_PL, O_REFUSED, O_SM, ONE, P_ALLSHARED, P_AMBREACT, P_ANTCOUGH, P_BATADD, P_DPC,
-    P_ELIMDEST, P_EXREF, P_THR, S_CUR, S_DOCS, S_DSIZE, S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE,
-    S_OVER, S_PEND, S_RES, S_TEND, S_TURN, TP, X_COUGH, YES, V, draw_event, left_of, put_bottom,
-    put_top, right_of, shuffle_deck, take_top, to_discard, to_hand,
+    K_COUGH, K_COUGH_VIRUS, K_REFUSE_EXC, LAST_HQ, LAST_NORMAL, N_TYPES, NF, NO, NO_WINNER, NOX, NS,
+    NT, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS, O_P, O_PL, O_REFUSED, O_SM, ONE, P_ALLSHARED,
+    P_AMBREACT, P_ANTCOUGH, P_BATADD, P_DPC, P_ELIMDEST, P_EXREF, P_THR, S_CUR, S_DOCS, S_DSIZE,
+    S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES, S_TEND, S_TURN, TP, X_COUGH, YES,
+    V, draw_event, left_of, put_bottom, put_top, right_of, shuffle_deck, take_top, to_discard,
+    to_hand,
 )
 from sim.kernel_util import fn, inl, ix
 
@@ -249,7 +250,7 @@ def cough(b, p):
         if not b[ix(O_PL + q * NF + F_LIVE)]:
             continue
         if b[ix(O_H + q * NT + TP)] > 0:
-            if refuses_cough(b, q):
+            if yes_no(b, q, K_COUGH, NOX):
                 to_discard(b, q, TP)
                 b[ix(O_SM + q * NS + tb.S_TP_COUGH)] += 1
                 continue
@@ -261,7 +262,7 @@ def cough(b, p):
             bat(b, q, X_COUGH)
         elif c == V:
             if b[O_P + P_ANTCOUGH] and b[ix(O_H + q * NT + ANT)] > 0:
-                if antisepticks_cough(b, q):
+                if yes_no(b, q, K_COUGH_VIRUS, NOX):
                     to_discard(b, q, ANT)
                     b[O_GM + tb.G_ANTISEPTICS] += 1
                     b[ix(O_SM + q * NS + tb.S_ANT0 + X_COUGH)] += 1
@@ -296,7 +297,7 @@ def exchange(b, p):
             continue
         giver = right_of(b, n, s)
         if giver != s and b[ix(O_GIVEN + giver)] >= 0 and b[ix(O_H + s * NT + TP)] > 0:
-            if refuses_exchange(b, s, giver):
+            if yes_no(b, s, K_REFUSE_EXC, giver):
                 to_discard(b, s, TP)
                 b[ix(O_SM + s * NS + tb.S_TP_EXCHANGE)] += 1
                 b[ix(O_SM + s * NS + tb.S_REFUSALS)] += 1

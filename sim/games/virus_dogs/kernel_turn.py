@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.kernel_bots import (
-    choose_action, hq_choice, market_take, mask_take, virus_response, wants_more,
+    choose_action, hq_choice, market_take, mask_take, virus_response, yes_no,
 )
 from sim.games.virus_dogs.kernel_cards import (
     ambulance_effect, bat, control, cough, declare_voluntary, doctor, exchange, finish,
@@ -19,13 +19,13 @@ from sim.games.virus_dogs.kernel_cards import (
 from sim.games.virus_dogs.kernel_state import (
     A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_MARKET, A_MASK, A_QRN, A_SHF, A_SKIP, AMB,
     ANT, BAT, BM, C_DECLARE, C_HQ, CGH, CTL, DOC, EXC, F_HS, F_LIVE, F_O, FRESH_STOP, HQ_FIRST_ELIM,
-    HQ_STALEMATE, MSK, N_TYPES, NF, NO, NOX, NS, NT, O_COUNTS, O_DECK, O_GM, O_H, O_LIMBO, O_OPT,
-    O_P, O_PEEK, O_PL, O_RNG, O_SM, ONE, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST, P_HQALL, P_HQCHOICE,
-    P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK, P_UPFRONT, QRN,
-    R_ANT, R_DECLARE, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST, S_INHQ, S_KTOP, S_LEAD_NOW,
-    S_LEAD_SINCE, S_LEADER, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES, S_ROUNDS, S_SHQ, S_TEND,
-    S_TURN, S_VDECK, SHF, TP, TURN_CAP, X_MARKET, X_MASK, X_NORMAL, YES, ZERO, V, draw_event,
-    left_of, put_top, shuffle_deck, take_top, to_discard, to_hand,
+    HQ_STALEMATE, K_MORE, MSK, N_TYPES, NF, NO, NOX, NS, NT, O_COUNTS, O_DECK, O_GM, O_H, O_LIMBO,
+    O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, ONE, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST, P_HQALL,
+    P_HQCHOICE, P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK,
+    P_UPFRONT, QRN, R_ANT, R_DECLARE, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST, S_INHQ,
+    S_KTOP, S_LEAD_NOW, S_LEAD_SINCE, S_LEADER, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES,
+    S_ROUNDS, S_SHQ, S_TEND, S_TURN, S_VDECK, SHF, TP, TURN_CAP, X_MARKET, X_MASK, X_NORMAL, YES,
+    ZERO, V, draw_event, left_of, put_top, shuffle_deck, take_top, to_discard, to_hand,
 )
 from sim.kernel_util import fn, inl, ix
 from sim.rng import randbelow_at, shuffle_at
@@ -251,7 +251,7 @@ def normal_draw(b, p, upfront):
                 if drawn >= upfront:
                     break
             else:
-                if not wants_more(b, p):
+                if not yes_no(b, p, K_MORE, NOX):
                     break
         c = take_top(b)
         draw_event(b, X_NORMAL)
