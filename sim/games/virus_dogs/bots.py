@@ -1,4 +1,4 @@
-"""Scripted Virus Dogs policies (reference side); ``kernel.py`` holds their @njit twins.
+"""Scripted Virus Dogs policies (reference side); ``kernel_bots.py`` holds their @njit twins.
 
 A bot is asked only when a decision has two or more legal options, and it sees only its
 own hand and public facts (VD-22): every ``O``, ``T`` and hand size, deck and reserve sizes,
