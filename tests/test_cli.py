@@ -1,9 +1,11 @@
-"""The command line end to end (subprocesses): outputs, one-line errors, exit codes."""
+"""The command line end to end: outputs, one-line errors, exit codes."""
 
+import io
 import json
 import os
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,31 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cardlab(*args, stdin=None):
+def cardlab(*args, stdin=None) -> subprocess.CompletedProcess:
+    """``cardlab ARGS`` through the console entry point (``cardlab.cli.main``, whose one-line
+    errors and exit codes are the ones checked), run in this process so that the suite pays
+    Python's and the libraries' start-up once per test process instead of once per command:
+    its exit code, standard output and standard error, as ``subprocess.run`` gives them. The
+    tests of what happens between processes (locks, kills, imports) start real ones."""
+    from cardlab.cli import main
+
+    argv = ["cardlab", *map(str, args)]
+    out, err = io.StringIO(), io.StringIO()
+    saved_argv, saved_stdin = sys.argv, sys.stdin
+    sys.argv, sys.stdin = argv, io.StringIO(stdin or "")
+    code = 0
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv, sys.stdin = saved_argv, saved_stdin
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
+def cardlab_subprocess(*args, stdin=None) -> subprocess.CompletedProcess:
+    """``cardlab ARGS`` in a new Python process, as a user's shell runs it."""
     env = dict(os.environ, CARDLAB_GAMES="toy=tests.toy_game", PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "cardlab.cli", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=ROOT, input=stdin, timeout=300)
@@ -65,6 +91,15 @@ def test_bad_input_gives_one_line_error(tmp_path, args, message):
     res = cardlab(*[a.format(tmp=tmp_path) for a in args])
     assert message in one_line_error(res)
     assert not (tmp_path / "a").exists()
+
+
+def test_the_console_command_runs_as_a_process(tmp_path):
+    """The same entry point started as a user's shell starts it: a one-line error and exit 2
+    for bad input, the output and exit 0 otherwise."""
+    res = cardlab_subprocess("simulate", "chess", "--out", tmp_path / "a")
+    assert "unknown game 'chess'" in one_line_error(res) and not (tmp_path / "a").exists()
+    res = cardlab_subprocess("games")
+    assert res.returncode == 0 and res.stdout.startswith("virus-dogs: ") and "toy: " in res.stdout
 
 
 def result_times(path):

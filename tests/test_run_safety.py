@@ -73,7 +73,8 @@ def test_a_second_writer_is_refused_at_once_naming_the_first(toy_run, tmp_path, 
 
 def test_a_killed_writer_leaves_no_lock_behind(tmp_path):
     out = tmp_path / "killed"
-    p = cardlab_process("simulate", "toy", "--games", 5_000_000, "--batch-size", 20_000, "-q", "--seed", 3, "--out", out)
+    # killed once its first batch is recorded (seconds before its last)
+    p = cardlab_process("simulate", "toy", "--games", 1_000_000, "--batch-size", 4_000, "-q", "--seed", 3, "--out", out)
     deadline = time.time() + 120
     while not (out / "run.json").exists() or not RunDir(out).manifest()["batches"]:
         assert time.time() < deadline and p.poll() is None
@@ -83,7 +84,7 @@ def test_a_killed_writer_leaves_no_lock_behind(tmp_path):
     res = cardlab("simulate", "toy", "--games", 100_000, "--batch-size", 20_000, "-q", "--seed", 3, "--out", out)
     assert "holds a run with another games" in one_line_error(res)  # the run's check, not a stale lock
     res = cardlab("resume", out, "-q")
-    assert res.returncode == 0 and "5,000,000 games in 250 batches" in res.stdout, res.stderr
+    assert res.returncode == 0 and "1,000,000 games in 250 batches" in res.stdout, res.stderr
 
 
 def test_readers_see_finished_batches_while_a_writer_works(tmp_path):
@@ -231,7 +232,7 @@ def test_a_failed_start_leaves_no_run_behind(tmp_path):
 # trials long enough to be killed inside the first one; the race and the confirmation, which
 # this test does not check, kept small (by default they play 8 and 4 times a trial's games)
 TUNE = ["tune", "toy", "--players", "2", "--bots", "plain,lucky", "--space", "lucky_bonus=0..5", "--maximize",
-        "bot_win:lucky", "--trials", "3", "--games", "400000", "--batch-size", "5000", "--race", "0",
+        "bot_win:lucky", "--trials", "3", "--games", "100000", "--batch-size", "1000", "--race", "0",
         "--confirm-games", "5000"]
 
 

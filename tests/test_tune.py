@@ -58,7 +58,8 @@ def test_constraint_picks_the_best_feasible_value_and_best_toml_runs(tmp_path):
 
 
 def test_precision_per_trial_stops_early(tmp_path):
-    r = toy_tune(tmp_path / "p", 2, games=20_000, precision=0.02, batch_size=500)
+    # the race and the confirmation, which this test does not check, kept small
+    r = toy_tune(tmp_path / "p", 2, games=20_000, precision=0.02, batch_size=500, race=0, confirm_games=2000)
     assert all(t.user_attrs["games"] < 20_000 and t.user_attrs["stop_reason"] == "precision reached" for t in r.study.trials)
     hw = (r.best.user_attrs["bot_win:lucky_hi"] - r.best.user_attrs["bot_win:lucky_lo"]) / 2
     assert hw <= 0.02
