@@ -11,14 +11,16 @@ _LIMIT = os.environ.get("CARDLAB_DIFF_REFERENCE_GAMES")
 REFERENCE_GAMES = None if _LIMIT in (None, "") else int(_LIMIT)
 
 
-def engines_agree(game, cfg, start: int, count: int) -> dict[str, pd.DataFrame]:
-    """Play games ``start..start+count-1`` in both engines; assert every table is equal.
+def engines_agree(game, cfg, start: int, count: int, limited: bool = True) -> dict[str, pd.DataFrame]:
+    """Play games ``start..start+count-1`` in both engines; assert every table is equal (the
+    reference engine only the first ``REFERENCE_GAMES``, unless not ``limited``: a test that
+    watches the reference engine play them).
 
     Returns the fast engine's tables for further checks.
     """
     fast = game.run_batch(cfg, start, count, "fast")
     compared = fast
-    if REFERENCE_GAMES is not None and count > REFERENCE_GAMES:
+    if limited and REFERENCE_GAMES is not None and count > REFERENCE_GAMES:
         count = REFERENCE_GAMES
         if count == 0:
             return fast
