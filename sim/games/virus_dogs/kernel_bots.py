@@ -66,7 +66,7 @@ def step_answer(b, seat, kind, nopt):
     """A decision the step driver answers, its ``nopt`` legal options at ``pending_options``:
     an applied option, or (the first decision past them) the pending decision. Then the
     state is saved to ``snapshot`` and the engine unwinds as at a game end (any decision on
-    the way is the bots'); ``resume`` restores the snapshot afterwards."""
+    the way is the bots'); ``kernel.resume`` restores the snapshot afterwards."""
     i = b[O_GM + tb.G_DECISIONS] - 1
     if i < b[S_SCRIPTED]:
         return b[ix(O_SCRIPT + i)]

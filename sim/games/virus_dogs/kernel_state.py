@@ -108,7 +108,7 @@ NB = BOT_PARAMS.size
 
 # ---- the game state buffer ---------------------------------------------------------------------
 LAYOUT = Layout("virus-dogs game state")
-# Fresh at every game start (``setup`` zeroes everything up to FRESH_STOP):
+# Fresh at every game start (``kernel_turn.setup`` zeroes everything up to FRESH_STOP):
 S_DSIZE = LAYOUT.scalar("deck_size", "cards in the deck")
 S_RES = LAYOUT.scalar("reserve", "viruses in the reserve (VD-3.3)")
 S_PEND = LAYOUT.scalar("pending", "antisepticked viruses waiting to go back on top (VD-7.3)")
@@ -142,18 +142,18 @@ O_LIMBO = LAYOUT.block("limbo", MAX_PEEK, "taken cards not yet resolved, the nex
 O_GIVEN = LAYOUT.block("exchange_given", MAX_SEATS, "card code each seat gives in an exchange (-1: none)")
 O_REFUSED = LAYOUT.block("exchange_refused", MAX_SEATS, "1 if the seat's exchange card is refused")
 O_LOS = LAYOUT.block("losers", MAX_SEATS, "seats eliminated together (one game-end check)")
-# Set by ``run_games`` for the batch or for each game:
+# Set by ``kernel.run_games`` for the batch or for each game:
 S_N = LAYOUT.scalar("players", "seats at the table")
 O_P = LAYOUT.block("params", len(P_INDEX), "the rule parameters (rules.param_vector)")
 O_POL = LAYOUT.block("policies", MAX_SEATS, "seat s's bot policy (bots.RANDOM, ...)")
 O_BP = LAYOUT.block("bot_params", MAX_SEATS * NB, "seat s's BOT_PARAMS at bot_params + s*NB")
 O_RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (the uint64's bits)")
 O_DECK = LAYOUT.block("deck", MAX_CARDS, "bottom-first: deck_size cards, the top at deck + deck_size - 1")
-# Summed over the batch (zero at allocation, copied out by ``run_games``):
+# Summed over the batch (zero at allocation, copied out by ``kernel.run_games``):
 O_DRAWSUM = LAYOUT.block("draw_sums", tb.DRAW_ROWS * tb.NW, "draw_density sums, row r at draw_sums + r*NW")
 O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_density sums, bucket k at deck_sums + k*NW")
 SNAP_STOP = LAYOUT.size
-# The step contract (``step_*`` below; docs/adding-a-game.md): what a game in progress needs
+# The step contract (``kernel.step_*``; docs/adding-a-game.md): what a game in progress needs
 # beyond the engine state to go on from outside.
 MAX_SCRIPT = 1 << 14  # options applied from outside per game
 MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
@@ -171,7 +171,7 @@ O_SNAP = LAYOUT.block("snapshot", SNAP_STOP, "the engine state at the pending de
 SIZE = LAYOUT.size
 NS = tb.NS
 
-# ---- one run's constant inputs (``run_vector``): what ``begin_game`` seats a game from ---------
+# ---- one run's constant inputs (``kernel.run_vector``): what ``kernel.begin_game`` seats a game from
 RUN = Layout("virus-dogs run")
 R_N = RUN.scalar("players")
 N_PARAMS = len(P_INDEX)
