@@ -21,6 +21,7 @@ made out of turn included. ``Forced`` feeds the same options to a reference engi
 
 from __future__ import annotations
 
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
@@ -38,17 +39,22 @@ class Step:
     # Rule overrides under which, together, every decision kind comes up (the contract test
     # drives random games under each of them and checks that every kind was asked).
     variants: tuple[dict, ...] = ({},)
+    kernel_module: str = ""  # the kernel module's import name, for the default ``kernel``
 
     def __init__(self, game):
         self.game = game
 
     def kernel(self) -> ModuleType:
-        """The kernel module (imports numba): ``NAMES``, ``SIZE`` and the game's ``run_vector``."""
-        raise NotImplementedError
+        """The kernel module (imports numba): ``NAMES``, ``SIZE`` and the game's ``run_vector``
+        (default: ``kernel_module``, imported on first use)."""
+        if not self.kernel_module:
+            raise NotImplementedError
+        return import_module(self.kernel_module)
 
     def run_vector(self, cfg) -> np.ndarray:
-        """The int64 run vector ``step_start`` seats every game of ``cfg`` from."""
-        raise NotImplementedError
+        """The int64 run vector ``step_start`` seats every game of ``cfg`` from (default: the
+        kernel's ``run_vector(game, cfg)``)."""
+        return self.kernel().run_vector(self.game, cfg)
 
     def start(self, cfg, index: int) -> np.ndarray:
         """A new buffer holding game ``index`` of ``cfg`` at its first decision."""
