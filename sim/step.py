@@ -31,6 +31,22 @@ NAMES = ("step_start", "step_pending", "step_legal", "step_apply", "step_play_on
 STATUS = {0: "applied", -1: "the game is over", -2: "not a legal option", -3: "too many options applied"}
 
 
+def declare_fields(layout, seats: int, script: int, snapshot: int, snapshot_doc: str) -> tuple[int, ...]:
+    """Declare on ``layout`` (a ``sim.layout.Layout``) the step fields a game's buffer has: the
+    pending decision's seat and kind, the options applied from outside and their count, each
+    seat's bot policy while the seats' policies read STEP, and the snapshot the engine goes on
+    from (``snapshot`` slots, ``snapshot_doc``: of what). Returns their offsets in that order:
+    ``pending_seat, pending_kind, applied, step_policies, script, snapshot``."""
+    return (
+        layout.scalar("pending_seat", "the seat of the pending decision, -1 when none (the game is over)"),
+        layout.scalar("pending_kind", "the kind of the pending decision (Step.kinds)"),
+        layout.scalar("applied", "options applied from outside (step_apply) held in the script block"),
+        layout.block("step_policies", seats, "seat s's bot policy while the seats' policies read STEP"),
+        layout.block("script", script, "the options applied from outside, in decision order"),
+        layout.block("snapshot", snapshot, snapshot_doc),
+    )
+
+
 class Step:
     """A game's step contract: the kernel's five functions and the Python side around them."""
 
