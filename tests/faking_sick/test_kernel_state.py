@@ -1,4 +1,5 @@
-"""The kernel's named state buffer (kernel.STATE): fields, sizes and the final state they hold."""
+"""The kernel's named state buffer (``LAYOUT``, kernel_state.py): fields, sizes and the final state
+they hold."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import kernel as K
+from sim.games.faking_sick import kernel_state as KS
 from sim.games.faking_sick.rules import MAX_DECK, MAX_PLAYERS, MAX_POOL, NT, PARAMS, PV, VIR, encode
 from sim.games.faking_sick.tables import new_arrays
 
@@ -17,14 +19,14 @@ def test_state_fields_are_named_and_sized_from_the_parameter_bounds():
     hi = {p.name: p.hi for p in PARAMS}
     assert GAME.max_players <= MAX_PLAYERS
     assert MAX_DECK == NT * hi["deck_counts"] and MAX_POOL == NT * hi["banned_pool"]
-    f = K.STATE.fields
+    f = K.LAYOUT.fields
     assert f["hands"].size == f["cleared"].size == MAX_PLAYERS * NT
     assert f["banned"].size == MAX_POOL and f["draw_pile"].size == MAX_DECK
     # the discard pile restarts at DISC_MID with room for the whole deck below and above it
-    assert f["discard_pile"].offset + MAX_DECK == K.DISC_MID
-    assert f["discard_pile"].stop >= K.DISC_MID + MAX_DECK
-    assert K.STATE.size == sum(x.size for x in f.values())
-    assert "draw_pile" in K.STATE.describe()
+    assert f["discard_pile"].offset + MAX_DECK == KS.DISC_MID
+    assert f["discard_pile"].stop >= KS.DISC_MID + MAX_DECK
+    assert K.LAYOUT.size == sum(x.size for x in f.values())
+    assert "draw_pile" in K.LAYOUT.describe()
 
 
 def test_parameter_vector_is_named():
@@ -46,14 +48,14 @@ def zone_counts(cfg, b) -> Counter:
     """FS-1.3: every card of the final state by type, read through the STATE field names."""
     n, k = cfg.players, cfg.params["banned_per_player"]
     c = Counter({VIR: 1})  # the virus marker (FS-2.2)
-    hands = K.STATE.view(b, "hands")[:n * NT].reshape(n, NT)
+    hands = K.LAYOUT.view(b, "hands")[:n * NT].reshape(n, NT)
     for t in range(NT):
         c[t] += int(hands[:, t].sum())
-    pool = K.STATE.view(b, "banned")[:b[K.POOL_SIZE]]  # n*k slots, then the unused pool
+    pool = K.LAYOUT.view(b, "banned")[:b[KS.POOL_SIZE]]  # n*k slots, then the unused pool
     c.update(int(x) for x in pool if x >= 0)
-    c.update(int(x) for x in K.STATE.view(b, "draw_pile")[:b[K.ND]])
-    c.update(int(x) for x in b[b[K.DLO]:b[K.DHI]])
-    assert K.STATE["discard_pile"].offset <= b[K.DLO] < b[K.DHI] <= K.STATE["discard_pile"].stop
+    c.update(int(x) for x in K.LAYOUT.view(b, "draw_pile")[:b[KS.ND]])
+    c.update(int(x) for x in b[b[KS.DLO]:b[KS.DHI]])
+    assert K.LAYOUT["discard_pile"].offset <= b[KS.DLO] < b[KS.DHI] <= K.LAYOUT["discard_pile"].stop
     assert len(pool) >= n * k
     return c
 
@@ -67,19 +69,19 @@ def test_final_state_holds_every_card(players):
     seen_methods = set()
     for g in range(12):
         b, games, seats = final_state(cfg, g)
-        method = games[K.G_METHOD]
+        method = games[KS.G_METHOD]
         seen_methods.add(int(method))
         counts = zone_counts(cfg, b)
-        limbo = 1 if method == K.PUSH_OUT else 0
+        limbo = 1 if method == KS.PUSH_OUT else 0
         assert sum(counts.values()) + limbo == sum(deck)
         if not limbo:
             assert [counts[t] for t in range(NT)] == list(deck)
-        sizes = K.STATE.view(b, "hand_sizes")[:players]
-        hands = K.STATE.view(b, "hands")[:players * NT].reshape(players, NT)
-        assert list(sizes) == list(hands.sum(axis=1)) == list(seats[:, K.S_FINAL])
-        assert b[K.WINNER] == games[K.G_WINNER] and b[K.TURNS] == games[K.G_TURNS]
-        assert b[K.POOL_SIZE] == sum(cfg.params["banned_pool"])
-    assert K.PLAY_OUT in seen_methods
+        sizes = K.LAYOUT.view(b, "hand_sizes")[:players]
+        hands = K.LAYOUT.view(b, "hands")[:players * NT].reshape(players, NT)
+        assert list(sizes) == list(hands.sum(axis=1)) == list(seats[:, KS.S_FINAL])
+        assert list(K.LAYOUT.view(b, "game_row")) == list(games) and b[KS.TURNS] == games[KS.G_TURNS]
+        assert b[KS.POOL_SIZE] == sum(cfg.params["banned_pool"])
+    assert KS.PLAY_OUT in seen_methods
 
 
 def test_state_buffer_is_reused_between_games():

@@ -7,8 +7,8 @@ reference engine reads ``cfg.params`` by name instead.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from dataclasses import dataclass
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -173,8 +173,8 @@ def check(cfg: RunConfig) -> None:
 
 
 # ---- kernel parameter vector ----------------------------------------------------------
-# ``encode`` fills it; the kernel reads the scalars as the ``KernelRules`` tuple (by name) and
-# the two count blocks by offset.
+# ``encode`` fills it; it is the first block of the kernel's state buffer (kernel_state.LAYOUT),
+# so the ``K_*`` offsets index the buffer too.
 PV = Layout("faking-sick kernel parameters")
 K_N = PV.scalar("players")
 K_BPP = PV.scalar("banned_per_player")
@@ -201,16 +201,18 @@ K_VOID = PV.scalar("void_last_card", "banned_last_card = void")
 K_LAST_FORBID = PV.scalar("last_card_forbidden", "type mask of last_card_forbidden_types")
 K_RESHUFFLE = PV.scalar("reshuffle", "reshuffle = discard_except_top")
 K_MAX_TURNS = PV.scalar("max_turns")
-N_RULES = PV.size
 K_DECK = PV.block("deck_counts", NT, "cards per type code")
 K_POOL = PV.block("banned_pool", NT, "cards per type code")
 K_LEN = PV.size
-KernelRules = namedtuple("KernelRules", list(PV.fields)[:N_RULES])
 
 # ---- sizes the kernel's state buffer is laid out for (the parameters' upper bounds) ----
 _HI = {p.name: p.hi for p in PARAMS}
 MAX_DECK = NT * _HI["deck_counts"]
 MAX_POOL = NT * _HI["banned_pool"]
+MAX_PUSH = _HI["push_count"]
+# the most legal options of one decision (step contract): a play decision's types and its
+# fallback, or every multiset of push_count cards of the 7 types
+MAX_OPTIONS = max(NT + 1, comb(MAX_PUSH + NT - 1, NT - 1))
 DEST_DISCARD, DEST_REMOVED, DEST_HAND = 0, 1, 2
 
 
