@@ -5,6 +5,7 @@ Rules and rule IDs (FS-...): docs/rules/faking-sick.md. Plug-in for sim.games.ba
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,13 @@ class FakingSick(Game):
     length_column = "turns"
     report_module = "analysis.games.faking_sick"
     rule_id_prefixes = ("FS",)
+
+    @cached_property
+    def step(self):
+        """The step contract (sim.step): the fast engine one decision at a time."""
+        from .step import FakingSickStep
+
+        return FakingSickStep(self)
 
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)

@@ -22,6 +22,7 @@ from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
 from .tables import BANNABLE, CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked of agents
+CALL_OPTIONS = ({"call": False}, {"call": True})  # the legal options of a call question (D3)
 
 
 class GameOver(Exception):
@@ -521,8 +522,7 @@ class BotAgent:
         self.params = params  # resolved parameters per seat
 
     def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
-        return [q for q in eligible if self.decide(g, q, "call", [{"call": False}, {"call": True}],
-                                                  played=t, target=s)["call"]]
+        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
 
     def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
         return bot_decide(g, s, self.specs[s].policy, self.params[s], kind, legal, **ctx)
