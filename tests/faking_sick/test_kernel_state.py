@@ -45,7 +45,7 @@ def final_state(cfg, game_index):
 
 
 def zone_counts(cfg, b) -> Counter:
-    """FS-1.3: every card of the final state by type, read through the STATE field names."""
+    """FS-1.3: every card of the final state by type, read through the LAYOUT field names."""
     n, k = cfg.players, cfg.params["banned_per_player"]
     c = Counter({VIR: 1})  # the virus marker (FS-2.2)
     hands = K.LAYOUT.view(b, "hands")[:n * NT].reshape(n, NT)

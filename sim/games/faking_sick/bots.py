@@ -1,4 +1,4 @@
-"""Faking-sick bots: specs and the reference-side policies (kernel twins in ``kernel.py``).
+"""Faking-sick bots: specs and the reference-side policies (kernel twins in ``kernel_bots.py``).
 
 Decision points (spec "Decisions a player makes"): D1 turn action, D2 turn under attack,
 after-draw play (``play_after_draw``), D3 call, D4 push. Every option list is ordered
