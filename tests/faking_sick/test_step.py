@@ -21,11 +21,12 @@ STEP = GAME.step
 BOTS = ["random", "honest", "bluffer", "caller"]
 
 
-@pytest.mark.parametrize("overrides", STEP.variants, ids=lambda o: ",".join(o) or "defaults")
-def test_batch_rows_are_start_then_play_on(overrides):
+@pytest.mark.parametrize("players,overrides", [(4, o) for o in STEP.variants] + [(3, {})],
+                         ids=lambda x: str(x) if isinstance(x, int) else ",".join(x) or "defaults")
+def test_batch_rows_are_start_then_play_on(players, overrides):
     """Every game of a batch equals step_start + step_play_on of the same index (game and seat
     rows), and the batch's sums are the sums of the games'."""
-    cfg = GAME.make_config(players=4, bots=BOTS, seed=9, overrides=overrides)
+    cfg = GAME.make_config(players=players, bots=BOTS[:players], seed=9, overrides=overrides)
     start, count = 30, 25
     arr = GAME.fast_batch(cfg, start, count)
     sums = {name: np.zeros_like(arr[name]) for name in ("calls", "plays", "banned_calls")}

@@ -14,12 +14,13 @@ KINDS = ("turn", "attack", "after_draw", "call", "push")  # reference.KINDS (che
 class FakingSickStep(Step):
     kinds = KINDS
     # play_after_draw brings the after-draw decision; the others vary the paths through a turn
-    # (random caller, play again, voided going out, a forbidden short call, fallback-only turns)
+    # (random caller, play again, voided going out, a forbidden short call, fallback-only turns,
+    # games ended by the turn cap)
     variants = ({}, {"play_after_draw": True, "call_priority": "random", "successful_call_turn": "play_again",
                      "banned_last_card": "void"},
                 {"initial_card_effect": "apply", "voluntary_draw": False, "push_short_hand": "forbid_call",
                  "push_count": 3, "headache_ban_scope": "next_player_turn",
-                 "revealed_banned_destination": "owner_hand"})
+                 "revealed_banned_destination": "owner_hand", "max_turns": 60})
 
     kernel_module = "sim.games.faking_sick.kernel"
     max_options = MAX_OPTIONS
