@@ -96,7 +96,7 @@ def test_boundscheck_mode_checks_and_keeps_its_own_cache(tmp_path):
 
 
 @pytest.mark.parametrize("rel, root", [
-    ("sim/games/daifugo/kernel.py", "sim/games/daifugo"),
+    ("sim/games/daifugo/kernel/state.py", "sim/games/daifugo"),
     ("sim/rng.py", None),
     ("sim/games/base.py", None),
     ("tests/toy_game.py", "tests"),

@@ -7,6 +7,7 @@ import pytest
 from sim.games.base import seat_bots
 from sim.games.daifugo import GAME
 from sim.games.daifugo import kernel as K
+from sim.games.daifugo.kernel import state as S
 from sim.games.daifugo.bots import BotAgent
 from sim.games.daifugo.game import bot_params
 from sim.games.daifugo.plays import JOKER_SINGLE
@@ -15,19 +16,21 @@ from sim.rng import Rng
 
 
 def kernel_state(eng):
-    S = np.zeros(K.S_SIZE, np.int64)
-    K.STATE.view(S, "owner")[:] = eng.owner
+    """A kernel buffer holding the reference engine's state as far as move generation reads it."""
+    b = np.zeros(K.SIZE, np.int64)
+    K.LAYOUT.view(b, "owner")[:] = eng.owner
+    K.LAYOUT.view(b, "params")[:] = eng.pv
     for c in eng.laws:
-        S[K.LAWS] |= 1 << c
+        b[S.LAWS] |= 1 << c
     for q in range(eng.n):
-        S[K.H0 + q] = sum(1 << c for c in eng.hands[q])
-        S[K.A0 + q] = int(eng.active[q])
+        b[S.H0 + q] = sum(1 << c for c in eng.hands[q])
+        b[S.A0 + q] = int(eng.active[q])
     t = eng.top
-    S[K.TK] = -1 if t is None else t.kind
+    b[S.TK] = -1 if t is None else t.kind
     if t is not None:
-        S[K.TC], S[K.TL], S[K.TH], S[K.TS], S[K.TO] = t.count, t.low, t.high, t.suits, eng.top_owner
-    S[K.REV], S[K.JB], S[K.SL], S[K.NL] = int(eng.rev), int(eng.jback), eng.suit_lock, int(eng.num_lock)
-    return S
+        b[S.TC], b[S.TL], b[S.TH], b[S.TS], b[S.TO] = t.count, t.low, t.high, t.suits, eng.top_owner
+    b[S.REV], b[S.JB], b[S.SL], b[S.NL] = int(eng.rev), int(eng.jback), eng.suit_lock, int(eng.num_lock)
+    return b
 
 
 class Checker(BotAgent):
@@ -36,14 +39,14 @@ class Checker(BotAgent):
     def decide(self, eng, p, kind, options):
         if kind == "play":
             moves = [m for m in options if m is not None]
-            S = kernel_state(eng)
-            MV = np.zeros((K.MAX_MOVES, K.MOVE_COLS), np.int64)
-            nm = K.legal_plays(S, np.array(eng.pv, np.int64), MV, p)
+            b = kernel_state(eng)
+            nm = K.legal_plays(b, p)
             assert nm == len(moves)
+            MV = K.LAYOUT.view(b, "moves").reshape(K.MAX_MOVES, K.MOVE_COLS)
             for i, m in enumerate(moves):
-                assert MV[i, K.MMASK] == m.mask and MV[i, K.MK] == m.kind and MV[i, K.MC] == m.count
+                assert MV[i, S.MMASK] == m.mask and MV[i, S.MK] == m.kind and MV[i, S.MC] == m.count
                 if m.kind != JOKER_SINGLE:
-                    assert (MV[i, K.ML], MV[i, K.MH], MV[i, K.MSU]) == (m.low, m.high, m.suits)
+                    assert (MV[i, S.ML], MV[i, S.MH], MV[i, S.MSU]) == (m.low, m.high, m.suits)
             Checker.checked += 1
         return super().decide(eng, p, kind, options)
 

@@ -1,4 +1,4 @@
-"""Bots (spec §6) for the reference engine; ``kernel.py`` holds their @njit twins.
+"""Bots (spec §6) for the reference engine; ``kernel/bots.py`` holds their @njit twins.
 
 Every bot answers every decision kind. Only ``random`` draws from the game RNG, one
 ``randbelow`` per decision with two or more options (trim: one draw for the count, one per
@@ -64,6 +64,7 @@ BOT_PARAMS = (
     BotParam("recycle_hand", 0.0, 13.0,
              "strategist recycles (card 01) the strongest discard card once its hand has at most this many cards"),
 )
+BOT_PARAM_NAMES = tuple(dict.fromkeys(k for spec in BOTS.values() for k in spec.params))  # Game.bot_param_names()
 GREEDY_RECYCLE_HAND = 3  # greedy recycles (card 01) at this hand size or smaller (spec §6 D14)
 
 # D1 draft preference of the strategist: how much holding each card as a precept helps its

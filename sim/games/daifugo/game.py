@@ -43,45 +43,46 @@ def game_feel(standings, winners) -> list[int]:
     return [changes, start, behind, worst]
 
 
-def fill_arrays(eng, g, r, s) -> None:
-    """Copy a finished reference game into one game's rows of the result arrays."""
-    n, rounds = eng.n, len(eng.history)
-    w = eng.winners
+def game_values(eng) -> dict[str, int]:
+    """A finished reference game's ``tables.GAME_COLS`` values, by column name."""
+    h, w = eng.history, eng.winners
     sc = sorted(eng.scores, reverse=True)
-    gv = [eng.total_plays, rounds, sum(1 << (c - 1) for c in eng.laws), min(w), len(w), sc[0],
-          sc[0] - sc[1], sum(h.revolutions for h in eng.history), sum(h.forbidden for h in eng.history),
-          sum(h.capital_falls for h in eng.history), sum(h.guard_hit for h in eng.history),
-          sum(1 for h in eng.history if h.king >= 0 and h.ranking[0] == h.king), eng.decisions]
-    g[:T.G_FIXED] = gv
+    return {"plays": eng.total_plays, "rounds": len(h), "laws_mask": sum(1 << (c - 1) for c in eng.laws),
+            "winner": min(w), "n_winners": len(w), "top_points": sc[0], "margin": sc[0] - sc[1],
+            "revolutions": sum(x.revolutions for x in h), "forbidden": sum(x.forbidden for x in h),
+            "capital_falls": sum(x.capital_falls for x in h), "guard_hits": sum(x.guard_hit for x in h),
+            "kings_kept": sum(x.king_kept for x in h), "decisions": eng.decisions}
+
+
+def seat_values(eng, q: int) -> dict[str, int]:
+    """Seat q's ``tables.SEAT_COLS`` values, by column name."""
+    mask = sum(1 << (c - 1) for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] == q)
+    return {"points": eng.scores[q], "rank_points": eng.rank_pts[q], "bonus_points": eng.bonus_pts[q],
+            "precept_points": eng.vp_pts[q], "win": int(q in eng.winners),
+            "firsts": sum(1 for h in eng.history if h.ranking[0] == q), "forbidden": eng.ff_by_seat[q],
+            "revolutions": eng.revs_by_seat[q], "precepts_mask": mask, "n_precepts": bin(mask).count("1")}
+
+
+def fill_arrays(eng, g, r, s) -> None:
+    """Copy a finished reference game into one game's raw rows (``tables.GAME_ROW`` ..., column
+    by column in the order ``tables.py`` declares them)."""
+    values = game_values(eng)
+    g[:T.G_FIXED] = [values[c] for c in T.GAME_COLS]
     for k, h in enumerate(eng.history):
-        g[T.G_FIXED + k] = h.law
-        rv = [h.law, h.king, h.start_player, int(h.king >= 0 and h.ranking[0] == h.king), h.capital_falls,
-              h.revolutions, h.jbacks, h.eight_cuts, h.suit_locks, h.number_locks, h.geki, h.forbidden,
-              h.tricks, h.plays, h.passes, h.trimmed, int(h.guard_hit), h.slip_throughs, h.equal_plays,
-              h.three_returns, h.three_threes, h.magician_hunts, h.forced_jokers,
-              h.pull_backs, h.pulled_cards, h.ten_discards, h.ten_discarded, h.substitutions,
-              h.exiled_revolutions]
-        rv += [h.free_gifts]  # card 08
-        rv += [h.second_joker, h.collusion_swaps, h.collusion_takes]  # cards 05, 12
-        rv += [h.af_claims, h.af_fizzles, h.af_promotions, h.af_promotions_from_bottom, h.af_capital_falls]  # card 13
-        rv += [h.flux_swaps, h.fusions, h.counter_revolutions]  # cards 18, 02
-        rv += [h.taboo_breaks]  # card 04
-        rv += [h.recycles, h.loopholes, h.dobons]  # cards 01, 24, 25
-        r[k, :T.R_FIXED] = rv
+        g[T.G_LAW0 + k] = h.law
+        r[k, :T.R_FIXED] = [int(getattr(h, c)) for c in T.ROUND_COLS]  # RoundStats has every column
         for pos, q in enumerate(h.ranking):
-            r[k, T.R_FIXED + q] = pos + 1
-            s[q, T.S_FIXED + k] = pos + 1
+            r[k, T.R_POS0 + q] = pos + 1
+            s[q, T.S_POS0 + k] = pos + 1
     for c in range(1, R.N_RULE_CARDS + 1):
-        g[T.G_FIXED + rounds + c - 1] = eng.owner[c]
-        g[T.G_FIXED + rounds + R.N_RULE_CARDS + c - 1] = eng.precept_pick[c]
-        g[T.G_FIXED + rounds + 2 * R.N_RULE_CARDS + c - 1] = eng.precept_round[c]
+        g[T.G_OWNER0 + c - 1] = eng.owner[c]
+        g[T.G_PICK0 + c - 1] = eng.precept_pick[c]
+        g[T.G_PICK_ROUND0 + c - 1] = eng.precept_round[c]
     standings = [h.standing for h in eng.history[:-1]] + [eng.scores]
-    g[T.feel_offset(rounds):T.game_width(rounds)] = game_feel(standings, w)
-    for q in range(n):
-        mask = sum(1 << (c - 1) for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] == q)
-        s[q, :T.S_FIXED] = [eng.scores[q], eng.rank_pts[q], eng.bonus_pts[q], eng.vp_pts[q], int(q in w),
-                            sum(1 for h in eng.history if h.ranking[0] == q), eng.ff_by_seat[q],
-                            eng.revs_by_seat[q], mask, bin(mask).count("1")]
+    g[T.G_FEEL0:T.G_FEEL0 + len(T.FEEL_COLS)] = game_feel(standings, eng.winners)
+    for q in range(eng.n):
+        values = seat_values(eng, q)
+        s[q, :T.S_FIXED] = [values[c] for c in T.SEAT_COLS]
 
 
 class Daifugo(Game):

@@ -35,16 +35,11 @@ CARD_NAMES = {
     24: "Loophole", 25: "Purification Words",
 }
 N_RULE_CARDS = 25
-C07_THREE_REV, C09_EIGHT_CUT, C14_SUIT_LOCK, C15_NUMBER_LOCK, C19_JBACK, C21_STAIRS = 7, 9, 14, 15, 19, 21
-C03_TEN_DISCARD, C10_PULL_BACK, C20_DESCENT = 3, 10, 20
-C06_SLIP, C11_HUNT, C16_SAMENESS, C22_THREE_RETURN, C23_WISDOM = 6, 11, 16, 22, 23
-C17_EXILE = 17
-C13_ARMED_FORCE = 13
-C18_FLUX = 18
-C02_FUSION = 2
-C05_TRICKSTER, C08_METAMORPHOSIS, C12_COLLUSION = 5, 8, 12
-C04_TABOO = 4
-C01_RECYCLE, C24_LOOPHOLE, C25_DOBON = 1, 24, 25
+# The rule cards by name, shared by both engines: ``applies(C19_JBACK, p)``, never a bare number.
+(C01_RECYCLE, C02_FUSION, C03_TEN_DISCARD, C04_TABOO, C05_TRICKSTER, C06_SLIP, C07_THREE_REV, C08_METAMORPHOSIS,
+ C09_EIGHT_CUT, C10_PULL_BACK, C11_HUNT, C12_COLLUSION, C13_ARMED_FORCE, C14_SUIT_LOCK, C15_NUMBER_LOCK,
+ C16_SAMENESS, C17_EXILE, C18_FLUX, C19_JBACK, C20_DESCENT, C21_STAIRS, C22_THREE_RETURN, C23_WISDOM,
+ C24_LOOPHOLE, C25_DOBON) = range(1, N_RULE_CARDS + 1)
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
@@ -141,6 +136,7 @@ PARAMS: tuple[Param, ...] = (
     Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51",
           "card 25: a dobon may target stairs (the value of their highest card)"),
 )
+MAX_ROUNDS = int(max(p.hi for p in PARAMS if p.name in ("rounds", "madness_rounds")))  # the raw rows' round blocks
 
 # Integer parameter vector shared by both engines (index constants below).
 P_MADNESS, P_ROUNDS, P_HAND, P_TRIM_TO, P_TRIM_ALL, P_VP_EVERY_ROUND, P_TIE_LAST = range(7)

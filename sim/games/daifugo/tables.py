@@ -59,9 +59,15 @@ import numpy as np
 import pandas as pd
 
 from sim.games.base import SEAT_KEYS, seat_keys
+from sim.layout import Layout
 
-from .rules import MAX_PLAYERS, N_RULE_CARDS, n_rounds
+from .rules import MAX_PLAYERS, MAX_ROUNDS, N_RULE_CARDS, n_rounds
 
+# ---- the columns of each table, declared once --------------------------------------------------
+# Everything else follows from these lists: the raw rows both engines fill (``GAME_ROW``,
+# ``ROUND_ROW``, ``SEAT_ROW``), the fast engine's counters (``kernel/state.py``: one slot per
+# ``ROUND_COLS`` column), the reference engine's row filling (``game.fill_arrays``: one value
+# per column, by name) and the DataFrames (``frames``).
 GAME_COLS = ["plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin",
              "revolutions", "forbidden", "capital_falls", "guard_hits", "kings_kept", "decisions"]
 ROUND_COLS = ["law", "king", "start_player", "king_kept", "capital_falls", "revolutions", "jbacks",
@@ -84,6 +90,32 @@ G_FIXED, R_FIXED, S_FIXED = len(GAME_COLS), len(ROUND_COLS), len(SEAT_COLS)
 BOOL_COLS = {"win", "king_kept", "guard_hit"}
 
 
+def _row(name: str, cols: list[str], *blocks: tuple[str, int, str]) -> Layout:
+    """A raw row: one slot per column of ``cols``, then the per-round / per-seat / per-card blocks."""
+    row = Layout(name)
+    for c in cols:
+        row.scalar(c)
+    for block, size, doc in blocks:
+        row.block(block, size, doc)
+    return row
+
+
+# The raw rows both engines fill (int64; ``alloc``): a games row, a rounds row per round, a seats
+# row per seat. Blocks are sized for the most rounds and players; a run uses their first entries.
+GAME_ROW = _row("daifugo games row", GAME_COLS,
+                ("law", MAX_ROUNDS, "law_k: the card revealed as law in round k (0 none)"),
+                ("owner", N_RULE_CARDS, "owner_NN: precept owner of card NN (-1 none)"),
+                ("pick", N_RULE_CARDS, "pick_NN: pick position of card NN in its round's draft (0 none)"),
+                ("pick_round", N_RULE_CARDS, "pick_round_NN: the round card NN was drafted (0 none)"))
+for _c in FEEL_COLS:
+    GAME_ROW.scalar(_c)
+ROUND_ROW = _row("daifugo rounds row", ROUND_COLS, ("pos", MAX_PLAYERS, "pos_sq: finishing position of seat q (1 = first)"))
+SEAT_ROW = _row("daifugo seats row", SEAT_COLS, ("pos", MAX_ROUNDS, "pos_rk: the seat's position in round k"))
+G_LAW0, G_OWNER0, G_PICK0, G_PICK_ROUND0 = (GAME_ROW[b].offset for b in ("law", "owner", "pick", "pick_round"))
+G_FEEL0 = GAME_ROW[FEEL_COLS[0]].offset
+R_POS0, S_POS0 = ROUND_ROW["pos"].offset, SEAT_ROW["pos"].offset
+
+
 def _types(cols, default: str) -> tuple[tuple[str, str], ...]:
     return tuple((c, "bool" if c in BOOL_COLS else default) for c in cols)
 
@@ -99,28 +131,17 @@ ROUND_TYPES = (("game", "int64"), ("round", "int64"), *_types(ROUND_COLS, "int64
 SEAT_TYPES = (*SEAT_KEYS, *_types(SEAT_COLS, "int64"), ("win_share", "float64"))
 
 
-def feel_offset(rounds: int) -> int:
-    """Where the game-feel columns (``FEEL_COLS``) start in a games row."""
-    return G_FIXED + rounds + 3 * N_RULE_CARDS  # after the laws, owners, picks, pick rounds
-
-
-def game_width(rounds: int) -> int:
-    return feel_offset(rounds) + len(FEEL_COLS)
-
-
-def round_width() -> int:
-    return R_FIXED + MAX_PLAYERS
-
-
-def seat_width(rounds: int) -> int:
-    return S_FIXED + rounds
-
-
 def alloc(count: int, players: int, rounds: int):
-    """Preallocated result arrays of a batch: games, rounds, seats."""
-    return (np.zeros((count, game_width(rounds)), np.int64),
-            np.zeros((count, rounds, round_width()), np.int64),
-            np.zeros((count, players, seat_width(rounds)), np.int64))
+    """Preallocated raw result arrays of a batch: games, rounds, seats rows."""
+    return (np.zeros((count, GAME_ROW.size), np.int64),
+            np.zeros((count, rounds, ROUND_ROW.size), np.int64),
+            np.zeros((count, players, SEAT_ROW.size), np.int64))
+
+
+def _fixed(cols: dict, names: list[str], flat: np.ndarray) -> None:
+    """The fixed columns ``names`` from the first slots of the raw rows ``flat``."""
+    for j, name in enumerate(names):
+        cols[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
 
 
 def frames(cfg, start: int, g, r, s) -> dict[str, pd.DataFrame]:
@@ -130,36 +151,30 @@ def frames(cfg, start: int, g, r, s) -> dict[str, pd.DataFrame]:
     game_ids = np.arange(start, start + count, dtype=np.int64)
     cols: dict[str, np.ndarray] = {"game": game_ids, "mode": np.full(count, mode, np.int8),
                                    "players": np.full(count, players, np.int8)}
-    for j, name in enumerate(GAME_COLS):
-        cols[name] = g[:, j]
+    _fixed(cols, GAME_COLS, g)
     for k in range(rounds):
-        cols[f"law_{k + 1}"] = g[:, G_FIXED + k].astype(np.int8)
-    for c in range(1, N_RULE_CARDS + 1):
-        cols[f"owner_{c:02d}"] = g[:, G_FIXED + rounds + c - 1].astype(np.int8)
-    for c in range(1, N_RULE_CARDS + 1):
-        cols[f"pick_{c:02d}"] = g[:, G_FIXED + rounds + N_RULE_CARDS + c - 1].astype(np.int8)
-    for c in range(1, N_RULE_CARDS + 1):
-        cols[f"pick_round_{c:02d}"] = g[:, G_FIXED + rounds + 2 * N_RULE_CARDS + c - 1].astype(np.int8)
+        cols[f"law_{k + 1}"] = g[:, G_LAW0 + k].astype(np.int8)
+    for block, prefix in ((G_OWNER0, "owner"), (G_PICK0, "pick"), (G_PICK_ROUND0, "pick_round")):
+        for c in range(1, N_RULE_CARDS + 1):
+            cols[f"{prefix}_{c:02d}"] = g[:, block + c - 1].astype(np.int8)
     for q in range(players):
-        cols[f"points_s{q}"] = s[:, q, 0]
+        cols[f"points_s{q}"] = s[:, q, SEAT_COLS.index("points")]
     for j, name in enumerate(FEEL_COLS):
-        cols[name] = g[:, feel_offset(rounds) + j]
+        cols[name] = g[:, G_FEEL0 + j]
     games = pd.DataFrame(cols)
 
     flat = r.reshape(count * rounds, -1)
     cols = {"game": np.repeat(game_ids, rounds), "round": np.tile(np.arange(1, rounds + 1, dtype=np.int64), count)}
-    for j, name in enumerate(ROUND_COLS):
-        cols[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
+    _fixed(cols, ROUND_COLS, flat)
     for q in range(players):
-        cols[f"pos_s{q}"] = flat[:, R_FIXED + q].astype(np.int8)
+        cols[f"pos_s{q}"] = flat[:, R_POS0 + q].astype(np.int8)
     rr = pd.DataFrame(cols)
 
     flat = s.reshape(count * players, -1)
     cols = seat_keys(cfg, start, count)
-    for j, name in enumerate(SEAT_COLS):
-        cols[name] = flat[:, j].astype(bool) if name in BOOL_COLS else flat[:, j]
+    _fixed(cols, SEAT_COLS, flat)
     nw = np.repeat(g[:, GAME_COLS.index("n_winners")], players)
     cols["win_share"] = np.where(cols["win"], 1.0 / np.maximum(nw, 1), 0.0)
     for k in range(rounds):
-        cols[f"pos_r{k + 1}"] = flat[:, S_FIXED + k].astype(np.int8)
+        cols[f"pos_r{k + 1}"] = flat[:, S_POS0 + k].astype(np.int8)
     return {"games": games, "rounds": rr, "seats": pd.DataFrame(cols)}

@@ -1,5 +1,6 @@
-"""Out-of-turn and turn-start rules of the reference engine: cards 01 Recycle, 24 Loophole and
-25 Dobon (spec §4.1, §4.24, §4.25), mixed into ``reference.Engine``.
+"""Reference engine, the out-of-turn and turn-start rules (``OutOfTurnRules``): cards 01 Recycle,
+24 Loophole and 25 Dobon (spec §4.1, §4.24, §4.25), mixed into ``driver.Engine``. The fast
+engine's twin: ``kernel/outturn.py``.
 
 Windows (DEC-29, DEC-50, DEC-51): at the start of a player's turn, in this order, the dobon of
 window (ii), the loophole, then the recycle W-start; after each trick end (and after the trim,
@@ -14,20 +15,14 @@ Decision kinds: ``recycle`` [None, discard cards ascending] (D14), ``loophole`` 
 
 from __future__ import annotations
 
-from . import rules as R
-from .plays import SET, STAIRS, dobon_hits, dobon_value
-from .rules import JOKER
-
-# card 20 (§4.20) in hand: the rank a card may also be led as (A as J, 2 as Q, 3 as K)
-LEAD_AS = {R.RA: R.RJ, R.R2: R.RQ, R.R3: R.RK}
+from .. import rules as R
+from ..plays import SET, STAIRS, dobon_hits, dobon_value
+from ..rules import JOKER
 
 
 class OutOfTurnRules:
-    """Cards 01, 24, 25 for ``Engine`` (uses its state, ``applies``, ``ask``, ``flow``...)."""
+    """Cards 01, 24, 25 (uses the state, ``applies``, ``ask``, ``flow``... of ``driver.Engine``)."""
 
-    def card_in_play(self, c: int) -> bool:
-        """Card c is a law or somebody's precept (its windows are open to someone)."""
-        return c in self.laws or self.owner[c] >= 0
 
     # ------------------------------------------------------------ turn start
     def start_of_turn(self, p: int) -> bool:
@@ -68,26 +63,6 @@ class OutOfTurnRules:
             self.offer_recycle((self.turn + i) % self.n)
 
     # ------------------------------------------------------------ 24 Loophole
-    def lead_forbidden(self, p: int, rank: int) -> bool:
-        """§3.7 for a single of represented ``rank`` led now by p (no previous play)."""
-        strongest = 0 if (self.reversed if self.pv[R.P_STRONG_EFF] else self.rev) else 12
-        return (rank == strongest
-                or (rank == R.R8 and self.pv[R.P_FF_09] and self.applies(R.C09_EIGHT_CUT, p))
-                or (rank == R.RJ and self.pv[R.P_FF_19] and self.applies(R.C19_JBACK, p))
-                or (rank == R.R10 and self.pv[R.P_FF_03] and self.applies(R.C03_TEN_DISCARD, p))
-                or (rank == R.RK and self.pv[R.P_FF_10] and self.applies(R.C10_PULL_BACK, p))
-                or (rank == R.RQ and self.pv[R.P_FF_11] and self.applies(R.C11_HUNT, p)))
-
-    def forbidden_finish_card(self, p: int, c: int) -> bool:
-        """DEC-50: every way p could lead c alone is a forbidden finish (a joker always; card 20
-        lets an A, 2 or 3 be led as J, Q or K too)."""
-        if c >= JOKER:
-            return True
-        r = c // 4
-        if not self.lead_forbidden(p, r):
-            return False
-        return not (r in LEAD_AS and self.applies(R.C20_DESCENT, p)) or self.lead_forbidden(p, LEAD_AS[r])
-
     def may_loophole(self, p: int) -> bool:
         """§4.24: 24 applies to p, the discard pile is not empty and every card of p's hand is a
         forbidden-finish card (never when 04 applies to p, §4.27)."""
