@@ -43,6 +43,9 @@ N_RULE_CARDS = 25
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
+# The decision kinds, by kind code (both engines' names; the step contract's ``Step.kinds``).
+DECISION_KINDS = ("draft", "give", "king_give", "collude", "collusion", "collusion_give", "collusion_return", "trim",
+                  "start", "play", "revolt", "pull_back", "ten_discard", "flux", "recycle", "loophole", "dobon")
 MAX_PLAYERS = 6
 
 

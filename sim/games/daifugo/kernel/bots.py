@@ -19,10 +19,13 @@ from sim.rng import randbelow_at
 from .. import rules as R
 from ..bots import DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, GREEDY_RECYCLE_HAND, RANDOM, STRATEGIST
 from .state import (A0, B_BOSS_HAND, B_DRAFT_CARD, B_DRAFT_FIT, B_DRAFT_VP, B_FLUX_MARGIN, B_PASS_CONTROL_ABOVE,
-                    B_PULLBACK_MARGIN, B_RECYCLE_HAND, B_REVOLT_BELOW, DECISIONS, DISC, FIELD, H0, JOKER_BITS,
-                    JOKERK, MC, MH, MJK, MK, ML, MMASK, ORDER0, PV, REV, REVEAL0, RNG, SETK, T5DONE, TK,
-                    applies, bot_param, finish_forbidden, forbidden_finish_cards, move_revolts, mv, mvalue,
-                    nth_card, policy, popcount, reversed_, strength)
+                    B_PULLBACK_MARGIN, B_RECYCLE_HAND, B_REVOLT_BELOW, DECISIONS, DISC, FIELD, H0, JOKERK, JOKER_BITS,
+                    K_COLLUSION, K_COLLUSION_GIVE, K_DOBON, K_DRAFT, K_FLUX, K_GIVE, K_LOOPHOLE, K_PLAY, K_PULL_BACK,
+                    K_RECYCLE, K_REVOLT, K_START, K_TEN_DISCARD, K_TRIM, MC, MH, MJK, MK, ML, MMASK, ORDER0, PV, REV,
+                    REVEAL0, RNG, SETK, T5DONE, TK, applies, bot_param, finish_forbidden, forbidden_finish_cards,
+                    move_revolts, mv, mvalue, nth_card, policy, popcount, reversed_, strength)
+from .driven import (ASK_BOT, driven_cards, driven_play, driven_revealed, driven_seat, driven_subset, driven_target,
+                     driven_yes_no)
 from .movegen import copy_move
 
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
@@ -207,6 +210,9 @@ def keep_finisher(b, nm, p):
 def decide_play(b, n, p, nm, can_pass):
     """D8/D9 ``play``: the index of the chosen move, or -1 for a pass (options: [pass] + moves)."""
     nopt = nm + (1 if can_pass else 0)
+    x = driven_play(b, p, K_PLAY, nm, can_pass)
+    if x != ASK_BOT:
+        return x
     if nopt == 1:
         return 0 if nm == 1 else -1
     pol = ask(b, p)
@@ -232,6 +238,9 @@ def decide_play(b, n, p, nm, can_pass):
 @inl
 def decide_revolt(b, p):
     """``revolt`` (card 07, DEC-35): random either way, greedy always, strategist when weak."""
+    x = driven_yes_no(b, p, K_REVOLT)
+    if x != ASK_BOT:
+        return x == 1
     pol = ask(b, p)
     if pol == RANDOM:
         return random_index(b, 2) == 1
@@ -244,6 +253,9 @@ def decide_revolt(b, p):
 def decide_flux(b, p, source):
     """D13 ``flux`` (card 18 precept): random either way; greedy always; strategist when the hand
     of ``source`` it would receive is at least ``flux_margin`` cards smaller than its own."""
+    x = driven_yes_no(b, p, K_FLUX)
+    if x != ASK_BOT:
+        return x == 1
     pol = ask(b, p)
     if pol == RANDOM:
         return random_index(b, 2) == 1
@@ -258,6 +270,9 @@ def decide_pull_back(b, p, most, tm):
     """D11 ``pull_back`` (card 10): up to ``most`` cards of the previous play ``tm``: random count
     then random cards; greedy the cards stronger than a K, strategist those ``pullback_margin``
     steps stronger, strongest first (ascending ids within a strength)."""
+    x = driven_subset(b, p, K_PULL_BACK, tm, 0, most, 1, True)
+    if x != ASK_BOT:
+        return x
     pol = ask(b, p)
     if pol == RANDOM:
         return random_cards(b, tm, random_index(b, most + 1))
@@ -289,6 +304,9 @@ def decide_ten_discard(b, p, most):
     hand = b[ix(H0 + p)]
     size = popcount(hand)
     mandatory = b[PV + R.P_03_MANDATORY] == 1
+    x = driven_subset(b, p, K_TEN_DISCARD, hand, most if mandatory else 0, most, 1, not (mandatory and most == size))
+    if x != ASK_BOT:
+        return x
     if mandatory and most == size:
         return hand
     pol = ask(b, p)
@@ -334,6 +352,9 @@ def draft_fit(hand, c):
 def decide_draft(b, q, nrev):
     """D1 ``draft``: the position of the chosen card among the ``nrev`` revealed ones: random
     uniform, greedy the first, strategist the best score (card value, VP, hand fit)."""
+    x = driven_revealed(b, q, K_DRAFT, nrev)
+    if x != ASK_BOT:
+        return x
     if nrev == 1:
         return 0
     pol = ask(b, q)
@@ -358,6 +379,9 @@ def decide_give(b, c, opts, free):
     """D2 ``give``: the card commoner c gives the king among ``opts`` (the tied strongest cards,
     or with card 08 ``free`` the whole hand): random uniform, else the first; under card 08 the
     strategist gives its weakest unpaired card."""
+    x = driven_cards(b, c, K_GIVE, opts, False)
+    if x != ASK_BOT:
+        return x
     nt = popcount(opts)
     if nt == 1:
         return nth_card(opts, 0)
@@ -370,9 +394,13 @@ def decide_give(b, c, opts, free):
 
 
 @inl
-def decide_card(b, q, hand):
-    """A card of ``hand`` to give away (D3 ``king_give``, D4 ``collude``, D5 ``collusion_return``):
-    random uniform, greedy the weakest card, strategist the weakest unpaired card."""
+def decide_card(b, q, hand, kind):
+    """A card of ``hand`` to give away (``kind``: D3 ``king_give``, D4 ``collude``, D5
+    ``collusion_return``): random uniform, greedy the weakest card, strategist the weakest
+    unpaired card."""
+    x = driven_cards(b, q, kind, hand, False)
+    if x != ASK_BOT:
+        return x
     cnt = popcount(hand)
     if cnt == 1:
         return nth_card(hand, 0)
@@ -389,6 +417,9 @@ def decide_collusion(b, h, nt):
     """D5 ``collusion`` (card 12 precept): the target among the ``nt`` seats at ``order``, or -1
     to decline: random uniform over [decline, targets], greedy the first seat, strategist the
     seat holding the most cards (the first of ties)."""
+    x = driven_target(b, h, K_COLLUSION, nt)
+    if x != ASK_BOT:
+        return x
     pol = ask(b, h)
     if pol == RANDOM:
         j = random_index(b, nt + 1)
@@ -408,6 +439,9 @@ def decide_collusion(b, h, nt):
 @inl
 def decide_tied_gift(b, q, ties):
     """D5 ``collusion_give``: the target's strongest card among ``ties``: random uniform, else the first."""
+    x = driven_cards(b, q, K_COLLUSION_GIVE, ties, False)
+    if x != ASK_BOT:
+        return x
     k = popcount(ties)
     if k == 1:
         return nth_card(ties, 0)
@@ -421,6 +455,9 @@ def decide_trim(b, q, most):
     """D6 ``trim``: the cards q discards, at most ``most`` (``all_or_nothing``: 0 or ``most``):
     random count then random cards; greedy and strategist their ``most`` weakest cards."""
     hand = b[ix(H0 + q)]
+    x = driven_subset(b, q, K_TRIM, hand, 0, most, most if b[PV + R.P_TRIM_ALL] else 1, True)
+    if x != ASK_BOT:
+        return x
     pol = ask(b, q)
     if pol == RANDOM:
         k = most * random_index(b, 2) if b[PV + R.P_TRIM_ALL] else random_index(b, most + 1)
@@ -431,6 +468,9 @@ def decide_trim(b, q, most):
 @inl
 def decide_start(b, n, last):
     """D7 ``start``: the start player the last-placed player names: random uniform, else itself."""
+    x = driven_seat(b, last, K_START, n)
+    if x != ASK_BOT:
+        return x
     if ask(b, last) == RANDOM:
         return random_index(b, n)
     return last
@@ -455,6 +495,9 @@ def decide_recycle(b, q):
     """D14 ``recycle`` (card 01): the discard card taken, or -1: random uniform over [no, each
     card]; greedy (hand <= 3) and strategist (hand <= ``recycle_hand``) the strongest card."""
     disc = b[DISC]
+    x = driven_cards(b, q, K_RECYCLE, disc, True)
+    if x != ASK_BOT:
+        return x
     pol = ask(b, q)
     if pol == RANDOM:
         i = random_index(b, 1 + popcount(disc))
@@ -469,6 +512,9 @@ def decide_recycle(b, q):
 def decide_loophole(b, p):
     """D15 ``loophole`` (card 24): random uniform; greedy and strategist whenever the discard
     pile holds a card that is not a forbidden-finish card for them."""
+    x = driven_yes_no(b, p, K_LOOPHOLE)
+    if x != ASK_BOT:
+        return x == 1
     if ask(b, p) == RANDOM:
         return random_index(b, 2) == 1
     return (b[DISC] & ~forbidden_finish_cards(b, p)) != 0
@@ -477,6 +523,9 @@ def decide_loophole(b, p):
 @inl
 def decide_dobon(b, q):
     """D16 ``dobon`` (card 25): random uniform, greedy and strategist always."""
+    x = driven_yes_no(b, q, K_DOBON)
+    if x != ASK_BOT:
+        return x == 1
     if ask(b, q) == RANDOM:
         return random_index(b, 2) == 1
     return True

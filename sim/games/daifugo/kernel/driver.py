@@ -15,14 +15,15 @@ from .. import rules as R
 from .. import tables as T
 from ..bots import BOT_PARAM_NAMES
 from .bots import decide_play
+from .driven import begin_unit
 from .movegen import copy_move, hunt_forces, legal_plays
 from .outturn import start_of_turn, window_dobon, window_recycle
 from .phases import (collusion_law, collusion_precept, finish_game, phase_deal, phase_draft, phase_exchange,
                      phase_king_give, phase_start, phase_trim, resolve_trickster, score_round)
 from .resolve import confirm_claim, make_play, next_turn, pass_turn, place_top
-from .state import (A0, BP_0, DECK0, DECK_LEN, DISC, FIELD, LAWS, NB, NONE, NP, O_GROW, O_RROWS, O_SROWS, ORDER0,
-                    OWN0, POL0, PV, RC_FORCED_JOKERS, RC_GUARD_HIT, RC_PENDING, RC_PLAYS, RDECK0, RDECK_LEN, RNG,
-                    ROUND, SIZE, STATE_SIZE, TK, TURN, in_play, n_active)
+from .state import (A0, BP_0, CAPTURED, DECK0, DECK_LEN, DISC, FIELD, IN_ROUND, LAWS, NB, NONE, NP, ORDER0, OWN0,
+                    O_GROW, O_RROWS, O_SROWS, POL0, PV, RC_FORCED_JOKERS, RC_GUARD_HIT, RC_PENDING, RC_PLAYS, RDECK0,
+                    RDECK_LEN, RNG, ROUND, SIZE, STATE_SIZE, TK, TURN, in_play, n_active)
 
 # ---- one run's constant inputs (``run_vector``): what ``begin_game`` seats a game from -------------
 RUN = Layout("daifugo run")
@@ -88,10 +89,31 @@ def setup_round(b, n):
 
 
 @fn
+def play_game(b, n, rounds):
+    """The game from where it stands (a round's setup, or its turns: ``IN_ROUND``) to its end:
+    each round's setup, play and scoring, then ``finish_game``. A driven game returns early
+    once its pending decision is captured (``driven.begin_unit``)."""
+    while b[IN_ROUND] or b[ROUND] < rounds:
+        if not b[IN_ROUND]:
+            if not begin_unit(b, True):
+                return
+            setup_round(b, n)
+            b[IN_ROUND] = 1
+        if not play_round(b, n):
+            return
+        score_round(b, n, b[ROUND] == rounds)
+        b[IN_ROUND] = 0
+    finish_game(b, n)
+
+
+@fn
 def play_round(b, n):
-    """§2.11-§2.13: turns until at most one player holds cards (or the play-count guard)."""
+    """§2.11-§2.13: turns until at most one player holds cards (or the play-count guard); False
+    when a driven game's pending decision was captured (the round is left unfinished)."""
     live01, live24, live25 = in_play(b, R.C01_RECYCLE), in_play(b, R.C24_LOOPHOLE), in_play(b, R.C25_DOBON)
     while n_active(b, n) > 1:
+        if not begin_unit(b, False):
+            return False
         if b[RC_PENDING]:
             b[RC_PENDING] = 0
             if live01:
@@ -100,7 +122,21 @@ def play_round(b, n):
             loop_guard(b, n)
             break
         take_turn(b, n, b[TURN], live01, live24, live25)
+    if b[CAPTURED]:
+        return False
     end_round(b, n)
+    return True
+
+
+@inl
+def turn_moves(b, p):
+    """The legal plays of p's turn into the move table: their count, and whether D10 forces the
+    one Joker single (§4.11: then it is the only move, and p may not pass)."""
+    nm = legal_plays(b, p)
+    if hunt_forces(b, p, nm):
+        copy_move(b, nm - 1, 0)
+        return 1, True
+    return nm, False
 
 
 @inl
@@ -109,12 +145,9 @@ def take_turn(b, n, p, live01, live24, live25):
     (after the turn-start windows of cards 25, 24, 01); S11: the dobon window after a play."""
     if (live01 or live24 or live25) and start_of_turn(b, n, p, live01, live24, live25):
         return
-    nm = legal_plays(b, p)
-    can_pass = b[TK] != NONE
-    if hunt_forces(b, p, nm):  # D10: exactly one Joker single, no pass (§4.11)
-        copy_move(b, nm - 1, 0)
-        nm = 1
-        can_pass = False
+    nm, forced = turn_moves(b, p)
+    can_pass = b[TK] != NONE and not forced
+    if forced:
         b[RC_FORCED_JOKERS] += 1
     m = decide_play(b, n, p, nm, can_pass)
     if m < 0:
@@ -159,16 +192,12 @@ def end_round(b, n):
 def run_games(b, seed, start, count, run, g, r, s):
     """Games ``start .. start+count-1`` of the run into the raw rows ``g``, ``r``, ``s``
     (tables.alloc), each played in the buffer ``b``: ``begin_game``, every round's setup,
-    play and scoring, ``finish_game``."""
+    play and scoring, ``finish_game`` (``play_game``)."""
     n = run[R_N]
     rounds = run[R_P + R.P_ROUNDS]
     for k in range(count):
         begin_game(b, seed, start + k, run)
-        for rnd in range(rounds):
-            setup_round(b, n)
-            play_round(b, n)
-            score_round(b, n, rnd == rounds - 1)
-        finish_game(b, n)
+        play_game(b, n, rounds)
         for i in range(GW):
             g[k, i] = b[ix(O_GROW + i)]
         for j in range(rounds):

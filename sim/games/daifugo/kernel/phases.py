@@ -15,13 +15,14 @@ from sim.rng import randbelow_at, shuffle_at
 from .. import rules as R
 from .. import tables as T
 from .bots import decide_card, decide_collusion, decide_draft, decide_give, decide_start, decide_tied_gift, decide_trim
-from .state import (A0, AF_CLAIM, BEHIND0, BOT0, BP0, DECISIONS, DECK0, DECK_0, DECK_LEN, DECK_PTR, DISC, FEEL_CHANGES,
-                    FEEL_LEADER, FF0, FINAL0, FIRSTS0, GIFT0, H0, JOKER_BITS, KING, LAWS, NBOT, NOTSOLE0, NREV, NTOP,
-                    O_GROW, O_RROWS, O_SROWS, ORDER0, OWN0, PICK0, PICKR0, PREV0, PV, RB0, RC_COLLUSION_SWAPS,
-                    RC_COLLUSION_TAKES, RC_FREE_GIFTS, RC_KEPT, RC_KING, RC_LAW, RC_PENDING,
-                    RC_SECOND_JOKER, RC_START, RC_TRIMMED, RC_USED, REMOVED, REV, REVEAL0, REVS0, RNG, ROUND, RP0,
-                    RS0, START, T5DONE, TJ, TK, TO, TOP0, TOTAL, TURN, UNDEALT, VP0, WIN0, WORST0, applies, bit,
-                    popcount)
+from .driven import driven_subset
+from .state import (A0, AF_CLAIM, BEHIND0, BOT0, BP0, DECISIONS, DECK0, DECK_0, DECK_LEN, DECK_PTR, DISC,
+                    FEEL_CHANGES, FEEL_LEADER, FF0, FINAL0, FIRSTS0, GIFT0, H0, JOKER_BITS, KING, K_COLLUDE,
+                    K_COLLUSION_RETURN, K_KING_GIVE, K_TRIM, LAWS, NBOT, NOTSOLE0, NREV, NTOP, ORDER0, OWN0, O_GROW,
+                    O_RROWS, O_SROWS, PICK0, PICKR0, PREV0, PV, RB0, RC_COLLUSION_SWAPS, RC_COLLUSION_TAKES,
+                    RC_FREE_GIFTS, RC_KEPT, RC_KING, RC_LAW, RC_PENDING, RC_SECOND_JOKER, RC_START, RC_TRIMMED,
+                    RC_USED, REMOVED, REV, REVEAL0, REVS0, RNG, ROUND, RP0, RS0, START, T5DONE, TJ, TK, TO, TOP0,
+                    TOTAL, TURN, UNDEALT, VP0, WIN0, WORST0, applies, bit, popcount)
 
 _GAME_COLS = ("plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin", "revolutions",
               "forbidden", "capital_falls", "guard_hits", "kings_kept", "decisions")
@@ -182,7 +183,7 @@ def phase_king_give(b, n):
     k = b[KING]
     for i in range(1, n):
         c = (k + i) % n
-        x = decide_card(b, k, b[ix(H0 + k)])
+        x = decide_card(b, k, b[ix(H0 + k)], K_KING_GIVE)
         b[ix(H0 + k)] &= ~bit(x)
         b[ix(H0 + c)] |= bit(x)
 
@@ -227,7 +228,7 @@ def collusion_law(b, n):
         return
     for i in range(m):
         g = b[ix(ORDER0 + i)]
-        b[ix(GIFT0 + i)] = decide_card(b, g, b[ix(H0 + g)])
+        b[ix(GIFT0 + i)] = decide_card(b, g, b[ix(H0 + g)], K_COLLUDE)
     for i in range(m):
         rcv = b[ix(ORDER0 + (i ^ 1))] if m % 2 == 0 else b[ix(ORDER0 + (i + 1) % m)]
         x = bit(b[ix(GIFT0 + i)])
@@ -256,7 +257,7 @@ def collusion_precept(b, n):
         return
     x = bit(decide_tied_gift(b, q, strongest_cards(b[ix(H0 + q)])))
     newhand = b[ix(H0 + h)] | x
-    y = bit(decide_card(b, h, newhand))
+    y = bit(decide_card(b, h, newhand, K_COLLUSION_RETURN))
     b[ix(H0 + q)] = (b[ix(H0 + q)] & ~x) | y
     b[ix(H0 + h)] = newhand & ~y
     b[RC_COLLUSION_TAKES] += 1
@@ -268,6 +269,7 @@ def phase_trim(b, n):
     for q in range(n):
         most = popcount(b[ix(H0 + q)]) - b[PV + R.P_TRIM_TO]
         if most <= 0:
+            driven_subset(b, q, K_TRIM, 0, 0, 0, 1, False)  # a driven game: the reference's forced trim
             continue
         out = decide_trim(b, q, most)
         b[ix(H0 + q)] &= ~out

@@ -86,6 +86,9 @@ FEEL_CHANGES = LAYOUT.scalar("lead_changes")
 NOTSOLE0 = LAYOUT.block("feel_not_sole", R.MAX_PLAYERS, "last round after which the seat was not sole leader (0 none)")
 BEHIND0 = LAYOUT.block("feel_behind", R.MAX_PLAYERS, "largest deficit of the seat to the top score so far")
 WORST0 = LAYOUT.block("feel_worst", R.MAX_PLAYERS, "worst standing place of the seat so far")
+# where ``driver.play_game`` goes on from: a round's setup or its turns
+IN_ROUND = LAYOUT.scalar("in_round", "1 from a round's setup to its scoring")
+UNIT = LAYOUT.scalar("unit", "a driven game's units begun (round setups, passes of the turn loop; kernel/step.py)")
 STATE_SIZE = LAYOUT.size  # the engine state is [0, STATE_SIZE)
 # ---- the game's result rows (tables.py; zeroed at the start of every game) ----------------------
 O_GROW = LAYOUT.block("game_row", T.GAME_ROW.size, "tables.GAME_ROW")
@@ -108,6 +111,19 @@ MOVE_COLS = MOVE.size
 MV0 = LAYOUT.block("moves", MAX_MOVES * MOVE_COLS, "the move table: legal play m at m * MOVE_COLS (MOVE)")
 DECK_0 = LAYOUT.block("deck", R.N_CARD_IDS, "card ids shuffled for the deal")
 ORDER0 = LAYOUT.block("order", max(R.N_RULE_CARDS, R.MAX_PLAYERS), "rule deck shuffle, seat orders")
+# ---- the step contract (kernel/step.py, kernel/driven.py): a game driven from outside -----------
+(K_DRAFT, K_GIVE, K_KING_GIVE, K_COLLUDE, K_COLLUSION, K_COLLUSION_GIVE, K_COLLUSION_RETURN, K_TRIM, K_START,
+ K_PLAY, K_REVOLT, K_PULL_BACK, K_TEN_DISCARD, K_FLUX, K_RECYCLE, K_LOOPHOLE, K_DOBON) = range(len(R.DECISION_KINDS))
+MAX_SCRIPT = 256  # options applied in one unit (a round's setup or one pass of the turn loop)
+MAX_LISTED = 64  # options of a decision that lists them (cards, seats, rule cards)
+DRIVEN, STOP, CAPTURED, PSEAT, PKIND, APPLIED, SEEN, SNAP_UNIT = LAYOUT.scalars(
+    "driven", "stop", "captured", "pending_seat", "pending_kind", "applied", "seen", "snapshot_unit")
+PN, PPASS, PCARDS, PLO, PHI, PSTEP = LAYOUT.scalars(
+    "pending_count", "pending_may_pass", "pending_cards", "pending_smallest", "pending_largest", "pending_size_step")
+POPT = LAYOUT.block("pending_options", MAX_LISTED, "a listing decision's options (step_legal)")
+SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied in the current unit, in decision order")
+SNAP = LAYOUT.block("snapshot", STATE_SIZE, "the engine state at the current unit's start (step_apply goes on from it)")
+DSNAP = LAYOUT.block("decision_state", STATE_SIZE, "the engine state at the pending decision")
 SIZE = LAYOUT.size
 
 
