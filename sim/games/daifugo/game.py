@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 
 from sim.config import ConfigError
 from sim.games.base import Game, Table
@@ -115,6 +116,13 @@ class Daifugo(Game):
         "seats": Table("seat", "one row per seat: bot, points by source, win, placements, precepts held",
                        columns=T.SEAT_TYPES),
     }
+
+    @cached_property
+    def step(self):
+        """The step contract (sim.step): the fast engine one decision at a time."""
+        from .step import DaifugoStep
+
+        return DaifugoStep(self)
 
     def check(self, cfg) -> None:
         h = cfg.params["hand_size_six"] if cfg.players == 6 else cfg.params["hand_size"]

@@ -12,6 +12,8 @@ reference engine's names, so the two read side by side:
     phases   the round's setup phases, its scoring and the game's end
     bots     one ``decide_<kind>`` per decision kind (``bots.py``'s twins)
     driver   a game seated from its run vector, its rounds and turns; the batch
+    driven   a decision of a game driven from outside (the step contract's side of it)
+    step     the step contract: step_start, step_pending, step_legal, step_apply, step_play_on
 
 Every helper is compiled by ``sim.kernel_util``'s ``fn`` / ``inl`` (no numba runtime: nothing
 allocates inside; ``run_kernel`` allocates the buffer once per batch).
@@ -34,5 +36,8 @@ Random-consumption protocol (both engines, per game, generator ``game_state(seed
 from .driver import RUN, begin_game, run_games, run_kernel, run_vector
 from .movegen import legal_plays
 from .state import LAYOUT, MAX_MOVES, MOVE, MOVE_COLS, SIZE
+from .step import MAX_OPTIONS, step_apply, step_legal, step_pending, step_play_on, step_start
 
-__all__ = ["LAYOUT", "MAX_MOVES", "MOVE", "MOVE_COLS", "RUN", "SIZE", "begin_game", "legal_plays", "run_games", "run_kernel", "run_vector"]
+__all__ = ["LAYOUT", "MAX_MOVES", "MAX_OPTIONS", "MOVE", "MOVE_COLS", "RUN", "SIZE", "begin_game", "legal_plays",
+           "run_games", "run_kernel", "run_vector", "step_apply", "step_legal", "step_pending", "step_play_on",
+           "step_start"]
