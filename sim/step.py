@@ -10,7 +10,9 @@ functions with the same names in every game (docs/adding-a-game.md, "The step co
     step_pending(buf) -> (seat, kind)        the pending decision; (-1, -1) once the game is over
     step_legal(buf, out) -> n                its legal options into ``out[:n]``, canonical order
     step_apply(buf, option) -> status        answer it; go on to the next decision (0: done)
-    step_play_on(buf)                        the seated bots play on to the end of the game
+    step_play_on(buf)                        the seated bots play on to the end of the game (a game
+                                             with scored rounds: of the round; then the next
+                                             round's first decision is pending)
 
 ``run`` is the game's run vector (``Step.run_vector``). Options are the game's integer
 codes, listed in the order in which the reference engine lists the same decision's options,
