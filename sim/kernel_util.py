@@ -68,3 +68,30 @@ def seat_bot(table_bots, game_index, seat):
     """
     n = table_bots.shape[0]
     return table_bots[(seat + game_index) % n]
+
+
+@inl
+def listed(b, at, n, option):
+    """Is ``option`` one of the ``n`` option codes at ``b[at:at + n]``?"""
+    for j in range(n):
+        if b[ix(at + j)] == option:
+            return True
+    return False
+
+
+@inl
+def script_option(b, option, legal, pending_seat, applied, script, max_script):
+    """``step_apply``'s checks and bookkeeping, the same in every game (``legal``: the game's
+    verdict on ``option``, False once the game is over; the offsets of the buffer's
+    ``pending_seat`` and ``applied`` scalars and ``script`` block): ``sim.step.STATUS`` -1, -2
+    or -3 with ``b`` unchanged, else 0 with ``option`` appended to the script (the caller then
+    goes on)."""
+    if b[pending_seat] < 0:
+        return -1
+    if not legal:
+        return -2
+    if b[applied] >= max_script:
+        return -3
+    b[ix(script + b[applied])] = option
+    b[applied] += 1
+    return 0

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, inl
+from sim.kernel_util import fn, inl, listed, script_option
 
 
 @inl
@@ -28,3 +28,24 @@ def test_constant_arguments_compile_one_copy_of_a_helper():
     assert _caller(a, 4) == 2 * 3 - 7 * 5 + 11 * 4 + 3 + 12
     assert [str(s) for s in _scaled.signatures] == ["(int64, int64, bool)"]
     assert [str(s) for s in _offset.signatures] == ["(Array(int64, 1, 'C', False, aligned=True), int64)"]
+
+
+@njit(cache=False)
+def _apply(b, option):
+    return script_option(b, option, b[0] >= 0 and listed(b, 3, b[1], option), 0, 2, 8, 2)
+
+
+def test_script_option_statuses_and_bookkeeping():
+    """sim.step.STATUS: -1 once the game is over (pending seat < 0), -2 for an option not
+    listed, -3 with the script full, each with the buffer unchanged; 0 appends to the script."""
+    b = np.zeros(10, dtype=np.int64)
+    b[1], b[3:6] = 3, (7, -1, 12)  # pending seat 0, three listed options
+    assert _apply(b, 12) == 0 and b[2] == 1 and b[8] == 12
+    assert _apply(b, -1) == 0 and b[2] == 2 and b[9] == -1
+    before = b.copy()
+    assert _apply(b, 7) == -3  # the script (2 slots) is full
+    assert _apply(b, 5) == -2
+    b[0] = -1
+    assert _apply(b, 7) == -1
+    b[0] = 0
+    assert np.array_equal(b, before)

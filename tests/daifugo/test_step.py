@@ -15,6 +15,7 @@ from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel import state as KS
 from sim.games.daifugo.kernel import step as KSTEP
+from tests.stepping import decisions
 
 STEP = GAME.step
 BOTS = ["strategist", "random", "greedy", "strategist"]
@@ -83,23 +84,13 @@ def test_subsets_are_listed_by_size_then_in_combinations_order(m, lo, hi, step):
         assert not KSTEP.legal_option(b, np.int64(1 << cards[0]))  # one card: not an allowed size
 
 
-def decisions(cfg, games: int):
-    """Every decision of games 0..games-1 driven from outside: (index, buf, seat, kind, legal)."""
-    out = np.zeros(STEP.max_options, dtype=np.int64)
-    for index in range(games):
-        buf = STEP.start(cfg, index)
-        while (pending := K.step_pending(buf))[0] >= 0:
-            n = K.step_legal(buf, out)
-            yield index, buf, int(pending[0]), STEP.kinds[pending[1]], out[:n].copy()
-
-
 def test_refused_options_leave_the_buffer_unchanged_and_a_finished_game_refuses_all():
     """A code that is not among the pending decision's options is refused (-2) and changes
     nothing: out of range, the pass when the player may not pass (§2.11 D8 leading), a card not
     offered, a mask of a card not held; once the game is over every option is refused (-1)."""
     cfg = GAME.make_config(players=4, bots=BOTS, seed=5, overrides=STEP.variants[0])
     seen, buf = set(), None
-    for index, buf, _seat, kind, legal in decisions(cfg, 2):
+    for index, buf, _seat, kind, legal in decisions(STEP, cfg, 2):
         seen.add(kind)
         bad = [10**9, -5] + [x for x in (-1, 0, 1, KS.MAX_MOVES) if x not in legal]
         if kind in ("trim", "ten_discard", "pull_back"):

@@ -16,6 +16,7 @@ from sim.games.faking_sick import kernel_state as KS
 from sim.games.faking_sick import reference
 from sim.games.faking_sick.rules import K_PUSH, MAX_DECK, MAX_POOL, NT, TYPES
 from sim.rng import Rng
+from tests.stepping import decisions
 
 STEP = GAME.step
 BOTS = ["random", "honest", "bluffer", "caller"]
@@ -84,23 +85,12 @@ def test_push_options_are_the_references_in_its_order(push_count):
         assert list(out[:n]) == want, hand
 
 
-def decisions(cfg, games: int):
-    """Every decision of games 0..games-1 driven from outside: ``(index, buf, seat, kind name,
-    legal options)``; the caller applies an option to ``buf`` before the next."""
-    out = np.zeros(STEP.max_options, dtype=np.int64)
-    for index in range(games):
-        buf = STEP.start(cfg, index)
-        while (pending := K.step_pending(buf))[0] >= 0:
-            n = K.step_legal(buf, out)
-            yield index, buf, int(pending[0]), STEP.kinds[pending[1]], out[:n].copy()
-
-
 def test_illegal_options_leave_the_buffer_unchanged():
     """A code that is not among the pending decision's options is refused (-2) and changes
     nothing: out of range, a play of a type not held, a push code at a turn, a call answer
     other than 0 and 1, a push of one card too many."""
     seen = set()
-    for index, buf, _seat, kind, legal in decisions(GAME.make_config(players=4, bots=BOTS, seed=2), 6):
+    for index, buf, _seat, kind, legal in decisions(STEP, GAME.make_config(players=4, bots=BOTS, seed=2), 6):
         seen.add(kind)
         bad = [-7, 10**9, KS.FALLBACK + 1, 1 << (KS.PUSH_BITS * NT)]
         bad += [x for x in range(NT + 1) if x not in legal]
@@ -119,7 +109,7 @@ def test_pending_state_is_the_decisions():
     caller is another seat; at a pending push the caller's push is of min(push_count, hand) cards."""
     cfg = GAME.make_config(players=4, bots=BOTS, seed=6)
     seen = set()
-    for index, buf, seat, kind, legal in decisions(cfg, 4):
+    for index, buf, seat, kind, legal in decisions(STEP, cfg, 4):
         seen.add(kind)
         if kind == "call":
             assert buf[KS.LIMBO] >= 0 and seat != buf[KS.TO_MOVE] and list(legal) == [0, 1]

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix
+from sim.kernel_util import fn, ix, script_option
 
 from . import kernel_state as KS
 from . import tables as T
@@ -183,16 +183,11 @@ def step_apply(b, option):
     decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over, -2
     for an option that is not legal, -3 once MAX_SCRIPT options were applied in one turn
     (more than a turn has decisions: not reached)."""
-    if b[PSEAT] < 0:
-        return -1
-    if not legal_option(b, option):
-        return -2
-    if b[APPLIED] >= MAX_SCRIPT:
-        return -3
-    b[ix(SCRIPT + b[APPLIED])] = option
-    b[APPLIED] += 1
-    resume(b)
-    return 0
+    legal = b[PSEAT] >= 0 and legal_option(b, option)
+    status = script_option(b, option, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
+    if status == 0:
+        resume(b)
+    return status
 
 
 @njit(cache=True, error_model="numpy")

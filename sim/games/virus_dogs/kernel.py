@@ -75,7 +75,7 @@ from sim.games.virus_dogs.kernel_state import (
 from sim.games.virus_dogs.kernel_state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel_turn import play_game
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kernel_util import fn, ix
+from sim.kernel_util import fn, ix, listed, script_option
 from sim.rng import derive
 
 
@@ -164,20 +164,11 @@ def step_apply(b, option):
     """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
     decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over,
     -2 for an option that is not legal, -3 once MAX_SCRIPT options were applied."""
-    if b[S_PSEAT] < 0:
-        return -1
-    legal = False
-    for j in range(b[S_PN]):
-        if b[ix(O_POPT + j)] == option:
-            legal = True
-    if not legal:
-        return -2
-    if b[S_SCRIPTED] >= MAX_SCRIPT:
-        return -3
-    b[ix(O_SCRIPT + b[S_SCRIPTED])] = option
-    b[S_SCRIPTED] += 1
-    resume(b, True)
-    return 0
+    legal = b[S_PSEAT] >= 0 and listed(b, O_POPT, b[S_PN], option)
+    status = script_option(b, option, legal, S_PSEAT, S_SCRIPTED, O_SCRIPT, MAX_SCRIPT)
+    if status == 0:
+        resume(b, True)
+    return status
 
 
 @njit(cache=True, error_model="numpy")

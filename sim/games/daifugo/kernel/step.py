@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix
+from sim.kernel_util import fn, ix, listed, script_option
 
 from .. import rules as R
 from .driven import PLAY_ROUND, STOP_AT_NEXT
@@ -132,28 +132,18 @@ def legal_option(b, option):
             return False
         k = popcount(option)
         return b[PLO] <= k <= b[PHI] and (k - b[PLO]) % b[PSTEP] == 0
-    for j in range(b[PN]):
-        if b[ix(POPT + j)] == option:
-            return True
-    return False
+    return listed(b, POPT, b[PN], option)
 
 
 @njit(cache=True, error_model="numpy")
 def step_apply(b, option):
-    """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
-    decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over, -2 for
-    an option that is not legal, -3 once MAX_SCRIPT options were applied in one unit (more than
-    a unit has decisions: not reached)."""
-    if b[PSEAT] < 0:
-        return -1
-    if not legal_option(b, option):
-        return -2
-    if b[APPLIED] >= MAX_SCRIPT:
-        return -3
-    b[ix(SCRIPT + b[APPLIED])] = option
-    b[APPLIED] += 1
-    resume(b, STOP_AT_NEXT)
-    return 0
+    """Answer the pending decision, on to the next (``sim.step.STATUS``; -3, MAX_SCRIPT options
+    in one unit, is not reached)."""
+    legal = b[PSEAT] >= 0 and legal_option(b, option)
+    status = script_option(b, option, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
+    if status == 0:
+        resume(b, STOP_AT_NEXT)
+    return status
 
 
 @njit(cache=True, error_model="numpy")
