@@ -180,7 +180,7 @@ STEP_GAMES_PER_VARIANT = 6
 def _step_of(game):
     step = getattr(game, "step", None)
     if step is None:
-        pytest.skip(f"{game.name} has no step contract yet (Game.step, sim/step.py)")
+        pytest.skip(f"{game.name} has no step contract (Game.step, sim/step.py)")
     return step
 
 
