@@ -15,8 +15,7 @@ from pathlib import Path
 
 from sim.games import _modules
 
-PLAY_ONE_GAME = ("from sim.games import get_game; g = get_game({name!r}); "
-                 "g.run_batch(g.make_config(), 0, 1, 'fast')")
+PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r})"
 
 
 @dataclass
@@ -24,6 +23,28 @@ class Compiled:
     game: str
     seconds: float
     error: str  # the last line the compile printed on failure, else ""
+    boundscheck: bool = False  # compiled with NUMBA_BOUNDSCHECK=1 (its own cache, sim.jit_cache)
+
+
+def warm(name: str) -> None:
+    """Play one game of ``name`` in the batch kernel and, where the game has the step contract,
+    one decision through each of its entry points: compiles (or loads) everything a run or a
+    driver calls."""
+    import numpy as np
+
+    from sim.games import get_game
+
+    game = get_game(name)
+    cfg = game.make_config()
+    game.run_batch(cfg, 0, 1, "fast")
+    step = getattr(game, "step", None)
+    if step is None:
+        return
+    kernel, buf = step.kernel(), step.start(cfg, 0)
+    options = np.zeros(step.max_options, dtype=np.int64)
+    kernel.step_pending(buf)
+    kernel.step_apply(buf.copy(), options[0] if kernel.step_legal(buf, options) else 0)
+    kernel.step_play_on(buf)
 
 
 def source_size(game: str) -> int:
@@ -34,27 +55,29 @@ def source_size(game: str) -> int:
     return sum(f.stat().st_size for f in files)
 
 
-def compile_games(games: list[str], jobs: int | None = None) -> list[Compiled]:
-    """Play one game of each in its own process (at most ``jobs`` at once, largest source
-    first), which compiles or loads its fast engine; how long each took, and its error."""
+def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[bool, ...] = (False,)) -> list[Compiled]:
+    """Warm each game in its own process (at most ``jobs`` at once, largest source first),
+    which compiles or loads its fast engine, once per bounds-check setting in ``boundscheck``;
+    how long each took, and its error (in the order of ``games``, then of ``boundscheck``)."""
     jobs = max(1, jobs or os.cpu_count() or 1)
-    queue = sorted(games, key=source_size, reverse=True)
-    running: dict[str, tuple] = {}  # game -> (process, start time, stderr file)
-    done: dict[str, Compiled] = {}
+    queue = [(g, bc) for g in sorted(games, key=source_size, reverse=True) for bc in boundscheck]
+    running: dict[tuple[str, bool], tuple] = {}  # (game, boundscheck) -> (process, start time, stderr file)
+    done: dict[tuple[str, bool], Compiled] = {}
     while queue or running:
         while queue and len(running) < jobs:
-            name, log = queue.pop(0), tempfile.TemporaryFile("w+")
+            (name, bc), log = queue.pop(0), tempfile.TemporaryFile("w+")
+            env = {k: v for k, v in os.environ.items() if k != "NUMBA_BOUNDSCHECK"} | ({"NUMBA_BOUNDSCHECK": "1"} if bc else {})
             proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name)],
-                                    stdout=subprocess.DEVNULL, stderr=log, text=True)
-            running[name] = (proc, time.perf_counter(), log)
-        name = _first_finished(running)
-        proc, t0, log = running.pop(name)
-        done[name] = Compiled(name, time.perf_counter() - t0, _last_line(log) if proc.returncode else "")
+                                    stdout=subprocess.DEVNULL, stderr=log, text=True, env=env)
+            running[name, bc] = (proc, time.perf_counter(), log)
+        key = _first_finished(running)
+        proc, t0, log = running.pop(key)
+        done[key] = Compiled(key[0], time.perf_counter() - t0, _last_line(log) if proc.returncode else "", key[1])
         log.close()
-    return [done[g] for g in games]
+    return [done[g, bc] for g in games for bc in boundscheck]
 
 
-def _first_finished(running: dict) -> str:
+def _first_finished(running: dict) -> tuple[str, bool]:
     while True:
         for name, (proc, _, _) in running.items():
             if proc.poll() is not None:

@@ -1,6 +1,7 @@
 """Shared fixtures: the toy plug-in game for machinery tests. Under pytest-xdist the
-controller first compiles every game's fast engine into numba's cache, one process per game
-in parallel, so that the workers load the kernels instead of each compiling them at once."""
+controller first compiles every game's fast engine (its batch kernel and step contract) into
+numba's cache, one process per game in parallel, so that the workers load the kernels instead
+of each compiling them at once."""
 
 import os
 
@@ -22,4 +23,6 @@ def pytest_sessionstart(session):
     from sim.games import available
     from sim.precompile import compile_games
 
-    compile_games(available())  # a kernel that fails to compile fails its own tests with the message
+    # `make test` also fills the bounds-checked cache of its second pass here, while the cores are free
+    boundscheck = (False, True) if os.environ.get("CARDLAB_PRECOMPILE_BOUNDSCHECK") == "1" else (False,)
+    compile_games(available(), boundscheck=boundscheck)  # a kernel that fails to compile fails its own tests with the message

@@ -23,5 +23,13 @@ def test_largest_source_compiles_first(monkeypatch):
     monkeypatch.setattr(precompile.subprocess, "Popen", popen)
     results = precompile.compile_games(["virus-dogs", "daifugo", "faking-sick"], jobs=1)
     sizes = {g: precompile.source_size(g) for g in ["virus-dogs", "daifugo", "faking-sick"]}
-    assert [s.split("get_game(")[1].split(")")[0].strip("'") for s in started] == sorted(sizes, key=sizes.get, reverse=True)
+    assert [s.split("warm(")[1].split(")")[0].strip("'") for s in started] == sorted(sizes, key=sizes.get, reverse=True)
     assert [r.error for r in results] == ["", "", ""]
+
+
+def test_each_bounds_check_setting_compiles_in_its_own_process(monkeypatch):
+    """The bounds-checked compile runs with NUMBA_BOUNDSCHECK=1, the normal one without it."""
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")  # inherited from a bounds-checked parent, too
+    monkeypatch.setattr(precompile, "PLAY_ONE_GAME", "import os, sys; sys.exit({name!r} + ':' + os.environ.get('NUMBA_BOUNDSCHECK', 'unset'))")
+    results = precompile.compile_games(["toy"], jobs=2, boundscheck=(False, True))
+    assert [(r.boundscheck, r.error) for r in results] == [(False, "toy:unset"), (True, "toy:1")]
