@@ -18,7 +18,10 @@ makes it compile afresh and overwrite the stale entry. Files of installed packag
 Bounds-check mode: ``NUMBA_BOUNDSCHECK=1`` makes numba compile every kernel with bounds
 checks, but numba's cache key does not record that flag, so a cache filled without checks
 would hand back unchecked code. The locators therefore keep the entries of each
-``NUMBA_BOUNDSCHECK`` setting in their own subdirectory (``__pycache__/boundscheck1/``).
+``NUMBA_BOUNDSCHECK`` setting in their own subdirectory (``__pycache__/boundscheck1/``), and
+those of an optimisation level other than the default (``NUMBA_OPT``) apart as well
+(``__pycache__/boundscheck1-opt0/``: ``make test-boundscheck`` compiles at level 0, which
+halves the compile and keeps the checks).
 """
 
 from __future__ import annotations
@@ -72,14 +75,25 @@ def _installed(py_file: str) -> bool:
     return any(path.startswith(os.path.realpath(p) + os.sep) for p in {sys.prefix, sys.base_prefix})
 
 
+def compile_mode() -> str:
+    """The cache subdirectory of this process's numba settings that numba's cache key leaves
+    out: ``boundscheck<0|1>`` when NUMBA_BOUNDSCHECK is set, ``opt<n>`` for an optimisation
+    level other than numba's default 3 (joined by ``-``); "" for the default compile."""
+    parts = [f"boundscheck{config.BOUNDSCHECK}"] if config.BOUNDSCHECK is not None else []
+    if int(config.OPT) != 3:
+        parts.append(f"opt{int(config.OPT)}")
+    return "-".join(parts)
+
+
 class _PackageStamp:
     """Mixin over a numba source-file locator: package digest in the stamp, one cache
-    subdirectory per ``NUMBA_BOUNDSCHECK`` setting."""
+    subdirectory per ``compile_mode``."""
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        if config.BOUNDSCHECK is not None:
-            self._cache_path = os.path.join(self._cache_path, f"boundscheck{config.BOUNDSCHECK}")
+        mode = compile_mode()
+        if mode:
+            self._cache_path = os.path.join(self._cache_path, mode)
 
     def get_source_stamp(self):
         return super().get_source_stamp(), source_digest(self._py_file)

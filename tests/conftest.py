@@ -23,6 +23,9 @@ def pytest_sessionstart(session):
     from sim.games import available
     from sim.precompile import compile_games
 
-    # `make test` also fills the bounds-checked cache of its second pass here, while the cores are free
-    boundscheck = (False, True) if os.environ.get("CARDLAB_PRECOMPILE_BOUNDSCHECK") == "1" else (False,)
+    # this pass's own kernels; `make test` also fills the bounds-checked cache of its second pass here
+    if os.environ.get("NUMBA_BOUNDSCHECK") == "1":
+        boundscheck: tuple[bool, ...] = (True,)
+    else:
+        boundscheck = (False, True) if os.environ.get("CARDLAB_PRECOMPILE_BOUNDSCHECK") == "1" else (False,)
     compile_games(available(), boundscheck=boundscheck)  # a kernel that fails to compile fails its own tests with the message
