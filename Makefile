@@ -55,13 +55,12 @@ test: $(STAMP)
 	$(MAKE) test-boundscheck
 
 # The differential tests once more with every kernel compiled with bounds checks (an index
-# out of range raises IndexError), at optimisation level 0 (sim.precompile.BOUNDSCHECK_ENV: the
-# same checks, a shorter compile); sim/jit_cache.py keeps these compilations apart from the
+# out of range raises IndexError; sim.precompile.BOUNDSCHECK_ENV); sim/jit_cache.py keeps these compilations apart from the
 # normal ones. The fast engine plays every game again; the reference engine, which the normal
 # pass compared on the same games, plays none of the differential checks (the contract tests,
 # over every registered game, keep their reference engine).
 test-boundscheck: $(STAMP)
-	NUMBA_BOUNDSCHECK=1 NUMBA_OPT=0 CARDLAB_DIFF_REFERENCE_GAMES=$(BOUNDSCHECK_REFERENCE_GAMES) \
+	NUMBA_BOUNDSCHECK=1 CARDLAB_DIFF_REFERENCE_GAMES=$(BOUNDSCHECK_REFERENCE_GAMES) \
 	    $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py \
 	    tests/test_game_contract.py::test_engines_agree_on_mixed_bot_games \
 	    tests/test_game_contract.py::test_step_contract_random_games_against_the_reference

@@ -20,8 +20,7 @@ checks, but numba's cache key does not record that flag, so a cache filled witho
 would hand back unchecked code. The locators therefore keep the entries of each
 ``NUMBA_BOUNDSCHECK`` setting in their own subdirectory (``__pycache__/boundscheck1/``), and
 those of an optimisation level other than the default (``NUMBA_OPT``) apart as well
-(``__pycache__/boundscheck1-opt0/``: ``make test-boundscheck`` compiles at level 0, which
-halves the compile and keeps the checks).
+(``__pycache__/opt0/``, ``__pycache__/boundscheck1-opt0/``).
 """
 
 from __future__ import annotations

@@ -33,4 +33,5 @@ def test_each_bounds_check_setting_compiles_in_its_own_process(monkeypatch):
     monkeypatch.setattr(precompile, "PLAY_ONE_GAME", "import os, sys; sys.exit({name!r} + ':' + os.environ.get('NUMBA_BOUNDSCHECK', 'unset'))")
     results = precompile.compile_games(["toy"], jobs=2, boundscheck=(False, True))
     assert [(r.boundscheck, r.error) for r in results] == [(False, "toy:unset"), (True, "toy:1")]
-    assert "NUMBA_OPT" not in precompile.compile_env(False) and precompile.compile_env(True)["NUMBA_OPT"] == "0"
+    monkeypatch.setenv("NUMBA_OPT", "0")
+    assert "NUMBA_OPT" not in precompile.compile_env(False) and precompile.compile_env(True)["NUMBA_BOUNDSCHECK"] == "1"
