@@ -16,6 +16,7 @@ Joker single.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from .rules import JOKER, pretty, RANK_NAMES, SUIT_SYMBOLS
@@ -222,20 +223,38 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
         held = sorted(phys)
         if not held and not jokers:
             continue
+        base = 4 * r
+        natural = all(phys[s] == base + s for s in held)
         for k in counts:
             for j in range(0, min(len(jokers), k) + 1):
                 n = k - j
                 if (n == 0 and k == 1 and not lone_joker_wild) or n > len(held):
                     continue
                 for nat in combinations(held, n):
-                    js = designate(list(nat), j, lock)
+                    js = _designated(nat, j, lock)
                     if len(js) < j:
+                        continue
+                    if natural:  # no substitute: natural cards ascending, then the jokers
+                        cards = tuple(base + s for s in nat)
+                        reps = cards + tuple(base + s for s in js)
+                        out.append(Play(SET, cards + tuple(jokers[:j]), reps, k, r, r, _suit_mask(nat + js)))
                         continue
                     pairs = [(phys[s], 4 * r + s) for s in nat] + list(zip(jokers[:j], (4 * r + s for s in js)))
                     pairs.sort()
                     out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
                                     sum(1 << (x % 4) for _, x in pairs)))
     return out
+
+
+@lru_cache(maxsize=None)
+def _suit_mask(suits: tuple[int, ...]) -> int:
+    return sum(1 << s for s in suits)
+
+
+@lru_cache(maxsize=None)
+def _designated(natural_suits: tuple[int, ...], n_jokers: int, lock: int) -> tuple[int, ...]:
+    """``designate``, remembered (sets_of asks the same few questions again and again)."""
+    return tuple(designate(list(natural_suits), n_jokers, lock)) if n_jokers else ()
 
 
 def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Play]:
