@@ -51,7 +51,7 @@ class FakingSick(Game):
         from .kernel import run_kernel
 
         arr = new_arrays(count, cfg.players)
-        run_kernel(self, cfg, start, count, arr)
+        run_kernel(self, cfg, start, count, arr, search="search" in cfg.bots)
         return arr
 
     def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):

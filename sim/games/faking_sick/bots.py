@@ -30,11 +30,14 @@ Push (policies 1 and 2): own banned types first (slot order), then the type held
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
+from sim.search_params import search_params
 
 from .rules import NT
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
+SEARCH = 9  # a search seat (sim.search); its rollouts are played by policy ``rollout`` with its call/bluff values
 
+SEARCH_PARAMS = search_params({"random": RANDOM, "honest": HONEST, "bluffer": BLUFFER}, ("win", "placement"))
 _CALL = {"call_threshold": 0.5, "call_urgency": 0.2, "call_win_bonus": 0.25}
 
 BOTS: dict[str, BotSpec] = {
@@ -50,6 +53,11 @@ BOTS: dict[str, BotSpec] = {
         "aggressive model caller; bluffs moderately",
     ),
 }
+BOTS["search"] = BotSpec(
+    "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(BLUFFER), "objective": 1.0,
+                       **_CALL, "bluff_max": 0.9, "bluff_k": 2.0},
+    "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
+)
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
 BOT_PARAMS = (
     BotParam("call_prob", 0.0, 1.0, "random calls a play with this probability"),
@@ -58,6 +66,7 @@ BOT_PARAMS = (
     BotParam("call_win_bonus", 0.0, 1.0, "threshold cut when the caller's own hand is at most push_count"),
     BotParam("bluff_max", 0.0, 1.0, "bluff probability with no honest playable card"),
     BotParam("bluff_k", 0.01, 100.0, "honest cards in hand at which the bluff probability halves"),
+    *SEARCH_PARAMS,
 )
 
 

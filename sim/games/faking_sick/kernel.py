@@ -52,12 +52,13 @@ import numpy as np
 from numba import njit
 
 from sim.kernel_util import fn, ix, script_option
+from sim.search import N_STATS
 
 from . import kernel_state as KS
 from . import tables as T
 from .kernel_bots import banned_mask, play_options
 from .kernel_state import (
-    APPLIED, CALL, FALLBACK, FIXED_STOP, GAME_ROW, KINDS, LAYOUT, MAX_SCRIPT, NB, NS, PKIND, PSEAT, PUSH,
+    APPLIED, CALL, DRIVER, FALLBACK, FIXED_STOP, GAME_ROW, KINDS, LAYOUT, MAX_SCRIPT, NB, NS, PKIND, PSEAT, PUSH,
     PUSH_BITS, PUSH_MASK, RUN, SCRIPT, SIZE, SNAP_TURNS, STOP, SUMS, hand_at, restore_turn, seat_col, size_at,
 )
 from .kernel_turn import begin_game, play_game, play_turns
@@ -85,10 +86,20 @@ def step_start(b, seed, game_index, run):
     b[:] = 0
     begin_game(b, seed, game_index, run, True)
     b[STOP] = 1
+    b[DRIVER] = (1 << b[K_N]) - 1
     b[PSEAT] = -1
     b[PKIND] = -1
     b[SNAP_TURNS] = -1
     play_game(b)
+
+
+@njit(cache=True, error_model="numpy")
+def step_seats(b, seats):
+    """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
+    other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
+    b[DRIVER] = seats
+    if b[PSEAT] >= 0 and (seats >> b[PSEAT]) & 1 == 0:
+        resume(b)
 
 
 @njit(cache=True)
@@ -249,12 +260,21 @@ def new_state() -> np.ndarray:
     return np.zeros(SIZE, dtype=np.int64)
 
 
-def run_kernel(game, cfg, start: int, count: int, arr: dict, state: np.ndarray | None = None) -> np.ndarray:
+def run_kernel(game, cfg, start: int, count: int, arr: dict, state: np.ndarray | None = None,
+               search: bool = False) -> np.ndarray:
     """Fill the tables.py arrays for games ``start .. start+count-1``; returns the state
-    buffer, which then holds the last game's final state."""
+    buffer, which then holds the last game's final state (``search``: a table with search
+    seats, played by ``kernel_search.run_search_games``; the buffer then holds the sums)."""
     state = new_state() if state is None else state
-    run_games(state, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg),
-              arr["games"], arr["seats"])
+    if search:
+        from .kernel_search import run_search_games
+
+        stats = np.zeros(N_STATS, dtype=np.int64)
+        run_search_games(state, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg),
+                         arr["games"], arr["seats"], stats)
+    else:
+        run_games(state, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg),
+                  arr["games"], arr["seats"])
     for name, total in batch_sums(state, cfg.players).items():
         arr[name] += total
     return state

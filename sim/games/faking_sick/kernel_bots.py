@@ -18,7 +18,7 @@ from sim.rng import randbelow_at, uniform_at
 from .bots import BLUFFER, RANDOM
 from .kernel_state import (
     ALL_TYPES, APPLIED, ATK, ATTACK, BAN, BP_BK, BP_BMAX, BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, DRIVEN, FALLBACK,
-    G_DECISIONS, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG, SCRIPT, STEP, STEP_POLICY, STOP,
+    BOT_ANSWER, DRIVER, G_DECISIONS, MAX_SCRIPT, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG, SCRIPT, STEP, STEP_POLICY, STOP,
     TURN, TURN_DEC, bot_param, cleared_at, game_col, hand_at, next_seat, size_at, slot_at, top,
 )
 from .rules import (
@@ -112,9 +112,16 @@ def step_policy(b, seat, kind):
     seat's bot policy (play on: past the applied options)."""
     i = b[game_col(G_DECISIONS)] - 1 - b[TURN_DEC]
     if i < b[APPLIED]:
-        b[DRIVEN] = b[ix(SCRIPT + i)]
+        o = b[ix(SCRIPT + i)]
+        if o == BOT_ANSWER:
+            return b[ix(STEP_POLICY + seat)]
+        b[DRIVEN] = o
         return STEP
     if b[STOP]:
+        if (b[DRIVER] >> seat) & 1 == 0 and b[APPLIED] < MAX_SCRIPT:
+            b[ix(SCRIPT + i)] = BOT_ANSWER  # not the driver's seat: its bot answers, now and in replays
+            b[APPLIED] += 1
+            return b[ix(STEP_POLICY + seat)]
         b[PSEAT] = seat
         b[PKIND] = kind
         b[DRIVEN] = PENDING

@@ -35,9 +35,10 @@ from . import tables as T
 from .rules import K_BPP, K_LEN, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, MAX_PUSH, NT
 
 # bot parameter columns (order of Game.bot_param_names)
-BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k")
+BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k",
+                   "budget", "determinizations", "rollout", "objective")
 NB = len(BOT_PARAM_NAMES)
-BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK = range(NB)
+BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK, BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE = range(NB)
 
 # ---- decisions and their option codes (step contract: ``step_legal``) -------------------------
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # reference.KINDS, by kind code
@@ -52,6 +53,7 @@ assert MAX_PUSH < 1 << PUSH_BITS
 MAX_SCRIPT = 2 * (2 + (MAX_PLAYERS - 1) + 1)
 STEP = np.int64(3)  # every seat's policy in a game driven through the step contract (bots.py: 0..2)
 PENDING = np.int64(-2)  # a decision's answer when it is the step contract's pending decision
+BOT_ANSWER = np.int64(-3)  # a script entry: the seat's bot answered this decision (not a driver seat)
 
 # ---- the state buffer ------------------------------------------------------------------------
 LAYOUT = Layout("faking-sick game state")
@@ -107,6 +109,8 @@ STOP = LAYOUT.scalar("stop", "1: the engine stops at the decision after the appl
 TURN_DEC = LAYOUT.scalar("turn_decisions", "decisions asked before the current turn (the script is this turn's)")
 SNAP_TURNS = LAYOUT.scalar("snapshot_turns", "turns started at the snapshot (-1: none yet)")
 DRIVEN = LAYOUT.scalar("driver_option", "the step driver's option of the decision being asked, or PENDING")
+DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
+                       "step_seats says otherwise); the bots answer the others', noted BOT_ANSWER in the script")
 PSEAT, PKIND, APPLIED, STEP_POLICY, SCRIPT, SNAP = declare_fields(
     LAYOUT, MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
     "the state at the current turn's start: MUTABLE .. FIXED_STOP, the banned pool, the draw pile and "

@@ -601,9 +601,36 @@ def seat_agent(cfg, index: int) -> tuple[list[str], BotAgent]:
     return names, BotAgent(specs, params)
 
 
+class SearchSeats:
+    """An agent whose search seats (bots ``search``) ask the compiled search through a fast twin
+    of the game (``sim.search_twin``); the other seats are ``agent``'s."""
+
+    def __init__(self, agent, twin):
+        self.agent, self.twin = agent, twin
+
+    def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
+        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
+
+    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
+        if not self.twin.is_search(s):
+            return self.agent.decide(g, s, kind, legal, **ctx)
+        return legal[self.twin.answer(s, KINDS.index(kind), len(legal))]
+
+
+def with_search_seats(agent, cfg, index: int):
+    """``agent``, or with search seats at the table, ``SearchSeats`` over a fast twin."""
+    if "search" not in cfg.bots:
+        return agent
+    from sim.games.faking_sick import GAME, kernel, kernel_search
+    from sim.search_twin import SearchTwin
+
+    return SearchSeats(agent, SearchTwin(GAME, cfg, index, kernel, kernel_search))
+
+
 def run_game(cfg, index: int, log: list[str] | None = None) -> FakingSick:
     """Set up and play game ``index`` of the run (seeded by ``Rng(cfg.seed, index)`` alone)."""
     _, agent = seat_agent(cfg, index)
+    agent = with_search_seats(agent, cfg, index)
     g = FakingSick(cfg.params, cfg.players, Rng(cfg.seed, index), agent, log)
     g.setup()
     g.play_game()

@@ -1,0 +1,266 @@
+"""Faking-sick's part of the search players (``sim.search``): what a seat cannot know, re-dealt.
+
+A driven game goes on from the snapshot of its current turn's start (``kernel.resume``), so a
+world is made there: the hidden cards of the snapshot (the opponents' hands, the draw pile,
+the opponents' face-down banned cards and the unused pool, FS-11.3) are dealt again, then the
+turn is replayed with the options already applied in it, and the world is kept only if the seat
+then sees what it sees in the game (``same_view``: the pending decision, its own hand and banned
+cards, every public count and zone, FS-11.1). What the seat knows is kept where it is:
+
+- the cards the opponents played in the turn so far (public) stay in their hands at the snapshot;
+- the cards the seat gained in the turn so far are the top cards of the snapshot's pile;
+- a banned slot never holds a virus (FS-8.3) nor a type a failed call proved not banned for its
+  owner (``cleared``).
+
+The hidden cards are counted by type from the seat's point of view (all cards of a type less
+those it holds or sees), sorted, and shuffled with the search stream, so a world depends on the
+seat's observations and the stream alone. The re-deal forgets what the seat pushed to an
+opponent earlier (a world may give that opponent other cards) and does not weigh worlds by how
+likely they make the opponents' past plays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.kernel_util import fn, ix
+from sim.rng_compiled import mix64, shuffle_at
+from sim.search import decide, search_key
+
+from . import tables as T
+from .bots import SEARCH
+from .kernel import resume, step_apply, step_legal, step_seats, step_start
+from .kernel_state import (
+    BANNED, BOT_PARAMS, BP_BUDGET, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO, DRAW, FIXED_STOP,
+    GAME_ROW, HAND, HS, LIMBO, MUTABLE, NB, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG, SEAT_ROWS,
+    SCRIPT, SNAP, STEP_POLICY, STEPPED, STOP, SUMS, TURNS, APPLIED, bot_param, game_col, seat_col,
+)
+from .rules import K_BPP, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, NT, VIR
+
+OBJ_WIN, OBJ_PLACEMENT = 0, 1
+WORLD_SALT = np.uint64(0x77D1DE5EED000001)
+G_WINNER = T.G["winner"]
+G_DECISIONS = T.G["decisions"]
+S_FINAL = T.S["final_hand"]
+P_PLAYS = T.P["plays"]
+# public columns of the games row (FS-11.1: plays, calls and their outcomes, draws, reveals)
+PUBLIC_GAME = np.array([T.G[k] for k in (
+    "plays", "bluffs_caught", "call_requests", "calls_made", "calls_succeeded", "calls_failed", "cards_pushed",
+    "reveals", "viruses_skipped", "reshuffles", "draws", "penalty_draws", "cards_drawn", "attacks_played",
+    "decisions")], dtype=np.int64)
+
+
+@fn
+def snap(x):
+    """The snapshot slot of buffer slot ``x`` (MUTABLE <= x < FIXED_STOP)."""
+    return ix(SNAP + x - MUTABLE)
+
+
+@njit(cache=True, error_model="numpy")
+def determinize(w, b, seat, key):
+    """``w`` (a copy of ``b``) with the snapshot's hidden cards dealt again from the stream
+    ``key`` and replayed to the pending decision; False unless the seat then sees the same."""
+    n = b[K_N]
+    k = b[K_BPP]
+    pool_at = SNAP + FIXED_STOP - MUTABLE
+    pool_n = w[snap(POOL_SIZE)]
+    pile_at = pool_at + pool_n
+    pile_n = w[snap(ND)]
+    # the cards of each type the seat cannot place, and the public plays of this turn so far
+    count = np.zeros(NT, dtype=np.int64)
+    played = np.zeros((MAX_PLAYERS, NT), dtype=np.int64)
+    gained = np.zeros(NT, dtype=np.int64)
+    free = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for t in range(NT):
+        for o in range(n):
+            played[o, t] = b[ix(PLAY_SUMS + (t * MAX_PLAYERS + o) * T.NP + P_PLAYS)] - w[
+                snap(PLAY_SUMS + (t * MAX_PLAYERS + o) * T.NP + P_PLAYS)]
+        gained[t] = max(0, b[ix(HAND + seat * NT + t)] - w[snap(HAND + seat * NT + t)] + played[seat, t])
+    for o in range(n):
+        if o == seat:
+            continue
+        free[o] = w[snap(HS + o)]
+        for t in range(NT):
+            count[t] += w[snap(HAND + o * NT + t)] - played[o, t]
+            free[o] -= played[o, t]
+        if free[o] < 0:
+            return False
+    hidden_slots = 0
+    for i in range(pool_n):
+        c = w[ix(pool_at + i)]
+        if c >= 0 and (i >= n * k or i // k != seat):
+            count[c] += 1
+            hidden_slots += 1
+    n_gained = 0
+    for t in range(NT):
+        count[t] -= gained[t]
+        n_gained += gained[t]
+    if n_gained > pile_n:
+        return False
+    for i in range(pile_n):
+        count[w[ix(pile_at + i)]] += 1
+    # sorted, shuffled with the stream, dealt: banned slots first, then hands, then the pile
+    cards = np.empty(MAX_DECK + MAX_POOL, dtype=np.int64)
+    m = 0
+    for t in range(NT):
+        if count[t] < 0:
+            return False
+        for _ in range(count[t]):
+            cards[m] = t
+            m += 1
+    need = hidden_slots + pile_n - n_gained
+    for o in range(n):
+        need += free[o]
+    if m != need:
+        return False
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    shuffle_at(r, 0, cards, 0, m)
+    j = 0
+    for i in range(pool_n):
+        if w[ix(pool_at + i)] < 0 or (i < n * k and i // k == seat):
+            continue
+        owner = i // k if i < n * k else -1
+        at = j
+        while at < m and (cards[at] == VIR or (owner >= 0 and w[snap(CLEARED + owner * NT + cards[at])] == 1)):
+            at += 1
+        if at == m:
+            return False
+        cards[j], cards[at] = cards[at], cards[j]
+        w[ix(pool_at + i)] = cards[j]
+        j += 1
+    for o in range(n):
+        if o == seat:
+            continue
+        for t in range(NT):
+            w[snap(HAND + o * NT + t)] = played[o, t]
+        for _ in range(free[o]):
+            w[snap(HAND + o * NT + cards[j])] += 1
+            j += 1
+    for i in range(pile_n - n_gained):
+        w[ix(pile_at + i)] = cards[j]
+        j += 1
+    i = pile_n
+    for t in range(NT):  # the seat's own draws of this turn, from the top (the top is last)
+        for _ in range(gained[t]):
+            i -= 1
+            w[ix(pile_at + i)] = t
+    w[snap(RNG)] = np.int64(mix64(np.uint64(key) ^ WORLD_SALT))
+    w[PSEAT] = -1
+    resume(w)
+    return same_view(w, b, seat)
+
+
+@fn
+def same_view(w, b, seat):
+    """Does ``seat`` see the same in ``w`` as in ``b`` (FS-11.1 public, FS-11.2 its own)?"""
+    if w[PSEAT] != b[PSEAT] or w[PKIND] != b[PKIND]:
+        return False
+    n = b[K_N]
+    for s in (ND, DLO, DHI, LIMBO, TURNS, POOL_SIZE):
+        if w[s] != b[s]:
+            return False
+    for c in PUBLIC_GAME:
+        if w[ix(GAME_ROW + c)] != b[ix(GAME_ROW + c)]:
+            return False
+    for i in range(b[DLO], b[DHI]):
+        if w[ix(i)] != b[ix(i)]:
+            return False
+    for t in range(NT):
+        if w[ix(REVEALED + t)] != b[ix(REVEALED + t)] or w[ix(HAND + seat * NT + t)] != b[ix(HAND + seat * NT + t)]:
+            return False
+        for o in range(n):
+            if w[ix(CLEARED + o * NT + t)] != b[ix(CLEARED + o * NT + t)]:
+                return False
+            x = PLAY_SUMS + (t * MAX_PLAYERS + o) * T.NP + P_PLAYS
+            if w[ix(x)] != b[ix(x)]:
+                return False
+    for o in range(n):
+        if w[ix(HS + o)] != b[ix(HS + o)]:
+            return False
+    for i in range(b[K_BPP]):
+        if w[ix(BANNED + seat * b[K_BPP] + i)] != b[ix(BANNED + seat * b[K_BPP] + i)]:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def resume_copy(dst, src):
+    """Copy into ``dst`` (a copy of the same game) what play goes on from: the step fields and
+    the used part of the snapshot (``resume`` rebuilds the rest); about a tenth of the buffer."""
+    used = (FIXED_STOP - MUTABLE) + src[snap(POOL_SIZE)] + src[snap(ND)] + src[snap(DHI)] - src[snap(DLO)]
+    for i in range(STEPPED, SNAP + used):
+        dst[ix(i)] = src[ix(i)]
+
+
+@njit(cache=True, error_model="numpy")
+def rollout(w, option):
+    """Answer the pending decision with ``option`` (legal: the seat sees the same decision in
+    every world) and let the bots, the search seat's rollout bot included, play to the end;
+    ``w`` needs only what ``resume_copy`` copies."""
+    w[STOP] = 0
+    w[ix(SCRIPT + w[APPLIED])] = option
+    w[APPLIED] += 1
+    resume(w)
+
+
+@njit(cache=True, error_model="numpy")
+def score(w, seat, objective):
+    """1 for a win, else 0; placement: the share of opponents left with more cards (ties half)."""
+    if objective == OBJ_WIN:
+        return 1.0 if w[game_col(G_WINNER)] == seat else 0.0
+    n = w[K_N]
+    mine = w[seat_col(seat, S_FINAL)]
+    better = 0.0
+    for o in range(n):
+        if o != seat:
+            theirs = w[seat_col(o, S_FINAL)]
+            better += 1.0 if theirs > mine else (0.5 if theirs == mine else 0.0)
+    return better / (n - 1)
+
+
+def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
+    """The option the pending search seat of ``b`` chooses (``sim.search.decide``, called from
+    Python: numba caches a function given other compiled functions only when called so)."""
+    seat = int(b[PSEAT])
+    key = search_key(np.uint64(seed), np.int64(game_index), np.int64(seat), b[GAME_ROW + G_DECISIONS])
+    return decide(b, np.int64(seat), np.uint64(key), np.int64(bot_value(b, seat, BP_BUDGET)),
+                  np.int64(bot_value(b, seat, BP_WORLDS)), np.int64(bot_value(b, seat, BP_OBJECTIVE)),
+                  step_legal, resume_copy, determinize, rollout, score, stats)
+
+
+def bot_value(b: np.ndarray, seat: int, k: int) -> float:
+    """Seat ``seat``'s bot parameter ``k`` (``kernel_state.bot_param`` in Python)."""
+    return float(b[BOT_PARAMS + seat * NB + k:BOT_PARAMS + seat * NB + k + 1].view(np.float64)[0])
+
+
+@njit(cache=True, error_model="numpy")
+def start_search_game(b, seed, game_index, run):
+    """Game ``game_index`` driven for its search seats (policy SEARCH): they answer through the
+    step driver, their rollouts are played by their rollout bots; the other seats' bots answer
+    theirs. Returns the search seats' bit mask."""
+    step_start(b, seed, game_index, run)
+    mask = 0
+    for s in range(b[K_N]):
+        if b[ix(STEP_POLICY + s)] == SEARCH:
+            mask |= 1 << s
+            b[ix(STEP_POLICY + s)] = np.int64(bot_param(b, s, BP_ROLLOUT))
+    step_seats(b, mask)
+    return mask
+
+
+def run_search_games(b: np.ndarray, seed: int, start: int, count: int, run: np.ndarray, games: np.ndarray,
+                     seats: np.ndarray, stats: np.ndarray) -> None:
+    """``run_games`` for a table with search seats: each game driven through the step contract,
+    the search seats' decisions by ``search_option``; the batch sums add up in ``b``."""
+    g = np.zeros_like(b)
+    b[SUMS:FIXED_STOP] = 0
+    n = int(run[K_N])
+    for gi in range(count):
+        start_search_game(g, np.uint64(seed), np.int64(start + gi), run)
+        while g[PSEAT] >= 0:
+            step_apply(g, search_option(g, seed, start + gi, stats))
+        b[SUMS:FIXED_STOP] += g[SUMS:FIXED_STOP]
+        games[gi] = g[GAME_ROW:GAME_ROW + T.NG]
+        seats[gi, :n] = g[SEAT_ROWS:SEAT_ROWS + n * T.NS].reshape(n, T.NS)

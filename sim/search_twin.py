@@ -1,0 +1,45 @@
+"""The reference engines' search seats: the same compiled search (``sim.search``) asked through a
+fast twin of the game, driven in lock step through the step contract.
+
+The search is a bot, not a rule: a reference game with search seats keeps a fast-engine buffer
+of the same game (same seed and index), whose search seats are the step driver's and whose
+other seats are played by the same bots as the reference's. When the reference engine asks a
+search seat, the twin is at the same decision; the search picks an option there, the twin takes
+it, and the reference engine gets the option at the same position of its own legal list.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+
+class SearchTwin:
+    """The fast twin of reference game ``index`` of ``cfg``. ``search`` is the game's search
+    module (``start_search_game``, ``search_option``) and ``kernel`` its kernel module (the step
+    contract, ``new_state``, ``run_vector``)."""
+
+    def __init__(self, game, cfg, index: int, kernel: ModuleType, search: ModuleType):
+        self.kernel, self.search, self.seed, self.index = kernel, search, cfg.seed, index
+        self.buf = kernel.new_state()
+        self.seats = int(search.start_search_game(self.buf, np.uint64(cfg.seed), np.int64(index),
+                                                  kernel.run_vector(game, cfg)))
+        self.stats = np.zeros(8, dtype=np.int64)
+        self.options = np.zeros(game.step.max_options, dtype=np.int64)
+
+    def is_search(self, seat: int) -> bool:
+        return bool(self.seats >> seat & 1)
+
+    def answer(self, seat: int, kind: int, count: int) -> int:
+        """The search seat's choice at the reference engine's decision (``seat``, ``kind`` code,
+        ``count`` legal options), as a position in the legal list; the twin takes it."""
+        pending = tuple(int(x) for x in self.kernel.step_pending(self.buf))
+        n = int(self.kernel.step_legal(self.buf, self.options))
+        if pending != (seat, kind) or n != count:
+            raise AssertionError(f"search twin out of step: the reference asks {(seat, kind, count)}, "
+                                 f"the fast engine {pending + (n,)}")
+        option = int(self.search.search_option(self.buf, self.seed, self.index, self.stats))
+        position = int(np.flatnonzero(self.options[:n] == option)[0])
+        self.kernel.step_apply(self.buf, np.int64(option))
+        return position

@@ -1,0 +1,153 @@
+"""The faking-sick search bot (sim.search, kernel_search.py): it does not peek (FS-11.2/11.3),
+it is reproducible, and the reference engine plays it through the same compiled search."""
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from analysis.load import Run
+from sim import runner
+from sim.games.faking_sick import GAME
+from sim.games.faking_sick import kernel as K
+from sim.games.faking_sick import kernel_search as KS
+from sim.games.faking_sick import kernel_state as S
+from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
+from sim.rng_compiled import mix64
+from sim.search import N_STATS, decide, search_key
+from tests.engines import engines_agree
+
+BOTS = ["search", "bluffer", "caller", "honest"]
+CFG = GAME.make_config(players=4, bots=BOTS, seed=5, overrides={"bot.search.budget": 24})
+
+
+def snap(x: int) -> int:
+    return S.SNAP + x - S.MUTABLE
+
+
+def search_states(games: int, every: int = 3) -> list[np.ndarray]:
+    """Copies of driven games at every ``every``-th decision of their search seat (each game's
+    search seat answered by a fixed pseudo-random choice, so the states are varied)."""
+    run = K.run_vector(GAME, CFG)
+    out, options, k = [], np.zeros(GAME.step.max_options, dtype=np.int64), 0
+    for gi in range(games):
+        g = K.new_state()
+        KS.start_search_game(g, np.uint64(CFG.seed), np.int64(gi), run)
+        while g[S.PSEAT] >= 0:
+            n = K.step_legal(g, options)
+            if k % every == 0:
+                out.append(g.copy())
+            K.step_apply(g, options[(k * 7919) % n])
+            k += 1
+    return out
+
+
+def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator, swaps: int = 40) -> np.ndarray | None:
+    """``state`` with what ``seat`` cannot know permuted at the turn's snapshot: cards swapped
+    between opponents' hands, the draw pile, opponents' face-down banned cards and the unused
+    pool (no virus into a banned slot, none of a type its owner was cleared of); None unless
+    replaying the turn then shows the seat exactly what it saw (``same_view``)."""
+    b = state.copy()
+    n, k = int(b[K_N]), int(b[K_BPP])
+    pool_at = S.SNAP + S.FIXED_STOP - S.MUTABLE
+    pool_n, pile_n = int(b[snap(S.POOL_SIZE)]), int(b[snap(S.ND)])
+    places = []  # ("hand", owner, type) per card, ("pile", i), ("slot", owner, i)
+    for o in range(n):
+        if o != seat:
+            for t in range(NT):
+                places += [("hand", o, t)] * int(b[snap(S.HAND + o * NT + t)])
+    places += [("pile", i) for i in range(pile_n)]
+    places += [("slot", i // k if i < n * k else -1, i) for i in range(pool_n)
+               if b[pool_at + i] >= 0 and not (i < n * k and i // k == seat)]
+
+    def card(p):
+        return p[2] if p[0] == "hand" else int(b[(S.SNAP + S.FIXED_STOP - S.MUTABLE + pool_n + p[1]) if p[0] == "pile"
+                                               else pool_at + p[2]])
+
+    cards = [card(p) for p in places]
+    for _ in range(swaps):
+        i, j = rng.integers(len(places), size=2)
+        ci, cj = cards[j], cards[i]
+        if not (ok(b, places[i], ci) and ok(b, places[j], cj)):
+            continue
+        cards[i], cards[j] = ci, cj
+    for o in range(n):
+        if o != seat:
+            b[snap(S.HAND + o * NT):snap(S.HAND + o * NT) + NT] = 0
+    for p, c in zip(places, cards):
+        if p[0] == "hand":
+            b[snap(S.HAND + p[1] * NT + c)] += 1
+        elif p[0] == "pile":
+            b[pool_at + pool_n + p[1]] = c
+        else:
+            b[pool_at + p[2]] = c
+    b[S.PSEAT] = -1
+    K.resume(b)
+    return b if KS.same_view(b, state, np.int64(seat)) else None
+
+
+def ok(b, place, c) -> bool:
+    """May card type ``c`` lie at ``place`` (FS-8.3: no virus in a banned slot; cleared types)?"""
+    if place[0] != "slot":
+        return True
+    return c != VIR and (place[1] < 0 or b[snap(S.CLEARED + place[1] * NT + c)] == 0)
+
+
+@njit
+def peeking(w, b, seat, key):
+    """A determinization that peeks: the true cards, a new generator counter."""
+    w[S.SNAP + S.RNG - S.MUTABLE] = np.int64(mix64(np.uint64(key)))
+    w[S.PSEAT] = -1
+    K.resume(w)
+    return w[S.PSEAT] == b[S.PSEAT] and w[S.PKIND] == b[S.PKIND]
+
+
+def choice(b: np.ndarray, determinize) -> int:
+    seat = int(b[S.PSEAT])
+    key = search_key(np.uint64(CFG.seed), np.int64(0), np.int64(seat), b[S.GAME_ROW + KS.G_DECISIONS])
+    return int(decide(b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1), K.step_legal,
+                      KS.resume_copy, determinize, KS.rollout, KS.score, np.zeros(N_STATS, dtype=np.int64)))
+
+
+def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
+    """FS-11.3: opponents' hands, the pile order and hidden banned cards, permuted consistently
+    with everything the seat saw, leave its choice unchanged (same search stream); the peeking
+    variant, given the same states, changes its choice."""
+    rng = np.random.default_rng(1)
+    pairs, kinds = [], set()
+    for state in search_states(6):
+        if len(pairs) >= 40:
+            break
+        options = np.zeros(GAME.step.max_options, dtype=np.int64)
+        if K.step_legal(state, options) < 2:
+            continue
+        other = hidden_swaps(state, int(state[S.PSEAT]), rng)
+        if other is not None and not np.array_equal(other[S.SNAP:], state[S.SNAP:]):
+            pairs.append((state, other))
+            kinds.add(int(state[S.PKIND]))
+    assert len(pairs) >= 30 and {S.TURN, S.CALL} <= kinds
+    assert [choice(a, KS.determinize) for a, _ in pairs] == [choice(b, KS.determinize) for _, b in pairs]
+    peeks = [(choice(a, peeking), choice(b, peeking)) for a, b in pairs]
+    assert sum(x != y for x, y in peeks) >= 3
+
+
+def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):
+    """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
+    runner.run(CFG, 8, tmp_path / "a", workers=1, batch_size=8, progress=False)
+    runner.run(CFG, 8, tmp_path / "b", workers=2, batch_size=3, progress=False)
+    a, b = Run(tmp_path / "a"), Run(tmp_path / "b")
+    for name in GAME.tables:
+        pd.testing.assert_frame_equal(a.table(name), b.table(name))
+
+
+def test_reference_engine_asks_the_same_search():
+    """The reference engine with a search seat (through its fast twin) gives the fast engine's tables."""
+    engines_agree(GAME, CFG, 0, 6, limited=False)
+
+
+def test_search_leaves_the_game_as_it_was():
+    """The search works on copies: the game's buffer, its generator counter included, is the
+    same after a search decision (the game's own draws follow the engine's protocol)."""
+    for state in search_states(2, every=5)[:10]:
+        before = state.copy()
+        choice(state, KS.determinize)
+        assert np.array_equal(state, before)
