@@ -372,6 +372,17 @@ def scenario(file: Path = typer.Argument(..., help="Scenario JSON file (docs/sce
     typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
 
 
+def _bench_search(names: list[str], games: int, as_json: bool) -> None:
+    from cardlab.search_bench import search_bench
+
+    searchable = [n for n in names if "search" in _game(n).bots]
+    if not searchable:
+        raise ConfigError(f"no search bot in {', '.join(names)}")
+    results = [search_bench(_game(n), games, echo=typer.echo) for n in searchable]
+    if as_json:
+        typer.echo(json.dumps(results))
+
+
 @app.command()
 def bench(
     game: str = typer.Argument("all", help="Game id, or 'all'."),
@@ -381,6 +392,9 @@ def bench(
     as_json: bool = typer.Option(False, "--json", help="Also print the figures as one JSON object on the last line."),
     report: bool = typer.Option(False, "--report", help="Also time simulate + report of --report-games games (own processes)."),
     report_games: int = typer.Option(100_000, "--report-games", help="Games for --report."),
+    search: bool = typer.Option(False, "--search", help="Instead: the search bot's strength and speed at budgets "
+                                "16, 64, 256, 1024 against the strongest scripted bots."),
+    search_games: int = typer.Option(400, "--search-games", help="Games per budget for --search."),
 ):
     """Print fast-engine speed (one worker), reference speed, their ratio and compile time;
     player decisions per second where the games table counts them;
@@ -388,8 +402,11 @@ def bench(
     from sim.games import available
 
     names = available() if game == "all" else [game]
-    if games < 1 or reference_games < 1 or repeat < 1:
-        raise ConfigError("--games, --reference-games and --repeat must be at least 1")
+    if games < 1 or reference_games < 1 or repeat < 1 or search_games < 1:
+        raise ConfigError("--games, --reference-games, --repeat and --search-games must be at least 1")
+    if search:
+        _bench_search(names, search_games, as_json)
+        return
     results = []
     for name in names:
         g = _game(name)

@@ -29,8 +29,9 @@ SEARCH_SALT = np.uint64(0x5EA4C4B075EA4C4B)
 MAX_TRIES = 16  # re-deals tried for one world before it is given up (counted in ``stats``)
 MAX_OPTIONS = 128
 # stats slots (``decide``'s ``stats`` array, summed over decisions)
-ST_DECISIONS, ST_WORLDS, ST_REJECTED, ST_ROLLOUTS, ST_EMPTY = range(5)
-N_STATS = 5
+ST_DECISIONS, ST_WORLDS, ST_REJECTED, ST_ROLLOUTS, ST_EMPTY, ST_ROLLOUT_DECISIONS = range(6)
+N_STATS = 6
+STAT_NAMES = ("decisions", "worlds", "rejected", "rollouts", "no_world", "rollout_decisions")
 
 
 @njit(cache=True)
@@ -55,7 +56,8 @@ def decide(b, seat, key, budget, worlds, objective, legal, copy, determinize, ro
     goes on from, from one copy of the game to another; ``determinize(w, b, seat, key)
     -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and brought back
     to the same decision, False if the re-deal does not lead there; ``rollout(w, option)``:
-    answer with ``option`` and play the game to its end; ``score(w, seat, objective) -> float``.
+    answer with ``option`` and play the game to its end, returning the decisions the engine
+    played; ``score(w, seat, objective) -> float``.
     """
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
     n = legal(b, opts)
@@ -82,7 +84,7 @@ def decide(b, seat, key, budget, worlds, objective, legal, copy, determinize, ro
         for o in range(n):
             for _ in range(reps):
                 copy(w, world)
-                rollout(w, opts[o])
+                stats[ST_ROLLOUT_DECISIONS] += rollout(w, opts[o])
                 total[o] += score(w, seat, objective)
                 count[o] += 1
                 stats[ST_ROLLOUTS] += 1
@@ -95,3 +97,20 @@ def decide(b, seat, key, budget, worlds, objective, legal, copy, determinize, ro
     if best_mean == -1e300:
         stats[ST_EMPTY] += 1  # no world could be re-dealt: the first option
     return opts[best]
+
+
+@njit
+def copy_loop(copy, dst, src, times):
+    """``copy(dst, src)`` ``times`` times (the bench's copy time)."""
+    for _ in range(times):
+        copy(dst, src)
+
+
+@njit
+def rollout_loop(copy, rollout, dst, src, option, times):
+    """``times`` rollouts of ``option`` from ``src``, each on a fresh copy; the decisions played."""
+    played = 0
+    for _ in range(times):
+        copy(dst, src)
+        played += rollout(dst, option)
+    return played

@@ -20,4 +20,6 @@ def search_params(rollout_bots: dict[str, int], objectives: tuple[str, ...]) -> 
         BotParam("rollout", float(min(rollout_bots.values())), float(max(rollout_bots.values())),
                  f"search: the scripted bot that plays the rollouts ({bots})"),
         BotParam("objective", 0.0, float(len(objectives) - 1), f"search: what a rollout scores ({goals})"),
+        BotParam("horizon", 0.0, 1e6, "search: turns a rollout plays before it is scored on the position "
+                 "(0: to the game's end)"),
     )

@@ -14,6 +14,8 @@ from types import ModuleType
 
 import numpy as np
 
+from sim.search import N_STATS
+
 
 class SearchTwin:
     """The fast twin of reference game ``index`` of ``cfg``. ``search`` is the game's search
@@ -25,7 +27,7 @@ class SearchTwin:
         self.buf = kernel.new_state()
         self.seats = int(search.start_search_game(self.buf, np.uint64(cfg.seed), np.int64(index),
                                                   kernel.run_vector(game, cfg)))
-        self.stats = np.zeros(8, dtype=np.int64)
+        self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.options = np.zeros(game.step.max_options, dtype=np.int64)
 
     def is_search(self, seat: int) -> bool:

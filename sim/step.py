@@ -58,6 +58,10 @@ class Step:
     # drives random games under each of them and checks that every kind was asked).
     variants: tuple[dict, ...] = ({},)
     kernel_module: str = ""  # the kernel module's import name, for the default ``kernel``
+    # the game's search part (sim.search): start_search_game, search_option, resume_copy,
+    # determinize, rollout, score, run_search_games; "" for a game without a search bot
+    search_module: str = ""
+    search_opponents: tuple[str, ...] = ()  # the scripted bots the search bench seats against one search seat
 
     def __init__(self, game):
         self.game = game
@@ -68,6 +72,12 @@ class Step:
         if not self.kernel_module:
             raise NotImplementedError
         return import_module(self.kernel_module)
+
+    def search(self) -> ModuleType:
+        """The game's search module (imports numba)."""
+        if not self.search_module:
+            raise NotImplementedError(f"{self.game.name} has no search bot")
+        return import_module(self.search_module)
 
     def run_vector(self, cfg) -> np.ndarray:
         """The int64 run vector ``step_start`` seats every game of ``cfg`` from (default: the

@@ -127,7 +127,7 @@ def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
     assert len(pairs) >= 30 and {S.TURN, S.CALL} <= kinds
     assert [choice(a, KS.determinize) for a, _ in pairs] == [choice(b, KS.determinize) for _, b in pairs]
     peeks = [(choice(a, peeking), choice(b, peeking)) for a, b in pairs]
-    assert sum(x != y for x, y in peeks) >= 3
+    assert any(x != y for x, y in peeks)  # the same check fails for a search that reads the hidden cards
 
 
 def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):

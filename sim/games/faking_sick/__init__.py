@@ -48,10 +48,16 @@ class FakingSick(Game):
         return new_arrays(count, cfg.players)
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int) -> dict[str, np.ndarray]:
+        if "search" in cfg.bots:
+            from sim.search import N_STATS
+
+            from .kernel_search import search_batch
+
+            return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         from .kernel import run_kernel
 
         arr = new_arrays(count, cfg.players)
-        run_kernel(self, cfg, start, count, arr, search="search" in cfg.bots)
+        run_kernel(self, cfg, start, count, arr)
         return arr
 
     def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):

@@ -52,7 +52,6 @@ import numpy as np
 from numba import njit
 
 from sim.kernel_util import fn, ix, script_option
-from sim.search import N_STATS
 
 from . import kernel_state as KS
 from . import tables as T
@@ -260,21 +259,12 @@ def new_state() -> np.ndarray:
     return np.zeros(SIZE, dtype=np.int64)
 
 
-def run_kernel(game, cfg, start: int, count: int, arr: dict, state: np.ndarray | None = None,
-               search: bool = False) -> np.ndarray:
+def run_kernel(game, cfg, start: int, count: int, arr: dict, state: np.ndarray | None = None) -> np.ndarray:
     """Fill the tables.py arrays for games ``start .. start+count-1``; returns the state
-    buffer, which then holds the last game's final state (``search``: a table with search
-    seats, played by ``kernel_search.run_search_games``; the buffer then holds the sums)."""
+    buffer, which then holds the last game's final state."""
     state = new_state() if state is None else state
-    if search:
-        from .kernel_search import run_search_games
-
-        stats = np.zeros(N_STATS, dtype=np.int64)
-        run_search_games(state, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg),
-                         arr["games"], arr["seats"], stats)
-    else:
-        run_games(state, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg),
-                  arr["games"], arr["seats"])
+    run_games(state, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg),
+              arr["games"], arr["seats"])
     for name, total in batch_sums(state, cfg.players).items():
         arr[name] += total
     return state

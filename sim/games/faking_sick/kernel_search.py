@@ -30,9 +30,9 @@ from sim.search import decide, search_key
 
 from . import tables as T
 from .bots import SEARCH
-from .kernel import resume, step_apply, step_legal, step_seats, step_start
+from .kernel import batch_sums, new_state, resume, run_vector, step_apply, step_legal, step_seats, step_start
 from .kernel_state import (
-    BANNED, BOT_PARAMS, BP_BUDGET, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO, DRAW, FIXED_STOP,
+    BANNED, BOT_PARAMS, BP_BUDGET, BP_HORIZON, ROLLOUT_END, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO, DRAW, FIXED_STOP,
     GAME_ROW, HAND, HS, LIMBO, MUTABLE, NB, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG, SEAT_ROWS,
     SCRIPT, SNAP, STEP_POLICY, STEPPED, STOP, SUMS, TURNS, APPLIED, bot_param, game_col, seat_col,
 )
@@ -197,12 +197,16 @@ def resume_copy(dst, src):
 @njit(cache=True, error_model="numpy")
 def rollout(w, option):
     """Answer the pending decision with ``option`` (legal: the seat sees the same decision in
-    every world) and let the bots, the search seat's rollout bot included, play to the end;
-    ``w`` needs only what ``resume_copy`` copies."""
+    every world) and let the bots, the search seat's rollout bot included, play to the end (or,
+    with the seat's ``horizon``, that many turns on, then end as at the turn cap);
+    ``w`` needs only what ``resume_copy`` copies. Returns the decisions played from the turn's start."""
+    horizon = np.int64(bot_param(w, w[PSEAT], BP_HORIZON))
+    w[ROLLOUT_END] = w[snap(TURNS)] + horizon if horizon > 0 else 0
     w[STOP] = 0
     w[ix(SCRIPT + w[APPLIED])] = option
     w[APPLIED] += 1
     resume(w)
+    return w[ix(GAME_ROW + G_DECISIONS)] - w[snap(GAME_ROW + G_DECISIONS)]
 
 
 @njit(cache=True, error_model="numpy")
@@ -264,3 +268,14 @@ def run_search_games(b: np.ndarray, seed: int, start: int, count: int, run: np.n
         b[SUMS:FIXED_STOP] += g[SUMS:FIXED_STOP]
         games[gi] = g[GAME_ROW:GAME_ROW + T.NG]
         seats[gi, :n] = g[SEAT_ROWS:SEAT_ROWS + n * T.NS].reshape(n, T.NS)
+
+
+def search_batch(game, cfg, start: int, count: int, stats: np.ndarray) -> dict[str, np.ndarray]:
+    """``kernel.run_kernel`` for a table with search seats: the tables.py arrays of games
+    ``start .. start+count-1``; the search's counts add up in ``stats`` (sim.search.STAT_NAMES)."""
+    arr = game.new_arrays(cfg, count)
+    state = new_state()
+    run_search_games(state, cfg.seed, start, count, run_vector(game, cfg), arr["games"], arr["seats"], stats)
+    for name, total in batch_sums(state, cfg.players).items():
+        arr[name] += total
+    return arr

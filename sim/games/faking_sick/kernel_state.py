@@ -36,9 +36,10 @@ from .rules import K_BPP, K_LEN, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, MAX_PUSH,
 
 # bot parameter columns (order of Game.bot_param_names)
 BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k",
-                   "budget", "determinizations", "rollout", "objective")
+                   "budget", "determinizations", "rollout", "objective", "horizon")
 NB = len(BOT_PARAM_NAMES)
-BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK, BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE = range(NB)
+(BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK, BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE,
+ BP_HORIZON) = range(NB)
 
 # ---- decisions and their option codes (step contract: ``step_legal``) -------------------------
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # reference.KINDS, by kind code
@@ -111,6 +112,8 @@ SNAP_TURNS = LAYOUT.scalar("snapshot_turns", "turns started at the snapshot (-1:
 DRIVEN = LAYOUT.scalar("driver_option", "the step driver's option of the decision being asked, or PENDING")
 DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
                        "step_seats says otherwise); the bots answer the others', noted BOT_ANSWER in the script")
+ROLLOUT_END = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
+                            "have started (0: never; kernel_search.rollout)")
 PSEAT, PKIND, APPLIED, STEP_POLICY, SCRIPT, SNAP = declare_fields(
     LAYOUT, MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
     "the state at the current turn's start: MUTABLE .. FIXED_STOP, the banned pool, the draw pile and "

@@ -30,7 +30,7 @@ from .kernel_state import (
     G_PUSHED, G_REQ, G_RESHUF, G_REVEALS, G_SKIP, G_SUCC, G_TURNS, G_VBLOCK, G_VOID, G_WINNER, G_WIN_BEHIND, HAND,
     LEADER, LEAD_NOW, LEAD_SINCE, LIMBO, NB, ND, NS, PENDING, PLAY_OUT, POLICY, POOL_SIZE, PUSH, PUSH_BITS,
     PUSH_MASK, PUSH_OUT, P_BLUFFS, P_CALLED, P_CAUGHT, P_PLAYS, REVEALED, REVEALING, REV_ALL, RNG, R_BP, R_POL,
-    SEAT_ROWS, SNAP_TURNS, STEP, STEPPED, STEP_POLICY, S_BEHIND, S_BLUFFS, S_CALLED, S_CAUGHT, S_CORRECT, S_DRAWN,
+    ROLLOUT_END, SEAT_ROWS, SNAP_TURNS, STEP, STEPPED, STEP_POLICY, S_BEHIND, S_BLUFFS, S_CALLED, S_CAUGHT, S_CORRECT, S_DRAWN,
     S_DRAWS, S_FINAL, S_FINAL_BANNED0, S_INITIAL_BANNED0, S_MADE, S_PLAYS, S_PUSHED, S_RECV, S_REQ, S_SUFFER,
     TO_MOVE, TURN, TURNS, call_mask, call_sum, cleared_at, game_col, hand_at, next_seat, play_sum, seat_col,
     size_at, slot_at, step_turn, top,
@@ -242,8 +242,9 @@ def observe(b):
 
 @inl
 def start_turn(b, p):
-    """FS-3.2: turn cap (FS-9.6), turn count, end of an owner-scoped HEADACHE ban."""
-    if b[TURNS] >= b[K_MAX_TURNS]:
+    """FS-3.2: turn cap (FS-9.6; a search rollout's end, ``rollout_end``), turn count, end of an
+    owner-scoped HEADACHE ban."""
+    if b[TURNS] >= b[K_MAX_TURNS] or (b[ROLLOUT_END] > 0 and b[TURNS] >= b[ROLLOUT_END]):
         b[game_col(G_CAP)] = 1
         return finish(b, -1, 0)
     b[TURNS] += 1
@@ -579,6 +580,7 @@ def begin_game(b, seed, game_index, run, driven):
             b[ix(BOT_PARAMS + s * NB + k)] = run[ix(R_BP + j * NB + k)]
     b[RNG] = derive(np.uint64(seed), np.uint64(game_index))
     b[STEPPED] = driven
+    b[ROLLOUT_END] = 0
 
 
 @inl

@@ -23,6 +23,8 @@ class FakingSickStep(Step):
                  "revealed_banned_destination": "owner_hand", "max_turns": 60})
 
     kernel_module = "sim.games.faking_sick.kernel"
+    search_module = "sim.games.faking_sick.kernel_search"
+    search_opponents = ("caller", "caller", "caller")  # the strongest scripted bot (the search bench's table)
     max_options = MAX_OPTIONS
 
     def outcome(self, cfg, buf: np.ndarray) -> dict[str, np.ndarray]:
