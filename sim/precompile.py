@@ -31,8 +31,8 @@ class Compiled:
 
 def warm(name: str) -> None:
     """Play one game of ``name`` in the batch kernel and, where the game has the step contract,
-    one decision through each of its entry points: compiles (or loads) everything a run or a
-    driver calls."""
+    one decision through each of its entry points (and one game with a search seat where it has
+    a search bot): compiles (or loads) everything a run or a driver calls."""
     import numpy as np
 
     from sim.games import get_game
@@ -48,6 +48,10 @@ def warm(name: str) -> None:
     kernel.step_pending(buf)
     kernel.step_apply(buf.copy(), options[0] if kernel.step_legal(buf, options) else 0)
     kernel.step_play_on(buf)
+    if step.search_module:  # the search's cached parts (sim.search.decide itself is compiled per process)
+        bots = ["search", *step.search_opponents]
+        search_cfg = game.make_config(players=len(bots), bots=bots, overrides={"bot.search.budget": 2})
+        game.run_batch(search_cfg, 0, 1, "fast")
 
 
 def source_size(game: str) -> int:
