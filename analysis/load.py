@@ -189,7 +189,7 @@ class Run:
         tmp = out.with_name(f"{out.name}.tmp{os.getpid()}")
         rows = 0
         try:
-            reader = rel.fetch_record_batch(100_000)
+            reader = (rel.to_arrow_reader if hasattr(rel, "to_arrow_reader") else rel.fetch_record_batch)(100_000)
             writer = pq.ParquetWriter(tmp, reader.schema) if fmt == "parquet" else pcsv.CSVWriter(tmp, reader.schema)
             with writer:
                 for batch in reader:
