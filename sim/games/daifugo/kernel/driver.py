@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ir_inline, ix
 from sim.layout import Layout
 from sim.rng import derive, shuffle_at
 
@@ -88,7 +88,7 @@ def setup_round(b, n):
     phase_start(b, n)
 
 
-@fn
+@ir_inline
 def play_game(b, n, rounds):
     """The game from where it stands (a round's setup, or its turns: ``IN_ROUND``) to its end:
     each round's setup, play and scoring, then ``finish_game``. A driven game returns early
@@ -106,7 +106,7 @@ def play_game(b, n, rounds):
     finish_game(b, n)
 
 
-@fn
+@ir_inline
 def play_round(b, n):
     """§2.11-§2.13: turns until at most one player holds cards (or the play-count guard); False
     when a driven game's pending decision was captured (the round is left unfinished)."""
