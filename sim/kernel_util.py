@@ -51,7 +51,7 @@ fn = helper_jit(forceinline=False)
 inl = helper_jit(forceinline=True)
 # A large helper with one or two callers, inlined into them by numba itself (IR inlining): it is
 # then not compiled, and its whole callee tree code-generated, once more on its own (daifugo's
-# play_game / play_round: about 13 s less compile per setting, the same speed).
+# play_game, play_round and resume: daifugo compiles in 87 s instead of 125 s, at the same speed).
 ir_inline = njit(cache=True, inline="always", error_model="numpy", boundscheck=False)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix, listed, script_option
+from sim.kernel_util import fn, ir_inline, ix, listed, script_option
 
 from .. import rules as R
 from .driven import PLAY_ROUND, STOP_AT_NEXT
@@ -30,7 +30,7 @@ MAX_SUBSET_CARDS = 16  # the most cards a trim, pull-back or ten discard chooses
 MAX_OPTIONS = max(MAX_MOVES + 1, 1 << MAX_SUBSET_CARDS)  # ``out`` length for step_legal
 
 
-@fn
+@ir_inline
 def resume(b, stop):
     """Back to the current unit's start (none before the first) and on from there, the applied
     options answering its first decisions; then (``stop``) up to the pending decision, or the
