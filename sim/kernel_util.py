@@ -49,9 +49,10 @@ def helper_jit(forceinline: bool):
 
 fn = helper_jit(forceinline=False)
 inl = helper_jit(forceinline=True)
-# A large helper with one or two callers, inlined into them by numba itself (IR inlining): it is
-# then not compiled, and its whole callee tree code-generated, once more on its own (daifugo's
-# play_game, play_round and resume: daifugo compiles in 87 s instead of 125 s, at the same speed).
+# A helper with few callers that would otherwise compile, with its whole callee tree code-generated
+# again, on its own: numba inlines it into its callers instead (IR inlining). Daifugo's play_game,
+# play_round and resume: daifugo compiles in 87 s instead of 125 s; faking-sick's play_game and
+# resume: 38 s instead of 51 s; at the same speed.
 ir_inline = njit(cache=True, inline="always", error_model="numpy", boundscheck=False)
 
 

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix, script_option
+from sim.kernel_util import fn, ir_inline, ix, script_option
 
 from . import kernel_state as KS
 from . import tables as T
@@ -68,7 +68,7 @@ __all__ = ["LAYOUT", "SIZE", "RUN", "KINDS", "NS", "step_start", "step_pending",
 
 
 # ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
-@fn
+@ir_inline
 def resume(b):
     """Back to the current turn's start (``restore_turn``) and on from there: the applied
     options answer the turn's first decisions; then the pending decision (``stop``) or the bots."""

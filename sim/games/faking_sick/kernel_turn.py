@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ir_inline, ix
 from sim.rng import derive, randbelow_at, shuffle_at
 
 from . import tables as T
@@ -189,7 +189,7 @@ def draw_replacement(b, p, slot):
 
 
 # ---- the game loop ---------------------------------------------------------------------------
-@fn
+@ir_inline
 def play_game(b):
     """One game from setup (FS-2) to its end (or a driven game's first pending decision)."""
     setup(b)
