@@ -106,16 +106,22 @@ class Forced:
     """Reference-engine agents for every seat: the first ``len(options)`` decisions of the game
     (in the order the engine asks them, any seat) are answered with ``options`` (positions in
     the legal list; a forced single option must be 0), the rest by the seats' own agents.
-    ``asked`` lists ``(seat, kind, number of legal options)`` of every decision."""
+    ``asked`` lists ``(seat, kind, number of legal options)`` of every decision. With ``seats``
+    (a bit mask, as a kernel's ``step_seats``), only those seats' decisions take the options."""
 
-    def __init__(self, agents: list[Any], options: list[int]):
+    def __init__(self, agents: list[Any], options: list[int], seats: int | None = None):
         self.options = list(options)
+        self.seats = seats
+        self.used = 0
         self.asked: list[tuple[int, str, int]] = []
         self.agents = [_ForcedSeat(self, a) for a in agents]
 
     def answer(self, seat: int, kind: str, n: int) -> int | None:
-        i = len(self.asked)
         self.asked.append((seat, kind, n))
+        if self.seats is not None and not self.seats >> seat & 1:
+            return None
+        i = self.used
+        self.used += 1
         if i >= len(self.options):
             return None
         k = self.options[i]

@@ -54,8 +54,8 @@ BOTS: dict[str, BotSpec] = {
     ),
 }
 BOTS["search"] = BotSpec(
-    "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(BLUFFER), "objective": 1.0, "horizon": 16.0,
-                       **_CALL, "bluff_max": 0.9, "bluff_k": 2.0},
+    "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(BLUFFER), "objective": 1.0,
+                       "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0},
     "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
 )
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")

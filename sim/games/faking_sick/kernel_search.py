@@ -32,9 +32,10 @@ from . import tables as T
 from .bots import SEARCH
 from .kernel import batch_sums, new_state, resume, run_vector, step_apply, step_legal, step_seats, step_start
 from .kernel_state import (
-    BANNED, BOT_PARAMS, BP_BUDGET, BP_HORIZON, ROLLOUT_END, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO, DRAW, FIXED_STOP,
-    GAME_ROW, HAND, HS, LIMBO, MUTABLE, NB, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG, SEAT_ROWS,
-    SCRIPT, SNAP, STEP_POLICY, STEPPED, STOP, SUMS, TURNS, APPLIED, bot_param, game_col, seat_col,
+    APPLIED, BANNED, BOT_PARAMS, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
+    FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, NB, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
+    ROLLOUT_END, SCRIPT, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
+    seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, NT, VIR
 

@@ -34,11 +34,11 @@ class FakingSickStep(Step):
                 "seats": k.LAYOUT.view(buf, "seat_rows")[:n * k.NS].reshape(n, k.NS).copy(),
                 **k.batch_sums(buf, n)}
 
-    def reference_outcome(self, cfg, index: int, options: list[int]):
+    def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
         from sim.games.faking_sick.reference import FakingSick, record, seat_agent
         from sim.rng import Rng
 
-        agent = ForcedAgent(seat_agent(cfg, index)[1], options)
+        agent = ForcedAgent(seat_agent(cfg, index)[1], options, seats)
         g = FakingSick(cfg.params, cfg.players, Rng(cfg.seed, index), agent)
         g.setup()
         g.play_game()
@@ -53,9 +53,9 @@ class ForcedAgent:
     call window's ``window``): the first options answer the first decisions (a call window's
     eligible players one by one, clockwise), the rest go to ``agent``."""
 
-    def __init__(self, agent, options: list[int]):
+    def __init__(self, agent, options: list[int], seats: int | None = None):
         self.agent = agent
-        self.forced = Forced([], options)
+        self.forced = Forced([], options, seats)
 
     def decide(self, g, s: int, kind: str, legal: list[dict], **ctx) -> dict:
         k = self.forced.answer(s, kind, len(legal))
