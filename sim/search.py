@@ -27,7 +27,6 @@ from sim.rng_compiled import derive, mix64
 
 SEARCH_SALT = np.uint64(0x5EA4C4B075EA4C4B)
 MAX_TRIES = 16  # re-deals tried for one world before it is given up (counted in ``stats``)
-MAX_OPTIONS = 128
 # stats slots (``decide``'s ``stats`` array, summed over decisions)
 ST_DECISIONS, ST_WORLDS, ST_REJECTED, ST_ROLLOUTS, ST_EMPTY, ST_ROLLOUT_DECISIONS = range(6)
 N_STATS = 6
@@ -49,17 +48,17 @@ def sub_key(key, i):
 
 
 @njit  # not cached: numba cannot cache a function given compiled functions (numba issue #2956)
-def decide(b, seat, key, budget, worlds, objective, legal, copy, determinize, rollout, score, stats):
+def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, rollout, score, stats):
     """The search seat's option for the pending decision of ``b`` (``b`` is not changed).
 
-    ``legal(b, out) -> n``: the step contract's ``step_legal``; ``copy(dst, src)``: what play
+    ``opts``: room for the game's most legal options (``Step.max_options``); ``legal(b, out) -> n``:
+    the step contract's ``step_legal``; ``copy(dst, src)``: what play
     goes on from, from one copy of the game to another; ``determinize(w, b, seat, key)
     -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and brought back
     to the same decision, False if the re-deal does not lead there; ``rollout(w, option)``:
     answer with ``option`` and play the game to its end, returning the decisions the engine
     played; ``score(w, seat, objective) -> float``.
     """
-    opts = np.empty(MAX_OPTIONS, dtype=np.int64)
     n = legal(b, opts)
     stats[ST_DECISIONS] += 1
     if n <= 1:

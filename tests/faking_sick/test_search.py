@@ -60,8 +60,9 @@ def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator, swaps: 
                if b[pool_at + i] >= 0 and not (i < n * k and i // k == seat)]
 
     def card(p):
-        return p[2] if p[0] == "hand" else int(b[(S.SNAP + S.FIXED_STOP - S.MUTABLE + pool_n + p[1]) if p[0] == "pile"
-                                               else pool_at + p[2]])
+        if p[0] == "hand":
+            return p[2]
+        return int(b[pool_at + pool_n + p[1]] if p[0] == "pile" else b[pool_at + p[2]])
 
     cards = [card(p) for p in places]
     for _ in range(swaps):
@@ -104,8 +105,9 @@ def peeking(w, b, seat, key):
 def choice(b: np.ndarray, determinize) -> int:
     seat = int(b[S.PSEAT])
     key = search_key(np.uint64(CFG.seed), np.int64(0), np.int64(seat), b[S.GAME_ROW + KS.G_DECISIONS])
-    return int(decide(b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1), K.step_legal,
-                      KS.resume_copy, determinize, KS.rollout, KS.score, np.zeros(N_STATS, dtype=np.int64)))
+    return int(decide(b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1),
+                      np.empty(GAME.step.max_options, dtype=np.int64), K.step_legal, KS.resume_copy, determinize,
+                      KS.rollout, KS.score, np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():

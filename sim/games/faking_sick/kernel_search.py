@@ -32,12 +32,12 @@ from . import tables as T
 from .bots import SEARCH
 from .kernel import batch_sums, new_state, resume, run_vector, step_apply, step_legal, step_seats, step_start
 from .kernel_state import (
-    APPLIED, BANNED, BOT_PARAMS, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
-    FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, NB, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
+    APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
+    FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
     ROLLOUT_END, SCRIPT, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
     seat_col,
 )
-from .rules import K_BPP, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, NT, VIR
+from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000001)
@@ -228,16 +228,12 @@ def score(w, seat, objective):
 def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
     """The option the pending search seat of ``b`` chooses (``sim.search.decide``, called from
     Python: numba caches a function given other compiled functions only when called so)."""
-    seat = int(b[PSEAT])
-    key = search_key(np.uint64(seed), np.int64(game_index), np.int64(seat), b[GAME_ROW + G_DECISIONS])
-    return decide(b, np.int64(seat), np.uint64(key), np.int64(bot_value(b, seat, BP_BUDGET)),
-                  np.int64(bot_value(b, seat, BP_WORLDS)), np.int64(bot_value(b, seat, BP_OBJECTIVE)),
+    seat = np.int64(b[PSEAT])
+    key = search_key(np.uint64(seed), np.int64(game_index), seat, b[GAME_ROW + G_DECISIONS])
+    budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
+                                 for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE))
+    return decide(b, seat, np.uint64(key), budget, worlds, objective, np.empty(MAX_OPTIONS, dtype=np.int64),
                   step_legal, resume_copy, determinize, rollout, score, stats)
-
-
-def bot_value(b: np.ndarray, seat: int, k: int) -> float:
-    """Seat ``seat``'s bot parameter ``k`` (``kernel_state.bot_param`` in Python)."""
-    return float(b[BOT_PARAMS + seat * NB + k:BOT_PARAMS + seat * NB + k + 1].view(np.float64)[0])
 
 
 @njit(cache=True, error_model="numpy")
