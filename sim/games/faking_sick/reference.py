@@ -514,15 +514,19 @@ class FakingSick:
 
 
 # ---- agents -------------------------------------------------------------------------
-class BotAgent:
+class CallEach:
+    """An agent's call window (FS-6.2): each eligible player's own call decision, clockwise."""
+
+    def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
+        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
+
+
+class BotAgent(CallEach):
     """Seats played by the bundled policies (bots.py), reading the engine state."""
 
     def __init__(self, specs: list, params: list[dict]):
         self.specs = specs  # BotSpec per seat
         self.params = params  # resolved parameters per seat
-
-    def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
-        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
 
     def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
         return bot_decide(g, s, self.specs[s].policy, self.params[s], kind, legal, **ctx)
@@ -601,15 +605,12 @@ def seat_agent(cfg, index: int) -> tuple[list[str], BotAgent]:
     return names, BotAgent(specs, params)
 
 
-class SearchSeats:
+class SearchSeats(CallEach):
     """An agent whose search seats (bots ``search``) ask the compiled search through a fast twin
     of the game (``sim.search_twin``); the other seats are ``agent``'s."""
 
     def __init__(self, agent, twin):
         self.agent, self.twin = agent, twin
-
-    def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
-        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
 
     def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
         if not self.twin.is_search(s):

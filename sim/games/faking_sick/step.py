@@ -6,6 +6,7 @@ import numpy as np
 
 from sim.step import Forced, Step
 
+from .reference import CallEach
 from .rules import MAX_OPTIONS
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # reference.KINDS (checked by the tests)
@@ -48,7 +49,7 @@ class FakingSickStep(Step):
                 "banned_calls": raw["banned_calls"]}, agent.forced.asked
 
 
-class ForcedAgent:
+class ForcedAgent(CallEach):
     """``sim.step.Forced`` for the reference engine's one agent of all seats (``decide`` and the
     call window's ``window``): the first options answer the first decisions (a call window's
     eligible players one by one, clockwise), the rest go to ``agent``."""
@@ -60,8 +61,3 @@ class ForcedAgent:
     def decide(self, g, s: int, kind: str, legal: list[dict], **ctx) -> dict:
         k = self.forced.answer(s, kind, len(legal))
         return self.agent.decide(g, s, kind, legal, **ctx) if k is None else legal[k]
-
-    def window(self, g, s: int, t: int, eligible: list[int]) -> list[int]:
-        from sim.games.faking_sick.reference import CALL_OPTIONS
-
-        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
