@@ -32,7 +32,7 @@ def strength_row(game, budget: int, games: int) -> dict[str, Any]:
 
     search = game.step.search()
     cfg = search_config(game, budget)
-    search.search_batch(game, cfg, 0, 1, np.zeros(N_STATS, dtype=np.int64))  # compile / load
+    search.search_batch(game, cfg, games, 4, np.zeros(N_STATS, dtype=np.int64))  # compile / load, warm up
     stats = np.zeros(N_STATS, dtype=np.int64)
     t = time.perf_counter()
     raw = search.search_batch(game, cfg, 0, games, stats)
@@ -64,6 +64,8 @@ def copy_and_rollout_us(game, states: int = 20, times: int = 2000) -> tuple[floa
     for gi in range(states):
         b = kernel.new_state()
         search.start_search_game(b, np.uint64(cfg.seed), np.int64(gi), run)
+        if hasattr(search, "advance"):  # on to the first decision the search weighs
+            search.advance(b, options)
         seat = np.int64(kernel.step_pending(b)[0])
         if seat < 0 or kernel.step_legal(b, options) == 0:
             continue

@@ -26,6 +26,7 @@ from numba import njit
 from sim.rng_compiled import derive, mix64
 
 SEARCH_SALT = np.uint64(0x5EA4C4B075EA4C4B)
+BOT_ANSWER = -3  # a game's ``search_option`` may answer this: the seat's rollout bot decides (``step_apply``)
 MAX_TRIES = 16  # re-deals tried for one world before it is given up (counted in ``stats``)
 # stats slots (``decide``'s ``stats`` array, summed over decisions)
 ST_DECISIONS, ST_WORLDS, ST_REJECTED, ST_ROLLOUTS, ST_EMPTY, ST_ROLLOUT_DECISIONS = range(6)

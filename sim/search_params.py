@@ -21,5 +21,5 @@ def search_params(rollout_bots: dict[str, int], objectives: tuple[str, ...]) -> 
                  f"search: the scripted bot that plays the rollouts ({bots})"),
         BotParam("objective", 0.0, float(len(objectives) - 1), f"search: what a rollout scores ({goals})"),
         BotParam("horizon", 0.0, 1e6, "search: turns a rollout plays before it is scored on the position "
-                 "(0: to the game's end)"),
+                 "(0: until what it scores is decided)"),
     )

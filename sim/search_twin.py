@@ -5,7 +5,8 @@ The search is a bot, not a rule: a reference game with search seats keeps a fast
 of the same game (same seed and index), whose search seats are the step driver's and whose
 other seats are played by the same bots as the reference's. When the reference engine asks a
 search seat, the twin is at the same decision; the search picks an option there, the twin takes
-it, and the reference engine gets the option at the same position of its own legal list.
+it, and the reference engine gets the option at the same position of its own legal list (or,
+where the search leaves a decision to the seat's rollout bot, asks that bot itself).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from types import ModuleType
 
 import numpy as np
 
-from sim.search import N_STATS
+from sim.search import BOT_ANSWER, N_STATS
 
 
 class SearchTwin:
@@ -33,15 +34,16 @@ class SearchTwin:
     def is_search(self, seat: int) -> bool:
         return bool(self.seats >> seat & 1)
 
-    def answer(self, seat: int, kind: int, count: int) -> int:
+    def answer(self, seat: int, kind: int, count: int) -> int | None:
         """The search seat's choice at the reference engine's decision (``seat``, ``kind`` code,
-        ``count`` legal options), as a position in the legal list; the twin takes it."""
+        ``count`` legal options), as a position in the legal list, or None when the search
+        leaves it to the seat's rollout bot (``BOT_ANSWER``); the twin takes it."""
         pending = tuple(int(x) for x in self.kernel.step_pending(self.buf))
         n = int(self.kernel.step_legal(self.buf, self.options))
         if pending != (seat, kind) or n != count:
             raise AssertionError(f"search twin out of step: the reference asks {(seat, kind, count)}, "
                                  f"the fast engine {pending + (n,)}")
         option = int(self.search.search_option(self.buf, self.seed, self.index, self.stats))
-        position = int(np.flatnonzero(self.options[:n] == option)[0])
+        position = None if option == BOT_ANSWER else int(np.flatnonzero(self.options[:n] == option)[0])
         self.kernel.step_apply(self.buf, np.int64(option))
         return position

@@ -114,3 +114,44 @@ def test_play_on_stops_at_the_next_rounds_first_decision():
     assert buf[KS.ROUND] == 2 and not buf[KS.IN_ROUND]
     seat, kind = K.step_pending(buf)
     assert seat >= 0 and STEP.kinds[kind] in ("give", "king_give", "start", "trim")
+
+
+@pytest.mark.parametrize("overrides", STEP.variants[:2], ids=["normal", "madness"])
+def test_driver_seats_answer_only_their_own_decisions(overrides):
+    """step_seats: with seat s alone the driver's, every pending decision is s's, the other
+    seats' bots answer theirs (in replays too), and the finished game is the reference engine's
+    with s's decisions forced to the same options; with no driver seat the bots play it out."""
+    cfg = GAME.make_config(players=4, bots=BOTS, seed=13, overrides=overrides)
+    rng = np.random.default_rng(3)
+    options = np.zeros(STEP.max_options, dtype=np.int64)
+    for index in range(4):
+        seat = index % 4
+        buf = STEP.start(cfg, index)
+        K.step_seats(buf, np.int64(1 << seat))
+        chosen = []
+        while K.step_pending(buf)[0] >= 0:
+            assert K.step_pending(buf)[0] == seat
+            k = int(rng.integers(K.step_legal(buf, options)))
+            chosen.append(k)
+            assert K.step_apply(buf, options[k]) == 0
+        ref, asked = STEP.reference_outcome(cfg, index, chosen, seats=1 << seat)
+        out = STEP.outcome(cfg, buf)
+        assert sum(s == seat for s, _, _ in asked) == len(chosen)
+        for name in out:
+            assert np.array_equal(out[name], ref[name]), (index, name)
+        alone = STEP.start(cfg, index)
+        K.step_seats(alone, np.int64(0))
+        assert K.step_pending(alone) == (-1, -1)
+        assert np.array_equal(STEP.outcome(cfg, alone)["games"], GAME.fast_batch(cfg, index, 1)[0][0])
+
+
+def test_bot_answer_lets_the_seats_bot_decide():
+    """step_apply(BOT_ANSWER): the seat's own bot answers the pending decision; a game answered
+    so throughout is the batch's game."""
+    cfg = GAME.make_config(players=4, bots=BOTS, seed=13, overrides=STEP.variants[1])
+    buf = STEP.start(cfg, 2)
+    while K.step_pending(buf)[0] >= 0:
+        assert K.step_apply(buf, np.int64(KS.BOT_ANSWER)) == 0
+    batch = GAME.fast_batch(cfg, 2, 1)
+    for name, raw in zip(("games", "rounds", "seats"), batch):
+        assert np.array_equal(STEP.outcome(cfg, buf)[name], raw[0]), name

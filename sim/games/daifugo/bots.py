@@ -22,11 +22,13 @@ card). Ties always go to the first option in the engine's canonical order.
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
+from sim.search_params import search_params
 
 from . import rules as R
 from .plays import JOKER_SINGLE, SET, value, strength
 
 RANDOM, GREEDY, STRATEGIST = 0, 1, 2
+SEARCH = 3  # a search seat (sim.search); its rollouts, and the decisions it does not search, by policy ``rollout``
 
 BOTS = {
     "random": BotSpec("random", RANDOM, {}, "uniform over legal options"),
@@ -48,7 +50,16 @@ BOTS = {
         "recycles (card 01) its strongest discard card once it holds <= recycle_hand cards",
     ),
 }
-BOT_PARAMS = (
+BOTS["search"] = BotSpec(
+    "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(STRATEGIST), "objective": 1.0,
+                       "horizon": 20.0, **BOTS["strategist"].params},
+    "determinized Monte Carlo search (sim.search) over the turns: each play or window option played out by the "
+    "rollout bot in re-dealt worlds; the round's setup decisions and decisions with more options than the budget "
+    "by the rollout bot",
+)
+SEARCH_PARAMS = search_params({"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST},
+                              ("win", "placement"))
+BOT_PARAMS = SEARCH_PARAMS + (
     BotParam("revolt_below", 0.0, 13.0, "strategist revolts when the mean strength (0-12) of its natural cards is below this"),
     BotParam("pass_control_above", 0.0, float(R.BASE_DECK),
              "strategist passes instead of spending control cards while every opponent holds more cards than this"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
+import numpy as np
+
 from sim.config import ConfigError
 from sim.games.base import Game, Table
 from sim.rng import Rng
@@ -142,6 +144,12 @@ class Daifugo(Game):
         return T.alloc(count, cfg.players, R.n_rounds(cfg))
 
     def fast_batch(self, cfg, start, count):
+        if "search" in cfg.bots:
+            from sim.search import N_STATS
+
+            from .kernel.search import search_batch
+
+            return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         from .kernel import run_kernel
 
         raw = self.new_arrays(cfg, count)
@@ -151,8 +159,11 @@ class Daifugo(Game):
     def play_reference(self, cfg, index, log=None):
         from .reference import Engine
 
+        from .step import with_search_seats
+
         names, values = zip(*self.seat_params(cfg, index))
-        eng = Engine(cfg, Rng(cfg.seed, index), BotAgent(names, values), log)
+        agent = with_search_seats(BotAgent(names, values), cfg, index, names, values)
+        eng = Engine(cfg, Rng(cfg.seed, index), agent, log)
         eng.start_game()
         eng.run()
         return eng

@@ -35,6 +35,8 @@ from . import rules as R
 class DaifugoStep(Step):
     kinds = R.DECISION_KINDS  # the kernel's K_* codes
     kernel_module = "sim.games.daifugo.kernel"
+    search_module = "sim.games.daifugo.kernel.search"
+    search_opponents = ("strategist", "strategist", "strategist")  # the strongest scripted bot (the search bench)
     # Together every kind comes up: normal mode with the out-of-turn cards, card 12 as a law and
     # the optional 3-card revolution; madness with cards 12 and 18 drafted as precepts (full hands
     # and six rounds, so that the holder of 18 revolts); small hands under card 24, where a hand
@@ -59,14 +61,14 @@ class DaifugoStep(Step):
                 "rounds": k.LAYOUT.view(buf, "round_rows")[:rounds * T.ROUND_ROW.size].reshape(rounds, -1).copy(),
                 "seats": k.LAYOUT.view(buf, "seat_rows")[:n * T.SEAT_ROW.size].reshape(n, -1).copy()}
 
-    def reference_outcome(self, cfg, index: int, options: list[int]):
+    def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
         from sim.rng import Rng
 
         from .bots import BotAgent
         from .reference import Engine
 
         names, values = zip(*self.game.seat_params(cfg, index))
-        forced = Forced([], options)
+        forced = Forced([], options, seats)
         eng = Engine(cfg, Rng(cfg.seed, index), ForcedAgent(forced, BotAgent(names, values)))
         eng.start_game()
         eng.run()
@@ -110,3 +112,41 @@ class ForcedAgent:
         legal = legal_options(eng, p, kind, options)
         k = self.forced_by.answer(p, kind, len(legal))
         return self.bots.decide(eng, p, kind, options) if k is None else legal[k]
+
+
+class SearchSeats:
+    """The reference engine's agent at a table with search seats (bots ``search``): they ask the
+    compiled search through a fast twin of the game (``sim.search_twin``) and take its option at
+    the same position of ``legal_options``; a decision the search leaves to the seat's rollout
+    bot (``BOT_ANSWER``) goes to ``rollout_bots``; the other seats are ``bots``'."""
+
+    def __init__(self, bots, rollout_bots, twin):
+        self.bots, self.rollout_bots, self.twin = bots, rollout_bots, twin
+
+    def forced(self, eng, p, kind, choice) -> None:
+        if self.twin.is_search(p):
+            self.twin.answer(p, R.DECISION_KINDS.index(kind), 1)
+
+    def decide(self, eng, p, kind, options):
+        if not self.twin.is_search(p):
+            return self.bots.decide(eng, p, kind, options)
+        legal = legal_options(eng, p, kind, options)
+        k = self.twin.answer(p, R.DECISION_KINDS.index(kind), len(legal))
+        return self.rollout_bots.decide(eng, p, kind, options) if k is None else legal[k]
+
+
+def with_search_seats(bots, cfg, index: int, names, values):
+    """``bots``, or at a table with search seats, ``SearchSeats`` over a fast twin (the search
+    seats' rollout bots by name: the bot whose policy code is their ``rollout`` value)."""
+    if "search" not in cfg.bots:
+        return bots
+    from sim.search_twin import SearchTwin
+
+    from . import GAME
+    from . import kernel
+    from .bots import BOTS, BotAgent
+    from .kernel import search
+
+    by_code = {spec.policy: name for name, spec in BOTS.items()}
+    rollout = [by_code[int(v["rollout"])] if n == "search" else n for n, v in zip(names, values)]
+    return SearchSeats(bots, BotAgent(rollout, values), SearchTwin(GAME, cfg, index, kernel, search))

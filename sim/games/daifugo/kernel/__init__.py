@@ -36,8 +36,8 @@ Random-consumption protocol (both engines, per game, generator ``game_state(seed
 from .driver import RUN, begin_game, run_games, run_kernel, run_vector
 from .movegen import legal_plays
 from .state import LAYOUT, MAX_MOVES, MOVE, MOVE_COLS, SIZE
-from .step import MAX_OPTIONS, step_apply, step_legal, step_pending, step_play_on, step_start
+from .step import MAX_OPTIONS, new_state, step_apply, step_legal, step_pending, step_play_on, step_seats, step_start
 
 __all__ = ["LAYOUT", "MAX_MOVES", "MAX_OPTIONS", "MOVE", "MOVE_COLS", "RUN", "SIZE", "begin_game", "legal_plays",
-           "run_games", "run_kernel", "run_vector", "step_apply", "step_legal", "step_pending", "step_play_on",
-           "step_start"]
+           "new_state", "run_games", "run_kernel", "run_vector", "step_apply", "step_legal", "step_pending",
+           "step_play_on", "step_seats", "step_start"]

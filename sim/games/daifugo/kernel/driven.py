@@ -17,9 +17,9 @@ import numpy as np
 
 from sim.kernel_util import fn, inl, ix
 
-from .state import (APPLIED, CAPTURED, DECISIONS, DRIVEN, DSNAP, ORDER0, PCARDS, PHI, PKIND, PLO, PN, POPT, PPASS,
-                    PSEAT, PSTEP, REVEAL0, SCRIPT, SEEN, SNAP, SNAP_UNIT, STATE_SIZE, STOP, UNIT, bit, nth_card,
-                    popcount)
+from .state import (APPLIED, BOT_ANSWER, CAPTURED, DECISIONS, DRIVEN, DRIVER, DSNAP, ORDER0, PCARDS, PHI, PKIND,
+                    PLO, PN, POPT, PPASS, PSEAT, PSTEP, REVEAL0, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEEN, SNAP,
+                    SNAP_UNIT, STATE_SIZE, STOP, UNIT, bit, nth_card, popcount)
 
 STOP_AT_NEXT, PLAY_ROUND = 1, 2  # ``STOP``: stop at the decision after the applied options; the bots play the round out
 ASK_BOT = -(1 << 62)  # no option from outside: the seat's bot answers
@@ -31,9 +31,13 @@ def step_answer(b, q, kind, many):
     """A driven decision of seat q: the next applied option (counted in ``decisions`` when it had
     two or more options, ``many``, as ``bots.ask`` counts), LIST when it is the pending one, or
     ASK_BOT (the game is driven: the callers' ``b[DRIVEN]`` guard)."""
+    if (b[DRIVER] >> q) & 1 == 0:
+        return ASK_BOT  # not a driver seat (``step_seats``): its bot answers, now and in replays
     if b[SEEN] < b[APPLIED]:
         x = b[ix(SCRIPT + b[SEEN])]
         b[SEEN] += 1
+        if x == BOT_ANSWER:
+            return ASK_BOT
         if many:
             b[DECISIONS] += 1
         return x
@@ -123,6 +127,8 @@ def begin_driven_unit(b, setup):
     if b[CAPTURED]:
         return False
     u = b[UNIT] + 1
+    if u > b[SNAP_UNIT] and ((setup and b[ROUND_ROLLOUT]) or (b[ROLLOUT_END] and u > b[ROLLOUT_END])):
+        return False  # a search rollout ends here (``kernel_search.rollout``)
     if setup and b[STOP] == PLAY_ROUND and u > b[SNAP_UNIT]:
         b[STOP] = STOP_AT_NEXT
     if b[STOP] == STOP_AT_NEXT and u > b[SNAP_UNIT]:

@@ -28,6 +28,7 @@ from numba.extending import intrinsic
 
 from sim.kernel_util import fn, inl, ix
 from sim.layout import Layout
+from sim.search import BOT_ANSWER as SEARCH_BOT_ANSWER
 
 from .. import rules as R
 from .. import tables as T
@@ -120,6 +121,11 @@ DRIVEN, STOP, CAPTURED, PSEAT, PKIND, APPLIED, SEEN, SNAP_UNIT = LAYOUT.scalars(
     "driven", "stop", "captured", "pending_seat", "pending_kind", "applied", "seen", "snapshot_unit")
 PN, PPASS, PCARDS, PLO, PHI, PSTEP = LAYOUT.scalars(
     "pending_count", "pending_may_pass", "pending_cards", "pending_smallest", "pending_largest", "pending_size_step")
+DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
+                       "step_seats narrows it); the other seats' bots answer theirs")
+ROUND_ROLLOUT, ROLLOUT_END = LAYOUT.scalars("round_rollout", "rollout_end")  # a search rollout ends when the
+# round is scored (``round_rollout`` 1), or before the turn-loop unit after ``rollout_end`` (0: none)
+BOT_ANSWER = np.int64(SEARCH_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
 POPT = LAYOUT.block("pending_options", MAX_LISTED, "a listing decision's options (step_legal)")
 SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied in the current unit, in decision order")
 SNAP = LAYOUT.block("snapshot", STATE_SIZE, "the engine state at the current unit's start (step_apply goes on from it)")
@@ -153,6 +159,8 @@ assert sorted(_COUNTERS) == sorted(T.ROUND_COLS)  # one counter per column
  B_FLUX_MARGIN, B_RECYCLE_HAND) = (BOT_PARAM_NAMES.index(k) for k in (
     "revolt_below", "pass_control_above", "boss_hand", "pullback_margin", "draft_card_weight",
     "draft_vp_weight", "draft_fit_weight", "flux_margin", "recycle_hand"))
+BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE, BP_HORIZON = (BOT_PARAM_NAMES.index(k) for k in (
+    "budget", "determinizations", "rollout", "objective", "horizon"))  # the search bot's (sim.search_params)
 
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2  # plays.SET, STAIRS, JOKER_SINGLE

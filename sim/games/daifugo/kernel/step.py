@@ -22,9 +22,9 @@ from sim.kernel_util import fn, ir_inline, ix, listed, script_option
 from .. import rules as R
 from .driven import PLAY_ROUND, STOP_AT_NEXT
 from .driver import begin_game, play_game, turn_moves
-from .state import (APPLIED, CAPTURED, DRIVEN, DSNAP, K_PLAY, K_PULL_BACK, K_TEN_DISCARD, K_TRIM, MAX_MOVES,
-                    MAX_SCRIPT, NP, PCARDS, PHI, PKIND, PLO, PN, POPT, PPASS, PSEAT, PSTEP, PV, SCRIPT, SEEN, SNAP,
-                    SNAP_UNIT, STATE_SIZE, STOP, bit, nth_card, popcount)
+from .state import (APPLIED, BOT_ANSWER, CAPTURED, DRIVEN, DRIVER, DSNAP, K_PLAY, K_PULL_BACK, K_TEN_DISCARD,
+                    K_TRIM, MAX_MOVES, MAX_SCRIPT, NP, PCARDS, PHI, PKIND, PLO, PN, POPT, PPASS, PSEAT, PSTEP, PV, SCRIPT, SEEN, SNAP,
+                    SIZE, SNAP_UNIT, STATE_SIZE, STOP, bit, nth_card, popcount)
 
 MAX_SUBSET_CARDS = 16  # the most cards a trim, pull-back or ten discard chooses from (13 dealt + gifts)
 MAX_OPTIONS = max(MAX_MOVES + 1, 1 << MAX_SUBSET_CARDS)  # ``out`` length for step_legal
@@ -51,6 +51,11 @@ def resume(b, stop):
             turn_moves(b, b[PSEAT])
 
 
+def new_state():
+    """A buffer for one game (``step_start`` fills it)."""
+    return np.zeros(SIZE, dtype=np.int64)
+
+
 @njit(cache=True, error_model="numpy")
 def step_start(b, seed, game_index, run):
     """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
@@ -58,7 +63,17 @@ def step_start(b, seed, game_index, run):
     b[:] = 0
     begin_game(b, seed, game_index, run)
     b[DRIVEN] = 1
+    b[DRIVER] = (1 << b[NP]) - 1
     resume(b, STOP_AT_NEXT)
+
+
+@njit(cache=True, error_model="numpy")
+def step_seats(b, seats):
+    """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
+    other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
+    b[DRIVER] = seats
+    if b[PSEAT] >= 0 and (seats >> b[PSEAT]) & 1 == 0:
+        resume(b, STOP_AT_NEXT)
 
 
 @njit(cache=True)
@@ -138,8 +153,8 @@ def legal_option(b, option):
 @njit(cache=True, error_model="numpy")
 def step_apply(b, option):
     """Answer the pending decision, on to the next (``sim.step.STATUS``; -3, MAX_SCRIPT options
-    in one unit, is not reached)."""
-    legal = b[PSEAT] >= 0 and legal_option(b, option)
+    in one unit, is not reached). ``BOT_ANSWER`` (-3) lets the seat's own bot answer it."""
+    legal = b[PSEAT] >= 0 and (option == BOT_ANSWER or legal_option(b, option))
     status = script_option(b, option, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
     if status == 0:
         resume(b, STOP_AT_NEXT)

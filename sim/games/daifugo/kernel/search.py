@@ -1,0 +1,292 @@
+"""Daifugō's part of the search players (``sim.search``): what a seat cannot know, re-dealt.
+
+A driven game goes on from the snapshot of its current unit (a pass of the turn loop,
+``kernel/step.py``), so a world is made there: the hidden cards of the snapshot (the opponents'
+hands, the cards set aside at the deal and the cards removed face down, §2.4, DEC-1, DEC-16)
+are dealt again from the cards the seat cannot place, the undrawn rule cards are shuffled, the
+unit is replayed with the options already applied in it, and the world is kept only if the
+seat then sees what it sees in the game (``same_view``: the pending decision and its options,
+its own hand, every hand's size, the field, the discard pile, the laws, precepts and rule-card
+reveals, every public counter). The cards an opponent put face up on the field or the
+discard pile in the unit so far stay in that opponent's hand at the snapshot.
+
+What the re-deal forgets (so the seat knows less, never more): the cards it gave or received
+in the round's exchange and collusion swaps, the hand an opponent revealed for card 24, and
+the second joker's way into the king's hand (card 05). Worlds are not weighed by how likely
+they make the opponents' past plays.
+
+The search answers the decisions of the turns (plays, revolts, pull-backs, ten discards,
+flux, the recycle, loophole and dobon windows). The round's setup decisions (draft, gifts,
+collusion, trim, start player) are made before any turn, where a re-deal would have to undo
+the deal itself; they, and decisions with more options than the budget (a large pull-back or
+ten discard), are the rollout bot's (``BOT_ANSWER``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.kernel_util import fn, ix
+from sim.rng_compiled import mix64, shuffle_at
+from sim.search import BOT_ANSWER, decide, search_key
+
+from .. import rules as R
+from ..bots import SEARCH
+from .driver import GW, R_N, RW, SW, run_vector
+from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, DECISIONS,
+                    DECK0, DECK_LEN, DECK_PTR, DISC, DRIVEN, FIELD, H0, IN_ROUND, K_PLAY, K_PULL_BACK, K_TEN_DISCARD, K_TRIM, NBOT, NP, NTOP, O_GROW, O_RROWS,
+                    O_SROWS, PCARDS, PHI, PKIND, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED, RNG, ROLLOUT_END,
+                    ROUND_ROLLOUT, SCRIPT, SNAP, STATE_SIZE, T5DONE, TOP0, UNDEALT, UNIT, WIN0, bit, bot_param,
+                    nth_card, popcount)
+from .step import MAX_OPTIONS, new_state, resume, step_apply, step_legal, step_seats, step_start
+
+OBJ_WIN, OBJ_PLACEMENT = 0, 1
+WORLD_SALT = np.uint64(0x77D1DE5EED000002)
+STOP_AT_NEXT = 1  # driven.STOP_AT_NEXT
+NOT_FORCED = -(1 << 62)  # ``unsearched``: the search weighs the pending decision
+
+
+def _public_slots() -> np.ndarray:
+    """1 for each engine-state slot every seat sees; the hidden ones (hands, the set-aside and
+    removed cards, the generator, the rule deck's order) are compared apart in ``same_view``."""
+    public = np.ones(STATE_SIZE, dtype=np.int64)
+    public[H0:H0 + R.MAX_PLAYERS] = 0
+    public[DECK0:DECK0 + R.N_RULE_CARDS] = 0
+    public[[UNDEALT, REMOVED, RNG]] = 0
+    return public
+
+
+PUBLIC = _public_slots()
+
+
+@fn
+def snap(x):
+    """The snapshot slot of engine-state slot ``x``."""
+    return ix(SNAP + x)
+
+
+@njit(cache=True, error_model="numpy")
+def determinize(w, b, seat, key):
+    """``w`` (a copy of ``b``) with the snapshot's hidden cards dealt again from the stream
+    ``key`` and replayed to the pending decision; False unless the seat then sees the same."""
+    n = b[NP]
+    public_then = w[snap(FIELD)] | w[snap(DISC)]
+    shown = (b[FIELD] | b[DISC]) & ~public_then  # put face up in the unit so far
+    pool = ((np.int64(1) << np.int64(R.BASE_DECK + w[snap(T5DONE)])) - 1) & ~w[snap(H0 + seat)] & ~public_then
+    kept = np.zeros(R.MAX_PLAYERS, dtype=np.int64)
+    free = np.zeros(R.MAX_PLAYERS, dtype=np.int64)
+    need = popcount(w[snap(UNDEALT)]) + popcount(w[snap(REMOVED)])
+    for o in range(n):
+        if o != seat:
+            kept[o] = w[snap(H0 + o)] & shown
+            free[o] = popcount(w[snap(H0 + o)]) - popcount(kept[o])
+            pool &= ~kept[o]
+            need += free[o]
+    m = popcount(pool)
+    if m != need:
+        return False
+    cards = np.empty(max(m, 1), dtype=np.int64)
+    for j in range(m):
+        cards[j] = nth_card(pool, j)
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    shuffle_at(r, 0, cards, 0, m)
+    j = 0
+    for o in range(n):
+        if o != seat:
+            hand = kept[o]
+            for _ in range(free[o]):
+                hand |= bit(cards[j])
+                j += 1
+            w[snap(H0 + o)] = hand
+    for zone in (UNDEALT, REMOVED):
+        mask = np.int64(0)
+        for _ in range(popcount(w[snap(zone)])):
+            mask |= bit(cards[j])
+            j += 1
+        w[snap(zone)] = mask
+    drawn = w[snap(DECK_PTR)]
+    shuffle_at(r, 0, w, snap(DECK0 + drawn), w[snap(DECK_LEN)] - drawn)
+    w[snap(RNG)] = np.int64(mix64(np.uint64(key) ^ WORLD_SALT))
+    resume(w, STOP_AT_NEXT)
+    return same_view(w, b, seat)
+
+
+@fn
+def same_view(w, b, seat):
+    """Does ``seat`` see the same in ``w`` as in ``b``: the pending decision and its options, its
+    own hand, every hand's and hidden zone's size, the drawn rule cards, every public slot?"""
+    for x in (PSEAT, PKIND, PN, PPASS, PCARDS, PLO, PHI, PSTEP):
+        if w[x] != b[x]:
+            return False
+    kind = b[PKIND]
+    if kind != K_PLAY and kind != K_TRIM and kind != K_PULL_BACK and kind != K_TEN_DISCARD:  # a listed decision
+        for j in range(b[PN]):
+            if w[ix(POPT + j)] != b[ix(POPT + j)]:
+                return False
+    for i in range(STATE_SIZE):
+        if PUBLIC[i] and w[ix(i)] != b[ix(i)]:
+            return False
+    if w[ix(H0 + seat)] != b[ix(H0 + seat)]:
+        return False
+    for o in range(b[NP]):
+        if popcount(w[ix(H0 + o)]) != popcount(b[ix(H0 + o)]):
+            return False
+    if popcount(w[UNDEALT]) != popcount(b[UNDEALT]) or popcount(w[REMOVED]) != popcount(b[REMOVED]):
+        return False
+    for i in range(b[DECK_PTR]):
+        if w[ix(DECK0 + i)] != b[ix(DECK0 + i)]:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def resume_copy(dst, src):
+    """Copy into ``dst`` (a copy of the same game) what play goes on from: the step fields, the
+    options applied in the unit and the unit's snapshot (``resume`` rebuilds the engine state)."""
+    for i in range(DRIVEN, SCRIPT + src[APPLIED]):
+        dst[ix(i)] = src[ix(i)]
+    for i in range(STATE_SIZE):
+        dst[ix(SNAP + i)] = src[ix(SNAP + i)]
+
+
+@njit(cache=True, error_model="numpy")
+def rollout(w, option):
+    """Answer the pending decision with ``option`` and let the bots, the search seat's rollout
+    bot included, play on: to the round's scoring (objective placement) or the game's end (win),
+    or with the seat's ``horizon`` that many passes of the turn loop; ``w`` needs only what
+    ``resume_copy`` copies. Returns the decisions played from the unit's start."""
+    seat = w[PSEAT]
+    horizon = np.int64(bot_param(w, seat, BP_HORIZON))
+    w[ROUND_ROLLOUT] = 1 if np.int64(bot_param(w, seat, BP_OBJECTIVE)) == OBJ_PLACEMENT else 0
+    w[ROLLOUT_END] = w[snap(UNIT)] + 1 + horizon if horizon > 0 else 0
+    w[ix(SCRIPT + w[APPLIED])] = option
+    w[APPLIED] += 1
+    resume(w, 0)
+    return w[DECISIONS] - w[snap(DECISIONS)]
+
+
+@fn
+def round_place(w, seat):
+    """The seat's place in the round (0 first): as ranked, or while it still holds cards, after
+    the placed seats and by hand size among the others (ties half)."""
+    n = w[NP]
+    for i in range(w[NTOP]):
+        if w[ix(TOP0 + i)] == seat:
+            return float(i)
+    for i in range(w[NBOT]):
+        if w[ix(BOT0 + i)] == seat:
+            return float(n - w[NBOT] + i)
+    place = float(w[NTOP])
+    mine = popcount(w[ix(H0 + seat)])
+    for q in range(n):
+        if q != seat and w[ix(A0 + q)]:
+            theirs = popcount(w[ix(H0 + q)])
+            place += 1.0 if theirs < mine else (0.5 if theirs == mine else 0.0)
+    return place
+
+
+@njit(cache=True, error_model="numpy")
+def score(w, seat, objective):
+    """Win: 1 for a (shared) win of the game; placement: the share of the others placed below
+    the seat in the round (``round_place``). A rollout stopped by its horizon scores the place."""
+    n = w[NP]
+    if objective == OBJ_WIN and w[PSEAT] < 0 and w[IN_ROUND] == 0 and w[ROLLOUT_END] == 0:
+        return float(w[ix(WIN0 + seat)])
+    if w[IN_ROUND] == 0 and w[NTOP] == n:
+        for i in range(n):
+            if w[ix(TOP0 + i)] == seat:
+                return (n - 1 - i) / (n - 1)
+    return (n - 1 - round_place(w, seat)) / (n - 1)
+
+
+@njit(cache=True, error_model="numpy")
+def unsearched(b, opts):
+    """The option of the pending decision when the search does not weigh it: its only option,
+    or ``BOT_ANSWER`` for a setup decision or one with more options than the budget; else
+    ``NOT_FORCED`` (the pending decision's options are in ``opts``)."""
+    n = step_legal(b, opts)
+    if n <= 1:
+        return opts[0]
+    if b[SNAP + IN_ROUND] == 0 or n > np.int64(bot_param(b, b[PSEAT], BP_BUDGET)):
+        return BOT_ANSWER
+    return NOT_FORCED
+
+
+@njit(cache=True, error_model="numpy")
+def advance(b, opts):
+    """Apply ``unsearched`` options until a decision the search weighs is pending or the game is over."""
+    while b[PSEAT] >= 0:
+        x = unsearched(b, opts)
+        if x == NOT_FORCED:
+            return
+        step_apply(b, x)
+
+
+def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray,
+                  opts: np.ndarray | None = None) -> int:
+    """The option the pending search seat of ``b`` chooses (``sim.search.decide``, called from
+    Python), or ``unsearched``'s."""
+    opts = np.empty(MAX_OPTIONS, dtype=np.int64) if opts is None else opts
+    x = int(unsearched(b, opts))
+    if x != NOT_FORCED:
+        return x
+    seat = np.int64(b[PSEAT])
+    budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
+                                 for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE))
+    key = search_key(np.uint64(seed), np.int64(game_index), seat, b[DECISIONS])
+    return int(decide(b, seat, np.uint64(key), budget, worlds, objective, opts, step_legal, resume_copy,
+                      determinize, rollout, score, stats))
+
+
+@njit(cache=True, error_model="numpy")
+def start_search_game(b, seed, game_index, run):
+    """Game ``game_index`` driven for its search seats (policy SEARCH): they answer through the
+    step driver, their rollouts (and the decisions they do not search) by their rollout bots;
+    the other seats' bots answer theirs. Returns the search seats' bit mask."""
+    step_start(b, seed, game_index, run)
+    mask = 0
+    for s in range(b[NP]):
+        if b[ix(POL0 + s)] == SEARCH:
+            mask |= 1 << s
+            b[ix(POL0 + s)] = np.int64(bot_param(b, s, BP_ROLLOUT))
+    step_seats(b, mask)
+    return mask
+
+
+@njit(error_model="numpy")  # not cached: it hands compiled functions to ``decide`` (numba issue #2956)
+def run_search_games(b, seed, start, count, run, g, r, s, stats):
+    """``run_games`` for a table with search seats: each game driven through the step contract,
+    the search seats' decisions by ``decide`` (as ``search_option``, in one compiled loop: a
+    call from Python costs as much as a few rollouts); its rows into ``g``, ``r``, ``s``."""
+    n, rounds = run[R_N], r.shape[1]
+    opts = np.empty(MAX_OPTIONS, dtype=np.int64)
+    for k in range(count):
+        start_search_game(b, seed, start + k, run)
+        advance(b, opts)
+        while b[PSEAT] >= 0:
+            seat = b[PSEAT]
+            key = search_key(seed, start + k, seat, b[DECISIONS])
+            option = decide(b, seat, key, np.int64(bot_param(b, seat, BP_BUDGET)),
+                            np.int64(bot_param(b, seat, BP_WORLDS)), np.int64(bot_param(b, seat, BP_OBJECTIVE)),
+                            opts, step_legal, resume_copy, determinize, rollout, score, stats)
+            step_apply(b, option)
+            advance(b, opts)
+        for i in range(GW):
+            g[k, i] = b[ix(O_GROW + i)]
+        for j in range(rounds):
+            for i in range(RW):
+                r[k, j, i] = b[ix(O_RROWS + j * RW + i)]
+        for q in range(n):
+            for i in range(SW):
+                s[k, q, i] = b[ix(O_SROWS + q * SW + i)]
+
+
+def search_batch(game, cfg, start: int, count: int, stats: np.ndarray):
+    """``run_kernel`` for a table with search seats: the raw rows of games ``start ..
+    start+count-1``; the search's counts add up in ``stats`` (sim.search.STAT_NAMES)."""
+    raw = game.new_arrays(cfg, count)
+    b = new_state()
+    run_search_games(b, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg), *raw, stats)
+    return raw
