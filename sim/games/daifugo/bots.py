@@ -59,7 +59,7 @@ BOTS["search"] = BotSpec(
 )
 SEARCH_PARAMS = search_params({"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST},
                               ("win", "placement"))
-BOT_PARAMS = SEARCH_PARAMS + (
+BOT_PARAMS = (
     BotParam("revolt_below", 0.0, 13.0, "strategist revolts when the mean strength (0-12) of its natural cards is below this"),
     BotParam("pass_control_above", 0.0, float(R.BASE_DECK),
              "strategist passes instead of spending control cards while every opponent holds more cards than this"),
@@ -74,7 +74,7 @@ BOT_PARAMS = SEARCH_PARAMS + (
              "strategist exchanges hands through its card-18 precept when it receives at least this many cards fewer"),
     BotParam("recycle_hand", 0.0, 13.0,
              "strategist recycles (card 01) the strongest discard card once its hand has at most this many cards"),
-)
+) + SEARCH_PARAMS
 BOT_PARAM_NAMES = tuple(dict.fromkeys(k for spec in BOTS.values() for k in spec.params))  # Game.bot_param_names()
 GREEDY_RECYCLE_HAND = 3  # greedy recycles (card 01) at this hand size or smaller (spec §6 D14)
 

@@ -214,9 +214,9 @@ def unsearched(b, opts):
     return NOT_FORCED
 
 
-@njit(cache=True, error_model="numpy")
-def advance(b, opts):
-    """Apply ``unsearched`` options until a decision the search weighs is pending or the game is over."""
+def advance(b: np.ndarray, opts: np.ndarray) -> None:
+    """Apply ``unsearched`` options until a decision the search weighs is pending or the game is
+    over (from Python: the step contract's compiled functions, no new engine code to compile)."""
     while b[PSEAT] >= 0:
         x = unsearched(b, opts)
         if x == NOT_FORCED:
@@ -240,47 +240,36 @@ def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray,
                       determinize, rollout, score, stats))
 
 
-@njit(cache=True, error_model="numpy")
-def start_search_game(b, seed, game_index, run):
+def start_search_game(b: np.ndarray, seed, game_index, run: np.ndarray) -> int:
     """Game ``game_index`` driven for its search seats (policy SEARCH): they answer through the
     step driver, their rollouts (and the decisions they do not search) by their rollout bots;
     the other seats' bots answer theirs. Returns the search seats' bit mask."""
-    step_start(b, seed, game_index, run)
+    step_start(b, np.uint64(seed), np.int64(game_index), run)
     mask = 0
-    for s in range(b[NP]):
-        if b[ix(POL0 + s)] == SEARCH:
+    for s in range(int(b[NP])):
+        if b[POL0 + s] == SEARCH:
             mask |= 1 << s
-            b[ix(POL0 + s)] = np.int64(bot_param(b, s, BP_ROLLOUT))
-    step_seats(b, mask)
+            b[POL0 + s] = int(bot_param(b, np.int64(s), np.int64(BP_ROLLOUT)))
+    step_seats(b, np.int64(mask))
     return mask
 
 
-@njit(error_model="numpy")  # not cached: it hands compiled functions to ``decide`` (numba issue #2956)
-def run_search_games(b, seed, start, count, run, g, r, s, stats):
+def run_search_games(b: np.ndarray, seed: int, start: int, count: int, run: np.ndarray, g: np.ndarray,
+                     r: np.ndarray, s: np.ndarray, stats: np.ndarray) -> None:
     """``run_games`` for a table with search seats: each game driven through the step contract,
-    the search seats' decisions by ``decide`` (as ``search_option``, in one compiled loop: a
-    call from Python costs as much as a few rollouts); its rows into ``g``, ``r``, ``s``."""
-    n, rounds = run[R_N], r.shape[1]
+    the search seats' decisions by ``search_option``; its rows into ``g``, ``r``, ``s``."""
+    n, rounds = int(run[R_N]), r.shape[1]
     opts = np.empty(MAX_OPTIONS, dtype=np.int64)
     for k in range(count):
-        start_search_game(b, seed, start + k, run)
+        start_search_game(b, np.uint64(seed), np.int64(start + k), run)
         advance(b, opts)
         while b[PSEAT] >= 0:
-            seat = b[PSEAT]
-            key = search_key(seed, start + k, seat, b[DECISIONS])
-            option = decide(b, seat, key, np.int64(bot_param(b, seat, BP_BUDGET)),
-                            np.int64(bot_param(b, seat, BP_WORLDS)), np.int64(bot_param(b, seat, BP_OBJECTIVE)),
-                            opts, step_legal, resume_copy, determinize, rollout, score, stats)
-            step_apply(b, option)
+            status = step_apply(b, np.int64(search_option(b, seed, start + k, stats, opts)))
+            assert status == 0, status
             advance(b, opts)
-        for i in range(GW):
-            g[k, i] = b[ix(O_GROW + i)]
-        for j in range(rounds):
-            for i in range(RW):
-                r[k, j, i] = b[ix(O_RROWS + j * RW + i)]
-        for q in range(n):
-            for i in range(SW):
-                s[k, q, i] = b[ix(O_SROWS + q * SW + i)]
+        g[k] = b[O_GROW:O_GROW + GW]
+        r[k] = b[O_RROWS:O_RROWS + rounds * RW].reshape(rounds, RW)
+        s[k] = b[O_SROWS:O_SROWS + n * SW].reshape(n, SW)
 
 
 def search_batch(game, cfg, start: int, count: int, stats: np.ndarray):
@@ -288,5 +277,5 @@ def search_batch(game, cfg, start: int, count: int, stats: np.ndarray):
     start+count-1``; the search's counts add up in ``stats`` (sim.search.STAT_NAMES)."""
     raw = game.new_arrays(cfg, count)
     b = new_state()
-    run_search_games(b, np.uint64(cfg.seed), np.int64(start), np.int64(count), run_vector(game, cfg), *raw, stats)
+    run_search_games(b, cfg.seed, start, count, run_vector(game, cfg), *raw, stats)
     return raw
