@@ -30,3 +30,15 @@ def engines_agree(game, cfg, start: int, count: int, limited: bool = True) -> di
     for name in game.tables:
         pd.testing.assert_frame_equal(compared[name], ref[name], check_exact=True, obj=f"table '{name}'")
     return fast
+
+
+def same_for_any_workers(game, cfg, games: int, tmp_path) -> None:
+    """A run of ``cfg``: 1 worker in one batch equals 2 workers in batches of 3."""
+    from analysis.load import Run
+    from sim import runner
+
+    runner.run(cfg, games, tmp_path / "a", workers=1, batch_size=games, progress=False)
+    runner.run(cfg, games, tmp_path / "b", workers=2, batch_size=3, progress=False)
+    a, b = Run(tmp_path / "a"), Run(tmp_path / "b")
+    for name in game.tables:
+        pd.testing.assert_frame_equal(a.table(name), b.table(name))

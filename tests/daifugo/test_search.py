@@ -3,12 +3,9 @@ the set-aside or removed cards or the rule deck's order (§2.4, DEC-1, DEC-16), 
 and the reference engine plays it through the same compiled search."""
 
 import numpy as np
-import pandas as pd
 import pytest
 from numba import njit
 
-from analysis.load import Run
-from sim import runner
 from sim.games.daifugo import GAME
 from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
@@ -17,7 +14,7 @@ from sim.games.daifugo.kernel import state as S
 from sim.games.daifugo.kernel.step import resume
 from sim.rng_compiled import mix64
 from sim.search import BOT_ANSWER, N_STATS, decide, search_key
-from tests.engines import engines_agree
+from tests.engines import engines_agree, same_for_any_workers
 
 BOTS = ["search", "strategist", "greedy", "strategist"]
 CFG = GAME.make_config(players=4, bots=BOTS, seed=5,
@@ -127,11 +124,7 @@ def test_setup_and_oversized_decisions_go_to_the_rollout_bot():
 
 def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):
     """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
-    runner.run(CFG, 6, tmp_path / "a", workers=1, batch_size=6, progress=False)
-    runner.run(CFG, 6, tmp_path / "b", workers=2, batch_size=3, progress=False)
-    a, b = Run(tmp_path / "a"), Run(tmp_path / "b")
-    for name in GAME.tables:
-        pd.testing.assert_frame_equal(a.table(name), b.table(name))
+    same_for_any_workers(GAME, CFG, 6, tmp_path)
 
 
 def test_reference_engine_asks_the_same_search():

@@ -15,7 +15,7 @@ from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel import state as KS
 from sim.games.daifugo.kernel import step as KSTEP
-from tests.stepping import decisions
+from tests.stepping import check_driver_seats, decisions
 
 STEP = GAME.step
 BOTS = ["strategist", "random", "greedy", "strategist"]
@@ -118,32 +118,9 @@ def test_play_on_stops_at_the_next_rounds_first_decision():
 
 @pytest.mark.parametrize("overrides", STEP.variants[:2], ids=["normal", "madness"])
 def test_driver_seats_answer_only_their_own_decisions(overrides):
-    """step_seats: with seat s alone the driver's, every pending decision is s's, the other
-    seats' bots answer theirs (in replays too), and the finished game is the reference engine's
-    with s's decisions forced to the same options; with no driver seat the bots play it out."""
+    """step_seats against the reference engine with one seat's decisions forced (tests.stepping)."""
     cfg = GAME.make_config(players=4, bots=BOTS, seed=13, overrides=overrides)
-    rng = np.random.default_rng(3)
-    options = np.zeros(STEP.max_options, dtype=np.int64)
-    for index in range(4):
-        seat = index % 4
-        buf = STEP.start(cfg, index)
-        K.step_seats(buf, np.int64(1 << seat))
-        chosen = []
-        while K.step_pending(buf)[0] >= 0:
-            assert K.step_pending(buf)[0] == seat
-            k = int(rng.integers(K.step_legal(buf, options)))
-            chosen.append(k)
-            assert K.step_apply(buf, options[k]) == 0
-        ref, asked = STEP.reference_outcome(cfg, index, chosen, seats=1 << seat)
-        out = STEP.outcome(cfg, buf)
-        assert sum(s == seat for s, _, _ in asked) == len(chosen)
-        for name in out:
-            assert np.array_equal(out[name], ref[name]), (index, name)
-        alone = STEP.start(cfg, index)
-        K.step_seats(alone, np.int64(0))
-        assert K.step_pending(alone) == (-1, -1)
-        assert np.array_equal(STEP.outcome(cfg, alone)["games"], GAME.fast_batch(cfg, index, 1)[0][0])
-
+    check_driver_seats(GAME, cfg, range(4), lambda i: GAME.fast_batch(cfg, i, 1)[0][0])
 
 def test_bot_answer_lets_the_seats_bot_decide():
     """step_apply(BOT_ANSWER): the seat's own bot answers the pending decision; a game answered
