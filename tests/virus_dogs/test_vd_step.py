@@ -35,12 +35,14 @@ def test_batch_rows_are_start_then_play_on(overrides):
 
 
 def test_step_fields_are_declared_and_fit():
-    """The step block is declared in LAYOUT after the engine state it snapshots; the pending
-    options block holds the largest decision (a full action menu, every subset of the
-    largest mask peek); the kind names are the reference engine's."""
+    """The step block is declared in LAYOUT after the engine state it snapshots: the unit
+    snapshot holds the per-game state, the generator's counter and a full deck, the pending
+    state everything up to the deck's end; the pending options block holds the largest
+    decision (a full action menu, every subset of the largest mask peek); the kind names are
+    the reference engine's."""
     f = K.LAYOUT.fields
-    assert f["snapshot"].size == K.SNAP_STOP == f["rng_start"].offset
-    assert f["deck_sums"].stop == K.SNAP_STOP  # resume zeroes this game's sums from draw_sums on
+    assert f["unit_snapshot"].size == K.FRESH_STOP + 1 + f["deck"].size and f["deck"].offset == f["rng"].stop
+    assert f["pending_state"].size == f["deck"].stop <= f["stepped"].offset
     assert f["pending_options"].size >= max(f["options"].size, 1 << GAME.param("mask_peek").hi,
                                             GAME.param("black_market_look").hi)
     assert STEP.kinds == K.KINDS and STEP.max_options == f["pending_options"].size
@@ -86,3 +88,36 @@ def test_a_copy_goes_on_alone():
     K.step_play_on(a)
     K.step_play_on(fresh)
     assert np.array_equal(a, fresh)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"hq_target": "choice", "draw_count_declared_upfront": True}],
+                         ids=["defaults", "hq-choice,upfront"])
+def test_driver_seats_answer_only_their_own_decisions(overrides):
+    """step_seats: with seat s alone the driver's, every pending decision is s's, the other
+    seats' bots answer theirs (in the unit's replays too), and the finished game is the
+    reference engine's with s's decisions forced to the same options; with no driver seat the
+    bots play it out as the batch does."""
+    cfg = GAME.make_config(players=4, bots=["random", "cautious", "aggressive", "cautious"], seed=13,
+                           overrides=overrides)
+    rng = np.random.default_rng(3)
+    options = np.zeros(STEP.max_options, dtype=np.int64)
+    for index in range(12):
+        seat = index % 4
+        buf = STEP.start(cfg, index)
+        K.step_seats(buf, np.int64(1 << seat))
+        chosen = []
+        while K.step_pending(buf)[0] >= 0:
+            assert K.step_pending(buf)[0] == seat
+            k = int(rng.integers(K.step_legal(buf, options)))
+            chosen.append(k)
+            assert K.step_apply(buf, options[k]) == 0
+        assert chosen, index
+        ref, asked = STEP.reference_outcome(cfg, index, chosen, seats=1 << seat)
+        assert sum(s == seat for s, _, _ in asked) == len(chosen)
+        out = STEP.outcome(cfg, buf)
+        for name in out:
+            assert np.array_equal(out[name], ref[name]), (index, name)
+        alone = STEP.start(cfg, index)
+        K.step_seats(alone, np.int64(0))
+        assert K.step_pending(alone) == (-1, -1)
+        assert np.array_equal(STEP.outcome(cfg, alone)["games"], GAME.fast_batch(cfg, index, 1)[0][:, 0])
