@@ -18,7 +18,7 @@ from sim.games.virus_dogs.kernel_state import (
     N_TYPES, ONE, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS, O_P, O_PL, O_REFUSED, O_SM, P_ALLSHARED,
     P_AMBREACT, P_ANTCOUGH, P_BATADD, P_DPC, P_ELIMDEST, P_EXREF, P_THR, S_CUR, S_DOCS, S_DSIZE,
     S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES, S_STEPPED, S_TEND, S_TURN,
-    S_U_CHANGED, TP, V, X_COUGH, YES, draw_event, hand_shown, left_of, put_bottom, put_top,
+    S_U_CHANGED, TP, V, X_COUGH, YES, draw_event, exchange_gift, hand_shown, left_of, put_bottom, put_top,
     right_of, shuffle_deck, take_top, to_discard, to_hand, touch_top,
 )
 from sim.kernel_util import fn, inl, ix
@@ -263,7 +263,7 @@ def cough(b, p):
         if b[S_DSIZE] == 0:
             continue
         if b[S_STEPPED]:
-            touch_top(b, ONE)
+            touch_top(b, ONE, ONE)
         c = take_top(b)
         draw_event(b, X_COUGH)
         if c == BAT:
@@ -323,6 +323,8 @@ def exchange(b, p):
             continue
         to = left_of(b, n, s)
         to_hand(b, to, c, YES)
+        if b[S_STEPPED]:
+            exchange_gift(b, s, to, c)
         if c == V:
             b[ix(O_SM + s * NS + tb.S_PLANTED)] += 1
 

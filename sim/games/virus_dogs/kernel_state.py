@@ -26,7 +26,7 @@ from sim.games.virus_dogs.rules import (
 )
 from sim.kernel_util import fn, inl, ix
 from sim.layout import Layout
-from sim.rng import shuffle_at
+from sim.rng import randbelow_at, shuffle_at
 
 
 # ---- typed constants ----------------------------------------------------------------------------
@@ -103,7 +103,13 @@ B_DRAW2 = BOT_PARAMS.scalar("draw_two", "aggressive")
 B_BLUFF = BOT_PARAMS.scalar("bluff", "aggressive")
 B_CTLSUS = BOT_PARAMS.scalar("control_suspicion", "aggressive")
 B_QRNSUS = BOT_PARAMS.scalar("quarantine_suspicion", "aggressive")
+B_BUDGET = BOT_PARAMS.scalar("budget", "search: rollouts per decision")
+B_WORLDS = BOT_PARAMS.scalar("determinizations", "search: re-dealt worlds per decision")
+B_ROLLOUT = BOT_PARAMS.scalar("rollout", "search: the rollout bot's policy")
+B_OBJECTIVE = BOT_PARAMS.scalar("objective", "search: what a rollout scores")
+B_HORIZON = BOT_PARAMS.scalar("horizon", "search: turns a rollout plays")
 BOT_PARAM_NAMES = tuple(BOT_PARAMS.fields)
+PPM = 1_000_000  # bot parameters are held in parts per million (bots.ppm)
 NB = BOT_PARAMS.size
 
 # ---- the game state buffer ---------------------------------------------------------------------
@@ -148,10 +154,23 @@ S_U_CHANGED = LAYOUT.scalar("unit_changed", "driven: bit s, seat s's hand change
                             "(an unseen card taken, an exchange card given)")
 S_U_SHOWN = LAYOUT.scalar("unit_shown", "driven: bit s, seat s's hand was shown in the unit (control, quarantine, "
                           "elimination) with no private change before")
+S_U_GIFTS = LAYOUT.scalar("unit_gifts", "driven: exchange cards passed in the unit (in unit_gift)")
+S_U_SHUFFLES = LAYOUT.scalar("unit_shuffles", "driven: shuffles in the unit so far")
+S_U_SEG_INTACT = LAYOUT.scalar("unit_seg_intact", "driven: cards of the deck as the last shuffle left it (from the "
+                               "bottom) no card left or was peeked at from")
+S_U_SEG_BOTTOM = LAYOUT.scalar("unit_seg_bottom", "driven: cards put under the deck since the last shuffle")
+S_U_SEEN = LAYOUT.scalar("unit_seen", "driven: cards noted in unit_seen_cards")
 S_BAD = LAYOUT.scalar("replay_off", "driven: 1 once a replayed option did not fit its decision (a re-dealt "
                       "world that left the game's path; kernel_search)")
 O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
 O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
+MAX_GIFTS = 4 * MAX_SEATS  # exchange cards a unit notes (later ones are not noted)
+O_U_GIFT = LAYOUT.block("unit_gift", 3 * MAX_GIFTS, "driven: giver, receiver and card of each exchange card "
+                        "passed in the unit")
+MAX_SEEN = 16  # cards seen after the unit's shuffles that a unit notes (later ones are not noted)
+O_U_SEEN = LAYOUT.block("unit_seen_cards", 4 * MAX_SEEN, "driven: each card that left the deck or was peeked "
+                        "at after a shuffle of the unit: the shuffle's number, its place in the deck that "
+                        "shuffle made (from the bottom), its code, 1 if seen face up")
 O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
 O_SM = LAYOUT.block("seat_rows", MAX_SEATS * tb.NS, "seat s's result row at seat_rows + s*NS (tables.SEAT_COLS)")
 FRESH_STOP = LAYOUT.size
@@ -184,6 +203,8 @@ MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal optio
 PENDING = np.int64(-2)  # ``driver_option`` of the decision that becomes the pending one
 COUNTED_ALL = np.int64(1 << 62)  # ``draws_counted`` while the engine unwinds from a pending decision
 S_STEPPED = LAYOUT.scalar("stepped", "1 in a game driven through the step contract (policies hold STEP)")
+S_SEARCH = LAYOUT.scalar("search_seats", "bit s: seat s's bot is the search bot (bots.SEARCH; step_start plays it "
+                         "by its rollout bot)")
 # the scalars a copy of a driven game goes on from (kernel_search.resume_copy), one block:
 S_STOP = LAYOUT.scalar("stop", "1: the engine stops at the driver's first decision past the applied options; "
                        "0: the bots answer it")
@@ -194,6 +215,10 @@ S_UDRV = LAYOUT.scalar("driver_asked", "the driver's decisions asked in this pas
 S_DRIVEN = LAYOUT.scalar("driver_option", "the option of the driver's decision being asked, or PENDING")
 S_COUNTED = LAYOUT.scalar("draws_counted", "draw events already summed into draw_sums / deck_sums "
                           "(a unit played again sums only the later ones)")
+S_REND = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
+                       "have started (0: never; kernel_search.rollout)")
+S_W_FIX = LAYOUT.scalar("world_fixed", "a re-dealt world (kernel_search): cards in world_cards, put in place "
+                        "after the unit's shuffles as the seat saw them")
 S_SCRIPTED = LAYOUT.scalar("applied", "driver options applied in the current unit (step_apply), in the script block")
 S_PSEAT = LAYOUT.scalar("pending_seat", "the seat of the pending decision, -1 once the game is over")
 S_PKIND = LAYOUT.scalar("pending_kind", "the kind of the pending decision (K_*, KINDS)")
@@ -204,6 +229,8 @@ O_SPOL = LAYOUT.block("step_policies", MAX_SEATS, "seat s's bot policy while ``p
 O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
 O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the driver options applied in the current unit, in decision order")
 O_SSEAT = LAYOUT.block("script_seats", MAX_SCRIPT, "the seat of each applied option")
+O_W_CARDS = LAYOUT.block("world_cards", 3 * MAX_SEEN, "a re-dealt world: the shuffle's number, the place and the "
+                         "code of each card the seat saw after a shuffle of the unit (unit_seen_cards)")
 USNAP_SIZE = FRESH_STOP + 1 + MAX_CARDS
 O_USNAP = LAYOUT.block("unit_snapshot", USNAP_SIZE, "the engine state at the current unit's start: "
                        "the per-game state (0 .. FRESH_STOP), then the generator's counter and the deck's used part")
@@ -310,7 +337,10 @@ def put_bottom(b, c, k):
     if c == V:
         b[S_VDECK] += k
     if b[S_STEPPED]:
-        b[S_U_BOTTOM] += k
+        if b[S_U_SHUFFLED]:
+            b[S_U_SEG_BOTTOM] += k
+        else:
+            b[S_U_BOTTOM] += k
 
 
 @fn
@@ -318,7 +348,8 @@ def shuffle_deck(b):
     """VD-11.1 / VD-8.2: uniform shuffle; all order knowledge is wiped."""
     shuffle_at(b, O_RNG, b, O_DECK, b[S_DSIZE])
     b[S_KTOP] = 0
-    b[S_U_SHUFFLED] = b[S_STEPPED]
+    if b[S_STEPPED]:
+        shuffled(b)
 
 
 @inl
@@ -405,6 +436,10 @@ def unit_start(b):
     b[S_U_PUBLIC] = 0
     b[S_U_CHANGED] = 0
     b[S_U_SHOWN] = 0
+    b[S_U_GIFTS] = 0
+    b[S_U_SHUFFLES] = 0
+    b[S_U_SEEN] = 0
+    b[S_W_FIX] = 0  # a re-dealt world's cards were the unit's it was dealt in
     if b[S_STOP]:
         copy_state(b, O_USNAP, ZERO, FRESH_STOP)
         copy_state(b, O_USNAP + FRESH_STOP, O_RNG, 1 + b[S_DSIZE])
@@ -424,11 +459,57 @@ def copy_state(b, dst, src, n):
 
 
 @fn
-def touch_top(b, m):
-    """Driven: the top ``m`` cards are about to be taken or peeked at (before the unit's first
-    shuffle, the cards of its starting deck left intact shrink to those below them)."""
+def touch_top(b, m, public):
+    """Driven: the top ``m`` cards are about to be taken or peeked at (``public``: face up).
+    Before the unit's first shuffle, the cards of its starting deck left intact shrink to those
+    below them; after a shuffle, the cards of the deck it made that are touched for the first
+    time are noted with their places."""
     if b[S_U_SHUFFLED] == 0:
         b[S_U_INTACT] = max(ZERO, min(b[S_U_INTACT], b[S_DSIZE] - m - b[S_U_BOTTOM]))
+        return
+    low = max(ZERO, b[S_DSIZE] - m - b[S_U_SEG_BOTTOM])
+    for place in range(b[S_U_SEG_INTACT] - 1, low - 1, -1):
+        k = b[S_U_SEEN]
+        if k < MAX_SEEN:
+            b[ix(O_U_SEEN + 4 * k)] = b[S_U_SHUFFLES]
+            b[ix(O_U_SEEN + 4 * k + 1)] = place
+            b[ix(O_U_SEEN + 4 * k + 2)] = b[ix(O_DECK + place + b[S_U_SEG_BOTTOM])]
+            b[ix(O_U_SEEN + 4 * k + 3)] = public
+            b[S_U_SEEN] = k + 1
+    b[S_U_SEG_INTACT] = min(b[S_U_SEG_INTACT], low)
+
+
+@fn
+def shuffled(b):
+    """Driven: the deck was shuffled; in a re-dealt world, the cards the seat saw after this
+    shuffle in the game are put where it saw them, each swapped with a random card of its type
+    below (the deck stays uniform given what the seat saw)."""
+    b[S_U_SHUFFLED] = 1
+    b[S_U_SHUFFLES] += 1
+    b[S_U_SEG_INTACT] = b[S_DSIZE]
+    b[S_U_SEG_BOTTOM] = 0
+    for k in range(b[S_W_FIX]):
+        if b[ix(O_W_CARDS + 3 * k)] != b[S_U_SHUFFLES]:
+            continue
+        place, c = b[ix(O_W_CARDS + 3 * k + 1)], b[ix(O_W_CARDS + 3 * k + 2)]
+        if place >= b[S_DSIZE] or not swap_in(b, place, c):
+            b[S_BAD] = 1
+            return
+
+
+@fn
+def swap_in(b, place, c):
+    """Card ``c`` to deck slot ``place`` from a random slot at or below it holding one; False if none."""
+    start = randbelow_at(b, O_RNG, place + 1)
+    for i in range(place + 1):
+        j = start + i
+        if j > place:
+            j -= place + 1
+        if b[ix(O_DECK + j)] == c:
+            b[ix(O_DECK + j)] = b[ix(O_DECK + place)]
+            b[ix(O_DECK + place)] = c
+            return True
+    return False
 
 
 @fn
@@ -445,3 +526,14 @@ def hand_shown(b, s):
     """Driven: seat s's hand is shown to everyone (VD-13.2, VD-14.1, VD-19.3)."""
     if (b[S_U_CHANGED] >> s) & 1 == 0:
         b[S_U_SHOWN] |= ONE << s
+
+
+@fn
+def exchange_gift(b, giver, receiver, c):
+    """Driven: ``giver``'s exchange card ``c`` goes to ``receiver`` (VD-16.4; both know it)."""
+    k = b[S_U_GIFTS]
+    if k < MAX_GIFTS:
+        b[ix(O_U_GIFT + 3 * k)] = giver
+        b[ix(O_U_GIFT + 3 * k + 1)] = receiver
+        b[ix(O_U_GIFT + 3 * k + 2)] = c
+        b[S_U_GIFTS] = k + 1

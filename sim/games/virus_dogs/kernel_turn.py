@@ -24,7 +24,7 @@ from sim.games.virus_dogs.kernel_state import (
     P_HQALL, P_HQCHOICE, P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK,
     P_UPFRONT, QRN, R_ANT, R_DECLARE, SHF, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST,
     S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LEADER, S_LEAD_NOW, S_LEAD_SINCE, S_LIMBO, S_N, S_NLIVE,
-    S_OVER, S_PEND, S_RES, S_ROUNDS, S_SHQ, S_STEPPED, S_TEND, S_TURN, S_VDECK, TP, TURN_CAP, V,
+    S_OVER, S_PEND, S_REND, S_RES, S_ROUNDS, S_SHQ, S_STEPPED, S_TEND, S_TURN, S_VDECK, TP, TURN_CAP, V,
     X_MARKET, X_MASK, X_NORMAL, YES, ZERO, draw_event, left_of, private_touch, put_top,
     shuffle_deck, take_top, to_discard, to_hand, touch_top, unit_start,
 )
@@ -82,13 +82,14 @@ def setup(b):
 
 @fn
 def play(b, dens):
-    """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap; M-2 sums in ``dens`` (a driven game's turns whose
+    """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap (a search rollout's end,
+    ``rollout_end``, ends it the same way); M-2 sums in ``dens`` (a driven game's turns whose
     row ``dens`` lacks are not summed). Each pass of the loop is a unit of a driven game."""
     n = b[S_N]
     while True:
         if b[S_STEPPED]:
             unit_start(b)
-        if b[S_TURN] >= b[O_P + P_MAXTURNS]:
+        if b[S_TURN] >= b[O_P + P_MAXTURNS] or (b[S_REND] > 0 and b[S_TURN] >= b[S_REND]):
             b[O_GM + tb.G_TURN_CAP] = 1
             b[O_GM + tb.G_OUTCOME] = TURN_CAP
             break
@@ -262,7 +263,7 @@ def normal_draw(b, p, upfront):
                 if not yes_no(b, p, K_MORE, NOX):
                     break
         if b[S_STEPPED]:
-            touch_top(b, ONE)
+            touch_top(b, ONE, ZERO)
         c = take_top(b)
         draw_event(b, X_NORMAL)
         if c != BAT or b[O_P + P_BATCOUNT]:
@@ -287,7 +288,7 @@ def mask(b, p):
     m = min(b[O_P + P_PEEK], b[S_DSIZE])
     if b[S_STEPPED]:
         private_touch(b)
-        touch_top(b, m)
+        touch_top(b, m, ZERO)
     peek(b, m)
     take = mask_take(b, p, m)
     cnt = 0
@@ -314,7 +315,7 @@ def black_market(b, p):
     m = min(b[O_P + P_LOOK], b[S_DSIZE])
     if b[S_STEPPED]:
         private_touch(b)
-        touch_top(b, m)
+        touch_top(b, m, ZERO)
     peek(b, m)
     k = market_take(b, p, m)
     b[S_KTOP] = 0

@@ -15,6 +15,9 @@ class VirusDogsStep(Step):
     variants = ({}, {"hq_target": "choice", "mask_take_mode": "prefix", "elimination_threshold": 4},
                 {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"})
 
+    search_module = "sim.games.virus_dogs.kernel_search"
+    search_opponents = ("cautious", "cautious", "cautious")  # the strongest scripted bot (the search bench's table)
+
     @property
     def max_options(self) -> int:
         return self.kernel().MAX_PENDING
