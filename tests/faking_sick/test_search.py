@@ -2,11 +2,8 @@
 it is reproducible, and the reference engine plays it through the same compiled search."""
 
 import numpy as np
-import pandas as pd
 from numba import njit
 
-from analysis.load import Run
-from sim import runner
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import kernel as K
 from sim.games.faking_sick import kernel_search as KS
@@ -15,6 +12,7 @@ from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
 from sim.rng_compiled import mix64
 from sim.search import N_STATS, decide, search_key
 from tests.engines import engines_agree
+from tests.searching import assert_same_for_any_worker_count, assert_search_leaves_states
 
 BOTS = ["search", "bluffer", "caller", "honest"]
 CFG = GAME.make_config(players=4, bots=BOTS, seed=5, overrides={"bot.search.budget": 24})
@@ -134,11 +132,7 @@ def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
 
 def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):
     """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
-    runner.run(CFG, 8, tmp_path / "a", workers=1, batch_size=8, progress=False)
-    runner.run(CFG, 8, tmp_path / "b", workers=2, batch_size=3, progress=False)
-    a, b = Run(tmp_path / "a"), Run(tmp_path / "b")
-    for name in GAME.tables:
-        pd.testing.assert_frame_equal(a.table(name), b.table(name))
+    assert_same_for_any_worker_count(GAME, CFG, tmp_path)
 
 
 def test_reference_engine_asks_the_same_search():
@@ -149,7 +143,4 @@ def test_reference_engine_asks_the_same_search():
 def test_search_leaves_the_game_as_it_was():
     """The search works on copies: the game's buffer, its generator counter included, is the
     same after a search decision (the game's own draws follow the engine's protocol)."""
-    for state in search_states(2, every=5)[:10]:
-        before = state.copy()
-        choice(state, KS.determinize)
-        assert np.array_equal(state, before)
+    assert_search_leaves_states(search_states(2, every=5)[:10], lambda state: choice(state, KS.determinize))

@@ -16,6 +16,7 @@ from sim.games.faking_sick import kernel_state as KS
 from sim.games.faking_sick import reference
 from sim.games.faking_sick.rules import K_PUSH, MAX_DECK, MAX_POOL, NT, TYPES
 from sim.rng import Rng
+from tests.searching import assert_driver_seats_answer_alone
 from tests.stepping import decisions
 
 STEP = GAME.step
@@ -128,24 +129,4 @@ def test_driver_seats_answer_only_their_own_decisions(overrides):
     seats' bots answer theirs (in replays too), and the finished game is the reference engine's
     with s's decisions forced to the same options; with no driver seat the bots play it out."""
     cfg = GAME.make_config(players=4, bots=BOTS, seed=13, overrides=overrides)
-    rng = np.random.default_rng(3)
-    options = np.zeros(STEP.max_options, dtype=np.int64)
-    for index in range(12):
-        seat = index % 4
-        buf = STEP.start(cfg, index)
-        K.step_seats(buf, np.int64(1 << seat))
-        chosen = []
-        while K.step_pending(buf)[0] >= 0:
-            assert K.step_pending(buf)[0] == seat
-            k = int(rng.integers(K.step_legal(buf, options)))
-            chosen.append(k)
-            assert K.step_apply(buf, options[k]) == 0
-        ref, asked = STEP.reference_outcome(cfg, index, chosen, seats=1 << seat)
-        out = STEP.outcome(cfg, buf)
-        assert sum(s == seat for s, _, _ in asked) == len(chosen)
-        for name in out:
-            assert np.array_equal(out[name], ref[name]), (index, name)
-        alone = STEP.start(cfg, index)
-        K.step_seats(alone, np.int64(0))
-        assert K.step_pending(alone) == (-1, -1)
-        assert np.array_equal(STEP.outcome(cfg, alone)["games"], GAME.fast_batch(cfg, index, 1)["games"][0])
+    assert_driver_seats_answer_alone(GAME, cfg, 12, lambda c, i: GAME.fast_batch(c, i, 1)["games"][0])

@@ -9,6 +9,7 @@ from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import tables as tb
 
+from tests.searching import assert_driver_seats_answer_alone
 from tests.virus_dogs.test_vd_engines import VARIANTS
 
 STEP = GAME.step
@@ -99,25 +100,4 @@ def test_driver_seats_answer_only_their_own_decisions(overrides):
     bots play it out as the batch does."""
     cfg = GAME.make_config(players=4, bots=["random", "cautious", "aggressive", "cautious"], seed=13,
                            overrides=overrides)
-    rng = np.random.default_rng(3)
-    options = np.zeros(STEP.max_options, dtype=np.int64)
-    for index in range(12):
-        seat = index % 4
-        buf = STEP.start(cfg, index)
-        K.step_seats(buf, np.int64(1 << seat))
-        chosen = []
-        while K.step_pending(buf)[0] >= 0:
-            assert K.step_pending(buf)[0] == seat
-            k = int(rng.integers(K.step_legal(buf, options)))
-            chosen.append(k)
-            assert K.step_apply(buf, options[k]) == 0
-        assert chosen, index
-        ref, asked = STEP.reference_outcome(cfg, index, chosen, seats=1 << seat)
-        assert sum(s == seat for s, _, _ in asked) == len(chosen)
-        out = STEP.outcome(cfg, buf)
-        for name in out:
-            assert np.array_equal(out[name], ref[name]), (index, name)
-        alone = STEP.start(cfg, index)
-        K.step_seats(alone, np.int64(0))
-        assert K.step_pending(alone) == (-1, -1)
-        assert np.array_equal(STEP.outcome(cfg, alone)["games"], GAME.fast_batch(cfg, index, 1)[0][:, 0])
+    assert_driver_seats_answer_alone(GAME, cfg, 12, lambda c, i: GAME.fast_batch(c, i, 1)[0][:, 0])
