@@ -36,6 +36,7 @@ def check_driver_seats(game, cfg, indices, first_batch_row) -> None:
             i = int(rng.integers(k.step_legal(buf, options)))
             chosen.append(i)
             assert k.step_apply(buf, options[i]) == 0
+        assert chosen, index
         ref, asked = step.reference_outcome(cfg, index, chosen, seats=1 << seat)
         out = step.outcome(cfg, buf)
         assert sum(s == seat for s, _, _ in asked) == len(chosen)

@@ -9,6 +9,7 @@ from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import tables as tb
 
+from tests.stepping import check_driver_seats
 from tests.virus_dogs.test_vd_engines import VARIANTS
 
 STEP = GAME.step
@@ -35,12 +36,14 @@ def test_batch_rows_are_start_then_play_on(overrides):
 
 
 def test_step_fields_are_declared_and_fit():
-    """The step block is declared in LAYOUT after the engine state it snapshots; the pending
-    options block holds the largest decision (a full action menu, every subset of the
-    largest mask peek); the kind names are the reference engine's."""
+    """The step block is declared in LAYOUT after the engine state it snapshots: the unit
+    snapshot holds the per-game state, the generator's counter and a full deck, the pending
+    state everything up to the deck's end; the pending options block holds the largest
+    decision (a full action menu, every subset of the largest mask peek); the kind names are
+    the reference engine's."""
     f = K.LAYOUT.fields
-    assert f["snapshot"].size == K.SNAP_STOP == f["rng_start"].offset
-    assert f["deck_sums"].stop == K.SNAP_STOP  # resume zeroes this game's sums from draw_sums on
+    assert f["unit_snapshot"].size == K.FRESH_STOP + 1 + f["deck"].size and f["deck"].offset == f["rng"].stop
+    assert f["pending_state"].size == f["deck"].stop <= f["stepped"].offset
     assert f["pending_options"].size >= max(f["options"].size, 1 << GAME.param("mask_peek").hi,
                                             GAME.param("black_market_look").hi)
     assert STEP.kinds == K.KINDS and STEP.max_options == f["pending_options"].size
@@ -86,3 +89,15 @@ def test_a_copy_goes_on_alone():
     K.step_play_on(a)
     K.step_play_on(fresh)
     assert np.array_equal(a, fresh)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"hq_target": "choice", "draw_count_declared_upfront": True}],
+                         ids=["defaults", "hq-choice,upfront"])
+def test_driver_seats_answer_only_their_own_decisions(overrides):
+    """step_seats: with seat s alone the driver's, every pending decision is s's, the other
+    seats' bots answer theirs (in the unit's replays too), and the finished game is the
+    reference engine's with s's decisions forced to the same options; with no driver seat the
+    bots play it out as the batch does."""
+    cfg = GAME.make_config(players=4, bots=["random", "cautious", "aggressive", "cautious"], seed=13,
+                           overrides=overrides)
+    check_driver_seats(GAME, cfg, range(12), lambda i: GAME.fast_batch(cfg, i, 1)[0][:, 0])

@@ -11,7 +11,7 @@ from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.bots import BOT_PARAMS, BOTS, BotAgent
-from sim.games.virus_dogs.reference import Engine
+from sim.games.virus_dogs.reference import Engine, with_search_seats
 from sim.games.virus_dogs.rules import PARAMS, Rules
 from sim.rng import Rng
 
@@ -54,6 +54,11 @@ class VirusDogs(Game):
                 np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64), *tb.new_draw_sums())
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
+        if "search" in cfg.bots:
+            from sim.games.virus_dogs.kernel_search import search_batch
+            from sim.search import N_STATS
+
+            return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         from sim.games.virus_dogs.kernel import run_fast
 
         return run_fast(self, cfg, start, count)
@@ -61,7 +66,7 @@ class VirusDogs(Game):
     def play_reference(self, cfg: RunConfig, index: int, log: list | None = None) -> Engine:
         rng = Rng(cfg.seed, index)
         seats = self.seat_params(cfg, index)
-        agents = [BotAgent(b, values, rng) for b, values in seats]
+        agents = with_search_seats([BotAgent(b, values, rng) for b, values in seats], cfg, index)
         eng = Engine(Rules(cfg.params), cfg.players, rng, agents, log)
         if log is not None:
             log.append("seats: " + ", ".join(f"P{s}={b}" for s, (b, _) in enumerate(seats)))

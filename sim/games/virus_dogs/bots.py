@@ -26,9 +26,13 @@ Shared estimates, identical in both engines:
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
+from sim.search_params import search_params
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
+SEARCH = 9  # a search seat (sim.search); its rollouts, and its play without a search driver, are policy ``rollout``
+SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE},
+                              ("win", "placement"))
 BOTS = {
     "random": BotSpec("random", RANDOM, {"allow_suicide": 0.0},
                       "uniform over legal decisions (never a suicidal declaration unless allow_suicide >= 0.5)"),
@@ -38,6 +42,14 @@ BOTS = {
                                                      "quarantine_suspicion": 4.0},
                           "draws 2, coughs and controls likely carriers, plants viruses, bluffs"),
 }
+
+# the search seat carries every scripted bot's parameters, so that any ``rollout`` bot plays as it does seated
+_SCRIPTED = {k: v for name in ("random", "cautious", "aggressive") for k, v in BOTS[name].params.items()}
+BOTS["search"] = BotSpec(
+    "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(CAUTIOUS), "objective": 1.0,
+                       "horizon": 16.0, **_SCRIPTED},
+    "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
+)
 
 # suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
 BOT_PARAMS = (
@@ -53,6 +65,7 @@ BOT_PARAMS = (
              "aggressive controls the most suspicious opponent whose suspicion is at least this"),
     BotParam("quarantine_suspicion", 0.0, 100.0,
              "aggressive quarantines when the opponents' suspicion adds up to at least this"),
+    *SEARCH_PARAMS,
 )
 
 
@@ -108,6 +121,8 @@ class BotAgent:
     def __init__(self, name: str, params: dict[str, float], rng):
         self.name = name
         self.policy = BOTS[name].policy
+        if self.policy == SEARCH:  # without a search driver (sim.search_twin) a search seat plays its rollout bot
+            self.policy = int(params["rollout"])
         self.p = {k: ppm(v) for k, v in params.items()}
         self.rng = rng
 

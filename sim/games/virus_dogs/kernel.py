@@ -15,7 +15,7 @@ section, each importing only the ones above it in this list:
 
 The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per batch, reset
 per game), declared field by field in ``kernel_state.LAYOUT`` (``LAYOUT.describe()`` lists
-it). Every function but ``run_games``, ``resume`` and the ``step_*`` entry points is compiled
+it). Every function but ``run_games``, ``resume`` and the step entry points is compiled
 without the numba runtime (``_nrt=False``): none allocates, and without it no call pays
 atomic reference counting, which otherwise took half the run time. Hot helpers are ``inl``
 (LLVM ``forceinline``): numba's array calling convention makes every call cost about as
@@ -28,7 +28,8 @@ applied (``begin_game`` + ``play_game``). Each decision function asks ``ask`` fi
 game driven through the contract every seat's policy reads STEP, and ``ask`` tells
 (``step_policy``) whether the step driver owns the decision (the function then lists its
 legal options, codes per kind as in ``step_legal``, and takes ``step_answer``'s) or the
-seat's bot decides. The batch pays one compare per decision for it.
+seat's bot decides. The batch pays one compare per decision for it, and one per turn, draw
+and bottom insertion for what a driven game notes about its units (``kernel_state``).
 
 The functions carry the reference engine's names (``setup``, ``take_turn``, ``phase_actions``,
 ``play_card``, ``draw_phase``, ``normal_draw``, ``mask``, ``remove_player``, ``hard_quarantine``,
@@ -63,17 +64,18 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import ppm
+from sim.games.virus_dogs.bots import SEARCH, ppm
 from sim.games.virus_dogs.kernel_state import (
-    BOT_PARAM_NAMES, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, N_PARAMS, N_TYPES, NB, NOX, NS, O_BP,
-    O_COUNTS, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_RNG, O_SCRIPT, O_SM, O_SNAP, O_SPOL,
-    ONE, P_MAXTURNS, R_BP, R_COUNTS, R_N, R_P, R_POL, RUN, S_HANDLE, S_N, S_PKIND, S_PN, S_PSEAT,
-    S_RNG0, S_SCRIPTED, SIZE, SNAP_STOP, STEP, V,
+    BOT_PARAM_NAMES, B_ROLLOUT, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
+    O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
+    O_SCRIPT, O_SM, O_SPOL, O_SSEAT, PPM, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
+    S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
+    S_SEARCH, S_STEPPED, S_STOP, S_UDRV, V, restore_unit,
 )
 # The buffer's layout, the decision kinds and the pending-options size, read from here by the
 # step wrapper (step.py) and the tests:
 from sim.games.virus_dogs.kernel_state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
-from sim.games.virus_dogs.kernel_turn import play_game
+from sim.games.virus_dogs.kernel_turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
 from sim.kernel_util import fn, ix, listed, script_option
 from sim.rng import derive
@@ -82,11 +84,15 @@ from sim.rng import derive
 # ============================================================================================
 # the step contract (docs/adding-a-game.md) and the batches
 # ============================================================================================
-# A game in progress is its buffer: the engine state at the pending decision, the options
-# applied from outside (``script``) and the pending decision's seat, kind and legal options.
-# The engine is written as nested calls (a decision is asked in the middle of a rule), so
-# ``step_apply`` and ``step_play_on`` go on by playing the game again from its start with the
-# applied options answering their decisions (``resume``): the same draws, so the same game.
+# A game in progress is its buffer: the engine state at the pending decision, the snapshot of
+# the state at the start of the current unit (a pass of the turn loop, or a hard-quarantine
+# step), the driver's options applied since (``script``) and the pending decision's seat, kind
+# and legal options. The engine is written as nested calls (a decision is asked in the middle
+# of a rule), so ``step_apply`` and ``step_play_on`` go on by restoring that snapshot and
+# playing the unit again, the applied options answering the driver's decisions in it: the same
+# draws, so the same unit. ``dens`` (the per-turn density sums, not part of the buffer) gets the
+# turns the pass ends; the step entry points give an empty one (``Step.outcome`` has no
+# density), ``kernel_search.run_search_games`` the batch's.
 @fn
 def begin_game(b, seed, game_index, run):
     """Seat game ``game_index`` of a run (``run``: ``run_vector``): players, rules, deck counts,
@@ -98,9 +104,7 @@ def begin_game(b, seed, game_index, run):
         b[ix(O_P + i)] = run[ix(R_P + i)]
     for c in range(N_TYPES):
         b[ix(O_COUNTS + c)] = run[ix(R_COUNTS + c)]
-    r0 = np.int64(derive(np.uint64(seed), np.uint64(game_index)))
-    b[O_RNG] = r0
-    b[S_RNG0] = r0
+    b[O_RNG] = np.int64(derive(np.uint64(seed), np.uint64(game_index)))
     for s in range(n):
         j = (s + game_index) % n
         b[ix(O_POL + s)] = run[ix(R_POL + j)]
@@ -109,34 +113,84 @@ def begin_game(b, seed, game_index, run):
 
 
 @njit(cache=True, error_model="numpy")
-def resume(b, stop):
-    """Play the game from its start, the applied options answering the first decisions; with
-    ``stop``, up to the decision after them (the state restored to it), else to the end."""
-    b[S_HANDLE] = b[S_SCRIPTED] + (1 if stop else 0)
+def no_density():
+    """The ``dens`` of a pass whose turn ends are not summed (no rows)."""
+    return np.zeros((0, tb.ND), dtype=np.int64)
+
+
+@njit(cache=True, error_model="numpy")
+def resume(b, stop, dens):
+    """Back to the current unit's start and on from there, the applied options answering the
+    driver's decisions; with ``stop``, up to the driver's next decision (the state restored to
+    it), else the bots play to the end."""
+    restore_unit(b)
+    b[S_STOP] = 1 if stop else 0
+    b[S_RESUMING] = 1
+    b[S_UDRV] = 0
+    b[S_BAD] = 0
     b[S_PSEAT] = NOX
     b[S_PKIND] = NOX
     b[S_PN] = 0
-    b[O_RNG] = b[S_RNG0]
-    for i in range(O_DRAWSUM, SNAP_STOP):  # the draw sums of this game only
-        b[ix(i)] = 0
-    dens = np.zeros((max(b[O_P + P_MAXTURNS], ONE), tb.ND), dtype=np.int64)
-    play_game(b, dens)
-    b[S_HANDLE] = 0
+    if b[S_INHQ]:
+        hq_steps(b)
+        finalize(b)
+    else:
+        play(b, dens)
+    stopped(b)
+
+
+@fn
+def stopped(b):
+    """After a pass: at a pending decision, the state there back from ``pending_state`` (the
+    engine unwound past it) and every draw up to it summed."""
     if b[S_PSEAT] >= 0:
-        for i in range(SNAP_STOP):
-            b[ix(i)] = b[ix(O_SNAP + i)]
+        for i in range(O_DECK + b[ix(O_PSNAP + S_DSIZE)]):
+            b[ix(i)] = b[ix(O_PSNAP + i)]
+        b[S_COUNTED] = b[O_GM + tb.G_DRAWS]
+
+
+@njit(cache=True, error_model="numpy")
+def start_game(b, seed, game_index, run, dens):
+    """``step_start`` with the turn ends of its first pass summed into ``dens``."""
+    b[:] = 0
+    begin_game(b, seed, game_index, run)
+    search = 0
+    for s in range(b[S_N]):
+        pol = b[ix(O_POL + s)]
+        if pol == SEARCH:  # played by its rollout bot unless a search driver takes the seat
+            search |= 1 << s
+            pol = b[ix(O_BP + s * NB + B_ROLLOUT)] // PPM
+        b[ix(O_SPOL + s)] = pol
+        b[ix(O_POL + s)] = STEP
+    b[S_SEARCH] = search
+    b[S_STEPPED] = 1
+    b[S_STOP] = 1
+    b[S_DRIVER] = (1 << b[S_N]) - 1
+    setup(b)
+    play(b, dens)
+    stopped(b)
 
 
 @njit(cache=True, error_model="numpy")
 def step_start(b, seed, game_index, run):
     """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
     (any contents; SIZE slots), up to its first decision."""
-    b[:] = 0
-    begin_game(b, seed, game_index, run)
-    for s in range(b[S_N]):
-        b[ix(O_SPOL + s)] = b[ix(O_POL + s)]
-        b[ix(O_POL + s)] = STEP
-    resume(b, True)
+    start_game(b, seed, game_index, run, no_density())
+
+
+@njit(cache=True, error_model="numpy")
+def set_seats(b, seats, dens):
+    """``step_seats`` with the turn ends of its pass summed into ``dens``."""
+    b[S_DRIVER] = seats
+    if b[S_PSEAT] >= 0 and (seats >> b[S_PSEAT]) & 1 == 0:
+        resume(b, True, dens)
+
+
+@njit(cache=True, error_model="numpy")
+def step_seats(b, seats):
+    """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
+    other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
+    set_seats(b, seats, no_density())
 
 
 @njit(cache=True)
@@ -160,15 +214,24 @@ def step_legal(b, out):
 
 
 @njit(cache=True, error_model="numpy")
+def apply_option(b, option, dens):
+    """``step_apply`` with the turn ends of its pass summed into ``dens``."""
+    legal = b[S_PSEAT] >= 0 and listed(b, O_POPT, b[S_PN], option)
+    seat = b[S_PSEAT]
+    status = script_option(b, option, legal, S_PSEAT, S_SCRIPTED, O_SCRIPT, MAX_SCRIPT)
+    if status == 0:
+        b[ix(O_SSEAT + b[S_SCRIPTED] - 1)] = seat
+        resume(b, True, dens)
+    return status
+
+
+@njit(cache=True, error_model="numpy")
 def step_apply(b, option):
     """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
     decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over,
-    -2 for an option that is not legal, -3 once MAX_SCRIPT options were applied."""
-    legal = b[S_PSEAT] >= 0 and listed(b, O_POPT, b[S_PN], option)
-    status = script_option(b, option, legal, S_PSEAT, S_SCRIPTED, O_SCRIPT, MAX_SCRIPT)
-    if status == 0:
-        resume(b, True)
-    return status
+    -2 for an option that is not legal, -3 once MAX_SCRIPT options were applied in one unit
+    (more than a turn has decisions: not reached)."""
+    return apply_option(b, option, no_density())
 
 
 @njit(cache=True, error_model="numpy")
@@ -176,7 +239,7 @@ def step_play_on(b):
     """The seated bots play the game on from the pending decision to its end (results in the
     game_row/seat_rows/draw_sums blocks)."""
     if b[S_PSEAT] >= 0:
-        resume(b, False)
+        resume(b, False, no_density())
 
 
 @njit(cache=True, error_model="numpy")
@@ -217,6 +280,11 @@ def run_vector(game, cfg) -> np.ndarray:
     ppm_rows = RUN.view(run, "table_bot_params").reshape(MAX_SEATS, NB)
     ppm_rows[:cfg.players] = [[ppm(x) for x in row] for row in par]
     return run
+
+
+def new_state() -> np.ndarray:
+    """A zeroed state buffer (``LAYOUT``)."""
+    return np.zeros(SIZE, dtype=np.int64)
 
 
 def run_fast(game, cfg, start: int, count: int):

@@ -18,16 +18,17 @@ import numpy as np
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.bots import AGGRESSIVE, CAUTIOUS, RANDOM
 from sim.games.virus_dogs.kernel_state import (
-    A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN, A_SHF,
-    A_SKIP, AMB, ANT, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP, B_SUICIDE,
-    BAT, BM, CGH, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION, K_COUGH,
-    K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_VIRUS, MSK, N_TYPES, NB, NF, NO, NOX,
-    NT, O_BP, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_RNG, O_SCRIPT, O_SNAP, O_SPOL,
-    ONE, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX, P_SKIPSCOPE, P_THR, P_UPFRONT, QRN, R_ANT,
-    R_DECLARE, R_HIDE, S_CARDS, S_DOCS, S_DSIZE, S_HANDLE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND,
-    S_PN, S_PSEAT, S_RES, S_SCRIPTED, SHF, SNAP_STOP, STEP, TP, TWO, YES, ZERO, V,
+    AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN,
+    A_SHF, A_SKIP, BAT, BM, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP,
+    B_SUICIDE, CGH, COUNTED_ALL, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION,
+    K_COUGH, K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_VIRUS, MSK, NB, NF, NO, NOX,
+    NT, N_TYPES, ONE, O_BP, O_DECK, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_PSNAP,
+    O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX,
+    P_SKIPSCOPE, P_THR, P_UPFRONT, QRN, R_ANT, R_DECLARE, R_HIDE, SHF, STEP, S_BAD, S_CARDS,
+    S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
+    S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
 )
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, listed
 from sim.rng import randbelow_at, uniform_at
 
 
@@ -52,9 +53,20 @@ def ask(b, seat):
 @fn
 def step_policy(b, seat):
     """In a game driven through the step contract: STEP if the step driver answers this
-    decision (``step_answer``), else the seat's bot policy."""
-    if b[O_GM + tb.G_DECISIONS] - 1 < b[S_HANDLE]:
+    decision (``driver_option``: the seat's next option applied in this unit, or PENDING when
+    the engine stops at it), else the seat's bot policy (the other seats, and every seat once
+    the bots play on)."""
+    j = b[S_UDRV]
+    if j < b[S_SCRIPTED] and b[ix(O_SSEAT + j)] == seat:
+        b[S_UDRV] = j + 1
+        b[S_DRIVEN] = b[ix(O_SCRIPT + j)]
         return STEP
+    if j >= b[S_SCRIPTED] and b[S_STOP] and (b[S_DRIVER] >> seat) & 1:
+        b[S_UDRV] = j + 1
+        b[S_DRIVEN] = PENDING
+        return STEP
+    if j < b[S_SCRIPTED] and (b[S_DRIVER] >> seat) & 1:
+        b[S_BAD] = 1  # a replay whose driver seat is asked before its applied option's decision
     return b[ix(O_SPOL + seat)]
 
 
@@ -64,18 +76,22 @@ def step_policy(b, seat):
 @fn
 def step_answer(b, seat, kind, nopt):
     """A decision the step driver answers, its ``nopt`` legal options at ``pending_options``:
-    an applied option, or (the first decision past them) the pending decision. Then the
-    state is saved to ``snapshot`` and the engine unwinds as at a game end (any decision on
-    the way is the bots'); ``kernel.resume`` restores the snapshot afterwards."""
-    i = b[O_GM + tb.G_DECISIONS] - 1
-    if i < b[S_SCRIPTED]:
-        return b[ix(O_SCRIPT + i)]
+    an applied option, or the pending decision. Then the state is saved to ``pending_state``
+    and the engine unwinds as at a game end (the bots answer any decision on the way, and no
+    draw is summed); ``kernel.resume`` restores that state afterwards."""
+    o = b[S_DRIVEN]
+    if o != PENDING:
+        if not listed(b, O_POPT, nopt, o):
+            b[S_BAD] = 1  # a replay whose applied option does not fit (kernel_search): go on legally
+            o = b[O_POPT]
+        return o
     b[S_PSEAT] = seat
     b[S_PKIND] = kind
     b[S_PN] = nopt
-    b[S_HANDLE] = 0
-    for j in range(SNAP_STOP):
-        b[ix(O_SNAP + j)] = b[ix(j)]
+    b[S_STOP] = 0
+    b[S_COUNTED] = COUNTED_ALL
+    for j in range(O_DECK + b[S_DSIZE]):
+        b[ix(O_PSNAP + j)] = b[ix(j)]
     b[S_OVER] = 1
     return b[O_POPT]
 

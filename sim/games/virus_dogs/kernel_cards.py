@@ -14,12 +14,12 @@ from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.kernel_bots import give_card, yes_no
 from sim.games.virus_dogs.kernel_state import (
     AMB, ANT, BAT, C_CONTROL, C_COUGH, C_QUARANTINE, C_VOLUNTARY, F_HS, F_LIVE, F_O, F_SUS, F_T,
-    K_COUGH, K_COUGH_VIRUS, K_REFUSE_EXC, LAST_HQ, LAST_NORMAL, N_TYPES, NF, NO, NO_WINNER, NOX, NS,
-    NT, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS, O_P, O_PL, O_REFUSED, O_SM, ONE, P_ALLSHARED,
+    K_COUGH, K_COUGH_VIRUS, K_REFUSE_EXC, LAST_HQ, LAST_NORMAL, NF, NO, NOX, NO_WINNER, NS, NT,
+    N_TYPES, ONE, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS, O_P, O_PL, O_REFUSED, O_SM, P_ALLSHARED,
     P_AMBREACT, P_ANTCOUGH, P_BATADD, P_DPC, P_ELIMDEST, P_EXREF, P_THR, S_CUR, S_DOCS, S_DSIZE,
-    S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES, S_TEND, S_TURN, TP, X_COUGH, YES,
-    V, draw_event, left_of, put_bottom, put_top, right_of, shuffle_deck, take_top, to_discard,
-    to_hand,
+    S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES, S_STEPPED, S_TEND, S_TURN,
+    S_U_CHANGED, TP, V, X_COUGH, YES, draw_event, exchange_gift, hand_shown, left_of, put_bottom, put_top,
+    right_of, shuffle_deck, take_top, to_discard, to_hand, touch_top,
 )
 from sim.kernel_util import fn, inl, ix
 
@@ -83,6 +83,8 @@ def eliminate(b, n, nl, cause, inst):
 def remove_player(b, p, cause, inst):
     """VD-19.3: every virus to the deck bottom, other cards per ``eliminated_hand_destination``
     (no game-end check)."""
+    if b[S_STEPPED]:
+        hand_shown(b, p)
     turn = b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1
     b[ix(O_SM + p * NS + tb.S_ELIM_OPEN)] = b[ix(O_PL + p * NF + F_O)]
     b[ix(O_SM + p * NS + tb.S_ELIM_HIDDEN)] = b[ix(O_H + p * NT + V)]
@@ -178,6 +180,8 @@ def finish_losers(b, nl):
 @fn
 def control(b, p, t):
     """VD-13: the target reveals the hand; every virus in it becomes open."""
+    if b[S_STEPPED]:
+        hand_shown(b, t)
     k = b[ix(O_H + t * NT + V)]
     b[ix(O_H + t * NT + V)] = 0
     b[ix(O_PL + t * NF + F_HS)] -= k
@@ -197,6 +201,8 @@ def quarantine(b, p):
         s = p + j - n if p + j >= n else p + j
         if not b[ix(O_PL + s * NF + F_LIVE)]:
             continue
+        if b[S_STEPPED]:
+            hand_shown(b, s)
         k = b[ix(O_H + s * NT + V)]
         b[ix(O_H + s * NT + V)] = 0
         b[ix(O_PL + s * NF + F_HS)] -= k
@@ -256,6 +262,8 @@ def cough(b, p):
                 continue
         if b[S_DSIZE] == 0:
             continue
+        if b[S_STEPPED]:
+            touch_top(b, ONE, ONE)
         c = take_top(b)
         draw_event(b, X_COUGH)
         if c == BAT:
@@ -288,6 +296,8 @@ def exchange(b, p):
         if not b[ix(O_PL + s * NF + F_LIVE)] or b[ix(O_PL + s * NF + F_HS)] == 0:
             continue
         c = give_card(b, s)
+        if b[S_STEPPED]:
+            b[S_U_CHANGED] |= ONE << s
         b[ix(O_H + s * NT + c)] -= 1
         b[ix(O_PL + s * NF + F_HS)] -= 1
         b[ix(O_GIVEN + s)] = c
@@ -313,6 +323,8 @@ def exchange(b, p):
             continue
         to = left_of(b, n, s)
         to_hand(b, to, c, YES)
+        if b[S_STEPPED]:
+            exchange_gift(b, s, to, c)
         if c == V:
             b[ix(O_SM + s * NS + tb.S_PLANTED)] += 1
 

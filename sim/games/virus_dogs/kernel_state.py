@@ -26,7 +26,7 @@ from sim.games.virus_dogs.rules import (
 )
 from sim.kernel_util import fn, inl, ix
 from sim.layout import Layout
-from sim.rng import shuffle_at
+from sim.rng import randbelow_at, shuffle_at
 
 
 # ---- typed constants ----------------------------------------------------------------------------
@@ -103,7 +103,13 @@ B_DRAW2 = BOT_PARAMS.scalar("draw_two", "aggressive")
 B_BLUFF = BOT_PARAMS.scalar("bluff", "aggressive")
 B_CTLSUS = BOT_PARAMS.scalar("control_suspicion", "aggressive")
 B_QRNSUS = BOT_PARAMS.scalar("quarantine_suspicion", "aggressive")
+B_BUDGET = BOT_PARAMS.scalar("budget", "search: rollouts per decision")
+B_WORLDS = BOT_PARAMS.scalar("determinizations", "search: re-dealt worlds per decision")
+B_ROLLOUT = BOT_PARAMS.scalar("rollout", "search: the rollout bot's policy")
+B_OBJECTIVE = BOT_PARAMS.scalar("objective", "search: what a rollout scores")
+B_HORIZON = BOT_PARAMS.scalar("horizon", "search: turns a rollout plays")
 BOT_PARAM_NAMES = tuple(BOT_PARAMS.fields)
+PPM = 1_000_000  # bot parameters are held in parts per million (bots.ppm)
 NB = BOT_PARAMS.size
 
 # ---- the game state buffer ---------------------------------------------------------------------
@@ -130,8 +136,41 @@ S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_d
 S_LEADER = LAYOUT.scalar("leader", "game feel: the last sole leader (fewest viruses carried), or -1")
 S_LEAD_NOW = LAYOUT.scalar("lead_now", "game feel: the sole leader at the last observation, or -1")
 S_LEAD_SINCE = LAYOUT.scalar("lead_since", "game feel: the turn index from which lead_now has led without a break")
+S_HQ_D = LAYOUT.scalar("hq_drawer", "the drawer of the next hard-quarantine step (VD-20.5)")
+S_HQ_STEPS = LAYOUT.scalar("hq_step", "hard-quarantine steps taken (VD-20.11)")
+# What a driven game notes about the current unit (a turn, or a hard-quarantine step), kept with the
+# engine state so that the unit's snapshot and the pending decision's state hold it too
+# (``unit_start``; read by kernel_search.determinize). A batch game leaves them at 0.
+S_UNITS = LAYOUT.scalar("units", "driven: units started (turns and hard-quarantine steps)")
+S_U_D0 = LAYOUT.scalar("unit_deck", "driven: deck size at the unit's start")
+S_U_INTACT = LAYOUT.scalar("unit_intact", "driven: cards of the unit's starting deck (from the bottom) no card "
+                           "left or was peeked at from, before the unit's first shuffle")
+S_U_BOTTOM = LAYOUT.scalar("unit_bottom", "driven: cards put under the deck in the unit before its first shuffle")
+S_U_SHUFFLED = LAYOUT.scalar("unit_shuffled", "driven: 1 once the deck was shuffled in the unit")
+S_U_PRIVATE = LAYOUT.scalar("unit_private", "driven: 1 once a player drew or peeked privately in the unit")
+S_U_PUBLIC = LAYOUT.scalar("unit_public", "driven: cards of the unit's starting deck seen face up (from the top) "
+                           "before its first private draw or peek")
+S_U_CHANGED = LAYOUT.scalar("unit_changed", "driven: bit s, seat s's hand changed privately in the unit "
+                            "(an unseen card taken, an exchange card given)")
+S_U_SHOWN = LAYOUT.scalar("unit_shown", "driven: bit s, seat s's hand was shown in the unit (control, quarantine, "
+                          "elimination) with no private change before")
+S_U_GIFTS = LAYOUT.scalar("unit_gifts", "driven: exchange cards passed in the unit (in unit_gift)")
+S_U_SHUFFLES = LAYOUT.scalar("unit_shuffles", "driven: shuffles in the unit so far")
+S_U_SEG_INTACT = LAYOUT.scalar("unit_seg_intact", "driven: cards of the deck as the last shuffle left it (from the "
+                               "bottom) no card left or was peeked at from")
+S_U_SEG_BOTTOM = LAYOUT.scalar("unit_seg_bottom", "driven: cards put under the deck since the last shuffle")
+S_U_SEEN = LAYOUT.scalar("unit_seen", "driven: cards noted in unit_seen_cards")
+S_BAD = LAYOUT.scalar("replay_off", "driven: 1 once a replayed option did not fit its decision (a re-dealt "
+                      "world that left the game's path; kernel_search)")
 O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
 O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
+MAX_GIFTS = 4 * MAX_SEATS  # exchange cards a unit notes (later ones are not noted)
+O_U_GIFT = LAYOUT.block("unit_gift", 3 * MAX_GIFTS, "driven: giver, receiver and card of each exchange card "
+                        "passed in the unit")
+MAX_SEEN = 16  # cards seen after the unit's shuffles that a unit notes (later ones are not noted)
+O_U_SEEN = LAYOUT.block("unit_seen_cards", 4 * MAX_SEEN, "driven: each card that left the deck or was peeked "
+                        "at after a shuffle of the unit: the shuffle's number, its place in the deck that "
+                        "shuffle made (from the bottom), its code, 1 if seen face up")
 O_GM = LAYOUT.block("game_row", tb.NG, "this game's result row (tables.GAME_COLS)")
 O_SM = LAYOUT.block("seat_rows", MAX_SEATS * tb.NS, "seat s's result row at seat_rows + s*NS (tables.SEAT_COLS)")
 FRESH_STOP = LAYOUT.size
@@ -149,25 +188,54 @@ O_POL = LAYOUT.block("policies", MAX_SEATS, "seat s's bot policy (bots.RANDOM, .
 O_BP = LAYOUT.block("bot_params", MAX_SEATS * NB, "seat s's BOT_PARAMS at bot_params + s*NB")
 O_RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (the uint64's bits)")
 O_DECK = LAYOUT.block("deck", MAX_CARDS, "bottom-first: deck_size cards, the top at deck + deck_size - 1")
+DECK_STOP = LAYOUT.size
+assert O_DECK == O_RNG + 1  # a snapshot copies the counter and the deck's used part in one run
 # Summed over the batch (zero at allocation, copied out by ``kernel.run_games``):
 O_DRAWSUM = LAYOUT.block("draw_sums", tb.DRAW_ROWS * tb.NW, "draw_density sums, row r at draw_sums + r*NW")
 O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_density sums, bucket k at deck_sums + k*NW")
-SNAP_STOP = LAYOUT.size
 # The step contract (``kernel.step_*``; docs/adding-a-game.md): what a game in progress needs
-# beyond the engine state to go on from outside.
-MAX_SCRIPT = 1 << 14  # options applied from outside per game
+# beyond the engine state to go on from outside. A driven game goes on from units, each pass of
+# the turn loop and each hard-quarantine step (``kernel_turn.play`` and ``hq_steps``, resumable at
+# either): the engine state at the current unit's start (``unit_snapshot``: the per-game part and
+# the generator's counter and the deck) and the driver's options applied since (``script``).
+MAX_SCRIPT = 1 << 10  # driver options applied in one unit (a turn holds far fewer decisions)
 MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
-S_RNG0 = LAYOUT.scalar("rng_start", "the generator's counter at the game's start (sim.rng.derive)")
-S_SCRIPTED = LAYOUT.scalar("applied", "options applied from outside (step_apply), in the script block")
-S_HANDLE = LAYOUT.scalar("step_handled", "decisions below this index are the step driver's (0: the bots decide)")
+PENDING = np.int64(-2)  # ``driver_option`` of the decision that becomes the pending one
+COUNTED_ALL = np.int64(1 << 62)  # ``draws_counted`` while the engine unwinds from a pending decision
+S_STEPPED = LAYOUT.scalar("stepped", "1 in a game driven through the step contract (policies hold STEP)")
+S_SEARCH = LAYOUT.scalar("search_seats", "bit s: seat s's bot is the search bot (bots.SEARCH; step_start plays it "
+                         "by its rollout bot)")
+# the scalars a copy of a driven game goes on from (kernel_search.resume_copy), one block:
+S_STOP = LAYOUT.scalar("stop", "1: the engine stops at the driver's first decision past the applied options; "
+                       "0: the bots answer it")
+S_RESUMING = LAYOUT.scalar("resuming", "1 while the engine goes on from the unit snapshot, up to its unit's start")
+S_DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
+                         "step_seats says otherwise); the other seats' bots answer theirs")
+S_UDRV = LAYOUT.scalar("driver_asked", "the driver's decisions asked in this pass of the unit (the script index)")
+S_DRIVEN = LAYOUT.scalar("driver_option", "the option of the driver's decision being asked, or PENDING")
+S_COUNTED = LAYOUT.scalar("draws_counted", "draw events already summed into draw_sums / deck_sums "
+                          "(a unit played again sums only the later ones)")
+S_REND = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
+                       "have started (0: never; kernel_search.rollout)")
+S_W_FIX = LAYOUT.scalar("world_fixed", "a re-dealt world (kernel_search): cards in world_cards, put in place "
+                        "after the unit's shuffles as the seat saw them")
+S_SCRIPTED = LAYOUT.scalar("applied", "driver options applied in the current unit (step_apply), in the script block")
 S_PSEAT = LAYOUT.scalar("pending_seat", "the seat of the pending decision, -1 once the game is over")
 S_PKIND = LAYOUT.scalar("pending_kind", "the kind of the pending decision (K_*, KINDS)")
 S_PN = LAYOUT.scalar("pending_count", "legal options of the pending decision")
+STEP_STOP = LAYOUT.size
 O_POPT = LAYOUT.block("pending_options", MAX_PENDING, "the pending decision's legal options, canonical order")
 O_SPOL = LAYOUT.block("step_policies", MAX_SEATS, "seat s's bot policy while ``policies`` holds STEP (step contract)")
 O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
-O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied from outside, in decision order")
-O_SNAP = LAYOUT.block("snapshot", SNAP_STOP, "the engine state at the pending decision, while the engine unwinds")
+O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the driver options applied in the current unit, in decision order")
+O_SSEAT = LAYOUT.block("script_seats", MAX_SCRIPT, "the seat of each applied option")
+O_W_CARDS = LAYOUT.block("world_cards", 3 * MAX_SEEN, "a re-dealt world: the shuffle's number, the place and the "
+                         "code of each card the seat saw after a shuffle of the unit (unit_seen_cards)")
+USNAP_SIZE = FRESH_STOP + 1 + MAX_CARDS
+O_USNAP = LAYOUT.block("unit_snapshot", USNAP_SIZE, "the engine state at the current unit's start: "
+                       "the per-game state (0 .. FRESH_STOP), then the generator's counter and the deck's used part")
+O_PSNAP = LAYOUT.block("pending_state", DECK_STOP, "the engine state at the pending decision (0 .. the deck's "
+                       "top), while the engine unwinds")
 SIZE = LAYOUT.size
 NS = tb.NS
 
@@ -268,6 +336,11 @@ def put_bottom(b, c, k):
     b[S_DSIZE] = size + k
     if c == V:
         b[S_VDECK] += k
+    if b[S_STEPPED]:
+        if b[S_U_SHUFFLED]:
+            b[S_U_SEG_BOTTOM] += k
+        else:
+            b[S_U_BOTTOM] += k
 
 
 @fn
@@ -275,6 +348,8 @@ def shuffle_deck(b):
     """VD-11.1 / VD-8.2: uniform shuffle; all order knowledge is wiped."""
     shuffle_at(b, O_RNG, b, O_DECK, b[S_DSIZE])
     b[S_KTOP] = 0
+    if b[S_STEPPED]:
+        shuffled(b)
 
 
 @inl
@@ -293,16 +368,22 @@ def to_hand(b, s, c, unseen):
     b[ix(O_PL + s * NF + F_HS)] += 1
     if unseen:
         b[ix(O_PL + s * NF + F_SUS)] += 1
+        if b[S_STEPPED]:
+            b[S_U_CHANGED] |= ONE << s
 
 
 @inl
 def draw_event(b, kind):
     """A card has left the deck for a player (kind: tables.X_*; reference: ``draw_event``):
-    counted, and the deck's size and viruses summed for the M-2 draw series (branch-free and
-    without a hardware division: this runs at every draw)."""
+    counted, and the deck's size and viruses summed for the M-2 draw series (without a hardware
+    division: this runs at every draw), once per draw event of a driven game (``draws_counted``)."""
     i = b[O_GM + tb.G_DRAWS]
     b[O_GM + tb.G_DRAWS] = i + 1
     b[ix(O_GM + tb.G_DR_NORMAL + kind)] += 1
+    if i < b[S_COUNTED]:  # a driven game's unit played again: this draw is summed already
+        return
+    if b[S_STEPPED]:
+        b[S_COUNTED] = i + 1
     ds = b[S_DSIZE]
     vd = b[S_VDECK]
     deck0 = b[S_DECK0]
@@ -330,3 +411,129 @@ def div_small(x, d):
     """``x // d`` for ``0 <= x <= MAX_DIVIDEND`` and ``0 <= d <= MAX_CARDS`` by a multiply and
     a shift (RECIP; 0 for ``d == 0``)."""
     return (x * RECIP[ix(d)]) >> RECIP_SHIFT
+
+
+# ============================================================================================
+# a driven game's units (the step contract: kernel.resume, kernel_search.determinize)
+# ============================================================================================
+@fn
+def unit_start(b):
+    """A unit starts (a pass of the turn loop, a hard-quarantine step) in a driven game: no
+    driver option applied in it yet, nothing noted about it; while the engine stops for the
+    driver, the state at its start is saved. Going on from that snapshot (``resuming``), the
+    unit has started already."""
+    if b[S_RESUMING]:
+        b[S_RESUMING] = 0
+        return
+    b[S_UDRV] = 0
+    b[S_SCRIPTED] = 0
+    b[S_UNITS] += 1
+    b[S_U_D0] = b[S_DSIZE]
+    b[S_U_INTACT] = b[S_DSIZE]
+    b[S_U_BOTTOM] = 0
+    b[S_U_SHUFFLED] = 0
+    b[S_U_PRIVATE] = 0
+    b[S_U_PUBLIC] = 0
+    b[S_U_CHANGED] = 0
+    b[S_U_SHOWN] = 0
+    b[S_U_GIFTS] = 0
+    b[S_U_SHUFFLES] = 0
+    b[S_U_SEEN] = 0
+    b[S_W_FIX] = 0  # a re-dealt world's cards were the unit's it was dealt in
+    if b[S_STOP]:
+        copy_state(b, O_USNAP, ZERO, FRESH_STOP)
+        copy_state(b, O_USNAP + FRESH_STOP, O_RNG, 1 + b[S_DSIZE])
+
+
+@fn
+def restore_unit(b):
+    """The engine state at the current unit's start back from its snapshot."""
+    copy_state(b, ZERO, O_USNAP, FRESH_STOP)
+    copy_state(b, O_RNG, O_USNAP + FRESH_STOP, 1 + b[S_DSIZE])
+
+
+@inl
+def copy_state(b, dst, src, n):
+    for i in range(n):
+        b[ix(dst + i)] = b[ix(src + i)]
+
+
+@fn
+def touch_top(b, m, public):
+    """Driven: the top ``m`` cards are about to be taken or peeked at (``public``: face up).
+    Before the unit's first shuffle, the cards of its starting deck left intact shrink to those
+    below them; after a shuffle, the cards of the deck it made that are touched for the first
+    time are noted with their places."""
+    if b[S_U_SHUFFLED] == 0:
+        b[S_U_INTACT] = max(ZERO, min(b[S_U_INTACT], b[S_DSIZE] - m - b[S_U_BOTTOM]))
+        return
+    low = max(ZERO, b[S_DSIZE] - m - b[S_U_SEG_BOTTOM])
+    for place in range(b[S_U_SEG_INTACT] - 1, low - 1, -1):
+        k = b[S_U_SEEN]
+        if k < MAX_SEEN:
+            b[ix(O_U_SEEN + 4 * k)] = b[S_U_SHUFFLES]
+            b[ix(O_U_SEEN + 4 * k + 1)] = place
+            b[ix(O_U_SEEN + 4 * k + 2)] = b[ix(O_DECK + place + b[S_U_SEG_BOTTOM])]
+            b[ix(O_U_SEEN + 4 * k + 3)] = public
+            b[S_U_SEEN] = k + 1
+    b[S_U_SEG_INTACT] = min(b[S_U_SEG_INTACT], low)
+
+
+@fn
+def shuffled(b):
+    """Driven: the deck was shuffled; in a re-dealt world, the cards the seat saw after this
+    shuffle in the game are put where it saw them, each swapped with a random card of its type
+    below (the deck stays uniform given what the seat saw)."""
+    b[S_U_SHUFFLED] = 1
+    b[S_U_SHUFFLES] += 1
+    b[S_U_SEG_INTACT] = b[S_DSIZE]
+    b[S_U_SEG_BOTTOM] = 0
+    for k in range(b[S_W_FIX]):
+        if b[ix(O_W_CARDS + 3 * k)] != b[S_U_SHUFFLES]:
+            continue
+        place, c = b[ix(O_W_CARDS + 3 * k + 1)], b[ix(O_W_CARDS + 3 * k + 2)]
+        if place >= b[S_DSIZE] or not swap_in(b, place, c):
+            b[S_BAD] = 1
+            return
+
+
+@fn
+def swap_in(b, place, c):
+    """Card ``c`` to deck slot ``place`` from a random slot at or below it holding one; False if none."""
+    start = randbelow_at(b, O_RNG, place + 1)
+    for i in range(place + 1):
+        j = start + i
+        if j > place:
+            j -= place + 1
+        if b[ix(O_DECK + j)] == c:
+            b[ix(O_DECK + j)] = b[ix(O_DECK + place)]
+            b[ix(O_DECK + place)] = c
+            return True
+    return False
+
+
+@fn
+def private_touch(b):
+    """Driven: the current player draws or peeks privately (a normal draw, a mask, a black
+    market): what the unit showed face up so far is noted."""
+    if b[S_U_PRIVATE] == 0:
+        b[S_U_PRIVATE] = 1
+        b[S_U_PUBLIC] = b[S_U_D0] - b[S_U_INTACT]
+
+
+@fn
+def hand_shown(b, s):
+    """Driven: seat s's hand is shown to everyone (VD-13.2, VD-14.1, VD-19.3)."""
+    if (b[S_U_CHANGED] >> s) & 1 == 0:
+        b[S_U_SHOWN] |= ONE << s
+
+
+@fn
+def exchange_gift(b, giver, receiver, c):
+    """Driven: ``giver``'s exchange card ``c`` goes to ``receiver`` (VD-16.4; both know it)."""
+    k = b[S_U_GIFTS]
+    if k < MAX_GIFTS:
+        b[ix(O_U_GIFT + 3 * k)] = giver
+        b[ix(O_U_GIFT + 3 * k + 1)] = receiver
+        b[ix(O_U_GIFT + 3 * k + 2)] = c
+        b[S_U_GIFTS] = k + 1

@@ -17,15 +17,16 @@ from sim.games.virus_dogs.kernel_cards import (
     open_viruses, quarantine, return_pending,
 )
 from sim.games.virus_dogs.kernel_state import (
-    A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_MARKET, A_MASK, A_QRN, A_SHF, A_SKIP, AMB,
-    ANT, BAT, BM, C_DECLARE, C_HQ, CGH, CTL, DOC, EXC, F_HS, F_LIVE, F_O, FRESH_STOP, HQ_FIRST_ELIM,
-    HQ_STALEMATE, K_MORE, MSK, N_TYPES, NF, NO, NOX, NS, NT, O_COUNTS, O_DECK, O_GM, O_H, O_LIMBO,
-    O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, ONE, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST, P_HQALL,
-    P_HQCHOICE, P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK,
-    P_UPFRONT, QRN, R_ANT, R_DECLARE, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST, S_INHQ,
-    S_KTOP, S_LEAD_NOW, S_LEAD_SINCE, S_LEADER, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES,
-    S_ROUNDS, S_SHQ, S_TEND, S_TURN, S_VDECK, SHF, TP, TURN_CAP, X_MARKET, X_MASK, X_NORMAL, YES,
-    ZERO, V, draw_event, left_of, put_top, shuffle_deck, take_top, to_discard, to_hand,
+    AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_MARKET, A_MASK, A_QRN, A_SHF,
+    A_SKIP, BAT, BM, CGH, CTL, C_DECLARE, C_HQ, DOC, EXC, FRESH_STOP, F_HS, F_LIVE, F_O,
+    HQ_FIRST_ELIM, HQ_STALEMATE, K_MORE, MSK, NF, NO, NOX, NS, NT, N_TYPES, ONE, O_COUNTS, O_DECK,
+    O_GM, O_H, O_LIMBO, O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST,
+    P_HQALL, P_HQCHOICE, P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK,
+    P_UPFRONT, QRN, R_ANT, R_DECLARE, SHF, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST,
+    S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LEADER, S_LEAD_NOW, S_LEAD_SINCE, S_LIMBO, S_N, S_NLIVE,
+    S_OVER, S_PEND, S_REND, S_RES, S_ROUNDS, S_SHQ, S_STEPPED, S_TEND, S_TURN, S_VDECK, TP, TURN_CAP, V,
+    X_MARKET, X_MASK, X_NORMAL, YES, ZERO, draw_event, left_of, private_touch, put_top,
+    shuffle_deck, take_top, to_discard, to_hand, touch_top, unit_start,
 )
 from sim.kernel_util import fn, inl, ix
 from sim.rng import randbelow_at, shuffle_at
@@ -81,10 +82,14 @@ def setup(b):
 
 @fn
 def play(b, dens):
-    """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap; M-2 sums in ``dens``."""
+    """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap (a search rollout's end,
+    ``rollout_end``, ends it the same way); M-2 sums in ``dens`` (a driven game's turns whose
+    row ``dens`` lacks are not summed). Each pass of the loop is a unit of a driven game."""
     n = b[S_N]
     while True:
-        if b[S_TURN] >= b[O_P + P_MAXTURNS]:
+        if b[S_STEPPED]:
+            unit_start(b)
+        if b[S_TURN] >= b[O_P + P_MAXTURNS] or (b[S_REND] > 0 and b[S_TURN] >= b[S_REND]):
             b[O_GM + tb.G_TURN_CAP] = 1
             b[O_GM + tb.G_OUTCOME] = TURN_CAP
             break
@@ -121,6 +126,11 @@ def record_density(b, dens):
     t = b[S_TURN] - 1
     ds = b[S_DSIZE]
     vd = b[S_VDECK]
+    bp = vd * 10000 // ds if ds > 0 else ZERO
+    if bp > b[O_GM + tb.G_PEAK]:
+        b[O_GM + tb.G_PEAK] = bp
+    if t >= dens.shape[0]:
+        return
     hid = 0
     opn = 0
     for s in range(n):
@@ -137,12 +147,9 @@ def record_density(b, dens):
     dens[t, tb.D_OPEN] += opn
     dens[t, tb.D_OPEN_SQ] += opn * opn
     if ds > 0:
-        bp = vd * 10000 // ds
         dens[t, tb.D_DGAMES] += 1
         dens[t, tb.D_BP] += bp
         dens[t, tb.D_BP_SQ] += bp * bp
-        if bp > b[O_GM + tb.G_PEAK]:
-            b[O_GM + tb.G_PEAK] = bp
 
 
 @inl
@@ -245,6 +252,8 @@ def skip(b, p):
 def normal_draw(b, p, upfront):
     """VD-5.1..5.5: draw 1..2 cards one at a time; pending viruses go on top at the end."""
     drawn = 0
+    if b[S_STEPPED]:
+        private_touch(b)
     while b[S_DSIZE] > 0 and drawn < b[O_P + P_DMAX]:
         if drawn >= b[O_P + P_DMIN]:
             if b[O_P + P_UPFRONT]:
@@ -253,6 +262,8 @@ def normal_draw(b, p, upfront):
             else:
                 if not yes_no(b, p, K_MORE, NOX):
                     break
+        if b[S_STEPPED]:
+            touch_top(b, ONE, ZERO)
         c = take_top(b)
         draw_event(b, X_NORMAL)
         if c != BAT or b[O_P + P_BATCOUNT]:
@@ -275,6 +286,9 @@ def mask(b, p):
     """VD-9: peek at the top cards, take any subset (or a prefix); the rest stay in order."""
     to_discard(b, p, MSK)
     m = min(b[O_P + P_PEEK], b[S_DSIZE])
+    if b[S_STEPPED]:
+        private_touch(b)
+        touch_top(b, m, ZERO)
     peek(b, m)
     take = mask_take(b, p, m)
     cnt = 0
@@ -299,6 +313,9 @@ def black_market(b, p):
     """VD-10: look at the top cards, take exactly one; the others stay in order."""
     to_discard(b, p, BM)
     m = min(b[O_P + P_LOOK], b[S_DSIZE])
+    if b[S_STEPPED]:
+        private_touch(b)
+        touch_top(b, m, ZERO)
     peek(b, m)
     k = market_take(b, p, m)
     b[S_KTOP] = 0
@@ -384,11 +401,22 @@ def hard_quarantine(b, first):
     b[O_GM + tb.G_HQ_HIDDEN] = hidden_total(b, n)
     if hq_check(b, n):
         return
-    d = first
-    steps = 0
-    while True:
+    b[S_HQ_D] = first
+    b[S_HQ_STEPS] = 0
+    hq_steps(b)
+
+
+@fn
+def hq_steps(b):
+    """VD-20.6, 20.8, 20.11: the steps from drawer ``hq_drawer`` on; each step is a unit of a
+    driven game."""
+    n = b[S_N]
+    while not b[S_OVER]:
+        if b[S_STEPPED]:
+            unit_start(b)
+        d = b[S_HQ_D]
         x = hq_target(b, n, d)
-        steps += 1
+        b[S_HQ_STEPS] += 1
         b[O_GM + tb.G_HQ_STEPS] += 1
         if x >= 0 and b[ix(O_PL + x * NF + F_HS)] > 0:
             hq_pull(b, n, d, x)
@@ -396,10 +424,10 @@ def hard_quarantine(b, first):
                 return
         if hq_check(b, n):
             return
-        if steps >= b[O_P + P_HQMAX]:
+        if b[S_HQ_STEPS] >= b[O_P + P_HQMAX]:
             stalemate(b, n)
             return
-        d = left_of(b, n, d)
+        b[S_HQ_D] = left_of(b, n, d)
 
 
 @inl

@@ -835,3 +835,34 @@ class Engine:
             st[tb.S_HIDDEN_END] = p.hand[V]
             st[tb.S_OPEN_END] = p.open
             st[tb.S_TP_END] = p.hand[TP]
+
+
+# ---- search seats ---------------------------------------------------------------------------
+class SearchSeat:
+    """A seat whose bot is ``search``: it asks the compiled search through a fast twin of the
+    game (``sim.search_twin``), single-option decisions included, so that the twin stays at the
+    reference engine's decision."""
+
+    def __init__(self, twin, kinds: tuple[str, ...]):
+        self.twin, self.kinds = twin, kinds
+
+    def forced(self, eng, seat, kind, option) -> None:
+        self.twin.answer(seat, self.kinds.index(kind), 1)
+
+    def waived(self, eng, seat, kind, options) -> None:
+        pass
+
+    def decide(self, eng, seat: int, kind: str, legal: list[dict], ctx: dict) -> int:
+        return self.twin.answer(seat, self.kinds.index(kind), len(legal))
+
+
+def with_search_seats(agents: list, cfg, index: int) -> list:
+    """``agents`` (one per seat), the search seats' replaced by ``SearchSeat`` over one fast twin
+    of game ``index`` when the table seats the ``search`` bot."""
+    if "search" not in cfg.bots:
+        return agents
+    from sim.games.virus_dogs import GAME, kernel, kernel_search
+    from sim.search_twin import SearchTwin
+
+    twin = SearchTwin(GAME, cfg, index, kernel, kernel_search)
+    return [SearchSeat(twin, GAME.step.kinds) if twin.is_search(s) else a for s, a in enumerate(agents)]

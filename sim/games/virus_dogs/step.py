@@ -15,6 +15,9 @@ class VirusDogsStep(Step):
     variants = ({}, {"hq_target": "choice", "mask_take_mode": "prefix", "elimination_threshold": 4},
                 {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"})
 
+    search_module = "sim.games.virus_dogs.kernel_search"
+    search_opponents = ("cautious", "cautious", "cautious")  # the strongest scripted bot (the search bench's table)
+
     @property
     def max_options(self) -> int:
         return self.kernel().MAX_PENDING
@@ -37,14 +40,14 @@ class VirusDogsStep(Step):
             "deck_density": k.LAYOUT.view(buf, "deck_sums").reshape(tb.DECK_BUCKETS + 1, tb.NW).copy(),
         }
 
-    def reference_outcome(self, cfg, index: int, options: list[int]):
+    def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
         from sim.games.virus_dogs.bots import BotAgent
         from sim.games.virus_dogs.reference import Engine
         from sim.games.virus_dogs.rules import Rules
         from sim.rng import Rng
 
         rng = Rng(cfg.seed, index)
-        forced = Forced([BotAgent(b, values, rng) for b, values in self.game.seat_params(cfg, index)], options)
+        forced = Forced([BotAgent(b, values, rng) for b, values in self.game.seat_params(cfg, index)], options, seats)
         eng = Engine(Rules(cfg.params), cfg.players, rng, forced.agents)
         eng.setup()
         eng.play()
