@@ -23,6 +23,7 @@ from analysis.compare import flag_columns, games_aggregates
 from analysis.findings import Candidate
 from analysis.load import Run
 from analysis.sections import Section
+from analysis.skill import share_counts, skill_index, win_share
 from sim.stats import mean_change_p, mean_ci_from, rate_change_p, wilson
 from sim.config import ConfigError
 
@@ -32,9 +33,12 @@ TESTS_TEXT = ("Across a sweep, each rate is tested for any change over the swept
               "the values (for the mean game length relative to its overall mean).")
 
 
-def write_manifest(out: str | Path, game: str, param: str, values: list[str]) -> None:
-    """Record a sweep's parameter and values (in sweep order) next to its run directories."""
+def write_manifest(out: str | Path, game: str, param: str, values: list[str], pairing: str | None = None) -> None:
+    """Record a sweep's parameter and values (in sweep order) next to its run directories, and
+    the ladder pairing it plays (``--pairing``), if any."""
     doc = {"game": game, "param": param, "values": values, "runs": [f"{param}={v}" for v in values]}
+    if pairing is not None:
+        doc["pairing"] = pairing
     (Path(out) / SWEEP_FILE).write_text(json.dumps(doc, indent=1) + "\n")
 
 
@@ -65,6 +69,7 @@ class Sweep:
     param: str
     values: list[str]
     runs: list[Run]
+    pairing: str | None = None  # CHALLENGER,OPPONENT of a ``--pairing`` sweep
 
     @classmethod
     def open(cls, path: str | Path) -> "Sweep":
@@ -74,9 +79,11 @@ class Sweep:
             try:
                 doc = json.loads(manifest.read_text())
                 param, values, dirs = doc["param"], [str(v) for v in doc["values"]], [path / d for d in doc["runs"]]
+                pairing = doc.get("pairing")
             except (OSError, ValueError, KeyError, TypeError):
                 raise ConfigError(f"{manifest} is damaged: not a cardlab sweep manifest") from None
         else:
+            pairing = None
             members = _member_dirs(path)
             params = {d.name.split("=", 1)[0] for d in members}
             if len(params) != 1:
@@ -87,7 +94,7 @@ class Sweep:
         runs = [Run(d) for d in dirs]
         if len({r.config.game for r in runs}) > 1:
             raise ConfigError(f"{path} holds runs of several games")
-        return cls(path, param, values, runs)
+        return cls(path, param, values, runs, pairing)
 
     @property
     def title(self) -> str:
@@ -122,8 +129,9 @@ def _spread_row(run: Run, value: str, seats: pd.DataFrame) -> dict:
             "estimate": m, "lo": lo, "hi": hi, "var": np.nan, "seats": f"seat {top} - seat {bottom}"}
 
 
-def run_metrics(run: Run, value: str) -> list[dict]:
-    """The headline metrics of one run of the sweep, each with its 95% interval."""
+def run_metrics(run: Run, value: str, pairing: bool = False) -> list[dict]:
+    """The headline metrics of one run of the sweep, each with its 95% interval (with
+    ``pairing``, also the challenger's skill index)."""
     rows = []
     seats = queries.rates(run, "seats", "seat", "win")
     for by, group in (("seat", "Win rate by seat"), ("bot", "Win rate by bot")):
@@ -140,14 +148,26 @@ def run_metrics(run: Run, value: str) -> list[dict]:
     rows.append({"group": "Game length", "metric": f"mean {col}", "value": value, "n": n, "successes": np.nan,
                  "estimate": m, "lo": lo, "hi": hi, "var": float(g["var_length"]), "seats": ""})
     rows.append(_rate_rows("share of games: no winner", "Per-game flags", value, n, int(g["no_winner_games"])))
+    rows += _skill_rows(run, value) if pairing else []
     rows += [_rate_rows(f"share of games: {c}", "Per-game flags", value, n, int(g[c])) for c in flags]
     return rows
+
+
+def _skill_rows(run: Run, value: str) -> list[dict]:
+    """A pairing run (one seat of ``bots[0]``, every other seat another bot, as ``cardlab sweep
+    --pairing`` plays): the first bot's skill index (``analysis.skill``), the Wilson interval of
+    its win share mapped to the index."""
+    bots = run.config.bots
+    share, lo, hi, n = win_share(share_counts(run, bots[0]))
+    index, ilo, ihi = skill_index(share, lo, hi, run.config.players)
+    return [{"group": "Skill index", "metric": f"skill index, {bots[0]} vs {bots[1]}", "value": value, "n": n,
+             "successes": share * n, "estimate": index, "lo": ilo, "hi": ihi, "var": np.nan, "seats": ""}]
 
 
 def metrics(sweep: Sweep) -> pd.DataFrame:
     """Long table: group, metric, value, n, successes, estimate, lo, hi, var (of the mean),
     seats (the seat spread's two seats)."""
-    return pd.DataFrame([row for v, r in zip(sweep.values, sweep.runs) for row in run_metrics(r, v)])
+    return pd.DataFrame([row for v, r in zip(sweep.values, sweep.runs) for row in run_metrics(r, v, sweep.pairing is not None)])
 
 
 # ---- tests across the sweep ------------------------------------------------------------------
@@ -211,6 +231,7 @@ Y_LABELS = {
     "Win rate by bot": "win rate (share of seat-games)",
     "Seat spread": "seat spread (share of games)",
     "Per-game flags": "share of games",
+    "Skill index": "skill index (0: chance, 1: the better player always wins)",
 }
 
 

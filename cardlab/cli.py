@@ -502,6 +502,9 @@ def sweep(
     sets: Optional[List[str]] = SETS,
     config: Optional[Path] = CONFIG,
     workers: int = typer.Option(1, "--workers", "-w"),
+    pairing: Optional[str] = typer.Option(None, "--pairing", help="CHALLENGER,OPPONENT: one seat of the challenger "
+                                          "(search@N for a search budget) against the opponent's other seats; the "
+                                          "sweep then also shows the challenger's skill index."),
 ):
     """Run one simulation per value of a parameter and tabulate how the metrics move
     (`cardlab report OUT` draws them with 95% bands)."""
@@ -515,6 +518,8 @@ def sweep(
 
     g = _game(game)
     items = _sweep_values(g.param(param), values)
+    if pairing is not None:
+        bots, sets = _pairing_bots(g, pairing, players, bots, sets, config)
     cfgs = [_config(g, players, bots, seed, [*(sets or []), f"{param}={v}"], config) for v in items]
     rows = []
     with writer_lock(out, f"{game} sweep"):
@@ -524,9 +529,86 @@ def sweep(
             rows.append({param: v, **summary(Run(d))})
         table = pd.DataFrame(rows)
         table.to_csv(out / "sweep.csv", index=False)
-        write_manifest(out, game, param, items)
+        write_manifest(out, game, param, items, pairing)
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
                  f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
+
+
+@app.command()
+def ladder(
+    game: str = GAME_ARG,
+    games: int = typer.Option(14_000, "--games", "-n", help="Games in the whole ladder, split evenly over its "
+                               "pairings (each pairing's cap with --precision)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Ladder directory: ladder.json and one run per pairing."),
+    rungs: Optional[str] = typer.Option(None, "--rungs", help="Players from the weakest up, e.g. "
+                                        "random,cautious,search@16,search@64 (default: random, each scripted bot, "
+                                        "search at --budgets)."),
+    budgets: Optional[str] = typer.Option(None, "--budgets", help="Search budgets of the default rungs "
+                                          "(default 16,32,64,128)."),
+    reference: Optional[str] = typer.Option(None, "--reference", help="Every player's opponent (default: the "
+                                            "game's strongest scripted bot)."),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Stop each pairing once the challenger's "
+                                              "win-share 95% half-width is at most this."),
+    players: Optional[int] = PLAYERS,
+    seed: Optional[int] = SEED,
+    sets: Optional[List[str]] = SETS,
+    config: Optional[Path] = CONFIG,
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    report_dir: Optional[Path] = typer.Option(None, "--report", help="Also write the ladder's report into this directory."),
+    allow_code_change: bool = ALLOW_CODE_CHANGE,
+):
+    """Play a skill ladder on shared deals (each player against the reference, the top rung
+    against the bottom) and print the ratings and the skill index; rerun to resume."""
+    from sim.ladder import players_from, reference_player, run_ladder
+    from sim.stopping import StoppingRule
+
+    g = _game(game)
+    if precision is not None:
+        StoppingRule(precision)  # checks the value before a game is played
+    ladder_players = players_from(g, rungs, budgets)
+    ref = reference_player(g, ladder_players, reference)
+    base = _config(g, players, None, seed, sets, config)
+
+    def make_config(bots, overrides):
+        return _config(g, base.players, ",".join(bots), seed, [*(sets or []), *(f"{k}={v}" for k, v in overrides.items())],
+                       config)
+
+    try:
+        run_ladder(g, ladder_players, ref, games, out, make_config, workers, precision, allow_code_change,
+                   notify=typer.echo)
+    except KeyboardInterrupt:
+        raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
+    from analysis.skill import Ladder, ladder_summary
+
+    summary = ladder_summary(Ladder.open(out))
+    _print_table(summary["ratings"].table(), f"{g.name}: ratings (Elo scale, {ladder_players[0].name} = 0; 95% bootstrap intervals)")
+    _print_table(summary["rungs"], "rungs: win share against the reference, chance ahead of the rung below")
+    sk = summary["skill"]
+    if sk is not None:
+        typer.echo(f"skill index {sk['index']:.3f} [{sk['index_lo']:.3f}, {sk['index_hi']:.3f}]: {sk['top']} wins "
+                   f"{sk['share']:.3f} against {sk['bottom']} (equal share {sk['equal']:.3f}); upsets {sk['upset']:.3f}")
+    if report_dir is not None:
+        from reports.build import build
+
+        html, pdf = build([out], report_dir)
+        typer.echo(f"wrote {html} and {pdf}")
+
+
+def _pairing_bots(g, pairing: str, players, bots, sets, config) -> tuple[str, list[str]]:
+    """The bots (and the search budget setting) of ``--pairing CHALLENGER,OPPONENT``."""
+    from sim.ladder import Pairing, Player, pairing_config
+
+    if bots:
+        raise ConfigError("--pairing sets the bots; leave --bots out")
+    names = [t for t in pairing.split(",")]
+    if len(names) != 2:
+        raise ConfigError(f"--pairing {pairing!r}: give CHALLENGER,OPPONENT, e.g. search@64,{g.default_bots[0]}")
+    pair = Pairing(Player.parse(g, names[0]), Player.parse(g, names[1]))
+    if pair.challenger.bot == pair.opponent.bot:
+        raise ConfigError(f"--pairing {pairing!r}: the challenger and the opponent must be different bots")
+    n = _config(g, players, None, 0, sets, config).players
+    cfg = pairing_config(lambda b, o: (b, o), n, pair)
+    return ",".join(cfg[0]), [*(sets or []), *(f"{k}={v}" for k, v in cfg[1].items())]
 
 
 def _sweep_values(param, text: str) -> list[str]:

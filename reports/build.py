@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings, sweep, verdict
+from analysis import common, findings, skill, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
 from analysis.games import attach_controls, hook, sections_for, supporting
@@ -68,8 +68,9 @@ def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findi
 def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EFFECT,
                  compare: bool = False) -> list[tuple[str, list[Section]]]:
     """The report's parts (title, sections): findings, the A-vs-B comparison, each sweep, each run."""
-    items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs]
-    if not items:
+    ladders = [skill.Ladder.open(d) for d in run_dirs if skill.is_ladder(d)]
+    items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs if not skill.is_ladder(d)]
+    if not items and not ladders:
         raise ConfigError("report needs at least one run directory")
     if compare and (len(items) != 2 or any(isinstance(i, Sweep) for i in items)):
         raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(run_dirs)} paths")
@@ -98,8 +99,10 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     runs = [(label, run_sections(r)) for label, r in labelled]  # before the findings: see run_sections
     cands = findings.candidates(labelled) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
-    parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists)]
+    parts = [("Verdict", verdict.sections(labelled, cands, min_effect) + [skill.verdict_section(ld) for ld in ladders]),
+             ("Findings", lists)]
     parts += [(title, make(len(cands))) for title, make in pending]
+    parts += [(ladder.title, skill.sections(ladder)) for ladder in ladders]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
     return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
 

@@ -105,7 +105,10 @@ def _table_style(numeric: list[bool]) -> TableStyle:
 
 def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame) -> list[Flowable]:
     """A caption and table per group of columns that fits the width. ``cells``: the table
-    formatted as strings; ``df``: the original (its numbers align right)."""
+    formatted as strings; ``df``: the original (its numbers align right); a table without
+    columns gives nothing."""
+    if not len(cells.columns):
+        return []
     header = [str(c) for c in cells.columns]
     wrapped = [[_cell_lines(v) for v in row] for row in cells.head(MAX_ROWS).to_numpy()]
     more = "" if len(cells) <= MAX_ROWS else f" (first {MAX_ROWS} of {len(cells)} rows; all rows in the HTML report)"

@@ -176,7 +176,7 @@ def test_rules_lists_parameters():
     res = cardlab("rules", "toy", "--json")
     doc = json.loads(res.stdout)
     assert [p["name"] for p in doc["params"]] == ["lucky_bonus", "mode"]
-    assert doc["params"][0]["source"] == "assumed" and doc["params"][0]["allowed"] == "int in [0, 5]"
+    assert doc["params"][0]["source"] == "assumed" and doc["params"][0]["allowed"] == "int in [0, 13]"
     assert doc["bot_params"] == [{"name": "nerve", "lo": 0.0, "hi": 1.0, "allowed": "a number in [0, 1]",
                                   "doc": "unused", "bots": ["lucky"]}]
     text = cardlab("rules", "toy").stdout

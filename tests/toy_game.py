@@ -54,7 +54,7 @@ class HighCard(Game):
     title = "High card (test game)"
     min_players, max_players, default_players = 2, 5, 3
     params = (
-        Param("lucky_bonus", 0, "int", "assumed", "T-1", "added to the lucky bot's card", lo=0, hi=5),
+        Param("lucky_bonus", 0, "int", "assumed", "T-1", "added to the lucky bot's card (13: it always wins)", lo=0, hi=13),
         Param("mode", "plain", "choice", "assumed", "T-2", "unused switch", choices=("plain", "fancy")),
     )
     bots = {"plain": BotSpec("plain", 0, {}), "lucky": BotSpec("lucky", 1, {"nerve": 0.5})}

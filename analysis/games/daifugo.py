@@ -11,6 +11,7 @@ import pandas as pd
 from analysis import charts, queries, rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
+from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
 from analysis.sections import Section
 from sim.stats import wilson
 

@@ -1,0 +1,281 @@
+"""How much playing well matters: a skill ladder's ratings, rungs and skill index.
+
+A ladder directory (``cardlab ladder``, ``sim.ladder``) holds one run per pairing: one seat of
+the challenger against the other seats of the opponent, the same deals in every pairing.
+
+- **Ratings.** A Bradley-Terry model (``choix``, iterative Luce spectral ranking) on the
+  comparisons of every game: the challenger beats each of its ``n - 1`` opponent seats with its
+  win share, and the opponents beat it with theirs. For one challenger seat against ``n - 1``
+  opponent seats this gives the Plackett-Luce estimate of who wins the game
+  (P(challenger wins) = pi_c / (pi_c + (n - 1) pi_o)). Half a comparison each way is added
+  to every pair that met, so that a player that never lost keeps a finite rating. Ratings are
+  on the Elo scale (400 points: odds of 10 to 1 head to head), the bottom rung at 0; the 95%
+  intervals are basic bootstrap intervals over games (each pairing's games resampled).
+- **Skill index.** The top rung's win share against the bottom rung's other seats, s, as a
+  fraction of the way from the equal share e = 1/n to always winning: (s - e) / (1 - e). 0: a
+  game of chance for these players; 1: the better player always wins.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.load import Run
+from analysis.sections import Section
+from sim.config import ConfigError
+from sim.ladder import LADDER_FILE
+from sim.stats import basic_interval, wilson
+
+ELO = 400.0 / np.log(10.0)
+BOOTSTRAP = 400
+PSEUDO = 0.5  # comparisons added each way to every pair that met
+SKILL_TEXT = (
+    "Skill index: the top rung's win share s against seats of the bottom rung, as a fraction of the way from "
+    "the equal share e = 1/players to always winning, (s - e) / (1 - e); 0 means the better player wins no "
+    "more than chance gives, 1 that it always wins. Its interval is the Wilson interval of s, mapped the same "
+    "way. Upset: how often the bottom rung's seats win those games although the top rung sits at the table.")
+
+
+def is_ladder(path: str | Path) -> bool:
+    return (Path(path) / LADDER_FILE).is_file()
+
+
+@dataclass
+class Pairing:
+    run: Run
+    challenger: str
+    opponent: str
+    counts: pd.DataFrame  # the challenger's win share c and the game's total t per game: c, t, n
+
+
+@dataclass
+class Ladder:
+    path: Path
+    game: str
+    players: list[str]
+    reference: str
+    pairings: list[Pairing]
+
+    @classmethod
+    def open(cls, path: str | Path) -> "Ladder":
+        path = Path(path)
+        try:
+            doc = json.loads((path / LADDER_FILE).read_text())
+            players, reference = list(doc["players"]), doc["reference"]
+            rows = [(p["run"], p["challenger"], p["opponent"]) for p in doc["pairings"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ConfigError(f"{path / LADDER_FILE} is damaged: not a cardlab ladder manifest") from None
+        pairings = []
+        for run_dir, challenger, opponent in rows:
+            if not (path / run_dir / "run.json").exists():
+                raise ConfigError(f"ladder {path}: pairing {run_dir} has no finished run; rerun the cardlab ladder command")
+            run = Run(path / run_dir)
+            pairings.append(Pairing(run, challenger, opponent, share_counts(run, run.config.bots[0])))
+        return cls(path, doc.get("game", pairings[0].run.config.game), players, reference, pairings)
+
+    _summary: dict | None = None
+
+    @property
+    def summary(self) -> dict:
+        """``ladder_summary`` of this ladder, computed once."""
+        if self._summary is None:
+            self._summary = ladder_summary(self)
+        return self._summary
+
+    @property
+    def seats(self) -> int:
+        return self.pairings[0].run.config.players
+
+    @property
+    def title(self) -> str:
+        return f"Skill ladder ({self.pairings[0].run.game.title}: {self.path.name})"
+
+
+def share_counts(run: Run, bot: str) -> pd.DataFrame:
+    """Games by (challenger's win share c, all seats' win shares t): columns c, t, n. A shared
+    win splits one win between the winners (daifugo's ``win_share``, else ``win`` / winners)."""
+    share = ("win_share" if "win_share" in run.columns("seats")
+             else "win::DOUBLE / greatest(1, sum(win::INT) OVER (PARTITION BY game))")
+    return run.sql(
+        f"WITH s AS (SELECT game, bot, {share} AS s FROM seats), "
+        "g AS (SELECT game, sum(CASE WHEN bot = $bot THEN s ELSE 0 END) AS c, sum(s) AS t FROM s GROUP BY game) "
+        "SELECT round(c, 9) AS c, round(t, 9) AS t, count(*) AS n FROM g GROUP BY 1, 2 ORDER BY 1, 2",
+        {"bot": bot})
+
+
+def comparisons(index: dict[str, int], pairings, seats: int, weights=None) -> np.ndarray:
+    """The Bradley-Terry count matrix: [i, j] = times player i finished ahead of player j.
+    ``weights``: games per category of each pairing (a bootstrap draw), else the counts."""
+    comp = np.zeros((len(index), len(index)))
+    for k, (challenger, opponent, counts) in enumerate(pairings):
+        n = counts["n"].to_numpy(float) if weights is None else weights[k]
+        c, t = counts["c"].to_numpy(float), counts["t"].to_numpy(float)
+        i, j = index[challenger], index[opponent]
+        comp[i, j] += (n * c).sum() * (seats - 1) + PSEUDO
+        comp[j, i] += (n * (t - c)).sum() + PSEUDO
+    return comp
+
+
+def fit(comp: np.ndarray) -> np.ndarray:
+    """Log-strengths of the Bradley-Terry model (choix), the first player at 0."""
+    import choix
+
+    theta = choix.ilsr_pairwise_dense(comp, max_iter=500, tol=1e-10)
+    return theta - theta[0]
+
+
+@dataclass
+class Ratings:
+    players: list[str]
+    theta: np.ndarray  # log-strength, the first player at 0
+    draws: np.ndarray  # bootstrap draws of theta, one row a draw
+
+    def interval(self, values: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        bounds = np.array([basic_interval(v, draws[:, i]) for i, v in enumerate(values)])
+        return bounds[:, 0], bounds[:, 1]
+
+    def table(self) -> pd.DataFrame:
+        lo, hi = self.interval(self.theta, self.draws)
+        return pd.DataFrame({"player": self.players, "rating": ELO * self.theta, "lo": ELO * lo, "hi": ELO * hi})
+
+    def head_to_head(self, a: int, b: int) -> tuple[float, float, float]:
+        """Chance that player a finishes ahead of player b (model), with its 95% interval."""
+        p = 1 / (1 + np.exp(self.theta[b] - self.theta[a]))
+        draws = 1 / (1 + np.exp(self.draws[:, b] - self.draws[:, a]))
+        lo, hi = basic_interval(p, draws)
+        return float(p), float(np.clip(lo, 0, 1)), float(np.clip(hi, 0, 1))
+
+
+def ratings(players: list[str], pairings, seats: int, draws: int = BOOTSTRAP, seed: int = 0) -> Ratings:
+    """Fit the ratings of ``players`` from ``pairings`` (challenger, opponent, share counts) and
+    bootstrap them over games."""
+    index = {p: i for i, p in enumerate(players)}
+    theta = fit(comparisons(index, pairings, seats))
+    rng = np.random.default_rng(seed)
+    samples = np.empty((draws, len(players)))
+    for d in range(draws):
+        weights = [rng.multinomial(int(c["n"].sum()), c["n"].to_numpy(float) / c["n"].sum()) for _, _, c in pairings]
+        samples[d] = fit(comparisons(index, pairings, seats, weights))
+    return Ratings(players, theta, samples)
+
+
+def win_share(counts: pd.DataFrame) -> tuple[float, float, float, int]:
+    """The challenger's win share over a pairing's games (shared wins as fractions), Wilson 95%."""
+    n = int(counts["n"].sum())
+    wins = float((counts["n"] * counts["c"]).sum())
+    lo, hi = wilson(wins, n)
+    return wins / max(n, 1), float(lo), float(hi), n
+
+
+def skill_index(share: float, lo: float, hi: float, seats: int) -> tuple[float, float, float]:
+    """(s - e) / (1 - e) for the share s and its interval, e = 1 / seats."""
+    e = 1 / seats
+    return tuple((v - e) / (1 - e) for v in (share, lo, hi))
+
+
+def ladder_summary(ladder: Ladder) -> dict:
+    """Ratings, rungs and the skill index of a ladder (what the report part and the CLI show)."""
+    data = [(p.challenger, p.opponent, p.counts) for p in ladder.pairings]
+    r = ratings(ladder.players, data, ladder.seats)
+    rungs = []
+    vs_reference = {p.challenger: p for p in ladder.pairings if p.opponent == ladder.reference}
+    for k, name in enumerate(ladder.players):
+        row = {"rung": k + 1, "player": name, "role": "reference" if name == ladder.reference else ""}
+        if name in vs_reference:
+            s, lo, hi, n = win_share(vs_reference[name].counts)
+            row.update({f"share vs {ladder.reference}": s, "lo": lo, "hi": hi, "games": n})
+        if k:
+            p, plo, phi = r.head_to_head(k, k - 1)
+            row.update({"ahead of the rung below": p, "ahead lo": plo, "ahead hi": phi})
+        rungs.append(row)
+    top, bottom = ladder.players[-1], ladder.players[0]
+    pair = next((p for p in ladder.pairings if {p.challenger, p.opponent} == {top, bottom}), None)
+    skill = None
+    if pair is not None:
+        s, lo, hi, n = win_share(pair.counts)
+        if pair.challenger != top:  # the shares of the top rung's seat, from the bottom rung's
+            raise ConfigError(f"ladder {ladder.path}: the top-against-bottom pairing must seat the top rung once")
+        upset_games = float((pair.counts["n"] * (pair.counts["t"] - pair.counts["c"])).sum())
+        ulo, uhi = wilson(upset_games, n)
+        index = skill_index(s, lo, hi, ladder.seats)
+        skill = {"top": top, "bottom": bottom, "share": s, "lo": lo, "hi": hi, "games": n, "equal": 1 / ladder.seats,
+                 "index": index[0], "index_lo": index[1], "index_hi": index[2],
+                 "upset": upset_games / max(n, 1), "upset_lo": float(ulo), "upset_hi": float(uhi),
+                 "head_to_head": r.head_to_head(0, len(ladder.players) - 1)}
+    return {"ratings": r, "rungs": pd.DataFrame(rungs), "skill": skill}
+
+
+def sections(ladder: Ladder) -> list[Section]:
+    """The ladder part of a report: the skill index, the ratings and the rungs."""
+    from analysis.charts import forest
+
+    summary = ladder.summary
+    table = summary["ratings"].table()
+    table["games"] = [sum(int(p.counts["n"].sum()) for p in ladder.pairings if name in (p.challenger, p.opponent))
+                      for name in ladder.players]
+    out = []
+    sk = summary["skill"]
+    if sk is not None:
+        h, hlo, hhi = sk["head_to_head"]
+        text = (f"{sk['top']} (the top rung) wins {sk['share']:.3f} [{sk['lo']:.3f}, {sk['hi']:.3f}] of {sk['games']:,} "
+                f"games against {ladder.seats - 1} seats of {sk['bottom']} (equal share {sk['equal']:.3f}): skill index "
+                f"{sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]. The bottom rung's seats win "
+                f"{sk['upset']:.3f} [{sk['upset_lo']:.3f}, {sk['upset_hi']:.3f}] of those games; head to head, by the "
+                f"ratings, {sk['bottom']} finishes ahead of {sk['top']} with chance {h:.3f} [{hlo:.3f}, {hhi:.3f}]. "
+                + SKILL_TEXT)
+        out.append(Section("Skill index", text=text, marks=[(_skill_mark(sk["index"]), _skill_sentence(sk))]))
+    out.append(Section("Ratings", text=(
+        f"One rating per player from every pairing's games (reference opponent: {ladder.reference}; every pairing "
+        "plays the same deals, seats rotated). " + RATINGS_TEXT),
+        tables=[("Ratings (Elo scale, bottom rung = 0; 95% bootstrap intervals)", table)],
+        figures=[("Ratings with 95% intervals",
+                  forest(table["player"], [(table["rating"], table["lo"], table["hi"], "rating (Elo scale)", 0.0)],
+                         "Ratings", ylabel="player"))]))
+    out.append(Section("Rungs", text=(
+        f"Each player's win share with one seat against {ladder.seats - 1} seats of the reference "
+        f"({ladder.reference}; equal share {1 / ladder.seats:.3f}, Wilson 95% intervals), and, from the ratings, "
+        "its chance to finish ahead of the rung below head to head (basic bootstrap 95% interval)."),
+        tables=[("Rungs", summary["rungs"])]))
+    return out + rule_sections(ladder)
+
+
+def verdict_section(ladder: Ladder) -> Section:
+    """The ladder's line on the verdict page: how much playing well matters."""
+    sk = ladder.summary["skill"]
+    marks = [(_skill_mark(sk["index"]), _skill_sentence(sk))] if sk is not None else []
+    return Section(f"Skill: {ladder.title}", marks=marks)
+
+
+def rule_sections(ladder: Ladder) -> list[Section]:
+    """The game's skill-per-rule sections (``skill_sections`` of its report module) on the pairing
+    of the strongest search rung against the reference, or of the top rung when there is none."""
+    from analysis.games import hook
+
+    make = hook(ladder.game, "skill_sections")
+    against = [p for p in ladder.pairings if p.opponent == ladder.reference]
+    if make is None or not against:
+        return []
+    pair = max(against, key=lambda p: ladder.players.index(p.challenger))
+    return make(pair.run, pair.challenger, pair.opponent)
+
+
+RATINGS_TEXT = ("Bradley-Terry model fitted with choix: in each game the challenger beats each opponent seat with "
+                "its win share and each opponent seat beats it with its own, which for one seat against the rest "
+                "is the Plackett-Luce model of who wins; 400 points are odds of 10 to 1 head to head. Intervals: "
+                f"basic bootstrap over games ({BOOTSTRAP} draws).")
+
+
+def _skill_mark(index: float) -> str:
+    return "green" if index >= 0.3 else "amber" if index >= 0.1 else "red"
+
+
+def _skill_sentence(sk: dict) -> str:
+    how = ("playing well matters a lot" if sk["index"] >= 0.3 else
+           "playing well matters somewhat" if sk["index"] >= 0.1 else "the game is mostly luck for these players")
+    return (f"Skill index {sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]: {how} "
+            f"({sk['top']} wins {sk['share']:.0%} against {sk['bottom']}, equal share {sk['equal']:.0%}).")

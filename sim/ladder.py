@@ -1,0 +1,180 @@
+"""A skill ladder: players from random through the scripted bots to search at doubling budgets,
+played on shared deals.
+
+Each pairing is one ordinary run: one seat of the challenger against ``players - 1`` seats of
+the opponent, the bots rotated over the seats game by game (``sim.kernel_util.seat_bot``), with
+the same seed in every pairing, so every pairing plays the same deals. A game seats one search
+bot at most (its budget is a parameter of the run), so two search budgets never meet at the
+table: the ladder puts every player against one reference (the game's strongest scripted bot),
+and the top rung against the bottom rung; the ratings (``analysis.skill``) connect them all.
+
+The ladder directory holds ``ladder.json`` (the game, the players in rung order, the reference
+and each pairing's run directory) and one run directory per pairing. Rerunning the same command
+resumes every pairing; another ladder into the same directory is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from sim.config import ConfigError, RunConfig
+
+LADDER_FILE = "ladder.json"
+DEFAULT_BUDGETS = (16, 32, 64, 128)
+SEARCH = "search"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A rung: a bot, and for the search bot its budget (rollouts a decision)."""
+
+    bot: str
+    budget: int | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.bot}@{self.budget}" if self.budget is not None else self.bot
+
+    @classmethod
+    def parse(cls, game, text: str) -> "Player":
+        """``bot`` or ``search@budget``; an unknown bot or a bad budget is a ConfigError."""
+        bot, _, budget = text.strip().partition("@")
+        if bot not in game.bots:
+            raise ConfigError(f"unknown player {text!r} for {game.name}; bots: {', '.join(game.bots)}")
+        if bot == SEARCH:
+            if not budget.isdigit() or int(budget) < 1:
+                raise ConfigError(f"player {text!r}: give the search budget as search@N with N >= 1")
+            return cls(bot, int(budget))
+        if budget:
+            raise ConfigError(f"player {text!r}: only the search bot takes a budget (@N)")
+        return cls(bot)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One run of the ladder: the challenger's seat against the opponent's other seats."""
+
+    challenger: Player
+    opponent: Player
+
+    @property
+    def name(self) -> str:
+        return f"{self.challenger.name}-vs-{self.opponent.name}"
+
+
+def default_players(game, budgets=DEFAULT_BUDGETS) -> list[Player]:
+    """Random, every scripted bot in the game's order, then search at ``budgets``."""
+    scripted = [Player(b) for b in game.bots if b not in ("random", SEARCH)]
+    search = [Player(SEARCH, b) for b in budgets] if SEARCH in game.bots else []
+    return ([Player("random")] if "random" in game.bots else []) + scripted + search
+
+
+def players_from(game, text: str | None, budgets_text: str | None) -> list[Player]:
+    """The rungs of ``--players`` (comma-separated) or the default ladder with ``--budgets``."""
+    if text:
+        players = [Player.parse(game, t) for t in text.split(",") if t.strip()]
+    else:
+        players = default_players(game, parse_budgets(budgets_text) if budgets_text else DEFAULT_BUDGETS)
+    names = [p.name for p in players]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ConfigError(f"--players lists {', '.join(twice)} more than once")
+    if len(players) < 2:
+        raise ConfigError("a ladder needs at least two players")
+    return players
+
+
+def parse_budgets(text: str) -> tuple[int, ...]:
+    items = [t.strip() for t in text.split(",")]
+    if not all(t.isdigit() and int(t) >= 1 for t in items):
+        raise ConfigError(f"--budgets {text!r}: give whole numbers >= 1 separated by commas")
+    return tuple(int(t) for t in items)
+
+
+def reference_player(game, players: list[Player], name: str | None) -> Player:
+    """The opponent of every pairing: ``name``, or the game's strongest scripted bot."""
+    if name is None:
+        step = getattr(game, "step", None)
+        name = step.search_opponents[0] if step is not None and step.search_opponents else players[0].name
+    ref = Player.parse(game, name)
+    if ref.bot == SEARCH:
+        raise ConfigError("the reference must be a scripted bot (a game seats one search bot at most)")
+    if ref not in players:
+        raise ConfigError(f"the reference {ref.name} is not one of the players: {', '.join(p.name for p in players)}")
+    return ref
+
+
+def plan(players: list[Player], reference: Player) -> list[Pairing]:
+    """Every other player against the reference, then the top rung against the bottom rung."""
+    pairings = [Pairing(p, reference) for p in players if p != reference]
+    top, bottom = players[-1], players[0]
+    if bottom.bot != SEARCH and Pairing(top, bottom) not in pairings and Pairing(bottom, top) not in pairings:
+        pairings.append(Pairing(top, bottom))
+    return pairings
+
+
+def pairing_config(make_config: Callable[[list[str], dict], RunConfig], players: int, pairing: Pairing) -> RunConfig:
+    """The run config of a pairing: ``make_config(bots, overrides)`` with the challenger first."""
+    bots = [pairing.challenger.bot] + [pairing.opponent.bot] * (players - 1)
+    budget = pairing.challenger.budget
+    return make_config(bots, {} if budget is None else {f"bot.{SEARCH}.budget": budget})
+
+
+def games_per_pairing(games: int, pairings: int) -> int:
+    if games < pairings:
+        raise ConfigError(f"--games {games} is fewer than the ladder's {pairings} pairings")
+    return -(-games // pairings)
+
+
+def manifest(game: str, players: list[Player], reference: Player, pairings: list[Pairing]) -> dict:
+    return {"game": game, "players": [p.name for p in players], "reference": reference.name,
+            "pairings": [{"run": p.name, "challenger": p.challenger.name, "opponent": p.opponent.name}
+                         for p in pairings]}
+
+
+def write_manifest(out: Path, doc: dict) -> None:
+    """Write ``ladder.json``; a different ladder already in ``out`` is refused (its runs are kept)."""
+    path = out / LADDER_FILE
+    if path.exists():
+        try:
+            old = json.loads(path.read_text())
+        except (OSError, ValueError):
+            raise ConfigError(f"{path} is damaged: not a cardlab ladder manifest") from None
+        if old != doc:
+            raise ConfigError(f"{out} holds another ladder ({', '.join(old.get('players', []))}); "
+                              "use a new --out or the same players, reference and game")
+        return
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def run_ladder(game, players: list[Player], reference: Player, games: int, out: str | Path,
+               make_config: Callable[[list[str], dict], RunConfig], workers: int = 1, stopping_precision=None, allow_code_change: bool = False,
+               notify: Callable[[str], None] = print) -> list[tuple[Pairing, object]]:
+    """Play (or resume) every pairing of the ladder into ``out``, ``games`` in all, split evenly
+    over the pairings (each the cap of its stopping rule with ``stopping_precision``); returns
+    (pairing, run summary)."""
+    from sim import runner
+    from sim.stopping import StoppingRule
+    from sim.store import writer_lock
+
+    out = Path(out)
+    pairings = plan(players, reference)
+    n = make_config([players[0].bot], {}).players
+    configs = [pairing_config(make_config, n, p) for p in pairings]  # every config checked before a game is played
+    each = games_per_pairing(games, len(pairings))
+    done = []
+    with writer_lock(out, f"{game.name} ladder"):
+        write_manifest(out, manifest(game.name, players, reference, pairings))
+        for pairing, cfg in zip(pairings, configs):
+            rule = None if stopping_precision is None else StoppingRule(stopping_precision,
+                                                                        f"bot_win:{pairing.challenger.bot}")
+            summary = runner.run(cfg, each, out / pairing.name, workers, progress=False, stopping=rule,
+                                 allow_code_change=allow_code_change)
+            notify(f"{pairing.name}: {summary.games:,} games ({summary.seconds:.1f} s)")
+            done.append((pairing, summary))
+    return done
