@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings, sweep, verdict
+from analysis import bot_diagnostics, common, findings, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
 from analysis.games import attach_controls, hook, sections_for, supporting
@@ -98,7 +98,8 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     runs = [(label, run_sections(r)) for label, r in labelled]  # before the findings: see run_sections
     cands = findings.candidates(labelled) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
-    parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists)]
+    parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists),
+             (bot_diagnostics.PART, bot_diagnostics.sections(labelled))]  # apart from the design findings
     parts += [(title, make(len(cands))) for title, make in pending]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
     return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]

@@ -94,7 +94,7 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     parts = re.findall(r'<h1 id="[^"]+">([^<]+)</h1>', html)
     assert parts[:2] == ["Verdict", "Findings"] and parts[-1] == "Appendix"
     lists = re.findall(r'<h2 id="findings-[^"]+">([^<]+)</h2>', html)
-    assert lists == ["Design issues", "Bot diagnostics", "Sanity checks"]
+    assert lists == ["Design issues", "Bot strength", "Sanity checks"]
     assert re.search(r'<span class="mark (green|amber|red)"', html)  # the verdict lines carry their marks
     bots = re.search(r'id="findings-bot-diagnostics".*?<ol class="findings">(.*?)</ol>', html, re.S).group(1)
     assert "bot lucky wins" in bots and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in bots
