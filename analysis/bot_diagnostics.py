@@ -4,7 +4,7 @@ disagree, so that a designer does not read a bot's habit as a fact about the car
 They are not findings (``analysis.findings``: the rules' and parameters' effects): each one is a
 fixed test on aggregated counts with a stated threshold, made on one run and shown in the
 report's "Bot diagnostics" part. The three tests (the games' report modules feed them the counts,
-``bot_diagnostics(run)`` in ``analysis.games.<game>``):
+``bot_diagnostics(run, label)`` in ``analysis.games.<game>``):
 
 - ``futile_choices``: a choice made at least ``MIN_TRIES`` times whose success rate has a 95%
   Wilson upper bound below ``MAX_SUCCESS`` (faking-sick: "faking sick!" calls on a card type);
@@ -26,7 +26,6 @@ import numpy as np
 import pandas as pd
 
 from analysis.candidate import ALPHA, percent
-from analysis.games import hook
 from analysis.sections import Section
 from sim.stats import fdr_bh, rank_correlation, rate_difference, wilson
 
@@ -218,17 +217,6 @@ def order_against_power(choices: pd.DataFrame, power: pd.DataFrame, run: str, wh
     return out
 
 
-def diagnostics(labelled: list[tuple[str, object]]) -> list[Diagnostic]:
-    """Every diagnostic of the runs given as (part title, ``analysis.load.Run``), from each
-    game's ``bot_diagnostics(run, label)``."""
-    out = []
-    for label, run in labelled:
-        make = hook(run.config.game, "bot_diagnostics")
-        if make:
-            out += make(run, label)
-    return out
-
-
 COLUMNS = {"bot": "bot", "does": "what it does", "count": "times", "n": "out of", "rate": "rate",
            "lo": "95% low", "hi": "95% high", "yields": "what it yields", "value": "yield",
            "value_lo": "yield, 95% low", "value_hi": "yield, 95% high", "reference": "reference",
@@ -245,10 +233,11 @@ def asdict_fields() -> tuple[str, ...]:
     return tuple(Diagnostic.__dataclass_fields__)
 
 
-def sections(labelled: list[tuple[str, object]]) -> list[Section]:
-    """The "Bot diagnostics" part: how they are computed, then one section per run with its
-    diagnostics as sentences (linked to the run's part) and as a table."""
-    diags = diagnostics(labelled)
+def sections(labelled: list[tuple[str, object]], diags: list[Diagnostic]) -> list[Section]:
+    """The "Bot diagnostics" part for the runs given as (part title, ``analysis.load.Run``) and
+    their diagnostics (each game's ``bot_diagnostics(run, label)``, ``analysis.games.hook``):
+    how they are computed, then one section per run with its diagnostics as sentences (linked to
+    the run's part) and as a table."""
     out = [Section("How bot diagnostics are computed", text=TEXT)]
     for label, _ in labelled:
         mine = [d for d in diags if d.run == label]

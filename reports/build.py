@@ -99,10 +99,19 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     cands = findings.candidates(labelled) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
     parts = [("Verdict", verdict.sections(labelled, cands, min_effect)), ("Findings", lists),
-             (bot_diagnostics.PART, bot_diagnostics.sections(labelled))]  # apart from the design findings
+             (bot_diagnostics.PART, bot_diagnostics.sections(labelled, diagnostics(labelled)))]  # apart from the findings
     parts += [(title, make(len(cands))) for title, make in pending]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
     return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
+
+
+def diagnostics(labelled: list[tuple[str, Run]]) -> list[bot_diagnostics.Diagnostic]:
+    """Every bot diagnostic of the runs (part title, run), from each game's ``bot_diagnostics(run, label)``."""
+    out = []
+    for label, run in labelled:
+        make = hook(run.config.game, "bot_diagnostics")
+        out += make(run, label) if make else []
+    return out
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
