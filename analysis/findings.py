@@ -8,7 +8,7 @@ comparison reports add their own candidates (``analysis.sweep``, ``analysis.comp
 of all tests of a report are adjusted together with Benjamini-Hochberg (``sim.stats.fdr_bh``,
 as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
 least the practical threshold, in one of three lists (``LISTS``): design issues (rules and
-parameters), bot diagnostics (what a bot does) and sanity checks (events that should be rare or
+parameters), bot strength (which bot wins more or less) and sanity checks (events that should be rare or
 zero), each ranked by practical size (the effect over its threshold); the p- and q-values go to
 an appendix table.
 """
@@ -29,7 +29,7 @@ MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
 MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
-         "bot": ("Bot diagnostics", "what a bot does: a strong or weak bot is a fact about the bot, not the rules"),
+         "bot": ("Bot strength", "which bot wins more or less: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}
 MAX_LISTED = 15  # findings shown per list (the rest: in the appendix table)
 

@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import common, findings, skill, sweep, verdict
+from analysis import bot_diagnostics, common, findings, skill, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
 from analysis.games import attach_controls, hook, sections_for, supporting
@@ -100,11 +100,21 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     cands = findings.candidates(labelled) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
     parts = [("Verdict", verdict.sections(labelled, cands, min_effect) + [skill.verdict_section(ld) for ld in ladders]),
-             ("Findings", lists)]
+             ("Findings", lists),
+             (bot_diagnostics.PART, bot_diagnostics.sections(labelled, diagnostics(labelled)))]  # apart from the findings
     parts += [(title, make(len(cands))) for title, make in pending]
     parts += [(ladder.title, skill.sections(ladder)) for ladder in ladders]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
     return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
+
+
+def diagnostics(labelled: list[tuple[str, Run]]) -> list[bot_diagnostics.Diagnostic]:
+    """Every bot diagnostic of the runs (part title, run), from each game's ``bot_diagnostics(run, label)``."""
+    out = []
+    for label, run in labelled:
+        make = hook(run.config.game, "bot_diagnostics")
+        out += make(run, label) if make else []
+    return out
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:

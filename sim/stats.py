@@ -11,6 +11,8 @@ means a 95% interval that excludes the reference:
 - a bootstrap statistic: the basic interval and the p-value that inverts it (``basic_p``);
   a largest-minus-smallest spread of rates beyond what chance alone gives: a parametric (normal,
   with the rates' covariance) basic bootstrap (``spread_beyond_chance``, ``draws_difference``);
+- a rank correlation: Spearman's rho with the Fisher-z interval (Bonett-Wright standard error)
+  and the z test it inverts (``rank_correlation``);
 - several tests at once: Benjamini-Hochberg (``fdr_bh``) or Holm (``holm``) adjusted p-values.
 
 The libraries are imported inside the functions, so that reading a run (or a worker process)
@@ -208,6 +210,28 @@ def basic_p(estimate: float, draws: np.ndarray) -> float:
     the interval reaches zero), so that the interval and the test always agree."""
     reflected = 2 * estimate - np.asarray(draws)
     return float(min(1.0, 2 * min(np.mean(reflected <= 0), np.mean(reflected >= 0)) + 1 / len(reflected)))
+
+
+def rank_correlation(x, y) -> dict:
+    """Spearman's rank correlation of paired values ``x``, ``y`` (scipy ``spearmanr``): ``rho``,
+    its 95% interval on Fisher's z scale with the Bonett-Wright standard error
+    sqrt((1 + rho^2 / 2) / (n - 3)) and the two-sided ``p`` of the z test that interval inverts,
+    and ``n``. Fewer than 4 pairs or a constant side: NaN."""
+    from scipy.stats import norm, spearmanr
+
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    n = int(len(x))
+    nan = {"rho": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan, "n": n}
+    if n < 4 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return nan
+    rho = float(spearmanr(x, y).statistic)
+    if abs(rho) >= 1:
+        return {"rho": rho, "lo": rho, "hi": rho, "p": 0.0, "n": n}
+    se = np.sqrt((1 + rho * rho / 2) / (n - 3))
+    z = np.arctanh(rho)
+    half = norm.ppf(0.975) * se
+    return {"rho": rho, "lo": float(np.tanh(z - half)), "hi": float(np.tanh(z + half)),
+            "p": float(2 * norm.sf(abs(z) / se)), "n": n}
 
 
 def fdr_bh(pvalues) -> np.ndarray:

@@ -92,13 +92,15 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     links = re.findall(r'href="#([^"]+)"', html)
     assert links and set(links) <= ids  # every link of the contents and of the findings resolves
     parts = re.findall(r'<h1 id="[^"]+">([^<]+)</h1>', html)
-    assert parts[:2] == ["Verdict", "Findings"] and parts[-1] == "Appendix"
+    assert parts[:3] == ["Verdict", "Findings", "Bot diagnostics"] and parts[-1] == "Appendix"
     lists = re.findall(r'<h2 id="findings-[^"]+">([^<]+)</h2>', html)
-    assert lists == ["Design issues", "Bot diagnostics", "Sanity checks"]
+    assert lists == ["Design issues", "Bot strength", "Sanity checks"]
     assert re.search(r'<span class="mark (green|amber|red)"', html)  # the verdict lines carry their marks
-    bots = re.search(r'id="findings-bot-diagnostics".*?<ol class="findings">(.*?)</ol>', html, re.S).group(1)
+    bots = re.search(r'id="findings-bot-strength".*?<ol class="findings">(.*?)</ol>', html, re.S).group(1)
     assert "bot lucky wins" in bots and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in bots
     assert "Benjamini-Hochberg" in html and "Every test of the findings" in html
+    diag = re.search(r'<h2 id="bot-diagnostics-high-card-test-game-run">.*?<h[12] ', html, re.S)
+    assert diag and "None fires" in diag.group(0)  # the toy game has no diagnostics hook
 
 
 def verdict_of(run):

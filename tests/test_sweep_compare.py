@@ -127,8 +127,8 @@ def test_sweep_report_parts_and_linked_findings(bonus_sweep):
     parts = report_parts([bonus_sweep])
     titles = [t for t, _ in parts]
     sweep_part = "Sweep of lucky_bonus (High card (test game): bonus)"
-    assert titles[:3] == ["Verdict", "Findings", sweep_part] and len(titles) == 3 + 3 + 1  # a part per run, the appendix
-    sections = [s.title for s in parts[2][1]]
+    assert titles[:4] == ["Verdict", "Findings", "Bot diagnostics", sweep_part] and len(titles) == 4 + 3 + 1  # a part per run, the appendix
+    sections = [s.title for s in parts[3][1]]
     assert sections == ["Sweep of lucky_bonus", "Win rate by seat across lucky_bonus", "Win rate by bot across lucky_bonus",
                         "Seat spread across lucky_bonus", "Game length across lucky_bonus",
                         "Per-game flags across lucky_bonus", "Changes across the sweep"]
@@ -143,8 +143,8 @@ def test_compare_report_parts(bonus_sweep):
 
     a, b = bonus_sweep / "lucky_bonus=0", bonus_sweep / "lucky_bonus=3"
     parts = report_parts([a, b], compare=True)
-    assert [t for t, _ in parts][:3] == ["Verdict", "Findings", COMPARE_PART]
-    (section,) = parts[2][1]
+    assert [t for t, _ in parts][:4] == ["Verdict", "Findings", "Bot diagnostics", COMPARE_PART]
+    (section,) = parts[3][1]
     shown = section.tables[0][1].set_index("metric")
     table = C.compare(Run(a), Run(b)).set_index("metric")
     assert list(shown.columns) == ["A", "B", "A-B", "lo", "hi", "p", "q (BH)"] and shown["p"].equals(table["p"])

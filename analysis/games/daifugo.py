@@ -13,7 +13,7 @@ from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
 from analysis.sections import Section
-from sim.stats import wilson
+from sim.stats import mean_test, wilson
 
 
 
@@ -437,3 +437,66 @@ def sections(run) -> list[Section]:
     feel = [daifugo_feel.feel_section(run)] if daifugo_feel.has_feel(run) else []
     return [scorecard_section(run), points_section(run), king_section(run), *feel, precept_section(run),
             law_section(run), pair_section(run), frequency_section(run)]
+
+
+FIRST_DRAFT = 1  # the round whose draft order is random (DEC-6): nobody's standing chooses who picks first
+
+
+def draft_picks(run, draft_round: int = FIRST_DRAFT) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The precept draft of round ``draft_round`` (round 1 by default: its first picker is
+    random, DEC-6, while from round 2 the last placed picks first, DEC-5, so a pick there would
+    also say who is behind). Every card of the round's draft is offered to its first picker.
+    Returns ``choices``: per (``bot``, ``card``) how often a seat of that bot picked first while
+    the card was offered (``offered``) and took it (``chosen``); and ``holders``: per card its
+    round's drafts (``drafts``, the holder ``owner_NN``) with the sum and sum of squares of the
+    per-game differences holder's win minus the other seats' mean (``sum_d``, ``ss_d``). Empty
+    frames without the draft record (``pick_NN``, ``pick_round_NN``) or without drafts."""
+    cols = run.columns("games")
+    need = [f"{k}_{c:02d}" for c in rule_cards.CARDS for k in ("pick", "pick_round", "owner")]
+    empty = (pd.DataFrame(columns=["bot", "card", "offered", "chosen"]),
+             pd.DataFrame(columns=["card", "drafts", "sum_d", "ss_d"]))
+    if not all(c in cols for c in need):
+        return empty
+    each = " UNION ALL ".join(f"SELECT game, {c} AS card, owner_{c:02d}::BIGINT AS seat, pick_{c:02d} AS pick "
+                              f"FROM games WHERE pick_round_{c:02d} = {int(draft_round)} AND owner_{c:02d} >= 0"
+                              for c in rule_cards.CARDS)
+    choices = run.sql(f"""WITH p AS ({each}),
+        f AS (SELECT p.game, p.card AS took, s.bot FROM p JOIN seats s ON s.game = p.game AND s.seat = p.seat
+              WHERE p.pick = 1)
+        SELECT f.bot, p.card, count(*) AS offered, count(*) FILTER (WHERE p.card = f.took) AS chosen
+        FROM p JOIN f ON f.game = p.game GROUP BY f.bot, p.card ORDER BY f.bot, p.card""")
+    holders = run.sql(f"""WITH p AS ({each}),
+        t AS (SELECT game, sum(win::DOUBLE) AS tw, count(*) AS k FROM seats GROUP BY game HAVING count(*) > 1),
+        h AS (SELECT p.card, s.win::DOUBLE - (t.tw - s.win::DOUBLE) / (t.k - 1) AS d
+              FROM p JOIN seats s ON s.game = p.game AND s.seat = p.seat JOIN t ON t.game = p.game)
+        SELECT card, count(*) AS drafts, sum(d) AS sum_d, sum(d * d) AS ss_d FROM h GROUP BY card ORDER BY card""")
+    if choices.empty or holders.empty:
+        return empty
+    for df in (choices, holders):
+        df["card"] = [rule_cards.label(int(c)) for c in df["card"]]
+    return choices, holders
+
+
+def draft_power(holders: pd.DataFrame) -> pd.DataFrame:
+    """Per card of ``holders`` (``draft_picks``): the holders' win-rate change (mean of the
+    per-game differences holder minus the other seats) with its 95% t interval (``mean_test``)."""
+    g = holders.set_index("card")
+    rows = []
+    for card, r in g.iterrows():
+        n = int(r["drafts"])
+        m = r["sum_d"] / n
+        var = (r["ss_d"] - n * m * m) / (n - 1) if n > 1 else np.nan
+        t = mean_test(m, float(np.sqrt(max(var, 0.0))) if np.isfinite(var) else np.nan, n)
+        rows.append({"card": card, "holders": n, "win_diff": m, "win_diff_lo": t["lo"], "win_diff_hi": t["hi"]})
+    return pd.DataFrame(rows)
+
+
+def bot_diagnostics(run, label: str) -> list:
+    """A bot whose round-1 precept draft order runs against the holders' measured win-rate
+    change (``analysis.bot_diagnostics.order_against_power``); madness runs with a draft record only."""
+    from analysis.bot_diagnostics import order_against_power
+
+    choices, holders = draft_picks(run)
+    if choices.empty:
+        return []
+    return order_against_power(choices, draft_power(holders), label)

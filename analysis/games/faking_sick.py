@@ -208,3 +208,34 @@ def feel_section(run) -> Section:
 
 def sections(run) -> list[Section]:
     return [calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]
+
+
+def bot_diagnostics(run, label: str) -> list:
+    """Calls on a card type that are (almost) never right (``analysis.bot_diagnostics.futile_choices``).
+    The calls table counts judged calls by caller seat, not by bot (seats rotate bots), so the
+    diagnostic names the bots of the run that made judged calls; on a type in no banned pool it
+    names the bots without the ban model (whose estimate there is 0, so a model caller never
+    calls it: sim/games/faking_sick/bots.py, "Call model")."""
+    from analysis.bot_diagnostics import futile_choices
+    from sim.games.faking_sick.bots import BLUFFER, HONEST
+
+    calls = run.sql("SELECT card, sum(calls)::BIGINT AS tries, sum(successes)::BIGINT AS successes "
+                    "FROM calls GROUP BY card ORDER BY card")
+    calls["choice"] = [TYPES[int(c)] for c in calls["card"]]
+    callers = run.sql("SELECT bot, sum(calls_made)::BIGINT AS calls FROM seats GROUP BY bot "
+                      "HAVING sum(calls_made) > 0 ORDER BY calls DESC, bot")
+    named = ", ".join(f"{b} ({int(c):,} calls)" for b, c in zip(callers["bot"], callers["calls"]))
+    pool = run.config.params["banned_pool"]
+    never = {TYPES[t] for t in range(len(TYPES)) if t not in BANNABLE or not pool[t]}  # in no banned pool
+    unmodelled = [b for b in callers["bot"] if run.game.bots[b].policy not in (HONEST, BLUFFER)]
+    model_note = (f"; the bots with the ban model never call a type in no banned pool, their estimate for it being 0"
+                  if unmodelled and len(unmodelled) < len(callers) else "")
+    who = {c: " and ".join(unmodelled) if c in never and model_note else f"the bots that call ({named})"
+           for c in calls["choice"]}
+    out = futile_choices(calls, label, who, "calls \"faking sick!\" on {}", "right", of="judged calls")
+    for d in out:
+        card = d.does.rsplit(" ", 1)[-1]
+        d.sentence = d.sentence[:-1] + " (the calls table counts calls by caller seat, not by bot" + (
+            f"{model_note}). {card} is in no banned pool (FS-2.1, FS-8.2), so such a call is never right."
+            if card in never else ").")
+    return out

@@ -317,3 +317,15 @@ def feel_section(run) -> Section:
         "confidence.")
     return Section("Game feel", text, tables=[("Game feel", table)],
                    figures=[("When the winner takes the lead for good", fig)])
+
+
+def bot_diagnostics(run, label: str) -> list:
+    """Action cards a bot (almost) never plays while another bot's seats that play them win more
+    (``analysis.bot_diagnostics.unused_winners``), from the per-bot counts of ``bot_counts``."""
+    from analysis.bot_diagnostics import unused_winners
+
+    per_bot = bot_counts(run)
+    rows = pd.DataFrame([{"bot": bot, "card": c.upper(), "seats": int(r["n"]), "used": int(r[f"n_{c}"]),
+                          "used_wins": int(r[f"w_{c}"]), "unused_wins": int(r["wins"] - r[f"w_{c}"])}
+                         for bot, r in per_bot.iterrows() for c in CARDS])
+    return unused_winners(rows, label, "plays {}")

@@ -1,0 +1,248 @@
+"""Bot diagnostics: where a scripted bot's habit and the measured power of what it chooses
+disagree, so that a designer does not read a bot's habit as a fact about the cards.
+
+They are not findings (``analysis.findings``: the rules' and parameters' effects): each one is a
+fixed test on aggregated counts with a stated threshold, made on one run and shown in the
+report's "Bot diagnostics" part. The three tests (the games' report modules feed them the counts,
+``bot_diagnostics(run, label)`` in ``analysis.games.<game>``):
+
+- ``futile_choices``: a choice made at least ``MIN_TRIES`` times whose success rate has a 95%
+  Wilson upper bound below ``MAX_SUCCESS`` (faking-sick: "faking sick!" calls on a card type);
+- ``unused_winners``: a card a bot plays in at most ``MAX_USE`` of its seat-games (Wilson upper
+  bound), while the seats of another bot that play it win more than that bot's seats that do
+  not (Newcombe's interval of the difference excluding 0, Benjamini-Hochberg q < ``ALPHA`` over
+  every (bot, card, other bot) tested, the difference at least ``MIN_WIN_GAIN``) (virus-dogs);
+- ``order_against_power``: a bot's draft preference (how often it takes a card with the first
+  pick when the card is offered) whose rank correlation with the holders' win-rate change per
+  card is negative with a 95% interval below 0: it drafts first what wins least (daifugo precepts,
+  round 1, whose first picker is random).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis.candidate import ALPHA, percent
+from analysis.sections import Section
+from sim.stats import fdr_bh, rank_correlation, rate_difference, wilson
+
+MIN_TRIES = 100  # futile choices: made at least this often
+MAX_SUCCESS = 0.01  # ... and their success rate's 95% upper bound below this
+MIN_SEATS = 200  # unused winners: seat-games of the bot
+MAX_USE = 0.10  # ... it plays the card in at most this share of them (95% upper bound)
+MIN_USE = 0.10  # the other bot plays it in at least this share (so both groups are sizeable)
+MIN_WIN_GAIN = 0.01  # ... and its seats that play it win at least this much more
+MIN_OFFERED = 30  # order against power: a card counts for a bot offered to it at its first pick this often
+MIN_CARDS = 6  # ... over at least this many cards
+
+PART = "Bot diagnostics"
+TEXT = (
+    "Every number of this report comes from scripted bots, and a bot can misplay. A diagnostic "
+    "says where a bot's habit and the measured worth of what it chooses disagree: it is a fact about "
+    "the bot, not about the cards, and none of these is a design finding. Each rests on one test with "
+    f"a fixed threshold: a choice made at least {MIN_TRIES} times whose success rate has a 95% Wilson "
+    f"upper bound below {percent(MAX_SUCCESS)}, against the same choice on the other options; a card a "
+    f"bot plays in at most {percent(MAX_USE)} of its seat-games (95% Wilson upper bound; at least "
+    f"{MIN_SEATS} seat-games) while another bot's seats that play it (at least {percent(MIN_USE)} of its "
+    "seat-games) win more than that bot's seats that do not, by at least "
+    f"{100 * MIN_WIN_GAIN:g} percentage points with Newcombe's 95% interval of the difference above 0 and "
+    f"a Benjamini-Hochberg q below {ALPHA} over every (bot, card, other bot) of the run tested; a draft "
+    "preference whose Spearman rank correlation between the bot's first-pick rate of a card (how often "
+    "it takes the card when it picks first and the card is offered) and the card holders' win-rate "
+    "change (holder minus the other players of the same games) is below 0 with its 95% interval "
+    "(Fisher z, Bonett-Wright standard error) below 0, over the cards offered to it at least "
+    f"{MIN_OFFERED} times (at least {MIN_CARDS} cards). Daifugo's draft is read in round 1 only, whose first "
+    "picker is random (DEC-6): from round 2 the last placed picks first, so a pick there would also say "
+    "who is behind, and the holders' win-rate change is measured on the same round-1 drafts. A card played by seats that win more is "
+    "associated with winning, not proven to cause it (a seat that stays in the game longer plays more "
+    "cards); the comparison within one other bot keeps the two bots' styles apart."
+)
+
+
+@dataclass
+class Diagnostic:
+    """One disagreement between what a bot does and what that choice measurably yields."""
+
+    run: str  # the run's part title
+    bot: str
+    does: str  # what it does, in words
+    count: int  # times it did it
+    n: int  # out of (opportunities)
+    rate: float  # what it does as a number (a rate, or a rank correlation)
+    lo: float
+    hi: float
+    yields: str  # what that choice yields, in words
+    value: float
+    value_lo: float
+    value_hi: float
+    reference: str  # the named reference the yield is compared with
+    ref_value: float
+    ref_lo: float
+    ref_hi: float
+    test: str  # the test and its threshold
+    sentence: str
+
+    @property
+    def run_name(self) -> str:
+        return self.run.rsplit(": ", 1)[-1]
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"95% CI {percent(lo)}-{percent(hi)}"
+
+
+def futile_choices(rows: pd.DataFrame, run: str, bot: str | dict, does: str, succeeds: str, of: str = "such choices",
+                   min_tries: int = MIN_TRIES, max_success: float = MAX_SUCCESS) -> list[Diagnostic]:
+    """Choices (``choice``, ``tries``, ``successes``; one row each) tried at least ``min_tries``
+    times whose success rate's 95% Wilson upper bound is below ``max_success``, against the
+    success of the same choice on every other option. ``bot`` names who chooses (or maps each
+    choice to it), ``does`` is the choice in words with ``{}`` for the option ("calls on {}"),
+    ``succeeds`` what a success is ("right"), ``of`` what the choices are shares of."""
+    rows = rows[rows["tries"] > 0]
+    total, total_ok = int(rows["tries"].sum()), int(rows["successes"].sum())
+    out = []
+    for r in rows.itertuples():
+        k, s = int(r.tries), int(r.successes)
+        lo, hi = (float(v) for v in wilson(s, k))
+        if k < min_tries or not hi < max_success:
+            continue
+        share_lo, share_hi = (float(v) for v in wilson(k, total))
+        ref_n, ref_s = total - k, total_ok - s
+        ref_lo, ref_hi = (float(v) for v in wilson(ref_s, ref_n)) if ref_n else (np.nan, np.nan)
+        ref = ref_s / ref_n if ref_n else np.nan
+        what = does.format(r.choice)
+        who = bot[r.choice] if isinstance(bot, dict) else bot
+        sentence = (f"{run.rsplit(': ', 1)[-1]}: {who} {what} {k:,} times ({percent(k / total)} of all {of}) "
+                    f"and {s:,} of them are {succeeds} ({percent(s / k)}, {_ci(lo, hi)}), against "
+                    f"{percent(ref)} ({_ci(ref_lo, ref_hi)}) for {of} on the other options.")
+        out.append(Diagnostic(run, who, what, k, total, k / total, share_lo, share_hi, f"share {succeeds}",
+                              s / k, lo, hi, f"{of} on the other options", ref, ref_lo, ref_hi,
+                              f">= {min_tries} tries, 95% upper bound of the share {succeeds} < {percent(max_success)}",
+                              sentence))
+    return out
+
+
+def unused_winners(rows: pd.DataFrame, run: str, what: str = "plays {}", max_use: float = MAX_USE,
+                   min_use: float = MIN_USE, min_seats: int = MIN_SEATS, min_gain: float = MIN_WIN_GAIN) -> list[Diagnostic]:
+    """Per (``bot``, ``card``): ``seats`` (the bot's seat-games), ``used`` (those that played the
+    card), ``used_wins`` and ``unused_wins``. A bot that plays a card in at most ``max_use`` of its
+    seat-games (95% Wilson upper bound, at least ``min_seats`` seat-games), while another bot's
+    seats that play it (that bot using it in at least ``min_use``) win more than its seats that do
+    not: Newcombe's interval of the difference above 0, a difference of at least ``min_gain`` and
+    Benjamini-Hochberg q < ``ALPHA`` over every (bot, card, other bot) tested. One diagnostic per
+    (bot, card): the other bot with the largest such difference."""
+    rows = rows.copy()
+    rows["use"] = rows["used"] / rows["seats"].where(rows["seats"] > 0)
+    rare, tests = [], []
+    for r in rows.itertuples():
+        lo, hi = (float(v) for v in wilson(int(r.used), int(r.seats)))
+        if int(r.seats) >= min_seats and hi <= max_use:
+            rare.append((r, lo, hi))
+    for r, lo, hi in rare:
+        for o in rows[(rows["card"] == r.card) & (rows["bot"] != r.bot)].itertuples():
+            if not o.use >= min_use or int(o.used) == int(o.seats):
+                continue
+            d = rate_difference(int(o.used_wins), int(o.used), int(o.unused_wins), int(o.seats - o.used))
+            if np.isfinite(d["p"]):
+                tests.append((r, lo, hi, o, d))
+    q = fdr_bh([t[4]["p"] for t in tests]) if tests else []
+    best: dict[tuple[str, str], tuple] = {}
+    for (r, lo, hi, o, d), qv in zip(tests, q):
+        if qv < ALPHA and d["lo"] > 0 and d["diff"] >= min_gain:
+            key = (r.bot, r.card)
+            if key not in best or d["diff"] > best[key][4]["diff"]:
+                best[key] = (r, lo, hi, o, d, float(qv))
+    out = []
+    for r, lo, hi, o, d, qv in best.values():
+        n_un = int(o.seats - o.used)
+        win_lo, win_hi = (float(v) for v in wilson(int(o.used_wins), int(o.used)))
+        ref_lo, ref_hi = (float(v) for v in wilson(int(o.unused_wins), n_un))
+        does = what.format(r.card)
+        sentence = (f"{run.rsplit(': ', 1)[-1]}: {r.bot} {does} in {percent(r.use)} of its seat-games "
+                    f"({int(r.used):,} of {int(r.seats):,}, {_ci(lo, hi)}), yet {o.bot}'s seats that play it win "
+                    f"{percent(o.used_wins / o.used)} against {percent(o.unused_wins / n_un)} for {o.bot}'s seats "
+                    f"that do not: {100 * d['diff']:+.1f} percentage points (95% CI {100 * d['lo']:+.1f} to "
+                    f"{100 * d['hi']:+.1f}, BH q {qv:.2g}).")
+        out.append(Diagnostic(run, r.bot, does, int(r.used), int(r.seats), float(r.use), lo, hi,
+                              f"win rate of {o.bot}'s seats that play it", o.used_wins / o.used, win_lo, win_hi,
+                              f"{o.bot}'s seats that do not play it", o.unused_wins / n_un, ref_lo, ref_hi,
+                              f"use <= {percent(max_use)} (95% upper bound); other bot's gain >= "
+                              f"{100 * min_gain:g} pp, interval above 0, BH q < {ALPHA} over {len(tests)} tests", sentence))
+    return sorted(out, key=lambda x: x.rate)
+
+
+def order_against_power(choices: pd.DataFrame, power: pd.DataFrame, run: str, what: str = "takes",
+                        min_offered: int = MIN_OFFERED, min_cards: int = MIN_CARDS) -> list[Diagnostic]:
+    """``choices``: per (``bot``, ``card``) how often the bot had the first pick with the card
+    offered (``offered``) and took it (``chosen``). ``power``: per ``card`` the holders' win-rate
+    change ``win_diff`` with its interval ``win_diff_lo``/``win_diff_hi``. A bot whose first-pick
+    rate per card falls as the card's power rises (Spearman rho with its 95% interval below 0,
+    over the cards offered to it at least ``min_offered`` times, at least ``min_cards`` cards)
+    takes first what wins least."""
+    power = power.set_index("card")
+    out = []
+    for bot, g in choices[choices["offered"] >= min_offered].groupby("bot", sort=True):
+        g = g[g["card"].isin(power.index)].copy()
+        if len(g) < min_cards:
+            continue
+        g["rate"] = g["chosen"] / g["offered"]
+        g = g.sort_values(["rate", "card"], ascending=[False, True])
+        pw = power.loc[g["card"]]
+        rc = rank_correlation(g["rate"].to_numpy(), pw["win_diff"].to_numpy())
+        if not rc["hi"] < 0:
+            continue
+        first, last = g.iloc[0], g.iloc[-1]
+        pf, pl = power.loc[first["card"]], power.loc[last["card"]]
+        flo, fhi = (float(v) for v in wilson(int(first["chosen"]), int(first["offered"])))
+        sentence = (f"{run.rsplit(': ', 1)[-1]}: {bot} {what} first the cards whose holders win least: the rank "
+                    f"correlation of its first-pick rate of a card with the holders' win-rate change is {rc['rho']:+.2f} "
+                    f"(95% CI {rc['lo']:+.2f} to {rc['hi']:+.2f}, {rc['n']} cards). Its favourite, "
+                    f"{first['card']} (taken in {percent(first['rate'])} of {int(first['offered']):,} first picks that "
+                    f"offered it, {_ci(flo, fhi)}), changes its holder's win rate by {100 * pf['win_diff']:+.1f} "
+                    f"percentage points (95% CI {100 * pf['win_diff_lo']:+.1f} to {100 * pf['win_diff_hi']:+.1f}); "
+                    f"the card it takes least, {last['card']} ({percent(last['rate'])}), by {100 * pl['win_diff']:+.1f} "
+                    f"({100 * pl['win_diff_lo']:+.1f} to {100 * pl['win_diff_hi']:+.1f}).")
+        out.append(Diagnostic(run, bot, f"{what} {first['card']} first most often (first-pick rate when offered)",
+                              int(first["chosen"]), int(first["offered"]), float(first["rate"]), flo, fhi,
+                              f"holders' win-rate change of {first['card']}", float(pf["win_diff"]),
+                              float(pf["win_diff_lo"]), float(pf["win_diff_hi"]),
+                              f"holders' win-rate change of {last['card']}, the card it takes least",
+                              float(pl["win_diff"]), float(pl["win_diff_lo"]), float(pl["win_diff_hi"]),
+                              f"Spearman rho of first-pick rate with holder power {rc['rho']:+.2f} "
+                              f"(95% CI {rc['lo']:+.2f} to {rc['hi']:+.2f}) < 0 over {rc['n']} cards "
+                              f"(>= {min_cards}, each offered >= {min_offered} times)", sentence))
+    return out
+
+
+COLUMNS = {"bot": "bot", "does": "what it does", "count": "times", "n": "out of", "rate": "rate",
+           "lo": "95% low", "hi": "95% high", "yields": "what it yields", "value": "yield",
+           "value_lo": "yield, 95% low", "value_hi": "yield, 95% high", "reference": "reference",
+           "ref_value": "reference value", "ref_lo": "reference, 95% low", "ref_hi": "reference, 95% high",
+           "test": "test and threshold"}
+
+
+def table(diags: list[Diagnostic]) -> pd.DataFrame:
+    return pd.DataFrame([asdict(d) for d in diags], columns=list(asdict_fields())).rename(columns=COLUMNS)[
+        list(COLUMNS.values())]
+
+
+def asdict_fields() -> tuple[str, ...]:
+    return tuple(Diagnostic.__dataclass_fields__)
+
+
+def sections(labelled: list[tuple[str, object]], diags: list[Diagnostic]) -> list[Section]:
+    """The "Bot diagnostics" part for the runs given as (part title, ``analysis.load.Run``) and
+    their diagnostics (each game's ``bot_diagnostics(run, label)``, ``analysis.games.hook``):
+    how they are computed, then one section per run with its diagnostics as sentences (linked to
+    the run's part) and as a table."""
+    out = [Section("How bot diagnostics are computed", text=TEXT)]
+    for label, _ in labelled:
+        mine = [d for d in diags if d.run == label]
+        text = (f"{len(mine)} diagnostic{'s' if len(mine) != 1 else ''}." if mine else
+                "None fires: no bot's habit measurably disagrees with what its choices yield in the tests above.")
+        out.append(Section(label, text=text, items=[(d.sentence, (label, "")) for d in mine],
+                           tables=[(f"Bot diagnostics of {label}", table(mine))] if mine else []))
+    return out
