@@ -14,6 +14,8 @@ VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
 DF_GAMES ?= 100000
 DF_MADNESS_GAMES ?= 50000
+# games of the demo's virus-dogs skill ladder (all its pairings together)
+VD_LADDER_GAMES ?= 6000
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
@@ -33,7 +35,7 @@ venv: $(STAMP)
 # play on the other core; then the daifugo runs and the report.
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
 	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
@@ -48,6 +50,8 @@ demo-virus-dogs-faking-sick: $(STAMP)
 	$(BIN)/cardlab compile virus-dogs faking-sick --jobs 1
 	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/virus-dogs
 	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/faking-sick
+	$(BIN)/cardlab ladder virus-dogs --budgets 16,64 --games $(VD_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) \
+	    --out $(DEMO_DIR)/virus-dogs-ladder > /dev/null
 
 # the first pass also compiles the second pass's bounds-checked kernels while it compiles its own
 test: $(STAMP)

@@ -248,7 +248,7 @@ def verdict_section(ladder: Ladder) -> Section:
     """The ladder's line on the verdict page: how much playing well matters."""
     sk = ladder.summary["skill"]
     marks = [(_skill_mark(sk["index"]), _skill_sentence(sk))] if sk is not None else []
-    return Section(f"Skill: {ladder.title}", marks=marks)
+    return Section(ladder.title, marks=marks)
 
 
 def rule_sections(ladder: Ladder) -> list[Section]:

@@ -582,7 +582,7 @@ def ladder(
 
     summary = ladder_summary(Ladder.open(out))
     _print_table(summary["ratings"].table(), f"{g.name}: ratings (Elo scale, {ladder_players[0].name} = 0; 95% bootstrap intervals)")
-    _print_table(summary["rungs"], "rungs: win share against the reference, chance ahead of the rung below")
+    _print_table(summary["rungs"].astype(object).where(summary["rungs"].notna(), ""), "rungs: win share against the reference, chance ahead of the rung below")
     sk = summary["skill"]
     if sk is not None:
         typer.echo(f"skill index {sk['index']:.3f} [{sk['index_lo']:.3f}, {sk['index_hi']:.3f}]: {sk['top']} wins "
