@@ -79,6 +79,7 @@ class Ladder:
         return cls(path, doc.get("game", pairings[0].run.config.game), players, reference, pairings)
 
     _summary: dict | None = None
+    _rules: list | None = None
 
     @property
     def summary(self) -> dict:
@@ -248,6 +249,7 @@ def verdict_section(ladder: Ladder) -> Section:
     """The ladder's line on the verdict page: how much playing well matters."""
     sk = ladder.summary["skill"]
     marks = [(_skill_mark(sk["index"]), _skill_sentence(sk))] if sk is not None else []
+    marks += [m for section in rule_sections(ladder) for m in section.marks]
     return Section(ladder.title, marks=marks)
 
 
@@ -256,12 +258,14 @@ def rule_sections(ladder: Ladder) -> list[Section]:
     of the strongest search rung against the reference, or of the top rung when there is none."""
     from analysis.games import hook
 
-    make = hook(ladder.game, "skill_sections")
-    against = [p for p in ladder.pairings if p.opponent == ladder.reference]
-    if make is None or not against:
-        return []
-    pair = max(against, key=lambda p: ladder.players.index(p.challenger))
-    return make(pair.run, pair.challenger, pair.opponent)
+    if ladder._rules is None:
+        make = hook(ladder.game, "skill_sections")
+        against = [p for p in ladder.pairings if p.opponent == ladder.reference]
+        ladder._rules = []
+        if make is not None and against:
+            pair = max(against, key=lambda p: ladder.players.index(p.challenger))
+            ladder._rules = make(pair.run, pair.challenger, pair.opponent)
+    return ladder._rules
 
 
 RATINGS_TEXT = ("Bradley-Terry model fitted with choix: in each game the challenger beats each opponent seat with "
