@@ -122,3 +122,14 @@ def test_sweep_with_a_pairing_shows_the_skill_index_move(tmp_path):
     assert "leave --bots out" in one_line_error(
         cardlab("sweep", "toy", "--param", "lucky_bonus", "--values", "0", "--pairing", "lucky,plain",
                 "--bots", "plain", "--out", tmp_path / "y"))
+
+
+def test_precision_stops_each_pairing_at_its_half_width(tmp_path):
+    res = cardlab("ladder", "toy", "--rungs", "plain,lucky", "--games", 20000, "--precision", 0.02,
+                  "--set", "lucky_bonus=2", "--out", tmp_path / "l")
+    assert res.returncode == 0, res.stderr
+    import json
+
+    stopping = json.loads((tmp_path / "l" / "lucky-vs-plain" / "run.json").read_text())["stopping"]
+    assert stopping["metric"] == "bot_win:lucky" and stopping["reason"] == "precision reached"
+    assert stopping["half_width"] <= 0.02 and stopping["games"] < 20000
