@@ -111,15 +111,16 @@ def plan(players: list[Player], reference: Player) -> list[Pairing]:
     """Every other player against the reference, then the top rung against the bottom rung."""
     pairings = [Pairing(p, reference) for p in players if p != reference]
     top, bottom = players[-1], players[0]
-    if bottom.bot != SEARCH and Pairing(top, bottom) not in pairings and Pairing(bottom, top) not in pairings:
-        pairings.append(Pairing(top, bottom))
+    if SEARCH not in (top.bot, bottom.bot) or top.bot != bottom.bot:  # two search budgets never share a table
+        if Pairing(top, bottom) not in pairings:
+            pairings.append(Pairing(top, bottom))
     return pairings
 
 
 def pairing_config(make_config: Callable[[list[str], dict], RunConfig], players: int, pairing: Pairing) -> RunConfig:
     """The run config of a pairing: ``make_config(bots, overrides)`` with the challenger first."""
     bots = [pairing.challenger.bot] + [pairing.opponent.bot] * (players - 1)
-    budget = pairing.challenger.budget
+    budget = pairing.challenger.budget if pairing.challenger.budget is not None else pairing.opponent.budget
     return make_config(bots, {} if budget is None else {f"bot.{SEARCH}.budget": budget})
 
 

@@ -133,3 +133,14 @@ def test_precision_stops_each_pairing_at_its_half_width(tmp_path):
     stopping = json.loads((tmp_path / "l" / "lucky-vs-plain" / "run.json").read_text())["stopping"]
     assert stopping["metric"] == "bot_win:lucky" and stopping["reason"] == "precision reached"
     assert stopping["half_width"] <= 0.02 and stopping["games"] < 20000
+
+
+def test_plan_every_player_against_the_reference_and_the_top_against_the_bottom():
+    from sim.ladder import Player as P, plan
+
+    names = lambda players, ref: [p.name for p in plan(players, ref)]  # noqa: E731
+    assert names([P("random"), P("cautious"), P("search", 64)], P("cautious")) == [
+        "random-vs-cautious", "search@64-vs-cautious", "search@64-vs-random"]
+    assert names([P("random"), P("cautious")], P("cautious")) == ["random-vs-cautious", "cautious-vs-random"]
+    assert names([P("search", 16), P("cautious"), P("search", 64)], P("cautious")) == [
+        "search@16-vs-cautious", "search@64-vs-cautious"]  # two search budgets never share a table
