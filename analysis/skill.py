@@ -206,6 +206,10 @@ def ladder_summary(ladder: Ladder) -> dict:
                  "index": index[0], "index_lo": index[1], "index_hi": index[2],
                  "upset": upset_games / max(n, 1), "upset_lo": float(ulo), "upset_hi": float(uhi),
                  "head_to_head": r.head_to_head(0, len(ladder.players) - 1)}
+        if top in vs_reference:  # the same index against the reference: how far good play beats decent play
+            rs, rlo, rhi, _ = win_share(vs_reference[top].counts)
+            skill["reference"] = ladder.reference
+            skill["index_ref"], skill["index_ref_lo"], skill["index_ref_hi"] = skill_index(rs, rlo, rhi, ladder.seats)
     return {"ratings": r, "rungs": pd.DataFrame(rungs), "skill": skill}
 
 
@@ -226,8 +230,8 @@ def sections(ladder: Ladder) -> list[Section]:
                 f"{sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]. The bottom rung's seats win "
                 f"{sk['upset']:.3f} [{sk['upset_lo']:.3f}, {sk['upset_hi']:.3f}] of those games; head to head, by the "
                 f"ratings, {sk['bottom']} finishes ahead of {sk['top']} with chance {h:.3f} [{hlo:.3f}, {hhi:.3f}]. "
-                + SKILL_TEXT)
-        out.append(Section("Skill index", text=text, marks=[(_skill_mark(sk["index"]), _skill_sentence(sk))]))
+                + _reference_text(sk) + SKILL_TEXT)
+        out.append(Section("Skill index", text=text, marks=[(_skill_mark(sk), _skill_sentence(sk))]))
     out.append(Section("Ratings", text=(
         f"One rating per player from every pairing's games (reference opponent: {ladder.reference}; every pairing "
         "plays the same deals, seats rotated). " + RATINGS_TEXT),
@@ -246,7 +250,7 @@ def sections(ladder: Ladder) -> list[Section]:
 def verdict_section(ladder: Ladder) -> Section:
     """The ladder's line on the verdict page: how much playing well matters."""
     sk = ladder.summary["skill"]
-    marks = [(_skill_mark(sk["index"]), _skill_sentence(sk))] if sk is not None else []
+    marks = [(_skill_mark(sk), _skill_sentence(sk))] if sk is not None else []
     marks += [m for section in rule_sections(ladder) for m in section.marks]
     return Section(ladder.title, marks=marks)
 
@@ -272,12 +276,29 @@ RATINGS_TEXT = ("Bradley-Terry model fitted with choix: in each game the challen
                 f"basic bootstrap over games ({BOOTSTRAP} draws).")
 
 
-def _skill_mark(index: float) -> str:
-    return "green" if index >= 0.3 else "amber" if index >= 0.1 else "red"
+def _reference_text(sk: dict) -> str:
+    if "index_ref" not in sk:
+        return ""
+    return (f"Against the reference ({sk['reference']}) instead of {sk['bottom']}, the same index is "
+            f"{sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, {sk['index_ref_hi']:.2f}]: how much better play "
+            "gains over decent play. ")
+
+
+def _judged(sk: dict) -> float:
+    """The index the verdict judges: against the reference where the ladder has it (any player
+    beats random; what a designer asks is whether better play beats decent play)."""
+    return sk.get("index_ref", sk["index"])
+
+
+def _skill_mark(sk: dict) -> str:
+    return "green" if _judged(sk) >= 0.3 else "amber" if _judged(sk) >= 0.1 else "red"
 
 
 def _skill_sentence(sk: dict) -> str:
-    how = ("playing well matters a lot" if sk["index"] >= 0.3 else
-           "playing well matters somewhat" if sk["index"] >= 0.1 else "the game is mostly luck for these players")
-    return (f"Skill index {sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]: {how} "
-            f"({sk['top']} wins {sk['share']:.0%} against {sk['bottom']}, equal share {sk['equal']:.0%}).")
+    v = _judged(sk)
+    how = ("playing well matters a lot" if v >= 0.3 else "playing well matters somewhat" if v >= 0.1 else
+           "beyond decent play the game is mostly luck")
+    against = (f"{sk['top']} against {sk['reference']}: {sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, "
+               f"{sk['index_ref_hi']:.2f}]; " if "index_ref" in sk else "")
+    return (f"Skill: {how} ({against}against {sk['bottom']}: {sk['index']:.2f} [{sk['index_lo']:.2f}, "
+            f"{sk['index_hi']:.2f}], {sk['top']} winning {sk['share']:.0%} where the equal share is {sk['equal']:.0%}).")

@@ -587,6 +587,9 @@ def ladder(
     if sk is not None:
         typer.echo(f"skill index {sk['index']:.3f} [{sk['index_lo']:.3f}, {sk['index_hi']:.3f}]: {sk['top']} wins "
                    f"{sk['share']:.3f} against {sk['bottom']} (equal share {sk['equal']:.3f}); upsets {sk['upset']:.3f}")
+        if "index_ref" in sk:
+            typer.echo(f"skill index against the reference {sk['reference']}: {sk['index_ref']:.3f} "
+                       f"[{sk['index_ref_lo']:.3f}, {sk['index_ref_hi']:.3f}]")
     if report_dir is not None:
         from reports.build import build
 
