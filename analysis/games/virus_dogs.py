@@ -317,3 +317,20 @@ def feel_section(run) -> Section:
         "confidence.")
     return Section("Game feel", text, tables=[("Game feel", table)],
                    figures=[("When the winner takes the lead for good", fig)])
+
+
+def robustness_kinds(run, use_control: bool = False) -> list:
+    """For ``analysis.robustness``: per action card, the win rate of seat-games that played it
+    minus that of those that did not (associational; Newcombe), as in "Action-card usage"."""
+    from analysis.robustness import Kind, frame
+    from sim.stats import rate_difference
+
+    use = bot_counts(run).sum()
+    n, w = int(use["n"]), int(use["wins"])
+    rows = []
+    for c in CARDS:
+        nu, wu = int(use[f"n_{c}"]), int(use[f"w_{c}"])
+        d = rate_difference(wu, nu, w - wu, n - nu)
+        rows.append({"item": f"card {c.upper()}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
+    return [Kind("card", "Win rate by card use", "the win rate of seats that played the card minus of those that did not",
+                 "share", frame(rows), noun="card", short="win-rate difference")]
