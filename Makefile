@@ -14,6 +14,10 @@ VD_GAMES ?= 1000000
 FS_GAMES ?= 200000
 DF_GAMES ?= 100000
 DF_MADNESS_GAMES ?= 50000
+# the robustness pair: daifugo madness played by four search seats (budget DF_SEARCH_BUDGET)
+# next to demo/daifugo-madness (the same config and seed, scripted bots)
+DF_SEARCH_GAMES ?= 800
+DF_SEARCH_BUDGET ?= 16
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
@@ -34,7 +38,8 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
-	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) --out $(DEMO_DIR)/report
+	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
+	    --robustness-pair $(DEMO_DIR)/daifugo-madness-search $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
 	$(BIN)/cardlab compile daifugo
@@ -42,6 +47,8 @@ demo-daifugo: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set rule_deck= --out $(DEMO_DIR)/daifugo-madness-base
+	$(BIN)/cardlab simulate daifugo --games $(DF_SEARCH_GAMES) --seed $(SEED) --workers $(WORKERS) --batch-size 200 -q --set mode=madness \
+	    --bots search,search,search,search --set bot.search.budget=$(DF_SEARCH_BUDGET) --out $(DEMO_DIR)/daifugo-madness-search
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
 
 demo-virus-dogs-faking-sick: $(STAMP)

@@ -24,30 +24,13 @@ from analysis import charts, queries
 from analysis.candidate import ALPHA
 from analysis.findings import bh
 from analysis.games import hook
+from analysis.kinds import Kind, frame
 from analysis.sections import Section
 from sim.config import ConfigError
 from sim.stats import estimate_test, rank_agreement, rate_difference
 
 PART = "Robustness under strong play"
 Z95 = 1.959963984540054
-
-
-@dataclass
-class Kind:
-    """One kind of finding: its items' estimates (``items``: item, est, lo, hi, p; one row per
-    item, ``est`` a difference with its 95% interval and the two-sided p of no difference)."""
-
-    key: str
-    title: str  # "Seat advantage"
-    measure: str  # what an estimate is, in words: "win rate minus the other seats' win rate"
-    unit: str  # "share" (shown in percentage points) or the measure's unit ("plays", "VP²")
-    items: pd.DataFrame
-    noun: str = "item"  # what an item is, plural by "s": "seat", "precept", "law", "card"
-    short: str = "effect"  # the estimate in a sentence: "seat 0's advantage", "precept 07 ...'s win-rate change"
-
-
-def frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=["item", "est", "lo", "hi", "p"])
 
 
 def seat_kind(run) -> Kind:
@@ -226,7 +209,8 @@ def kind_marks(r: KindResult) -> list[tuple[str, str]]:
              + f", {c['no effect in either']} significant in neither); {agreement_text(r)}.")
     level = "green" if kept == n else "amber" if not c["reverses"] else "red"
     out = [(level, first)]
-    out += [item_sentence(row, k) for row in r.table.itertuples() if row.verdict in CHANGED]
+    lines = [item_sentence(row, k) for row in r.table.itertuples() if row.verdict in CHANGED]
+    out += [m for m in lines if m[0] == "red"] + [m for m in lines if m[0] != "red"]  # backed by a difference first
     noise = r.table[(r.table["verdict"] == "no effect in either") & r.table["sign_differs"]]["item"].tolist()
     if noise:
         out.append(("green", f"Signs differ, but neither run finds an effect (no verdict to change): {', '.join(noise)}."))
@@ -234,40 +218,45 @@ def kind_marks(r: KindResult) -> list[tuple[str, str]]:
 
 
 def kind_table(r: KindResult) -> pd.DataFrame:
+    """One row per item: both estimates with their 95% intervals (in the caption's unit), q-values,
+    the q-value of their difference (the difference itself is in the verdict lines), the verdict."""
     u, t = r.kind.unit, r.table
-    units = "percentage points" if u == "share" else u
     return pd.DataFrame({
-        r.kind.noun: t["item"],
-        f"search run [95% CI] ({units})": [interval_text(*v, u) for v in zip(t["est_s"], t["lo_s"], t["hi_s"])],
-        "search q (BH)": t["q_s"],
-        f"scripted run [95% CI] ({units})": [interval_text(*v, u) for v in zip(t["est_b"], t["lo_b"], t["hi_b"])],
-        "scripted q (BH)": t["q_b"],
-        f"search - scripted [95% CI] ({units})": [interval_text(*v, u) for v in zip(t["diff"], t["diff_lo"], t["diff_hi"])],
-        "difference q (BH)": t["diff_q"],
-        "verdict": [v + (" (sign differs)" if v == "no effect in either" and d else "")
+        r.kind.noun: [i.removeprefix(f"{r.kind.noun} ") for i in t["item"]],
+        "search [95% CI]": [interval_text(*v, u) for v in zip(t["est_s"], t["lo_s"], t["hi_s"])],
+        "search q": t["q_s"],
+        "scripted [95% CI]": [interval_text(*v, u) for v in zip(t["est_b"], t["lo_b"], t["hi_b"])],
+        "scripted q": t["q_b"],
+        "difference q": t["diff_q"],
+        "verdict": [("no effect, sign differs" if v == "no effect in either" and d else v)
                     for v, d in zip(t["verdict"], t["sign_differs"])]})
+
+
+SUMMARY_HEADERS = {"holds": "holds", "no effect in either": "no effect in either", "reverses": "reverses",
+                   "flips sign": "flips sign", "loses significance": "loses signif.",
+                   "becomes significant": "becomes signif."}
 
 
 def summary_table(results: list[KindResult]) -> pd.DataFrame:
     rows = []
     for r in results:
         c = counts(r)
-        rows.append({"finding kind": r.kind.title, "items": len(r.table), "Spearman rank correlation": r.rho,
-                     "95% low": r.rho_lo, "95% high": r.rho_hi, **{v: c[v] for v in VERDICTS}})
+        rows.append({"finding kind": r.kind.title, "items": len(r.table), "rank correlation": r.rho,
+                     "95% low": r.rho_lo, "95% high": r.rho_hi, **{SUMMARY_HEADERS[v]: c[v] for v in VERDICTS}})
     return pd.DataFrame(rows)
 
 
-def _scale(v, unit):
-    return 100 * np.asarray(v, float) if unit == "share" else np.asarray(v, float)
+def units_text(unit: str) -> str:
+    return "percentage points" if unit == "share" else unit
 
 
 def kind_figure(r: KindResult):
     u, t = r.kind.unit, r.table
-    axis = "percentage points" if u == "share" else u
-    panels = [(_scale(t[f"est_{s}"], u), _scale(t[f"lo_{s}"], u), _scale(t[f"hi_{s}"], u), f"{name} ({axis})", 0.0)
-              for s, name in (("s", "search run"), ("b", "scripted run"))]
-    return charts.forest(t["item"], panels, f"{r.kind.title}: search run and scripted run (95% intervals)",
-                         ylabel=r.kind.noun)
+    scale = 100.0 if u == "share" else 1.0
+    pair = [tuple(scale * t[f"{c}_{s}"].to_numpy(float) for c in ("est", "lo", "hi")) for s in ("s", "b")]
+    return charts.paired_forest([i.removeprefix(f"{r.kind.noun} ") for i in t["item"]], pair[0], pair[1], ("search run", "scripted run"),
+                                f"{r.kind.title}: search run and scripted run (95% intervals)",
+                                f"{r.kind.measure} ({units_text(u)})", ylabel=r.kind.noun)
 
 
 METHOD = ("Within each run and finding kind the p-values are adjusted by Benjamini-Hochberg; an item is "
@@ -305,13 +294,29 @@ def sections(strong, scripted, results: list[KindResult]) -> list[Section]:
     marks = [("green" if not n_changed else "amber",
               f"{n_items - n_changed} of {n_items} items keep their verdict under search play; {n_changed} change "
               "(named by kind below).")]
+    real = [f"{row.item} ({r.kind.short}: {row.verdict})" for r in results for row in r.table.itertuples()
+            if row.verdict in CHANGED and row.diff_q < ALPHA]
+    if real:
+        marks.append(("red", f"{len(real)} of the changes are backed by a significant difference between the two "
+                             f"estimates, so strong play changes them: {'; '.join(real)}."))
+    if n_changed - len(real):
+        marks.append(("amber", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
+                               "significantly: the search run cannot tell them apart from the scripted run's (more "
+                               "search games would)."))
     out = [Section("Search play against scripted play", text=intro, marks=marks,
                    tables=[("Agreement by finding kind", summary_table(results))])]
     for r in results:
         only = (f" Estimated in one run only (left out): {', '.join(r.only)}." if r.only else "")
+        if r.kind.key == "seat":
+            mixed = [f"the {name} run's seats have different bots ({', '.join(run.config.bots)})"
+                     for name, run in (("search", strong), ("scripted", scripted)) if len(set(run.config.bots)) > 1]
+            if mixed:
+                only += (f" {'; '.join(mixed)[0].upper()}{'; '.join(mixed)[1:]}, so its seat advantage mixes the seat "
+                         "with the bot in it.")
         text = (f"Estimate: {r.kind.measure}" + (" (percentage points)" if r.kind.unit == "share" else f" ({r.kind.unit})")
                 + f", 95% interval in brackets, Benjamini-Hochberg q within this kind and run.{only}")
         figs = [(f"{r.kind.title}: both runs", kind_figure(r))] if len(r.table) else []
         out.append(Section(f"Robustness: {r.kind.title.lower()}", text=text, marks=kind_marks(r),
-                           tables=[(f"{r.kind.title}: search run and scripted run", kind_table(r))], figures=figs))
+                           tables=[(f"{r.kind.title}: search run and scripted run ({units_text(r.kind.unit)}; q: "
+                                    "Benjamini-Hochberg within the kind)", kind_table(r))], figures=figs))
     return out

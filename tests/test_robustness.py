@@ -69,7 +69,8 @@ def test_a_sign_flip_of_two_null_estimates_is_no_verdict_change_but_is_named():
     assert r.table.loc[6, "verdict"] == "no effect in either" and bool(r.table.loc[6, "sign_differs"])
     assert rb.kind_marks(r)[-1] == ("green", "Signs differ, but neither run finds an effect (no verdict to change): "
                                              "precept 07.")
-    assert rb.kind_table(r).loc[6, "verdict"] == "no effect in either (sign differs)"
+    assert rb.kind_table(r).loc[6, "verdict"] == "no effect, sign differs"
+    assert rb.kind_table(r).loc[6, "precept"] == "07"
 
 
 def test_identical_estimates_have_rank_correlation_one():

@@ -452,7 +452,7 @@ def robustness_kinds(run, use_control: bool = False) -> list:
     each precept's win-rate change (holder minus the other players of the same games), and per
     law measure each law's change (with minus without; against the base game when
     ``use_control``, else against the other laws' average)."""
-    from analysis.robustness import Kind, frame
+    from analysis.kinds import Kind, frame
 
     out = []
     pre = precepts(run)

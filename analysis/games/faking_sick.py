@@ -213,7 +213,7 @@ def sections(run) -> list[Section]:
 def robustness_kinds(run, use_control: bool = False) -> list:
     """For ``analysis.robustness``: each played card type's call success (share of judged calls
     on it that were right) minus the call success of the calls on the other types (Newcombe)."""
-    from analysis.robustness import Kind, frame
+    from analysis.kinds import Kind, frame
     from sim.stats import rate_difference
 
     t = run.sql("SELECT card, sum(calls)::BIGINT AS n, sum(successes)::BIGINT AS s FROM calls GROUP BY card ORDER BY card")

@@ -322,7 +322,7 @@ def feel_section(run) -> Section:
 def robustness_kinds(run, use_control: bool = False) -> list:
     """For ``analysis.robustness``: per action card, the win rate of seat-games that played it
     minus that of those that did not (associational; Newcombe), as in "Action-card usage"."""
-    from analysis.robustness import Kind, frame
+    from analysis.kinds import Kind, frame
     from sim.stats import rate_difference
 
     use = bot_counts(run).sum()
