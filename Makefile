@@ -16,6 +16,10 @@ DF_GAMES ?= 100000
 DF_MADNESS_GAMES ?= 50000
 # games of the demo's virus-dogs skill ladder (all its pairings together)
 VD_LADDER_GAMES ?= 6000
+# the robustness pair: daifugo madness played by four search seats (budget DF_SEARCH_BUDGET)
+# next to demo/daifugo-madness (the same config and seed, scripted bots)
+DF_SEARCH_GAMES ?= 800
+DF_SEARCH_BUDGET ?= 16
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
@@ -36,7 +40,8 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
-	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) --out $(DEMO_DIR)/report
+	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
+	    --robustness-pair $(DEMO_DIR)/daifugo-madness-search $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
 	$(BIN)/cardlab compile daifugo
@@ -44,6 +49,8 @@ demo-daifugo: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set rule_deck= --out $(DEMO_DIR)/daifugo-madness-base
+	$(BIN)/cardlab simulate daifugo --games $(DF_SEARCH_GAMES) --seed $(SEED) --workers $(WORKERS) --batch-size 200 -q --set mode=madness \
+	    --bots search,search,search,search --set bot.search.budget=$(DF_SEARCH_BUDGET) --out $(DEMO_DIR)/daifugo-madness-search
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
 
 demo-virus-dogs-faking-sick: $(STAMP)

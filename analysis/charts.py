@@ -177,3 +177,27 @@ def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, un
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
+
+
+def paired_forest(labels, first, second, names: tuple[str, str], title: str, xlabel: str, ylabel: str = "item") -> Figure:
+    """Two estimates per row on one axis, each ``(estimate, lo, hi)`` arrays with 95% intervals,
+    drawn just above (``first``) and below (``second``) the row, with a dashed line at zero."""
+    labels = [str(v) for v in labels]
+    fig = Figure(figsize=(7.2, 1.2 + 0.3 * max(1, len(labels))), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(len(labels))
+    for (est, lo, hi), name, dy, colour in zip((first, second), names, (-0.17, 0.17), ("#E45756", "#4C78A8")):
+        est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
+        err = np.vstack([np.clip(est - lo, 0, None), np.clip(hi - est, 0, None)])
+        ax.errorbar(est, y + dy, xerr=np.nan_to_num(err), fmt="o", ms=3.5, color=colour, ecolor=colour, capsize=2,
+                    lw=1, label=name)
+    ax.axvline(0, color="grey", ls="--", lw=1)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    ax.set_title(title, fontsize=10)
+    return fig

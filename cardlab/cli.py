@@ -222,6 +222,11 @@ def report(
     out: Path = typer.Option(..., "--out", "-o", help="Directory for report.html and report.pdf."),
     min_effect: float = typer.Option(0.01, "--min-effect", help="Smallest effect (share of games) listed as a finding."),
     compare: bool = typer.Option(False, "--compare", help="Two run directories A and B: add an A-vs-B part."),
+    robustness: bool = typer.Option(False, "--robustness", help="Two run directories, a search run and a scripted "
+                                    "run of the same config but the bots: add a part on whether the findings hold."),
+    robustness_pair: Optional[tuple[Path, Path]] = typer.Option(
+        None, "--robustness-pair", help="SEARCH_RUN SCRIPTED_RUN: the robustness part for this pair in a "
+        "report of any runs (the pair is added to the runs if not listed)."),
 ):
     """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories, opening
     with the findings (adjusted for every test the report makes). A sweep directory gives each
@@ -230,9 +235,21 @@ def report(
         raise ConfigError(f"--min-effect must be in [0, 1), got {min_effect}")
     if compare and len(runs) != 2:
         raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(runs)}")
+    dirs = [_run_dir(r) for r in runs]
+    pair = None
+    if robustness_pair is not None and robustness_pair[0] is not None:
+        if robustness:
+            raise ConfigError("give either --robustness (the two runs listed) or --robustness-pair SEARCH SCRIPTED, not both")
+        pair = tuple(_run_dir(p) for p in robustness_pair)
+        listed = {d.resolve() for d in dirs}
+        dirs += [p for p in pair if p.resolve() not in listed]
+    elif robustness:
+        if len(runs) != 2:
+            raise ConfigError(f"--robustness needs exactly two run directories (search run, scripted run), got {len(runs)}")
+        pair = (dirs[0], dirs[1])
     from reports.build import build
 
-    html, pdf = build([_run_dir(r) for r in runs], out, min_effect, compare)  # each run is checked (require_intact) as it is opened
+    html, pdf = build(dirs, out, min_effect, compare, pair)  # each run is checked (require_intact) as it is opened
     typer.echo(f"wrote {html} and {pdf}")
 
 

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from analysis import bot_diagnostics, common, findings, skill, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
+from analysis import robustness as robust
 from analysis.games import attach_controls, hook, sections_for, supporting
 from analysis.glossary import header_text, section as glossary_section
 from analysis.load import Run, cores
@@ -43,13 +44,14 @@ COMPARE_PART = "Comparison of A and B"
 
 
 def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findings.MIN_EFFECT,
-          compare: bool = False) -> tuple[Path, Path]:
+          compare: bool = False, robustness: tuple[str | Path, str | Path] | None = None) -> tuple[Path, Path]:
     """Write ``out/report.html`` and ``out/report.pdf`` covering every run directory, opening
     with the findings (effects of at least ``min_effect`` that stay significant after
     adjusting for every test). A sweep directory (``cardlab sweep``) adds its metrics against
-    the swept value; ``compare`` (exactly two run directories) adds an A-vs-B part."""
+    the swept value; ``compare`` (exactly two run directories) adds an A-vs-B part;
+    ``robustness`` (a search run and a scripted run, among ``run_dirs``) the robustness part."""
     preloading = stats.preload()
-    parts = report_parts(run_dirs, min_effect, compare)
+    parts = report_parts(run_dirs, min_effect, compare, robustness)
     preloading.join()  # no import may be under way in another thread when rendered_ahead forks
     out = Path(out)
     try:
@@ -65,9 +67,24 @@ def build(run_dirs: list[str | Path], out: str | Path, min_effect: float = findi
     return html, pdf
 
 
+def _pair(items: list, run_dirs: list, pair) -> tuple[Run, Run]:
+    """The opened runs of a robustness pair (each a directory among ``run_dirs``)."""
+    where = {Path(d).resolve(): i for d, i in zip(run_dirs, items)}
+    runs = []
+    for d in pair:
+        item = where.get(Path(d).resolve())
+        if not isinstance(item, Run):
+            raise ConfigError(f"--robustness: {d} is not one of the report's run directories")
+        runs.append(item)
+    if runs[0] is runs[1]:
+        raise ConfigError(f"--robustness needs two different runs, got {pair[0]} twice")
+    return runs[0], runs[1]
+
+
 def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EFFECT,
-                 compare: bool = False) -> list[tuple[str, list[Section]]]:
-    """The report's parts (title, sections): findings, the A-vs-B comparison, each sweep, each run."""
+                 compare: bool = False, robustness=None) -> list[tuple[str, list[Section]]]:
+    """The report's parts (title, sections): findings, the A-vs-B comparison, the robustness
+    part, each sweep, each ladder, each run."""
     ladders = [skill.Ladder.open(d) for d in run_dirs if skill.is_ladder(d)]
     items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs if not skill.is_ladder(d)]
     if not items and not ladders:
@@ -83,6 +100,10 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         texts.append(compare_runs.TESTS_TEXT)
         names = f"A = {items[0].path}, B = {items[1].path}"
         pending.append((COMPARE_PART, lambda n, t=table, c=cands: [compare_runs.section(t, c, n, names)]))
+    if robustness is not None:
+        strong, scripted = _pair(items, run_dirs, robustness)
+        results = robust.robustness(strong, scripted)
+        pending.append((robust.PART, lambda n, a=strong, b=scripted, r=results: robust.sections(a, b, r)))
     controls = supporting([i for i in items if isinstance(i, Run)])
     for item in items:
         if isinstance(item, Run):

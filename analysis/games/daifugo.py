@@ -500,3 +500,39 @@ def bot_diagnostics(run, label: str) -> list:
     if choices.empty:
         return []
     return order_against_power(choices, draft_power(holders), label)
+
+
+ROBUST_LAWS = {"spread": ("seat spread of round wins", "the change in the seat spread of round wins", "share",
+                          "effect on the seat spread of round wins"),
+               "king": ("king retention", "the change in the share of rounds the king stays king", "share",
+                        "effect on king retention"),
+               "plays": ("round length", "the change in mean round length", "plays", "effect on round length"),
+               "var": ("score variance", "the change in the variance of final scores across seats", "VP\u00b2",
+                       "effect on the variance of final scores")}
+
+
+def robustness_kinds(run, use_control: bool = False) -> list:
+    """The findings ``analysis.robustness`` compares between a search run and a scripted run:
+    each precept's win-rate change (holder minus the other players of the same games), and per
+    law measure each law's change (with minus without; against the base game when
+    ``use_control``, else against the other laws' average)."""
+    from analysis.kinds import Kind, frame
+
+    out = []
+    pre = precepts(run)
+    if not pre.empty:
+        out.append(Kind("precept", "Precepts", "the holder's win rate minus the other players' of the same games",
+                        "share", frame([{"item": f"precept {r['card']}", "est": r["win_diff"], "lo": r["win_diff_lo"],
+                                         "hi": r["win_diff_hi"], "p": r["win_p"]} for r in pre.to_dict("records")]),
+                        noun="precept", short="win-rate change"))
+    if use_control and getattr(run, "control", None) is not None:
+        eff = laws(run)
+    else:
+        eff = _cached(run, "laws-stratified", rule_cards.stratified_law_effects)
+    if eff.empty:
+        return out
+    for col, (title, measure, unit, short) in ROBUST_LAWS.items():
+        rows = [{"item": f"law {r['card']}", "est": r[f"{col}_diff"], "lo": r[f"{col}_lo"], "hi": r[f"{col}_hi"],
+                 "p": r[f"{col}_p"]} for r in eff.to_dict("records")]
+        out.append(Kind(f"law_{col}", f"Laws: {title}", measure, unit, frame(rows), noun="law", short=short))
+    return out

@@ -239,3 +239,19 @@ def bot_diagnostics(run, label: str) -> list:
             f"{model_note}). {card} is in no banned pool (FS-2.1, FS-8.2), so such a call is never right."
             if card in never else ").")
     return out
+
+
+def robustness_kinds(run, use_control: bool = False) -> list:
+    """For ``analysis.robustness``: each played card type's call success (share of judged calls
+    on it that were right) minus the call success of the calls on the other types (Newcombe)."""
+    from analysis.kinds import Kind, frame
+    from sim.stats import rate_difference
+
+    t = run.sql("SELECT card, sum(calls)::BIGINT AS n, sum(successes)::BIGINT AS s FROM calls GROUP BY card ORDER BY card")
+    n_all, s_all = int(t["n"].sum()), int(t["s"].sum())
+    rows = []
+    for r in t.itertuples():
+        d = rate_difference(int(r.s), int(r.n), s_all - int(r.s), n_all - int(r.n))
+        rows.append({"item": f"card {TYPES[int(r.card)]}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
+    return [Kind("card", "Call success by played card", "call success on the card minus on the other cards", "share",
+                 frame(rows), noun="card", short="call-success difference")]

@@ -329,3 +329,20 @@ def bot_diagnostics(run, label: str) -> list:
                           "used_wins": int(r[f"w_{c}"]), "unused_wins": int(r["wins"] - r[f"w_{c}"])}
                          for bot, r in per_bot.iterrows() for c in CARDS])
     return unused_winners(rows, label, "plays {}")
+
+
+def robustness_kinds(run, use_control: bool = False) -> list:
+    """For ``analysis.robustness``: per action card, the win rate of seat-games that played it
+    minus that of those that did not (associational; Newcombe), as in "Action-card usage"."""
+    from analysis.kinds import Kind, frame
+    from sim.stats import rate_difference
+
+    use = bot_counts(run).sum()
+    n, w = int(use["n"]), int(use["wins"])
+    rows = []
+    for c in CARDS:
+        nu, wu = int(use[f"n_{c}"]), int(use[f"w_{c}"])
+        d = rate_difference(wu, nu, w - wu, n - nu)
+        rows.append({"item": f"card {c.upper()}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
+    return [Kind("card", "Win rate by card use", "the win rate of seats that played the card minus of those that did not",
+                 "share", frame(rows), noun="card", short="win-rate difference")]
