@@ -36,7 +36,7 @@ class DaifugoStep(Step):
     kinds = R.DECISION_KINDS  # the kernel's K_* codes
     kernel_module = "sim.games.daifugo.kernel"
     search_module = "sim.games.daifugo.kernel.search"
-    search_opponents = ("strategist", "strategist", "strategist")  # the strongest scripted bot (the search bench)
+    search_opponents = ("greedy", "greedy", "greedy")  # the strongest scripted bot (greedy beats strategist: the skill ladder)
     # Together every kind comes up: normal mode with the out-of-turn cards, card 12 as a law and
     # the optional 3-card revolution; madness with cards 12 and 18 drafted as precepts (full hands
     # and six rounds, so that the holder of 18 revolts); small hands under card 24, where a hand
