@@ -86,7 +86,8 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     """The report's parts (title, sections): findings, the A-vs-B comparison, the robustness
     part, each sweep, each ladder, each run."""
     ladders = [skill.Ladder.open(d) for d in run_dirs if skill.is_ladder(d)]
-    items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs if not skill.is_ladder(d)]
+    run_dirs = [d for d in run_dirs if not skill.is_ladder(d)]
+    items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs]
     if not items and not ladders:
         raise ConfigError("report needs at least one run directory")
     if compare and (len(items) != 2 or any(isinstance(i, Sweep) for i in items)):

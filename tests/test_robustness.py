@@ -145,6 +145,14 @@ def test_report_with_robustness_end_to_end(toy_pair, tmp_path):
     res = cardlab("report", d / "scripted", "--robustness-pair", d / "strong", d / "scripted", "--out", tmp_path / "r2")
     assert res.returncode == 0, res.stderr
     assert "Robustness: seat advantage" in (tmp_path / "r2" / "report.html").read_text()
+    # with a skill ladder listed before the pair (as the demo's report lists them)
+    res = cardlab("ladder", "toy", "--rungs", "plain,lucky", "--games", 300, "--out", tmp_path / "ladder")
+    assert res.returncode == 0, res.stderr
+    res = cardlab("report", tmp_path / "ladder", d / "scripted", "--robustness-pair", d / "strong", d / "scripted",
+                  "--out", tmp_path / "r3")
+    assert res.returncode == 0, res.stderr
+    html = (tmp_path / "r3" / "report.html").read_text()
+    assert "Robustness: seat advantage" in html and "Skill index" in html
 
 
 def test_report_robustness_bad_input_is_one_line(toy_pair, tmp_path):
