@@ -48,7 +48,7 @@ def warm(name: str) -> None:
     kernel.step_pending(buf)
     kernel.step_apply(buf.copy(), options[0] if kernel.step_legal(buf, options) else 0)
     kernel.step_play_on(buf)
-    if step.search_module:  # the search's cached parts (sim.search.decide itself is compiled per process)
+    if step.search_module:  # the search (each game's search_decide)
         bots = ["search", *step.search_opponents]
         search_cfg = game.make_config(players=len(bots), bots=bots, overrides={"bot.search.budget": 2})
         game.run_batch(search_cfg, 0, 1, "fast")

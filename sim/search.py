@@ -48,7 +48,7 @@ def sub_key(key, i):
     return derive(np.uint64(key), np.uint64(i))
 
 
-@njit  # not cached: numba cannot cache a function given compiled functions (numba issue #2956)
+@njit(inline="always")
 def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, rollout, score, stats):
     """The search seat's option for the pending decision of ``b`` (``b`` is not changed).
 

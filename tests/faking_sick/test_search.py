@@ -10,9 +10,9 @@ from sim.games.faking_sick import kernel_search as KS
 from sim.games.faking_sick import kernel_state as S
 from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
 from sim.rng_compiled import mix64
-from sim.search import N_STATS, decide, search_key
+from sim.search import search_key
 from tests.engines import engines_agree, same_for_any_workers
-from tests.searching import assert_search_leaves_states
+from tests.searching import assert_search_leaves_states, search_choice
 
 BOTS = ["search", "bluffer", "caller", "honest"]
 CFG = GAME.make_config(players=4, bots=BOTS, seed=5, overrides={"bot.search.budget": 24})
@@ -100,12 +100,10 @@ def peeking(w, b, seat, key):
     return w[S.PSEAT] == b[S.PSEAT] and w[S.PKIND] == b[S.PKIND]
 
 
-def choice(b: np.ndarray, determinize) -> int:
+def choice(b: np.ndarray, determinize=None) -> int:
     seat = int(b[S.PSEAT])
     key = search_key(np.uint64(CFG.seed), np.int64(0), np.int64(seat), b[S.GAME_ROW + KS.G_DECISIONS])
-    return int(decide(b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1),
-                      np.empty(GAME.step.max_options, dtype=np.int64), K.step_legal, KS.resume_copy, determinize,
-                      KS.rollout, KS.score, np.zeros(N_STATS, dtype=np.int64)))
+    return search_choice(K, KS, b, seat, key, 24, GAME.step.max_options, determinize)
 
 
 def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
@@ -125,7 +123,7 @@ def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
             pairs.append((state, other))
             kinds.add(int(state[S.PKIND]))
     assert len(pairs) >= 30 and {S.TURN, S.CALL} <= kinds
-    assert [choice(a, KS.determinize) for a, _ in pairs] == [choice(b, KS.determinize) for _, b in pairs]
+    assert [choice(a) for a, _ in pairs] == [choice(b) for _, b in pairs]
     peeks = [(choice(a, peeking), choice(b, peeking)) for a, b in pairs]
     assert any(x != y for x, y in peeks)  # the same check fails for a search that reads the hidden cards
 
@@ -143,4 +141,4 @@ def test_reference_engine_asks_the_same_search():
 def test_search_leaves_the_game_as_it_was():
     """The search works on copies: the game's buffer, its generator counter included, is the
     same after a search decision (the game's own draws follow the engine's protocol)."""
-    assert_search_leaves_states(search_states(2, every=5)[:10], lambda state: choice(state, KS.determinize))
+    assert_search_leaves_states(search_states(2, every=5)[:10], choice)

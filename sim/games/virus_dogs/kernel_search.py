@@ -356,14 +356,20 @@ def decision_number(b, seat):
 
 
 def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
-    """The option the pending search seat of ``b`` chooses (``sim.search.decide``, called from
-    Python: numba caches a function given other compiled functions only when called so)."""
+    """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
     seat = np.int64(b[S_PSEAT])
     key = search_key(np.uint64(seed), np.int64(game_index), seat, decision_number(b, seat))
     budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
                                  for k in (B_BUDGET, B_WORLDS, B_OBJECTIVE))
-    return int(decide(b, seat, np.uint64(key), budget, worlds, objective, np.empty(MAX_PENDING, dtype=np.int64),
-                      step_legal, resume_copy, determinize, rollout, score, stats))
+    return int(search_decide(b, seat, np.uint64(key), budget, worlds, objective,
+                             np.empty(MAX_PENDING, dtype=np.int64), stats))
+
+
+@njit(cache=True)
+def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
+                  score, stats)
 
 
 @njit(cache=True, error_model="numpy")

@@ -226,8 +226,7 @@ def advance(b: np.ndarray, opts: np.ndarray) -> None:
 
 def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray,
                   opts: np.ndarray | None = None) -> int:
-    """The option the pending search seat of ``b`` chooses (``sim.search.decide``, called from
-    Python), or ``unsearched``'s."""
+    """The option the pending search seat of ``b`` chooses (``sim.search.decide``), or ``unsearched``'s."""
     opts = np.empty(MAX_OPTIONS, dtype=np.int64) if opts is None else opts
     x = int(unsearched(b, opts))
     if x != NOT_FORCED:
@@ -236,8 +235,14 @@ def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray,
     budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
                                  for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE))
     key = search_key(np.uint64(seed), np.int64(game_index), seat, b[DECISIONS])
-    return int(decide(b, seat, np.uint64(key), budget, worlds, objective, opts, step_legal, resume_copy,
-                      determinize, rollout, score, stats))
+    return int(search_decide(b, seat, np.uint64(key), budget, worlds, objective, opts, stats))
+
+
+@njit(cache=True)
+def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
+                  score, stats)
 
 
 def start_search_game(b: np.ndarray, seed, game_index, run: np.ndarray) -> int:
