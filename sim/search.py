@@ -99,6 +99,15 @@ def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determini
     return opts[best]
 
 
+def ask(search_decide, b, seat, seed, game_index, decision, params, opts, stats) -> int:
+    """A game's cached ``search_decide`` (``decide`` with its parts) called from Python for the
+    pending ``seat`` of ``b``: its ``decision``-th decision in game ``game_index`` of the run
+    seeded ``seed``; ``params``: the seat's budget, determinizations and objective."""
+    key = search_key(np.uint64(seed), np.int64(game_index), np.int64(seat), np.int64(decision))
+    budget, worlds, objective = (np.int64(p) for p in params)
+    return int(search_decide(b, np.int64(seat), np.uint64(key), budget, worlds, objective, opts, stats))
+
+
 @njit
 def copy_loop(copy, dst, src, times):
     """``copy(dst, src)`` ``times`` times (the bench's copy time)."""

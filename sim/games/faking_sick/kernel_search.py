@@ -26,7 +26,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ix
 from sim.rng_compiled import mix64, shuffle_at
-from sim.search import decide, search_key
+from sim.search import ask, decide
 
 from . import tables as T
 from .bots import SEARCH
@@ -225,21 +225,19 @@ def score(w, seat, objective):
     return better / (n - 1)
 
 
-def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
-    """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
-    seat = np.int64(b[PSEAT])
-    key = search_key(np.uint64(seed), np.int64(game_index), seat, b[GAME_ROW + G_DECISIONS])
-    budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
-                                 for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE))
-    return int(search_decide(b, seat, np.uint64(key), budget, worlds, objective,
-                             np.empty(MAX_OPTIONS, dtype=np.int64), stats))
-
-
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
     """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
     return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
                   score, stats)
+
+
+def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
+    """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
+    seat = np.int64(b[PSEAT])
+    params = [bot_param(b, seat, np.int64(k)) for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE)]
+    return ask(search_decide, b, seat, seed, game_index, b[GAME_ROW + G_DECISIONS], params,
+               np.empty(MAX_OPTIONS, dtype=np.int64), stats)
 
 
 @njit(cache=True, error_model="numpy")

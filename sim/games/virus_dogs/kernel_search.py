@@ -38,7 +38,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ix
 from sim.rng_compiled import mix64, shuffle_at
-from sim.search import decide, search_key
+from sim.search import ask, decide
 
 from . import tables as tb
 from .kernel import (
@@ -322,6 +322,13 @@ def score(w, seat, objective):
     return total / (n - 1)
 
 
+@njit(cache=True)
+def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
+                  score, stats)
+
+
 @fn
 def versus(w, s, o):
     """1 if seat ``s`` ends better placed than ``o``, 0.5 if as well, else 0: a winner over a
@@ -358,18 +365,9 @@ def decision_number(b, seat):
 def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
     """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
     seat = np.int64(b[S_PSEAT])
-    key = search_key(np.uint64(seed), np.int64(game_index), seat, decision_number(b, seat))
-    budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
-                                 for k in (B_BUDGET, B_WORLDS, B_OBJECTIVE))
-    return int(search_decide(b, seat, np.uint64(key), budget, worlds, objective,
-                             np.empty(MAX_PENDING, dtype=np.int64), stats))
-
-
-@njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
+    params = [bot_param(b, seat, np.int64(k)) for k in (B_BUDGET, B_WORLDS, B_OBJECTIVE)]
+    return ask(search_decide, b, seat, seed, game_index, decision_number(b, seat), params,
+               np.empty(MAX_PENDING, dtype=np.int64), stats)
 
 
 @njit(cache=True, error_model="numpy")

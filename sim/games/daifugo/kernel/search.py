@@ -29,7 +29,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ix
 from sim.rng_compiled import mix64, shuffle_at
-from sim.search import BOT_ANSWER, decide, search_key
+from sim.search import BOT_ANSWER, ask, decide
 
 from .. import rules as R
 from ..bots import SEARCH
@@ -201,6 +201,13 @@ def score(w, seat, objective):
     return (n - 1 - round_place(w, seat)) / (n - 1)
 
 
+@njit(cache=True)
+def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
+                  score, stats)
+
+
 @njit(cache=True, error_model="numpy")
 def unsearched(b, opts):
     """The option of the pending decision when the search does not weigh it: its only option,
@@ -232,17 +239,8 @@ def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray,
     if x != NOT_FORCED:
         return x
     seat = np.int64(b[PSEAT])
-    budget, worlds, objective = (np.int64(bot_param(b, seat, np.int64(k)))
-                                 for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE))
-    key = search_key(np.uint64(seed), np.int64(game_index), seat, b[DECISIONS])
-    return int(search_decide(b, seat, np.uint64(key), budget, worlds, objective, opts, stats))
-
-
-@njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
+    params = [bot_param(b, seat, np.int64(k)) for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE)]
+    return ask(search_decide, b, seat, seed, game_index, b[DECISIONS], params, opts, stats)
 
 
 def start_search_game(b: np.ndarray, seed, game_index, run: np.ndarray) -> int:
