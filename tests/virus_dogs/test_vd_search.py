@@ -10,9 +10,9 @@ from sim.games.virus_dogs import kernel_search as KS
 from sim.games.virus_dogs import kernel_state as S
 from sim.games.virus_dogs.rules import V
 from sim.rng_compiled import mix64
-from sim.search import N_STATS, decide, search_key
+from sim.search import search_key
 from tests.engines import engines_agree, same_for_any_workers
-from tests.searching import assert_search_leaves_states
+from tests.searching import assert_search_leaves_states, search_choice
 
 BOTS = ["search", "cautious", "aggressive", "cautious"]
 BUDGET = 24
@@ -100,10 +100,8 @@ def peeking(w, b, seat, key):
     return w[S.S_PSEAT] == b[S.S_PSEAT] and w[S.S_PKIND] == b[S.S_PKIND]
 
 
-def choice(b: np.ndarray, determinize, key: int) -> int:
-    return int(decide(b, np.int64(b[S.S_PSEAT]), np.uint64(key), np.int64(BUDGET), np.int64(0), np.int64(1),
-                      np.empty(GAME.step.max_options, dtype=np.int64), K.step_legal, KS.resume_copy, determinize,
-                      KS.rollout, KS.score, np.zeros(N_STATS, dtype=np.int64)))
+def choice(b: np.ndarray, key: int, determinize=None) -> int:
+    return search_choice(K, KS, b, int(b[S.S_PSEAT]), key, BUDGET, GAME.step.max_options, determinize)
 
 
 def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
@@ -125,8 +123,8 @@ def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
             kinds.add(GAME.step.kinds[int(state[S.S_PKIND])])
     assert len(pairs[True]) == 30 and len(pairs[False]) >= 6 and {"action", "draw_another"} <= kinds, kinds
     pairs = pairs[True] + pairs[False]
-    assert [choice(a, KS.determinize, k) for a, _, k in pairs] == [choice(b, KS.determinize, k) for _, b, k in pairs]
-    peeks = [(choice(a, peeking, k), choice(b, peeking, k)) for a, b, k in pairs]
+    assert [choice(a, k) for a, _, k in pairs] == [choice(b, k) for _, b, k in pairs]
+    peeks = [(choice(a, k, peeking), choice(b, k, peeking)) for a, b, k in pairs]
     assert any(x != y for x, y in peeks)  # the same check fails for a search that reads the hidden cards
 
 
@@ -162,4 +160,4 @@ def test_reference_engine_asks_the_same_search():
 def test_search_leaves_the_game_as_it_was():
     """The search works on copies: the game's buffer, its generator counter included, is the
     same after a search decision (the game's own draws follow the engine's protocol)."""
-    assert_search_leaves_states(search_states(2, every=5)[:10], lambda state: choice(state, KS.determinize, 7))
+    assert_search_leaves_states(search_states(2, every=5)[:10], lambda state: choice(state, 7))
