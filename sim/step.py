@@ -3,8 +3,9 @@
 A game that has it sets ``step`` on its plug-in (``Game.step``) to a ``Step``. Its kernel
 keeps the whole state of a game in progress in one int64 buffer declared with
 ``sim.layout.Layout`` (engine state, generator counter, seats and bot parameters, what the
-game needs to go on), so a game is copied with ``buf.copy()``, and exposes five @njit
-functions with the same names in every game (docs/adding-a-game.md, "The step contract"):
+game needs to go on), so a game is copied with ``buf.copy()``, and exposes five functions
+(compiled, or Python functions over one compiled function) with the same names in every game
+(docs/adding-a-game.md, "The step contract"):
 
     step_start(buf, seed, game_index, run)   game ``game_index`` of a run, up to its first decision
     step_pending(buf) -> (seat, kind)        the pending decision; (-1, -1) once the game is over

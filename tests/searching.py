@@ -8,16 +8,20 @@ from sim.search import N_STATS, decide
 
 
 def search_choice(kernel, search, b: np.ndarray, seat: int, key, budget: int, max_options: int,
-                  determinize=None) -> int:
+                  determinize=None, rollout=None) -> int:
     """The search seat's choice at ``b`` with the search stream ``key``: the game's cached
-    ``search_decide``, or ``sim.search.decide`` with another ``determinize`` (compiled here)."""
+    ``search_decide``, or ``sim.search.decide`` run as Python over the game's compiled parts
+    with another ``determinize`` (and ``rollout``, default the game's), nothing compiled anew."""
     head = (b, np.int64(seat), np.uint64(key), np.int64(budget), np.int64(0), np.int64(1),
             np.empty(max_options, dtype=np.int64))
     stats = np.zeros(N_STATS, dtype=np.int64)
     if determinize is None:
         return int(search.search_decide(*head, stats))
-    return int(decide(*head, kernel.step_legal, search.resume_copy, determinize, search.rollout, search.score,
-                      stats))
+    def redeal(w, b, seat, key):  # a compiled uint64 comes back to Python as an int
+        return determinize(w, b, seat, np.uint64(key))
+
+    return int(decide.py_func(*head, kernel.step_legal, search.resume_copy, redeal, rollout or search.rollout,
+                              search.score, stats))
 
 
 def assert_search_leaves_states(states, choose) -> None:

@@ -4,14 +4,13 @@ and the reference engine plays it through the same compiled search."""
 
 import numpy as np
 import pytest
-from numba import njit
 
 from sim.games.daifugo import GAME
 from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel import search as KS
 from sim.games.daifugo.kernel import state as S
-from sim.games.daifugo.kernel.step import resume
+from sim.games.daifugo.kernel.step import resume_at
 from sim.rng_compiled import mix64
 from sim.search import BOT_ANSWER, search_key
 from tests.engines import engines_agree, same_for_any_workers
@@ -61,22 +60,22 @@ def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator) -> np.n
         b[snap + z] |= 1 << c
     lo, hi = int(b[snap + S.DECK_PTR]), int(b[snap + S.DECK_LEN])
     b[snap + S.DECK0 + lo:snap + S.DECK0 + hi] = rng.permutation(b[snap + S.DECK0 + lo:snap + S.DECK0 + hi])
-    resume(b, np.int64(1))
+    resume_at(b, 1)
     return b if KS.same_view(b, state, np.int64(seat)) else None
 
 
-@njit
 def peeking(w, b, seat, key):
-    """A determinization that peeks: the true cards, a new generator counter."""
-    w[S.SNAP + S.RNG] = np.int64(mix64(np.uint64(key)))
-    resume(w, 1)
+    """A determinization that peeks: the true cards, a new generator counter (from Python)."""
+    w[S.SNAP + S.RNG] = np.uint64(mix64(np.uint64(key))).view(np.int64)
+    resume_at(w, 1)
     return w[S.PSEAT] == b[S.PSEAT] and w[S.PKIND] == b[S.PKIND]
 
 
 def choice(b: np.ndarray, determinize=None) -> int:
     seat = int(b[S.PSEAT])
     key = search_key(np.uint64(CFG.seed), np.int64(0), np.int64(seat), b[S.DECISIONS])
-    return search_choice(K, KS, b, seat, key, BUDGET, GAME.step.max_options, determinize)
+    rollout = KS.rollout.py_func if determinize else None  # from Python: the compiled step_go, no new compile
+    return search_choice(K, KS, b, seat, key, BUDGET, GAME.step.max_options, determinize, rollout)
 
 
 @pytest.fixture(scope="module")

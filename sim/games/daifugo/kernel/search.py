@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix
+from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mix64, shuffle_at
 from sim.search import BOT_ANSWER, ask, decide
 
@@ -39,7 +39,7 @@ from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_R
                     O_SROWS, PCARDS, PHI, PKIND, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED, RNG, ROLLOUT_END,
                     ROUND_ROLLOUT, SCRIPT, SNAP, STATE_SIZE, T5DONE, TOP0, UNDEALT, UNIT, WIN0, bit, bot_param,
                     nth_card, popcount)
-from .step import MAX_OPTIONS, new_state, resume, step_apply, step_legal, step_seats, step_start
+from .step import GO_RESUME, MAX_OPTIONS, new_state, step_apply, step_go, step_legal, step_seats, step_start
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000002)
@@ -66,7 +66,7 @@ def snap(x):
     return ix(SNAP + x)
 
 
-@njit(cache=True, error_model="numpy")
+@ir_inline
 def determinize(w, b, seat, key):
     """``w`` (a copy of ``b``) with the snapshot's hidden cards dealt again from the stream
     ``key`` and replayed to the pending decision; False unless the seat then sees the same."""
@@ -109,7 +109,7 @@ def determinize(w, b, seat, key):
     drawn = w[snap(DECK_PTR)]
     shuffle_at(r, 0, w, snap(DECK0 + drawn), w[snap(DECK_LEN)] - drawn)
     w[snap(RNG)] = np.int64(mix64(np.uint64(key) ^ WORLD_SALT))
-    resume(w, STOP_AT_NEXT)
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_view(w, b, seat)
 
 
@@ -151,7 +151,7 @@ def resume_copy(dst, src):
         dst[ix(SNAP + i)] = src[ix(SNAP + i)]
 
 
-@njit(cache=True, error_model="numpy")
+@ir_inline
 def rollout(w, option):
     """Answer the pending decision with ``option`` and let the bots, the search seat's rollout
     bot included, play on: to the round's scoring (objective placement) or the game's end (win),
@@ -163,7 +163,7 @@ def rollout(w, option):
     w[ROLLOUT_END] = w[snap(UNIT)] + 1 + horizon if horizon > 0 else 0
     w[ix(SCRIPT + w[APPLIED])] = option
     w[APPLIED] += 1
-    resume(w, 0)
+    step_go(w, GO_RESUME, 0, np.uint64(0), w)
     return w[DECISIONS] - w[snap(DECISIONS)]
 
 

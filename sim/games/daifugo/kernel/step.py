@@ -56,24 +56,55 @@ def new_state():
     return np.zeros(SIZE, dtype=np.int64)
 
 
+# ``step_go``'s operations
+GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = 0, 1, 2, 3, 4
+NO_RUN = np.zeros(1, dtype=np.int64)
+
+
 @njit(cache=True, error_model="numpy")
-def step_start(b, seed, game_index, run):
+def step_go(b, op, x, seed, run):
+    """Every step-contract call that plays on, in one compiled function: numba code-generates the
+    whole engine again for each compiled function that reaches it, so ``step_start``,
+    ``step_seats``, ``step_apply``, ``step_play_on`` and the search's replays share this one.
+    ``op``: ``GO_START`` game ``x`` of the run seeded ``seed`` (``run``: ``run_vector``);
+    ``GO_SEATS`` the driver's seats become the bit mask ``x``; ``GO_APPLY`` answer with option
+    ``x``; ``GO_PLAY_ON``; ``GO_RESUME`` ``resume(b, x)``. Returns ``step_apply``'s status (0
+    for the others)."""
+    stop = STOP_AT_NEXT
+    if op == GO_START:
+        b[:] = 0
+        begin_game(b, seed, x, run)
+        b[DRIVEN] = 1
+        b[DRIVER] = (1 << b[NP]) - 1
+    elif op == GO_SEATS:
+        b[DRIVER] = x
+        if b[PSEAT] < 0 or (x >> b[PSEAT]) & 1:
+            return 0
+    elif op == GO_APPLY:
+        legal = b[PSEAT] >= 0 and (x == BOT_ANSWER or legal_option(b, x))
+        status = script_option(b, x, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
+        if status != 0:
+            return status
+    elif op == GO_PLAY_ON:
+        if b[PSEAT] < 0:
+            return 0
+        stop = PLAY_ROUND
+    else:
+        stop = x
+    resume(b, stop)
+    return 0
+
+
+def step_start(b, seed, game_index, run) -> None:
     """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
     (any contents; SIZE slots), up to its first decision."""
-    b[:] = 0
-    begin_game(b, seed, game_index, run)
-    b[DRIVEN] = 1
-    b[DRIVER] = (1 << b[NP]) - 1
-    resume(b, STOP_AT_NEXT)
+    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
 
 
-@njit(cache=True, error_model="numpy")
-def step_seats(b, seats):
+def step_seats(b, seats) -> None:
     """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
     other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
-    b[DRIVER] = seats
-    if b[PSEAT] >= 0 and (seats >> b[PSEAT]) & 1 == 0:
-        resume(b, STOP_AT_NEXT)
+    step_go(b, GO_SEATS, np.int64(seats), np.uint64(0), NO_RUN)
 
 
 @njit(cache=True)
@@ -150,21 +181,19 @@ def legal_option(b, option):
     return listed(b, POPT, b[PN], option)
 
 
-@njit(cache=True, error_model="numpy")
-def step_apply(b, option):
+def step_apply(b, option) -> int:
     """Answer the pending decision, on to the next (``sim.step.STATUS``; -3, MAX_SCRIPT options
     in one unit, is not reached). ``BOT_ANSWER`` (-3) lets the seat's own bot answer it."""
-    legal = b[PSEAT] >= 0 and (option == BOT_ANSWER or legal_option(b, option))
-    status = script_option(b, option, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
-    if status == 0:
-        resume(b, STOP_AT_NEXT)
-    return status
+    return int(step_go(b, GO_APPLY, np.int64(option), np.uint64(0), NO_RUN))
 
 
-@njit(cache=True, error_model="numpy")
-def step_play_on(b):
+def step_play_on(b) -> None:
     """The seated bots play on from the pending decision to the end of the round; then the next
     round's first decision is pending (after the last round: the game is over, its rows in the
     game_row / round_rows / seat_rows blocks)."""
-    if b[PSEAT] >= 0:
-        resume(b, PLAY_ROUND)
+    step_go(b, GO_PLAY_ON, np.int64(0), np.uint64(0), NO_RUN)
+
+
+def resume_at(b, stop) -> None:
+    """``resume`` from Python (``stop``: ``driven.STOP_AT_NEXT`` or ``PLAY_ROUND``)."""
+    step_go(b, GO_RESUME, np.int64(stop), np.uint64(0), NO_RUN)
