@@ -31,6 +31,12 @@ def mix64(z):
 
 
 @njit(cache=True)
+def mixed_counter(z):
+    """``mix64(z)`` as a generator counter (a signed buffer slot), from compiled code or Python."""
+    return np.int64(mix64(z))
+
+
+@njit(cache=True)
 def derive(run_seed, game_index):
     """Starting counter of game ``game_index`` of the run seeded ``run_seed``."""
     a = mix64(np.uint64(run_seed) + GOLDEN)

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
-from sim.rng_compiled import mix64, shuffle_at
+from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import BOT_ANSWER, ask, decide
 
 from .. import rules as R
@@ -108,7 +108,7 @@ def determinize(w, b, seat, key):
         w[snap(zone)] = mask
     drawn = w[snap(DECK_PTR)]
     shuffle_at(r, 0, w, snap(DECK0 + drawn), w[snap(DECK_LEN)] - drawn)
-    w[snap(RNG)] = np.int64(mix64(np.uint64(key) ^ WORLD_SALT))
+    w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_view(w, b, seat)
 
