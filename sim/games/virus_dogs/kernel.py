@@ -112,13 +112,10 @@ def begin_game(b, seed, game_index, run):
             b[ix(O_BP + s * NB + q)] = run[ix(R_BP + j * NB + q)]
 
 
-@njit(cache=True, error_model="numpy")
-def no_density():
-    """The ``dens`` of a pass whose turn ends are not summed (no rows)."""
-    return np.zeros((0, tb.ND), dtype=np.int64)
+NO_DENSITY = np.zeros((0, tb.ND), dtype=np.int64)  # the ``dens`` of a pass whose turn ends are not summed
 
 
-@njit(cache=True, error_model="numpy")
+@fn
 def resume(b, stop, dens):
     """Back to the current unit's start and on from there, the applied options answering the
     driver's decisions; with ``stop``, up to the driver's next decision (the state restored to
@@ -149,9 +146,10 @@ def stopped(b):
         b[S_COUNTED] = b[O_GM + tb.G_DRAWS]
 
 
-@njit(cache=True, error_model="numpy")
+@fn
 def start_game(b, seed, game_index, run, dens):
-    """``step_start`` with the turn ends of its first pass summed into ``dens``."""
+    """``step_start``: every seat's policy reads STEP (a search seat's bot is its rollout bot
+    unless a search driver takes the seat), all seats driven, up to the first decision."""
     b[:] = 0
     begin_game(b, seed, game_index, run)
     search = 0
@@ -171,26 +169,58 @@ def start_game(b, seed, game_index, run, dens):
     stopped(b)
 
 
+@fn
+def apply_option(b, option, dens):
+    """``step_apply``: the option scripted and the unit played again up to the next decision."""
+    legal = b[S_PSEAT] >= 0 and listed(b, O_POPT, b[S_PN], option)
+    seat = b[S_PSEAT]
+    status = script_option(b, option, legal, S_PSEAT, S_SCRIPTED, O_SCRIPT, MAX_SCRIPT)
+    if status == 0:
+        b[ix(O_SSEAT + b[S_SCRIPTED] - 1)] = seat
+        resume(b, True, dens)
+    return status
+
+
+# ``step_go``'s operations
+GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = 0, 1, 2, 3, 4
+
+
 @njit(cache=True, error_model="numpy")
-def step_start(b, seed, game_index, run):
+def step_go(b, op, x, seed, run, dens):
+    """Every step-contract call that plays on, in one compiled function: numba code-generates the
+    whole engine again for each compiled function that reaches it, so ``step_start``,
+    ``step_seats``, ``step_apply``, ``step_play_on``, the search's replays and its batches share
+    this one. ``op``: ``GO_START`` game ``x`` of the run seeded ``seed`` (``run``:
+    ``run_vector``); ``GO_SEATS`` the driver's seats become the bit mask ``x``; ``GO_APPLY``
+    answer with option ``x``; ``GO_PLAY_ON``; ``GO_RESUME`` ``resume(b, x, dens)``. The turn
+    ends of the pass are summed into ``dens`` (``NO_DENSITY``: none). Returns ``step_apply``'s
+    status (0 for the others)."""
+    if op == GO_START:
+        start_game(b, seed, x, run, dens)
+    elif op == GO_SEATS:
+        b[S_DRIVER] = x
+        if b[S_PSEAT] >= 0 and (x >> b[S_PSEAT]) & 1 == 0:
+            resume(b, True, dens)
+    elif op == GO_APPLY:
+        return apply_option(b, x, dens)
+    elif op == GO_PLAY_ON:
+        if b[S_PSEAT] >= 0:
+            resume(b, False, dens)
+    else:
+        resume(b, x != 0, dens)
+    return 0
+
+
+def step_start(b, seed, game_index, run) -> None:
     """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
     (any contents; SIZE slots), up to its first decision."""
-    start_game(b, seed, game_index, run, no_density())
+    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run, NO_DENSITY)
 
 
-@njit(cache=True, error_model="numpy")
-def set_seats(b, seats, dens):
-    """``step_seats`` with the turn ends of its pass summed into ``dens``."""
-    b[S_DRIVER] = seats
-    if b[S_PSEAT] >= 0 and (seats >> b[S_PSEAT]) & 1 == 0:
-        resume(b, True, dens)
-
-
-@njit(cache=True, error_model="numpy")
-def step_seats(b, seats):
+def step_seats(b, seats) -> None:
     """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
     other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
-    set_seats(b, seats, no_density())
+    step_go(b, GO_SEATS, np.int64(seats), np.uint64(0), b, NO_DENSITY)
 
 
 @njit(cache=True)
@@ -213,33 +243,24 @@ def step_legal(b, out):
     return n
 
 
-@njit(cache=True, error_model="numpy")
-def apply_option(b, option, dens):
-    """``step_apply`` with the turn ends of its pass summed into ``dens``."""
-    legal = b[S_PSEAT] >= 0 and listed(b, O_POPT, b[S_PN], option)
-    seat = b[S_PSEAT]
-    status = script_option(b, option, legal, S_PSEAT, S_SCRIPTED, O_SCRIPT, MAX_SCRIPT)
-    if status == 0:
-        b[ix(O_SSEAT + b[S_SCRIPTED] - 1)] = seat
-        resume(b, True, dens)
-    return status
-
-
-@njit(cache=True, error_model="numpy")
-def step_apply(b, option):
+def step_apply(b, option) -> int:
     """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
     decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over,
     -2 for an option that is not legal, -3 once MAX_SCRIPT options were applied in one unit
     (more than a turn has decisions: not reached)."""
-    return apply_option(b, option, no_density())
+    return step_go(b, GO_APPLY, np.int64(option), np.uint64(0), b, NO_DENSITY)
 
 
-@njit(cache=True, error_model="numpy")
-def step_play_on(b):
+def resume_at(b, stop: bool) -> None:
+    """``resume`` from Python: the unit played again, up to the pending decision (``stop``) or to
+    the end (the search's worlds, the tests)."""
+    step_go(b, GO_RESUME, np.int64(stop), np.uint64(0), b, NO_DENSITY)
+
+
+def step_play_on(b) -> None:
     """The seated bots play the game on from the pending decision to its end (results in the
     game_row/seat_rows/draw_sums blocks)."""
-    if b[S_PSEAT] >= 0:
-        resume(b, False, no_density())
+    step_go(b, GO_PLAY_ON, np.int64(0), np.uint64(0), b, NO_DENSITY)
 
 
 @njit(cache=True, error_model="numpy")

@@ -36,14 +36,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix
-from sim.rng_compiled import mix64, shuffle_at
+from sim.kernel_util import fn, ir_inline, ix
+from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import ask, decide
 
 from . import tables as tb
-from .kernel import (
-    apply_option, new_state, no_density, resume, run_vector, set_seats, start_game, step_legal,
-)
+from .kernel import GO_APPLY, GO_RESUME, GO_SEATS, GO_START, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     B_BUDGET, B_HORIZON, B_OBJECTIVE, B_WORLDS, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS, K_GIVE,
     K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT,
@@ -108,7 +106,7 @@ def played_in_unit(b, o, c):
     return b[ix(O_SM + o * NS + col)] - b[snap(O_SM + o * NS + col)]
 
 
-@njit(cache=True, error_model="numpy")
+@ir_inline
 def determinize(w, b, seat, key):
     """``w`` (a copy of ``b``) with the unit snapshot's hidden cards dealt again from the stream
     ``key`` and replayed to the pending decision; False unless the seat then sees the same."""
@@ -181,8 +179,8 @@ def determinize(w, b, seat, key):
             viruses += 1
     w[snap(S_VDECK)] = viruses
     see_after_shuffles(w, b, seat)
-    w[U_RNG] = np.int64(mix64(np.uint64(key) ^ WORLD_SALT))
-    resume(w, True, no_density())
+    w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
+    step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
     return same_view(w, b, seat)
 
 
@@ -291,7 +289,7 @@ def resume_copy(dst, src):
         dst[ix(i)] = src[ix(i)]
 
 
-@njit(cache=True, error_model="numpy")
+@ir_inline
 def rollout(w, option):
     """Answer the pending decision with ``option`` and let the bots, the search seat's rollout
     bot included, play to the end (or, with the seat's ``horizon``, that many turns from the
@@ -304,7 +302,7 @@ def rollout(w, option):
     w[ix(O_SCRIPT + k)] = option
     w[ix(O_SSEAT + k)] = seat
     w[S_SCRIPTED] = k + 1
-    resume(w, False, no_density())
+    step_go(w, GO_RESUME, 0, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))
     return w[O_GM + tb.G_DECISIONS] - w[snap(O_GM + tb.G_DECISIONS)]
 
 
@@ -370,21 +368,15 @@ def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) 
                np.empty(MAX_PENDING, dtype=np.int64), stats)
 
 
-@njit(cache=True, error_model="numpy")
-def begin_search_game(b, seed, game_index, run, dens):
-    """``start_search_game`` with the turn ends of its passes summed into ``dens``."""
-    start_game(b, seed, game_index, run, dens)
-    mask = b[S_SEARCH]
-    set_seats(b, mask, dens)
-    return mask
-
-
-@njit(cache=True, error_model="numpy")
-def start_search_game(b, seed, game_index, run):
+def start_search_game(b, seed, game_index, run, dens=None):
     """Game ``game_index`` driven for its search seats (bots.SEARCH): they answer through the
     step driver, their rollouts are played by their rollout bots; the other seats' bots answer
-    theirs. Returns the search seats' bit mask."""
-    return begin_search_game(b, seed, game_index, run, no_density())
+    theirs (turn ends summed into ``dens``, if given). Returns the search seats' bit mask."""
+    dens = np.zeros((0, tb.ND), dtype=np.int64) if dens is None else dens
+    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run, dens)
+    mask = b[S_SEARCH]
+    step_go(b, GO_SEATS, np.int64(mask), np.uint64(0), run, dens)
+    return mask
 
 
 def run_search_games(seed: int, start: int, count: int, run: np.ndarray, games, seats, dens, draws, deck,
@@ -394,9 +386,9 @@ def run_search_games(seed: int, start: int, count: int, run: np.ndarray, games, 
     g = new_state()
     n = int(run[0])
     for k in range(count):
-        begin_search_game(g, np.int64(seed), np.int64(start + k), run, dens)
+        start_search_game(g, seed, start + k, run, dens)
         while g[S_PSEAT] >= 0:
-            apply_option(g, np.int64(search_option(g, seed, start + k, stats)), dens)
+            step_go(g, GO_APPLY, np.int64(search_option(g, seed, start + k, stats)), np.uint64(0), run, dens)
         games[:, k] = g[O_GM:O_GM + tb.NG]
         seats[:, k * n:(k + 1) * n] = g[O_SM:O_SM + n * tb.NS].reshape(n, tb.NS).T
         draws += g[O_DRAWSUM:O_DRAWSUM + draws.size].reshape(draws.shape)
