@@ -2,7 +2,6 @@
 it is reproducible, and the reference engine plays it through the same compiled search."""
 
 import numpy as np
-from numba import njit
 
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import kernel as K
@@ -80,7 +79,7 @@ def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator, swaps: 
         else:
             b[pool_at + p[2]] = c
     b[S.PSEAT] = -1
-    K.resume(b)
+    K.resume_at(b)
     return b if KS.same_view(b, state, np.int64(seat)) else None
 
 
@@ -91,12 +90,11 @@ def ok(b, place, c) -> bool:
     return c != VIR and (place[1] < 0 or b[snap(S.CLEARED + place[1] * NT + c)] == 0)
 
 
-@njit
 def peeking(w, b, seat, key):
     """A determinization that peeks: the true cards, a new generator counter."""
-    w[S.SNAP + S.RNG - S.MUTABLE] = np.int64(mix64(np.uint64(key)))
+    w[S.SNAP + S.RNG - S.MUTABLE] = np.uint64(mix64(np.uint64(key))).view(np.int64)
     w[S.PSEAT] = -1
-    K.resume(w)
+    K.resume_at(w)
     return w[S.PSEAT] == b[S.PSEAT] and w[S.PKIND] == b[S.PKIND]
 
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix
-from sim.rng_compiled import mix64, shuffle_at
+from sim.kernel_util import fn, ir_inline, ix
+from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import ask, decide
 
 from . import tables as T
 from .bots import SEARCH
-from .kernel import batch_sums, new_state, resume, run_vector, step_apply, step_legal, step_seats, step_start
+from .kernel import GO_APPLY, GO_RESUME, GO_SEATS, GO_START, batch_sums, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
@@ -58,7 +58,7 @@ def snap(x):
     return ix(SNAP + x - MUTABLE)
 
 
-@njit(cache=True, error_model="numpy")
+@ir_inline
 def determinize(w, b, seat, key):
     """``w`` (a copy of ``b``) with the snapshot's hidden cards dealt again from the stream
     ``key`` and replayed to the pending decision; False unless the seat then sees the same."""
@@ -147,9 +147,9 @@ def determinize(w, b, seat, key):
         for _ in range(gained[t]):
             i -= 1
             w[ix(pile_at + i)] = t
-    w[snap(RNG)] = np.int64(mix64(np.uint64(key) ^ WORLD_SALT))
+    w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     w[PSEAT] = -1
-    resume(w)
+    step_go(w, GO_RESUME, 0, np.uint64(0), w)  # ``run`` is not read
     return same_view(w, b, seat)
 
 
@@ -195,7 +195,7 @@ def resume_copy(dst, src):
         dst[ix(i)] = src[ix(i)]
 
 
-@njit(cache=True, error_model="numpy")
+@ir_inline
 def rollout(w, option):
     """Answer the pending decision with ``option`` (legal: the seat sees the same decision in
     every world) and let the bots, the search seat's rollout bot included, play to the end (or,
@@ -206,7 +206,7 @@ def rollout(w, option):
     w[STOP] = 0
     w[ix(SCRIPT + w[APPLIED])] = option
     w[APPLIED] += 1
-    resume(w)
+    step_go(w, GO_RESUME, 0, np.uint64(0), w)
     return w[ix(GAME_ROW + G_DECISIONS)] - w[snap(GAME_ROW + G_DECISIONS)]
 
 
@@ -240,18 +240,17 @@ def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) 
                np.empty(MAX_OPTIONS, dtype=np.int64), stats)
 
 
-@njit(cache=True, error_model="numpy")
 def start_search_game(b, seed, game_index, run):
     """Game ``game_index`` driven for its search seats (policy SEARCH): they answer through the
     step driver, their rollouts are played by their rollout bots; the other seats' bots answer
     theirs. Returns the search seats' bit mask."""
-    step_start(b, seed, game_index, run)
+    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
     mask = 0
     for s in range(b[K_N]):
-        if b[ix(STEP_POLICY + s)] == SEARCH:
+        if b[STEP_POLICY + s] == SEARCH:
             mask |= 1 << s
-            b[ix(STEP_POLICY + s)] = np.int64(bot_param(b, s, BP_ROLLOUT))
-    step_seats(b, mask)
+            b[STEP_POLICY + s] = np.int64(bot_param(b, np.int64(s), BP_ROLLOUT))
+    step_go(b, GO_SEATS, np.int64(mask), np.uint64(0), run)
     return mask
 
 
@@ -265,7 +264,7 @@ def run_search_games(b: np.ndarray, seed: int, start: int, count: int, run: np.n
     for gi in range(count):
         start_search_game(g, np.uint64(seed), np.int64(start + gi), run)
         while g[PSEAT] >= 0:
-            step_apply(g, search_option(g, seed, start + gi, stats))
+            step_go(g, GO_APPLY, np.int64(search_option(g, seed, start + gi, stats)), np.uint64(0), run)
         b[SUMS:FIXED_STOP] += g[SUMS:FIXED_STOP]
         games[gi] = g[GAME_ROW:GAME_ROW + T.NG]
         seats[gi, :n] = g[SEAT_ROWS:SEAT_ROWS + n * T.NS].reshape(n, T.NS)
