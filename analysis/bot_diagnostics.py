@@ -20,7 +20,7 @@ report's "Bot diagnostics" part. The three tests (the games' report modules feed
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -217,20 +217,21 @@ def order_against_power(choices: pd.DataFrame, power: pd.DataFrame, run: str, wh
     return out
 
 
-COLUMNS = {"bot": "bot", "does": "what it does", "count": "times", "n": "out of", "rate": "rate",
-           "lo": "95% low", "hi": "95% high", "yields": "what it yields", "value": "yield",
-           "value_lo": "yield, 95% low", "value_hi": "yield, 95% high", "reference": "reference",
-           "ref_value": "reference value", "ref_lo": "reference, 95% low", "ref_hi": "reference, 95% high",
-           "test": "test and threshold"}
+COLUMNS = ("bot", "what it does", "times", "rate (95% CI)", "what it yields", "yield (95% CI)",
+           "reference", "reference (95% CI)", "test and threshold")
+
+
+def _share_ci(v: float, lo: float, hi: float) -> str:
+    return f"{percent(v)} ({percent(lo)} to {percent(hi)})"
 
 
 def table(diags: list[Diagnostic]) -> pd.DataFrame:
-    return pd.DataFrame([asdict(d) for d in diags], columns=list(asdict_fields())).rename(columns=COLUMNS)[
-        list(COLUMNS.values())]
-
-
-def asdict_fields() -> tuple[str, ...]:
-    return tuple(Diagnostic.__dataclass_fields__)
+    """One row per diagnostic, each figure with its 95% interval in one cell (so that the table
+    fits a page)."""
+    rows = [(d.bot, d.does, f"{d.count:,} of {d.n:,}", _share_ci(d.rate, d.lo, d.hi), d.yields,
+             _share_ci(d.value, d.value_lo, d.value_hi), d.reference, _share_ci(d.ref_value, d.ref_lo, d.ref_hi),
+             d.test) for d in diags]
+    return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
 def sections(labelled: list[tuple[str, object]], diags: list[Diagnostic]) -> list[Section]:
