@@ -255,34 +255,31 @@ def report(
 
 @app.command()
 def suggest(
-    run: Path = typer.Argument(..., help="Run directory whose report suggests parameter values (daifugo madness: precept VPs)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Play the check run: the same config and seed with "
-                                       "the suggested values, into this directory."),
-    games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of the check run (default: as many as RUN)."),
+    run: Path = typer.Argument(..., help="Daifugo madness run whose precept VPs to check (the precepts drafted in it)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Advice directory: advice.json and the check rounds' runs."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of each check run (default: as many as RUN)."),
+    rounds: int = typer.Option(3, "--rounds", help="Check rounds at most (each plays fresh seeds)."),
     workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
     engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ):
-    """Print the parameter values RUN's report suggests (the whole numbers to print) and, with
-    --out, play them: give RUN and OUT to `cardlab report` and it shows what the change does."""
-    import dataclasses
-
-    from analysis.games import hook
+    """Suggest the precept VPs to print and play them before advising them: a VP change for each
+    uneven card worth half a VP or more, checked against the VPs now on fresh games and revised
+    where the check left a card further from even. Give RUN and OUT to `cardlab report`: the
+    scorecard and the verdict show the answer."""
     from analysis.load import Run
+    from cardlab import advice
 
+    if rounds < 1:
+        raise ConfigError(f"--rounds must be at least 1, got {rounds}")
     source = Run(_run_dir(run))
-    make = hook(source.config.game, "suggestions")
-    values = make(source) if make else None
-    if values is None:
+    if source.config.game != "daifugo" or source.config.params.get("mode") != "madness":
         raise Fail(f"{run}: this run has no parameters to suggest (daifugo madness runs with precepts get precept VPs)")
-    if not values:
-        typer.echo(f"{run}: nothing to change: every drafted card is even at the VP it has; no check run played")
-        return
-    typer.echo("suggested: " + " ".join(f"--set {k}={v}" for k, v in sorted(values.items())))
-    if out is not None:
-        cfg = dataclasses.replace(source.config, params={**source.config.params, **values})
-        _game(cfg.game).check(cfg)
-        _run(cfg, games or source.games_done, out, workers, None, engine, None, False, quiet)
+    play = advice.player(source, out, games or source.games_done, workers, engine)
+    result = advice.suggest(source, play, rounds, notify=(lambda s: None) if quiet else typer.echo)
+    path = advice.write(result, out)
+    typer.echo(result["answer"]["sentence"])
+    typer.echo(f"wrote {path}")
 
 
 @app.command()

@@ -20,9 +20,10 @@ from analysis import bot_diagnostics, common, findings, skill, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
-from analysis.games import attach_controls, hook, sections_for, supporting
+from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
 from analysis.glossary import header_text, section as glossary_section
 from analysis.load import Run, cores
+from analysis.precept_power import is_advice, load_advice
 from analysis.sections import Section, anchor
 from analysis.sweep import Sweep, is_sweep
 from reports import pdf
@@ -86,13 +87,15 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     """The report's parts (title, sections): findings, the A-vs-B comparison, the robustness
     part, each sweep, each ladder, each run."""
     ladders = [skill.Ladder.open(d) for d in run_dirs if skill.is_ladder(d)]
-    run_dirs = [d for d in run_dirs if not skill.is_ladder(d)]
+    advices = [load_advice(d) for d in run_dirs if is_advice(d)]
+    run_dirs = [d for d in run_dirs if not skill.is_ladder(d) and not is_advice(d)]
     items = [Sweep.open(d) if is_sweep(d) else Run(d) for d in run_dirs]
     if not items and not ladders:
         raise ConfigError("report needs at least one run directory")
     if compare and (len(items) != 2 or any(isinstance(i, Sweep) for i in items)):
         raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(run_dirs)} paths")
     attach_controls([r for i in items for r in (i.runs if isinstance(i, Sweep) else [i])])
+    attach_advice([i for i in items if isinstance(i, Run)], advices)
     labelled, extra, texts, pending = [], [], [], []  # pending: (part title, sections builder)
     if compare:
         table = compare_runs.compare(*items)
@@ -108,7 +111,7 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     controls = supporting([i for i in items if isinstance(i, Run)])
     for item in items:
         if isinstance(item, Run):
-            if id(item) not in controls:  # a control or check run serves another run's figures, not a part
+            if id(item) not in controls:  # a control run serves another run's figures, not a part
                 labelled.append((f"{item.game.title}: {item.path.name}", item))
             continue
         table = sweep.metrics(item)

@@ -277,4 +277,4 @@ def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
 
 
 def test_suggest_on_a_run_without_suggestions_is_one_line_error(run_dir):
-    assert "no parameters to suggest" in one_line_error(cardlab("suggest", run_dir))
+    assert "no parameters to suggest" in one_line_error(cardlab("suggest", run_dir, "--out", str(run_dir) + "-advice"))

@@ -2,9 +2,9 @@
 
 Each module here exposes ``sections(run) -> list[Section]`` and may expose ``candidates(run, label)``
 (its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines) and
-``control_config(cfg)`` (the config of a control run its figures are measured against) and
-``suggestion_key(cfg)`` (the config less the parameters its report suggests values for: a run
-with the same key and other values is the check run of those suggestions). A game's plug-in
+``control_config(cfg)`` (the config of a control run its figures are measured against). A run
+may also carry ``run.advice``: the checked advice of ``cardlab suggest`` made from it
+(``attach_advice``). A game's plug-in
 names its report module (``Game.report_module``: ``analysis.games.<game>`` for the built-in
 games, any module for a plug-in kept elsewhere); a game without one gets only the shared sections.
 """
@@ -45,31 +45,30 @@ def control_config_for(game: str) -> Callable | None:
 
 
 def attach_controls(runs: list) -> None:
-    """Give each run the run among ``runs`` that is its control (``run.control``) and the one
-    that checks its suggestions (``run.check``: the same config but for the suggested
-    parameters; the later of two given); None if absent. ``supporting(runs)`` names them."""
+    """Give each run the run among ``runs`` that is its control (``run.control``), or None.
+    ``supporting(runs)`` names them."""
     by_digest = {r.config.digest(): r for r in runs}
     for run in runs:
         make = control_config_for(run.config.game)
         wanted = make(run.config) if make else None
         match = by_digest.get(wanted.digest()) if wanted is not None else None
         run.control = match if match is not run else None
-        run.check = None
-    keyed = [(r, _suggestion_key(r.config)) for r in runs]
-    for i, (run, key) in enumerate(keyed):
-        if key is not None and not getattr(run, "checks", False):
-            later = [r for r, k in keyed[i + 1:] if k == key and r.config.digest() != run.config.digest()]
-            run.check = later[0] if later else None
-            if run.check is not None:
-                run.check.checks = True
 
 
-def _suggestion_key(cfg) -> str | None:
-    make = hook(cfg.game, "suggestion_key")
-    key = make(cfg) if make else None
-    return key.digest() if key is not None else None
+def attach_advice(runs: list, advices: list[dict]) -> None:
+    """Give each run the advice among ``advices`` (``cardlab suggest``'s advice.json, opened) made
+    from it (``run.advice``, matched by the run's config digest), or None; an advice whose run is
+    not among ``runs`` is a one-line ConfigError."""
+    by_digest = {a["source_digest"]: a for a in advices}
+    for run in runs:
+        run.advice = by_digest.pop(run.config.digest(), None)
+    if by_digest:
+        from sim.config import ConfigError
+
+        lost = next(iter(by_digest.values()))
+        raise ConfigError(f"the advice made from {lost['source']} needs that run in the report too")
 
 
 def supporting(runs: list) -> set[int]:
-    """The ids of the runs that serve others (controls and check runs): references, not parts."""
-    return {id(x) for r in runs for x in (getattr(r, "control", None), getattr(r, "check", None)) if x is not None}
+    """The ids of the runs that serve others (controls): references, not parts."""
+    return {id(r.control) for r in runs if getattr(r, "control", None) is not None}

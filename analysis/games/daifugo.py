@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from analysis import charts, queries, rule_cards
+from analysis import charts, precept_power, queries, rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
@@ -70,6 +70,11 @@ def precepts(run) -> pd.DataFrame:
     return _cached(run, "precepts", rule_cards.precept_effects)
 
 
+def power(run) -> pd.DataFrame:
+    """The precepts' draft-order-free edges and worth (``analysis.precept_power.card_power``)."""
+    return _cached(run, "power", precept_power.card_power)
+
+
 def laws(run) -> pd.DataFrame:
     return _cached(run, "laws", lambda r: rule_cards.law_effects(r, getattr(r, "control", None)))
 
@@ -110,12 +115,13 @@ def precept_section(run) -> Section:
     eff = precepts(run)
     if eff.empty:
         return Section(PRECEPT_TITLE, text="No precepts in this run (normal mode: laws only).")
+    pw = power(run).set_index("id").loc[eff["id"]]
     fig = charts.forest(eff["card"], [
+        (PP * pw["edge"].to_numpy(), PP * pw["edge_lo"].to_numpy(), PP * pw["edge_hi"].to_numpy(),
+         "draft-order-free edge: against players who drafted\nanother card at the same pick (percentage points)", 0.0),
         (PP * eff["win_diff"], PP * eff["win_diff_lo"], PP * eff["win_diff_hi"],
-         "holder minus others: win rate (percentage points)", 0.0),
-        (eff["points_diff"], eff["points_diff_lo"], eff["points_diff_hi"],
-         "holder minus others: mean final points (VP)", 0.0)],
-        "Precept holder vs the other players of the same games (95% intervals)")
+         "raw edge: holder minus the other players\nof the same games, win rate (percentage points)", 0.0)],
+        "Precept holder's edge, free of draft order and raw (95% intervals)")
     picks = _cached(run, "picks", rule_cards.pick_stats)
     win = eff[["card", "holders", "holder_win", "holder_lo", "holder_hi", "others_win", "win_diff", "win_diff_lo",
                "win_diff_hi", "win_p"]]
@@ -135,21 +141,12 @@ def precept_section(run) -> Section:
              "share of its drafts in which it was taken first in its draft round (%)", None),
             (picks["mean_pick"], picks["pick_lo"], picks["pick_hi"], "mean pick position (1 = first pick)", None)],
             "Precept draft: taken first in its draft round, and mean pick position (95% intervals)")))
-    vp = _cached(run, "vp", rule_cards.suggested_vp)
-    text = ("How each precept's holder fares against the other players of the games where the card was drafted "
-            "(madness mode), how often the card is drafted")
-    if not vp.empty:
-        tables.append(("Suggested precept_vp_NN: the current value plus the offset that equalises holder and "
-                       "non-holder expected points (OLS of final points on held precepts; 95% interval)", vp))
-        figures.append(("Suggested precept VP offsets", charts.forest(vp["card"], [
-            (vp["offset"], vp["offset_lo"], vp["offset_hi"], "VP offset to add to precept_vp_NN (VP)", 0.0)],
-            "Suggested precept VP offset\n(95% interval; OLS of final points on held precepts)")))
-        text += (", and the VP offset for each card that would make holding it worth as many expected points as "
-                 "holding another precept (from an OLS regression of final points on the held precepts; with "
-                 "precept_vp_timing = every_round the offset is per round held)")
-    return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts (the VP to print are in the scorecard); the "
-                   "HTML report also has every table and the chart of the VP offsets.",
-                   tables=tables, figures=figures, html_only=(*(c for c, _ in tables), "Suggested precept VP offsets"))
+    text = ("How each precept's holder fares against players who drafted another card at the same pick of the "
+            "same draft round with the same bot (the draft-order-free edge: who drafts first does not leak in) and "
+            "against the other players of the same games (the raw edge), and how often the card is drafted")
+    return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts (the VPs to print are in the scorecard); "
+                   "the HTML report also has every table.", tables=tables, figures=figures,
+                   html_only=tuple(c for c, _ in tables))
 
 
 def law_section(run) -> Section:
@@ -286,18 +283,19 @@ LAW_MEASURES = (("spread", "the seat spread of round wins beyond chance is", "sh
 
 
 def candidates(run, run_label: str) -> list[Candidate]:
-    """Findings tests per rule card: each precept holder's win rate against the other players
-    of the same games; each law's change in seat spread, king retention, round length and
+    """Findings tests per rule card: each precept holder's draft-order-free edge
+    (``analysis.precept_power``); each law's change in seat spread, king retention, round length and
     score variance (rates by their difference, the others relative to the value without);
     and the play-count guard as a sanity check."""
     out = guard_candidate(run, run_label)
-    for r in precepts(run).to_dict("records"):
-        if np.isfinite(r["win_p"]):
-            out.append(Candidate(run_label, PRECEPT_TITLE, f"precept {r['card']}", "precept", r["holder_win"],
-                                 r["holder_lo"], r["holder_hi"], r["others_win"], r["win_diff"], r["win_p"],
-                                 head=f"the holder of precept {r['card']} wins", tail="of games",
-                                 base="for the other players of the same games",
-                                 diff_lo=r["win_diff_lo"], diff_hi=r["win_diff_hi"]))
+    for r in power(run).to_dict("records"):
+        if np.isfinite(r["p"]):
+            card = rule_cards.label(r["id"])
+            out.append(Candidate(run_label, PRECEPT_TITLE, f"precept {card}", "precept", r["win"], r["win_lo"],
+                                 r["win_hi"], r["win"] - r["edge"], r["edge"], r["p"],
+                                 head=f"the holder of precept {card} wins", tail="of games",
+                                 base="for players who drafted another card at the same pick (draft-order-free)",
+                                 diff_lo=r["edge_lo"], diff_hi=r["edge_hi"]))
     eff = laws(run)
     ref = "without it (reference: the base game)" if not eff.empty and eff["reference"].iloc[0] == rule_cards.REF_BASE \
         else "in rounds without it (reference: the other laws' average)"
@@ -343,29 +341,30 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
 
 
 def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
-    """The strongest and weakest precept and the laws with the largest effects, with the change
-    that would even the precepts out (their VP to print, from ``rule_cards.suggested_vp``)."""
+    """The strongest and weakest precept (draft-order-free) with the checked VP advice, and the
+    laws with the largest effects."""
     out = []
     prec = [c for c in cands if c.kind == "precept"]
     if prec:
-        vp = suggested_vps(run)
         for c in (max(prec, key=lambda c: c.effect), min(prec, key=lambda c: c.effect)):
-            lv = level(c, min_effect)
-            strong = c.effect > 0
-            card = c.subject.removeprefix("precept ")
-            advice = ""
-            if card in vp and lv != "green":
-                now, printed = vp[card]
-                advice = f" Print {printed} VP on it instead of {now} to even it out." if printed != now else ""
-                advice += _checked(run, card) if advice else ""
-            word = "strongest" if strong else "weakest"
-            out.append(Mark(lv, f"The {word} precept is {card}: its holder wins {pp(c.rate)} of games against "
-                                   f"{pp(c.baseline)} for the other players: {c.difference()}.{advice}"))
+            word = "strongest" if c.effect > 0 else "weakest"
+            out.append(Mark(level(c, min_effect), f"The {word} precept is {c.subject.removeprefix('precept ')}: its "
+                                                  f"holder wins {pp(c.rate)} of games against {pp(c.baseline)} for "
+                                                  f"players who drafted another card at the same pick: {c.difference()}."))
+        out.append(Mark("green" if all(level(c, min_effect) == "green" for c in prec) else "amber", vp_advice(run)))
     laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
                   key=lambda c: -c.practical(min_effect))
     for c in laws[:3]:
         out.append(Mark(level(c, min_effect), _law_line(c)))
     return out
+
+
+def vp_advice(run) -> str:
+    """The checked VP advice of ``cardlab suggest`` in one sentence, or how to get it."""
+    advice = getattr(run, "advice", None)
+    if advice is None:
+        return f"Precept VPs to print: not yet checked by playing them ({suggest_command(run)})."
+    return advice["answer"]["sentence"]
 
 
 # what a law's effect on each measure means at the table: (when up, when down)
@@ -389,48 +388,16 @@ def _law_line(c: Candidate) -> str:
     return f"{text}: {meaning}." if meaning else f"{text}."
 
 
-def _checked(run, card: str) -> str:
-    """What the check run (played with the VPs to print) measured for ``card``, or how to play it."""
-    check = getattr(run, "check", None)
-    if check is None:
-        return f" (Not yet checked by simulation: {suggest_command(run)}.)"
-    row = precepts(check).set_index("card").loc[card] if card in set(precepts(check)["card"]) else None
-    if row is None or not np.isfinite(row["win_diff"]):
-        return ""
-    vp_played = check.config.params.get(f"precept_vp_{card[:2]}", 1)
-    now = precepts(run).set_index("card").loc[card, "win_diff"]
-    after = row["win_diff"]
-    side = "too strong" if after > 0 else "too weak"
-    verdict = ("now even" if row["win_diff_lo"] <= 0 <= row["win_diff_hi"] else
-               f"{'still' if (after > 0) == (now > 0) else 'now'} {side}") + \
-        (", and closer to even" if abs(after) < abs(now) else "")
-    return (f" Checked on {check.games_done:,} games played with {vp_played} VP on it ({check.path.name}): the "
-            f"holder's edge goes from {100 * now:+.1f} to {100 * after:+.1f} percentage points (95% CI "
-            f"{100 * row['win_diff_lo']:+.1f} to {100 * row['win_diff_hi']:+.1f}): {verdict}.")
-
-
-def suggested_vps(run) -> dict[str, tuple[int, int]]:
-    """Per drafted card (its label): the precept VP now and the whole number to print instead
-    (``daifugo_scorecard.vp_to_print``)."""
-    printed = daifugo_scorecard.vp_to_print(precepts(run), _cached(run, "vp", rule_cards.suggested_vp))
-    return {rule_cards.label(card): values for card, values in printed.items()}
-
-
 def scorecard_section(run) -> Section:
     eff = laws(run)
     reference = _ref_short(eff) if not eff.empty else "the base game"
-    tables = {"precepts": precepts(run), "vp": _cached(run, "vp", rule_cards.suggested_vp), "laws": eff,
-              "picks": _cached(run, "picks", rule_cards.pick_stats)}
+    tables = {"power": power(run), "laws": eff, "picks": _cached(run, "picks", rule_cards.pick_stats)}
     return daifugo_scorecard.section(run, tables, reference, suggest_command(run))
 
 
 def suggest_command(run) -> str:
-    """The command that plays the check run of ``run``'s suggested VPs."""
+    """The command that proposes ``run``'s precept VPs and checks them by playing them."""
     return f"cardlab suggest {run.path} --out {run.path}-suggested"
-
-
-suggestion_key = daifugo_scorecard.suggestion_key
-suggestions = daifugo_scorecard.suggestions
 
 
 def sections(run) -> list[Section]:
@@ -519,12 +486,13 @@ def robustness_kinds(run, use_control: bool = False) -> list:
     from analysis.kinds import Kind, frame
 
     out = []
-    pre = precepts(run)
+    pre = power(run)
     if not pre.empty:
-        out.append(Kind("precept", "Precepts", "the holder's win rate minus the other players' of the same games",
-                        "share", frame([{"item": f"precept {r['card']}", "est": r["win_diff"], "lo": r["win_diff_lo"],
-                                         "hi": r["win_diff_hi"], "p": r["win_p"]} for r in pre.to_dict("records")]),
-                        noun="precept", short="win-rate change"))
+        out.append(Kind("precept", "Precepts", "the holder's draft-order-free edge (win rate against players who "
+                        "drafted another card at the same pick)", "share",
+                        frame([{"item": f"precept {rule_cards.label(r['id'])}", "est": r["edge"], "lo": r["edge_lo"],
+                                "hi": r["edge_hi"], "p": r["p"]} for r in pre.to_dict("records")]),
+                        noun="precept", short="holder's edge"))
     if use_control and getattr(run, "control", None) is not None:
         eff = laws(run)
     else:

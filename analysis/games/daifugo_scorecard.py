@@ -1,62 +1,23 @@
 """Daifugō per-card scorecard: one row per rule card with what a designer prints.
 
-For every card of the run: as a precept, its holder's win-rate change against the other
-players of the same games, its worth in VP against an average precept, the VP printed now and
-the whole number to print instead (``rule_cards.suggested_vp``), and, when a check run played
-with those VPs is given to the report (``cardlab suggest RUN --out CHECK``), the win-rate change
-the new VP actually brings; as a law, its effect on king retention, round length and the spread
+For every card of the run: as a precept, its holder's edge free of draft order, its raw edge
+against the other players of the same games and how often it is taken first (so the two can be
+told apart), its worth in VP (``analysis.precept_power``), and, when the advice of
+``cardlab suggest RUN --out ADVICE`` is given to the report, the VP to print, checked: the edge
+with the VPs now and with the VPs to print on the same fresh games, and what to do; as a law, its effect on king retention, round length and the spread
 of final scores (a standard deviation in VP) against the reference of the law figures; in the
 draft, how often it is drafted and taken first in its draft round.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
 from analysis import rule_cards
 from analysis.sections import Section
-from sim.stats import fdr_bh
 
 TITLE = "Scorecard per rule card"
-VP_PREFIX = "precept_vp_"
-
-
-def suggestion_key(cfg):
-    """The config with its precept VPs left out: runs with the same key differ only in the VPs
-    the report suggests, so one is the check run of the other (None: no precepts to suggest for)."""
-    if cfg.params.get("mode") != "madness" or not cfg.params.get("rule_deck"):
-        return None
-    return dataclasses.replace(cfg, params={k: v for k, v in cfg.params.items() if not k.startswith(VP_PREFIX)})
-
-
-def suggestions(run) -> dict[str, int] | None:
-    """The precept VPs to print, as parameters (``precept_vp_NN``: whole number), for every drafted
-    card whose VP to print (``vp_to_print``) differs from the VP it was played with; None for a
-    run without precepts (nothing to suggest on)."""
-    printed = vp_to_print(rule_cards.precept_effects(run), rule_cards.suggested_vp(run))
-    if not printed:
-        return None
-    return {f"{VP_PREFIX}{card:02d}": new for card, (now, new) in printed.items() if new != now}
-
-
-def vp_to_print(eff: pd.DataFrame, vp: pd.DataFrame) -> dict[int, tuple[int, int]]:
-    """Per drafted card id: (VP now, whole VP to print). The suggested VP rounded; a card that is
-    too strong or too weak (``verdicts``) while the rounding keeps its VP moves one VP the way
-    that evens it, the smallest printable change (a check run says whether it overshoots)."""
-    if vp.empty or eff.empty:
-        return {}
-    verdict = verdicts(eff)
-    out = {}
-    for r in vp.itertuples():
-        now, new = int(r.precept_vp), int(round(r.suggested_vp))
-        if new == now:
-            v = verdict.get(int(r.id), "even")
-            new = now - 1 if v == "too strong" else now + 1 if v == "too weak" else now
-        out[int(r.id)] = (now, new)
-    return out
 
 
 def _signed(x: float, digits: int) -> str:
@@ -74,41 +35,21 @@ def _ci(v: float, lo: float, hi: float, scale: float = 1.0, digits: int = 1) -> 
     return f"{_signed(scale * v, digits)} ({_signed(scale * lo, digits)} to {_signed(scale * hi, digits)})"
 
 
-MIN_EFFECT = 0.01  # a precept whose holder's edge is significant and at least 1 percentage point is uneven
-
-
-def verdicts(eff: pd.DataFrame) -> dict[int, str]:
-    """Per card id: too strong, too weak or even. Uneven: the holder's edge is at least
-    ``MIN_EFFECT`` and significant after Benjamini-Hochberg over the run's cards (q < 0.05)."""
-    q = fdr_bh(eff["win_p"].fillna(1.0).to_numpy()) if len(eff) else []
-    return {int(r.id): ("too strong" if qv < 0.05 and r.win_diff >= MIN_EFFECT else
-                        "too weak" if qv < 0.05 and r.win_diff <= -MIN_EFFECT else "even")
-            for r, qv in zip(eff.itertuples(), q)}
-
-
-def _precept_columns(eff: pd.DataFrame, vp: pd.DataFrame, check) -> pd.DataFrame:
-    if eff.empty:
+def _precept_columns(power: pd.DataFrame, advice: dict | None) -> pd.DataFrame:
+    if power.empty:
         return pd.DataFrame(columns=["id"])
-    out = pd.DataFrame({"id": eff["id"], "holder's edge (pp)": [
-        _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in eff.itertuples()],
-        "verdict": [verdicts(eff)[int(i)] for i in eff["id"]]})
-    if not vp.empty:
-        v = pd.DataFrame({"id": vp["id"], "worth vs an average precept (VP)": [  # its interval: the precept section
-                              _signed(-r.offset, 2) for r in vp.itertuples()],
-                          "VP now": vp["precept_vp"].astype(int)})
-        printed = vp_to_print(eff, vp)
-        v["VP to print"] = [printed[int(i)][1] for i in v["id"]]
-        out = out.merge(v, on="id", how="left")
-    if check is not None:
-        c = rule_cards.precept_effects(check)
-        if not c.empty:
-            vps = check.config.params
-            out = out.merge(pd.DataFrame({"id": c["id"], "checked: VP played": [
-                int(vps.get(f"{VP_PREFIX}{int(i):02d}", 1)) for i in c["id"]],
-                "checked: edge (pp)": [
-                _ci(r.win_diff, r.win_diff_lo, r.win_diff_hi, 100) for r in c.itertuples()]}), on="id", how="left")
-            if "VP to print" in out and (out["checked: VP played"] == out["VP to print"]).all():
-                out = out.drop(columns="checked: VP played")  # the check played exactly the VPs to print
+    out = pd.DataFrame({"id": power["id"], "holder's edge, draft-order-free (pp)": [
+        _ci(r.edge, r.edge_lo, r.edge_hi, 100) for r in power.itertuples()],
+        "raw edge (pp)": [_signed(100 * r.raw_edge, 1) for r in power.itertuples()],
+        "taken first (%)": (100 * power["first_pick"]).round(1),
+        "worth (VP)": [_ci(r.worth_vp, r.worth_vp_lo, r.worth_vp_hi, 1, 2) for r in power.itertuples()],
+        "verdict": power["verdict"]})
+    if advice is not None:
+        rows = pd.DataFrame(advice["answer"]["rows"])
+        rows["id"] = [int(c[:2]) for c in rows["card"]]
+        keep = {"VP now": "VP now", "VP to print": "VP to print", "holder's edge now (pp)": "checked: edge now (pp)",
+                "with the VPs to print (pp)": "checked: edge with the VPs to print (pp)", "what to do": "what to do"}
+        out = out.merge(rows[["id", *keep]].rename(columns=keep), on="id", how="left")
     return out
 
 
@@ -126,50 +67,69 @@ def _law_columns(laws: pd.DataFrame) -> pd.DataFrame:
 def _draft_columns(picks: pd.DataFrame) -> pd.DataFrame:
     if picks.empty or not picks["drafted"].sum():  # normal mode: no draft
         return pd.DataFrame(columns=["id"])
-    out = pd.DataFrame({"id": picks["id"],
-                        "drafted (%)": (100 * picks["draft_rate"]).round(1)})
-    if "first_pick_rate" in picks:
-        out["first pick (%)"] = (100 * picks["first_pick_rate"]).round(1)
-    return out
+    return pd.DataFrame({"id": picks["id"], "drafted (%)": (100 * picks["draft_rate"]).round(1)})
 
 
 def scorecard(run, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per card of the run's rule deck (see the module docstring); ``tables``: the run's
-    ``precepts`` (``rule_cards.precept_effects``), ``vp`` (``suggested_vp``), ``laws``
+    ``power`` (``precept_power.card_power``), ``laws``
     (``law_effects``) and ``picks`` (``pick_stats``)."""
     cards = pd.DataFrame({"id": [int(c) for c in run.config.params.get("rule_deck", ())]})
     cards["card"] = [rule_cards.label(c) for c in cards["id"]]
-    parts = (_precept_columns(tables["precepts"], tables["vp"], getattr(run, "check", None)),
+    parts = (_precept_columns(tables["power"], getattr(run, "advice", None)),
              _law_columns(tables["laws"]), _draft_columns(tables["picks"]))
     for part in parts:
         cards = cards.merge(part, on="id", how="left")
     return cards.drop(columns="id").fillna("")
 
 
+def _precept_text(power: pd.DataFrame, advice: dict | None, command: str) -> str:
+    """What the precept table shows, the first-pick correlations that show why the raw edge is not
+    the card's power, and the checked VP advice (or how to get it)."""
+    from analysis.precept_power import TEXT_WORTH_VP, first_pick_correlation
+
+    corr = first_pick_correlation(power)
+
+    def rho(key: str) -> str:
+        c = corr[key]
+        return f"{c['rho']:+.2f} (95% CI {c['lo']:+.2f} to {c['hi']:+.2f})"
+
+    text = ("Precept: the holder's edge is the holder's win rate minus the other players' of the same game, less "
+            "the same for players who drafted another card at the same pick of the same draft round with the same "
+            "bot, so who drafts first (from round 2 the last placed, DEC-5) does not leak in (percentage points, "
+            "95% intervals; too strong or too weak: at least 1 point and significant after Benjamini-Hochberg over "
+            "the cards, q < 0.05). The raw edge leaves that out: the share of drafts in which a card is taken first "
+            f"correlates with its raw edge at {rho('raw_edge')} and with the draft-order-free edge at {rho('edge')} "
+            "(Spearman). Worth: the edge in VP, one VP being what the holder's win rate gains from one more point "
+            f"on the final score. ")
+    if advice is None:
+        return text + (f"VP to print: not yet checked by playing them; {command} proposes a change for every uneven "
+                       "card worth half a VP or more, plays it against the VPs now on fresh games and keeps only what "
+                       "the games confirm. ")
+    imb = advice["answer"]["imbalance"]
+    checked = (f"The checked columns come from {advice['answer']['games']:,} fresh games played with the VPs now and "
+               "with the VPs to print (the same deals). " if imb else "")
+    return text + (f"Advice, checked by playing it: {advice['answer']['sentence']} {checked}'Change the text': VP "
+                   f"cannot even the card out (worth under half a VP, its 95% interval at least {TEXT_WORTH_VP} VP from "
+                   "even; or a VP change left it further from even when played). ")
+
+
 def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) -> Section:
-    """The scorecard section: the table, what each column means, and how to check the VPs."""
+    """The scorecard section: the table, what each column means, and the checked VP advice."""
     table = scorecard(run, tables)
-    check = getattr(run, "check", None)
-    text = ("One row per rule card. Figures are differences with their 95% intervals in brackets. Precept: the "
-            "holder's win rate minus the other players' of the same games (percentage points); its worth in VP "
-            "against an average precept (positive: worth more than the others, so print fewer VP); the VP it is "
-            "played with now and the whole number to print instead: the suggested VP rounded, or, for a card that "
-            "is too strong or too weak (the holder's edge at least 1 percentage point and significant after "
-            "Benjamini-Hochberg over the run's cards, q < 0.05) whose rounded VP would not change, one VP less or more, the smallest printable change. "
-            if "VP now" in table else "")
-    if "VP now" in table:
-        text += (f"Checked by simulation: the run {check.path.name} was played with the VPs to print, and its column "
-                 "gives the holder's win-rate change they bring. " if check is not None else
-                 f"Not yet checked by simulation; to play the same games with the VPs to print: {command}. ")
+    advice = getattr(run, "advice", None)
+    text = "One row per rule card. " + (_precept_text(tables["power"], advice, command)
+                                        if not tables["power"].empty else "")
     text += (f"Law: the change the card brings when in force, against {reference}: king retention (percentage "
              "points; up: the round's winner keeps the crown more often, so a lead snowballs), round length (plays), "
              "and the spread of final scores across the seats of a game as a standard deviation in VP (up: scores "
-             "further apart)." + (" Draft: the share of games in which it is drafted, and of its drafts in which it "
-                                  "is the first pick of its draft round." if "drafted (%)" in table else ""))
-    precept = [c for c in table.columns if c == "card" or c.startswith(("holder", "verdict", "worth", "VP", "checked"))]
+             "further apart)." + (" Draft: the share of games in which it is drafted." if "drafted (%)" in table else ""))
+    precept = [c for c in table.columns if c == "card" or c.startswith(
+        ("holder", "raw", "taken", "verdict", "worth", "VP", "checked", "what"))]
     rest = [c for c in table.columns if c == "card" or c not in precept]
-    tables = [("As a precept: one row per card, figures with their 95% intervals in brackets", table[precept])] \
+    tables = [("As a precept (draft-order-free edge and worth, 95% intervals in brackets)"
+               + ("; the VP advice, checked by playing it" if advice else ""), table[precept])] \
         if len(precept) > 1 else []
-    tables.append(("As a law (king kept, round length, score SD: the change when in force)"
+    tables.append((f"As a law (king kept, round length, score SD: the change when in force, against {reference})"
                    + (" and in the draft" if "drafted (%)" in table else ""), table[rest]))
     return Section(TITLE, text=text, tables=tables)
