@@ -3,8 +3,6 @@ precepts and as laws, revolution and forbidden-finish frequencies, card-effect c
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
