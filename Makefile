@@ -50,7 +50,7 @@ demo-daifugo: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
-	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set rule_deck= --out $(DEMO_DIR)/daifugo-madness-base
+	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set laws=off --out $(DEMO_DIR)/daifugo-madness-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_SEARCH_GAMES) --seed $(SEED) --workers $(WORKERS) --batch-size 200 -q --set mode=madness \
 	    --bots search,search,search,search --set bot.search.budget=$(DF_SEARCH_BUDGET) --out $(DEMO_DIR)/daifugo-madness-search
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested

@@ -12,10 +12,12 @@ statsmodels/scipy on those counts:
 - ``law_effects``: what each card changes as a law (in force: revealed in this or an earlier
   round of the game): seat spread of round wins, king retention, round length, and (per game)
   the variance of final scores across seats. With a control run of the base game (the same
-  config with an empty rule deck), one linear model of all laws at once, with a term per round
-  number, measures each law against the base game (``joint_law_effects``); without one, rounds
-  with the card are compared with rounds without it at the same round number, that is with the
-  other laws' average (``stratified_law_effects``). The ``reference`` column says which.
+  config with no law in force: ``laws = off`` in madness mode, so its precepts are drafted as in
+  the run; an empty rule deck in normal mode; ``analysis.games.daifugo_control``), one linear
+  model of all laws at once, with a term per round number, measures each law against the base
+  game (``joint_law_effects``); without one, rounds with the card are compared with rounds
+  without it at the same round number, that is with the other laws' average
+  (``stratified_law_effects``). The ``reference`` column says which.
 - ``pair_effects``: seat spread and round length of the rounds where two laws are in force.
 - ``suggested_vp``: the precept VP offset that equalises holder and non-holder expected points,
   from an OLS regression of final points on the held precepts.
@@ -307,7 +309,8 @@ REF_OTHERS = "rounds without it at the same round number (the other laws' averag
 
 def law_effects(run, control=None) -> pd.DataFrame:
     """Each law's effects (see the module docstring), against the base game when ``control``
-    (a run of the same config with an empty rule deck) is given, else against the other laws."""
+    (a run of the same config with no law in force, ``daifugo_control``) is given, else against the
+    other laws."""
     return joint_law_effects(run, control) if control is not None else stratified_law_effects(run)
 
 
@@ -404,9 +407,11 @@ def _seat_within(groups: pd.DataFrame, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def joint_law_effects(run, control) -> pd.DataFrame:
     """Each law against the base game: one linear model of all laws at once, fitted on the
-    rounds of ``run`` and of its ``control`` run (the base game, no law in force), with a term
-    per round number; a law's coefficient is what having it in force adds to a round of the
-    base game, the other laws in force held as they are (additive effects; the pairs section
+    rounds of ``run`` and of its ``control`` run (the base game: no law in force; in madness mode
+    its precepts are drafted as in the run, so they belong to the base and to every law's rounds
+    alike and no precept effect enters a law's coefficient), with a term per round number; a
+    law's coefficient is what having it in force adds to a round of the base game, the other
+    laws in force held as they are (additive effects; the pairs section
     shows where two laws interact). Round length and king retention are modelled directly;
     the seat spread from one model per seat's share of round wins (without the law: the seat
     spread of the base game; with it: of the base game plus the law's seat effects; not net of
@@ -432,7 +437,7 @@ def joint_law_effects(run, control) -> pd.DataFrame:
     vn = v["n"].to_numpy(float)
     var_fit, voff = _law_fit(v, cards, v["mean_var"].to_numpy(float), vn,
                              np.array([[(vn * v["var_var"].to_numpy(float)).sum()]]), by_round=False)
-    base_rounds = masks == 0  # the control run's rounds: the base game
+    base_rounds = masks == 0  # the rounds with no law in force (the control run's): the base game, precepts and all
     n_base = n[base_rounds].sum()
     base_shares = n[base_rounds] @ shares[base_rounds] / n_base
     rows = []

@@ -26,7 +26,8 @@ class Param:
 
     kind: ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or ``set`` (a list
     whose items are drawn from ``choices``). ``lo``/``hi`` bound ints and floats.
-    source: where the default comes from (``seed``, ``seed-weak``, ``found``, ``assumed``).
+    source: where the default comes from (``seed``, ``seed-weak``, ``found``, ``assumed``; ``study``:
+    an option of the study, not a rule of the game, such as the switch a control run needs).
     """
 
     name: str

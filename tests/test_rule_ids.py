@@ -115,11 +115,11 @@ def test_scan_finds_citations_and_reports_missing():
     assert "VD-19.3" in per_game["virus-dogs"] and "FS-6.2" in per_game["faking-sick"]
     assert "DEC-11" in per_game["daifugo"] and "§4.14" in per_game["daifugo"]
     assert "T-05" in per_game["faking-sick"] and "T-46" in per_game["daifugo"]
-    files = [("sim/games/daifugo/x.py", "see §4.99 and T-67, DEC-53 (VD-4.2)."),
+    files = [("sim/games/daifugo/x.py", "see §4.99 and T-67, DEC-99 (VD-4.2)."),
              ("tests/faking_sick/y.py", "T-23 FS-6.2 §2"), ("sim/z.py", "§3.3 and §12.1")]
     per_game, shared = citations(files)
     assert undefined(per_game["daifugo"], defined_ids("daifugo")) == {
-        "§4.99": {"sim/games/daifugo/x.py"}, "T-67": {"sim/games/daifugo/x.py"}, "DEC-53": {"sim/games/daifugo/x.py"}}
+        "§4.99": {"sim/games/daifugo/x.py"}, "T-67": {"sim/games/daifugo/x.py"}, "DEC-99": {"sim/games/daifugo/x.py"}}
     assert set(per_game["virus-dogs"]) == {"VD-4.2"} and not undefined(per_game["virus-dogs"], defined_ids("virus-dogs"))
     assert undefined(per_game["faking-sick"], defined_ids("faking-sick")) == {"T-23": {"tests/faking_sick/y.py"}}
     assert set(shared) == {"§3.3", "§12.1"}

@@ -3,14 +3,13 @@ precepts and as laws, revolution and forbidden-finish frequencies, card-effect c
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
 from analysis import charts, precept_power, queries, rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
+from analysis.games.daifugo_control import BASE_GAME, base_game, control_command, control_config  # noqa: F401 (hooks)
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
 from analysis.sections import Section
 from sim.stats import mean_test, wilson
@@ -79,32 +78,12 @@ def laws(run) -> pd.DataFrame:
     return _cached(run, "laws", lambda r: rule_cards.law_effects(r, getattr(r, "control", None)))
 
 
-def control_config(cfg):
-    """The control run of a daifugo run's law effects: the same config with an empty rule deck
-    (the base game: no law in force, no precept), so each law is measured against the base game."""
-    if not cfg.params.get("rule_deck"):
-        return None
-    return dataclasses.replace(cfg, params={**cfg.params, "rule_deck": ()})
-
-
-def control_command(run) -> str:
-    """The command that plays the control run of ``run`` (for the report's advice)."""
-    cfg, game = run.config, getattr(run, "game", None)
-    if game is None:  # a run object without its plug-in (tests)
-        return "cardlab simulate daifugo ... --set rule_deck= --out BASE"
-    text = lambda v: ",".join(map(str, v)) if isinstance(v, tuple) else str(v).lower() if isinstance(v, bool) else str(v)  # noqa: E731
-    sets = "".join(f"--set {k}={text(v)} " for k, v in cfg.params.items()
-                   if k != "rule_deck" and game.param(k).default != v)
-    return (f"cardlab simulate daifugo --games {run.games_done} --players {cfg.players} --bots {','.join(cfg.bots)} "
-            f"--seed {cfg.seed} {sets}--set rule_deck= --out {run.path}-base")
-
-
 # the terms of tables and charts, for the report's glossary (docs/rules/daifugo.md)
 GLOSSARY = {"law": "a rule card revealed for the round; in force for the rest of the game",
             "precept": "a rule card a player drafts and holds (madness mode), with its VP",
             "VP": "victory points", "king": "the previous round's 1st place",
             "capital fall": "another player finishes 1st and the king drops to last (§3.8; the others gain capital_fall_bonus)",
-            "pp": "percentage points", "base game": "the same config with an empty rule deck (no law, no precept)"}
+            "pp": "percentage points", "base game": BASE_GAME}
 PRECEPT_TITLE = "Rule cards as precepts"
 LAW_TITLE = "Rule cards as laws"
 PAIR_TITLE = "Pairs of laws"
@@ -165,8 +144,8 @@ def law_section(run) -> Section:
     joint = eff["reference"].iloc[0] == rule_cards.REF_BASE
     if joint:
         how = (f"Reference: the base game. Each figure comes from one linear model of all laws at once, fitted on "
-               f"this run's rounds and on its control run {run.control.path.name} (the same config with an empty "
-               f"rule deck: no law in force), with a term per round number: a law's effect is what having it in "
+               f"this run's rounds and on its control run {run.control.path.name} ({base_game(run.control.config)}), "
+               f"with a term per round number: a law's effect is what having it in "
                f"force adds to a round of the base game, the other laws in force held as they are. 'With' is the "
                f"rounds with the law in force; 'without' is the same rounds less the law's effect. Measures: the "
                f"seat spread of round wins (largest minus smallest seat share of 1st places, less the spread chance "

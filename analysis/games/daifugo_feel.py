@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts
+from analysis.games.daifugo_control import base_game
 from analysis.sections import Section
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 from sim.games.daifugo.tables import FEEL_COLS
@@ -230,8 +231,8 @@ def feel_section(run) -> Section:
         "was behind, or alone in last place, after some round. Shares with 95% Wilson intervals, means with 95% t "
         "intervals." + vp_note)
     if control is not None:
-        text += (f" The base game is the control run {control.path.name} (the same config with an empty rule "
-                 "deck): its values and the run-minus-base differences (Welch / Newcombe, p) are beside them.")
+        text += (f" The base game is the control run {control.path.name} ({base_game(control.config)}): its values "
+                 "and the run-minus-base differences (Welch / Newcombe, p) are beside them.")
     full = "Game feel per game (95% intervals)" + (", against the base game" if control is not None else "")
     caption_decided = "From which round the winner stays sole leader (share of games, 95% Wilson)"
     caption_behind = "Winner at least k points behind the top score after some round (share of games, 95% Wilson)"

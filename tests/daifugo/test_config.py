@@ -17,7 +17,10 @@ def test_defaults():
 
 def test_every_param_documented():
     for p in PARAMS:
-        assert p.rule and p.doc and p.source in ("seed", "seed-weak", "found", "assumed")
+        assert p.rule and p.doc and p.source in ("seed", "seed-weak", "found", "assumed", "study")
+    study = [p for p in PARAMS if p.source == "study"]  # DEC-53: the one study option, no printed rule
+    assert [(p.name, p.default, p.choices) for p in study] == [("laws", "on", ("on", "off"))]
+    assert "study option" in study[0].doc
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -28,6 +31,7 @@ def test_every_param_documented():
     {"overrides": {"rounds": 0}},
     {"overrides": {"madness_rounds": 0}},
     {"overrides": {"mode": "crazy"}},
+    {"overrides": {"laws": "none"}},
     {"overrides": {"max_plays_per_round": 0}},
     {"overrides": {"no_such_rule": 1}},
     {"players": 6, "overrides": {"hand_size_six": 9}},

@@ -31,3 +31,25 @@ def test_sections(tmp_path, params):
         assert next(s for s in secs if s.title == "Pairs of laws").text.startswith("No two laws")
     freq = secs[-1].tables[0][1]
     assert set(freq["event"]) >= {"revolution", "forbidden finish", "play-count guard"}
+
+
+def test_madness_laws_measured_against_its_laws_off_control(tmp_path):
+    """A madness run and its control run (laws = off, DEC-53: no law, the precepts drafted as usual)
+    from stored runs: ``attach_controls`` pairs them, the law figures are measured against the base
+    game and name the control; the control's own sections build (no law, precepts)."""
+    from analysis.games import attach_controls
+
+    over = {"mode": "madness"}
+    runner.run(GAME.make_config(seed=1, overrides=over), 300, tmp_path / "run", batch_size=300, progress=False)
+    runner.run(GAME.make_config(seed=1, overrides={**over, "laws": "off"}), 300, tmp_path / "base", batch_size=300,
+               progress=False)
+    run, base = Run(tmp_path / "run"), Run(tmp_path / "base")
+    attach_controls([run, base])
+    assert run.control is base and base.control is None
+    games = base.table("games")
+    assert (games["laws_mask"] == 0).all() and (games.filter(regex=r"^owner_\d+$") >= 0).sum(axis=1).eq(12).all()
+    laws = next(s for s in sections(run) if s.title == "Rule cards as laws")
+    assert "Reference: the base game" in laws.text and "laws=off" in laws.text and "base" in laws.text
+    base_secs = {s.title: s for s in sections(base)}
+    assert base_secs["Rule cards as laws"].text.startswith("No rule card was revealed")
+    assert base_secs["Rule cards as precepts"].tables

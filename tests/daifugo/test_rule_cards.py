@@ -35,13 +35,15 @@ class FrameRun:
 
 def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=0, bonus=0,
                 spread_law=0, length_law=0, pair=(), picks=False, noise=True, laws=True, length_effects=None,
-                king_law=0):
+                king_law=0, precepts=True, precept_plays=0):
     """A madness-like run: per round one law and one precept per seat, from a shuffled deck.
 
     Round positions are a random permutation; with ``spread_law`` in force seat 0 is moved to
     1st in half the rounds; ``length_law`` in force adds 5 plays, both laws of ``pair`` together
     8 plays, each card of ``length_effects`` its number of plays; with ``king_law`` in force the
-    king keeps the crown in half the rounds more. ``laws=False``: the base game (no law revealed). Final points: random rank points 3/2/1/0 (0 when ``noise`` is off) plus ``bonus``
+    king keeps the crown in half the rounds more. ``laws=False``: the base game (no law revealed;
+    the law card still set aside, as with ``laws = off``, DEC-53); ``precepts=False``: no precept
+    drafted (an empty rule deck); every round with precepts in play ``precept_plays`` longer. Final points: random rank points 3/2/1/0 (0 when ``noise`` is off) plus ``bonus``
     for the holder of ``bonus_card``; a win is the top rank, and the holder of ``holder_card``
     also shares the win in a ``holder_win`` share of the games."""
     rng = np.random.default_rng(seed)
@@ -53,7 +55,7 @@ def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=
         mask = np.zeros(PLAYERS, np.int64)
         laws_mask, in_force, king = 0, 0, -1
         for r in range(ROUNDS):
-            law, prec = (deck[5 * r] if laws else 0), deck[5 * r + 1:5 * r + 5]
+            law, prec = (deck[5 * r] if laws else 0), (deck[5 * r + 1:5 * r + 5] if precepts else [])
             if laws:
                 laws_mask |= 1 << (law - 1)
                 in_force |= 1 << (law - 1)
@@ -74,6 +76,7 @@ def constructed(n_games=3000, seed=0, holder_card=0, holder_win=0.0, bonus_card=
             if pair and all(in_force >> (c - 1) & 1 for c in pair):
                 plays += 8
             plays += sum(v for c, v in (length_effects or {}).items() if in_force >> (c - 1) & 1)
+            plays += precept_plays if precepts else 0
             rounds.append({"game": g, "round": r + 1, "law": law, "king": king,
                            "king_kept": king >= 0 and pos[king] == 1, "plays": plays,
                            **{f"pos_s{q}": pos[q] for q in range(PLAYERS)}})
@@ -214,6 +217,20 @@ def test_joint_law_model_recovers_effects_against_the_base_game():
     assert stratified.drop(index=[4, 24])["plays_diff"].max() < -0.3  # the side effect the base game removes
 
 
+def test_madness_control_keeps_the_precepts_out_of_the_law_effects():
+    """Every round with precepts in play is 4 plays longer, no law does anything. Against a control
+    that keeps its precepts (laws = off, DEC-53) the precepts are part of the base game and no law
+    takes their effect; against a control without precepts (an empty rule deck) every law seems
+    to lengthen rounds."""
+    run = constructed(n_games=3000, seed=21, precept_plays=4)
+    keeps = rc.law_effects(run, constructed(n_games=3000, seed=22, laws=False, precept_plays=4))
+    assert len(keeps) == CARDS and set(keeps["reference"]) == {rc.REF_BASE}
+    assert keeps["plays_diff"].abs().max() < 0.4
+    assert ((keeps["plays_lo"] < 0) & (keeps["plays_hi"] > 0)).mean() > 0.8  # 95% intervals cover the true 0
+    drops = rc.law_effects(run, constructed(n_games=3000, seed=22, laws=False, precepts=False, precept_plays=4))
+    assert drops["plays_diff"].min() > 1 and (drops["plays_lo"] > 0).all()
+
+
 def test_grouped_ols_equals_unit_level_ols():
     import statsmodels.api as sm
 
@@ -230,3 +247,36 @@ def test_grouped_ols_equals_unit_level_ols():
     fit = grouped_ols(x_groups, means, n, np.array([[within]]))
     assert fit.coef[:, 0] == pytest.approx(unit.params, abs=1e-9)
     assert np.sqrt(np.diag(fit.xtx_inv) * fit.sigma[0, 0]) == pytest.approx(unit.bse, rel=1e-9)
+
+
+def test_control_run_is_the_same_config_without_laws():
+    """The control run of the law effects (the base game): madness switches the laws off and keeps
+    its precepts (DEC-53), normal mode empties the rule deck; a run is matched to it by config
+    (a madness run with an empty rule deck, no precepts, is not its control), and the command
+    the report prints plays exactly that config."""
+    import re
+    from pathlib import Path
+
+    from analysis.games import attach_controls, supporting
+    from sim.games.daifugo import GAME
+
+    def cfg(**over):
+        return GAME.make_config(seed=1, overrides={k: str(v) for k, v in over.items()})
+
+    mad, normal = cfg(mode="madness", precept_vp_12=-1), cfg()
+    assert D.control_config(mad).params == {**mad.params, "laws": "off"}
+    assert D.control_config(normal).params == {**normal.params, "rule_deck": ()}
+    for no_laws in (cfg(mode="madness", laws="off"), cfg(rule_deck=""), cfg(laws="off")):
+        assert D.control_config(no_laws) is None
+    runs = [SimpleNamespace(config=c) for c in (
+        mad, normal, cfg(mode="madness", precept_vp_12=-1, rule_deck=""), cfg(mode="madness", precept_vp_12=-1, laws="off"),
+        cfg(rule_deck=""))]
+    attach_controls(runs)
+    assert runs[0].control is runs[3] and runs[1].control is runs[4] and runs[2].control is None
+    assert supporting(runs) == {id(runs[3]), id(runs[4])}
+    for run, change in ((mad, "--set laws=off"), (normal, "--set rule_deck=")):
+        cmd = D.control_command(SimpleNamespace(config=run, game=GAME, games_done=10, path=Path("runs/x")))
+        assert f"{change} --out runs/x-base" in cmd
+        sets = dict(s.split("=", 1) for s in re.findall(r"--set (\S+)", cmd))
+        assert GAME.make_config(seed=1, overrides=sets).digest() == D.control_config(run).digest()
+    assert D.control_command(SimpleNamespace(config=mad)).endswith("--set laws=off --out BASE")

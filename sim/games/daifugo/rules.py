@@ -1,7 +1,9 @@
 """Daifugō with rule cards: parameters (spec §5) and the card layout shared by both engines.
 
 Spec: rules/daifugo-rule-cards.md. Every assumed number or open decision is a ``Param``
-row citing its DEC-… id; ``cardlab rules daifugo`` lists them.
+row citing its DEC-… id; ``cardlab rules daifugo`` lists them. One row is a study option, not
+a rule of the game: ``laws = off`` (DEC-53, source ``study``) puts no law in force, for the
+control run the report measures each law against.
 
 Card layout (spec §9): ``id = 4*r + s`` with rank index r (3→0 … K→10, A→11, 2→12) and
 suit s (♠0 ♥1 ♦2 ♣3); the jokers are 52 and 53 (53, ``Jk2``, only after card 05).
@@ -43,6 +45,7 @@ N_RULE_CARDS = 25
 CARD_IDS = tuple(f"{c:02d}" for c in range(1, N_RULE_CARDS + 1))
 
 MODES = ("normal", "madness")
+LAW_SWITCH = ("on", "off")  # the ``laws`` study option (DEC-53)
 # The decision kinds, by kind code (both engines' names; the step contract's ``Step.kinds``).
 DECISION_KINDS = ("draft", "give", "king_give", "collude", "collusion", "collusion_give", "collusion_return", "trim",
                   "start", "play", "revolt", "pull_back", "ten_discard", "flux", "recycle", "loophole", "dobon")
@@ -57,6 +60,10 @@ PARAMS: tuple[Param, ...] = (
     Param("rule_deck", CARD_IDS, "set", "seed", "§1.1",
           "rule cards in the rule deck (ids 01-25)",
           choices=CARD_IDS),
+    Param("laws", "on", "choice", "study", "DEC-53",
+          "study option, not a printed rule (the control run of the law effects): off puts no law in force; "
+          "each round's law card is still drawn and set aside face up, the precepts are drafted as usual",
+          choices=LAW_SWITCH),
     Param("hand_size", 10, "int", "seed", "§2.4", "cards dealt per player (3-5 players)", lo=1, hi=13),
     Param("hand_size_six", 8, "int", "seed", "§2.4", "cards dealt per player with 6 players", lo=1, hi=8),
     Param("trim_to", 7, "int", "seed", "§2.9", "trim phase: players may discard down to this many cards", lo=0, hi=13),
@@ -156,7 +163,8 @@ P_05_ON_DRAFT, P_12_ROUND1 = 67, 68  # cards 05, 12
 P_FLUX_ROTATE = 69  # card 18
 P_FUSION_LOCKS = 70  # card 02
 P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(71, 74)  # cards 24, 25
-N_PARAMS = 74
+P_LAWS_OFF = 74  # DEC-53: the study option ``laws = off``
+N_PARAMS = 75
 
 
 def param_vector(cfg) -> list[int]:
@@ -203,6 +211,7 @@ def param_vector(cfg) -> list[int]:
     v[P_LOOPHOLE_USES] = p["loophole_uses_per_turn"]
     v[P_DOBON_FLOWS] = int(p["dobon_flows"])
     v[P_DOBON_STAIRS] = int(p["dobon_on_stairs"])
+    v[P_LAWS_OFF] = int(p["laws"] == "off")
     for i in range(6):
         v[P_RANK_POINTS + i] = p[f"rank_points_{i + 1}"]
     for c in range(1, N_RULE_CARDS + 1):

@@ -414,6 +414,8 @@ def load_state(eng: Engine, st: dict) -> None:
         raise ConfigError(f"'hands' must list {n} hands")
     eng.hands = [set(_cards(h, "hands")) for h in hands]
     eng.laws = [_rule_card(c, "laws") for c in _list(st, "laws")]
+    if eng.laws and eng.pv[R.P_LAWS_OFF]:
+        raise ConfigError("'laws' must be empty with laws = off (DEC-53: no law is in force)")
     precepts = st.get("precepts", {})
     if not isinstance(precepts, dict):
         raise ConfigError("'precepts' must be an object: rule card -> owning seat, e.g. {\"14\": 1}")

@@ -103,10 +103,13 @@ def deal(b, n):
 
 @inl
 def law_phase(b):
-    """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty)."""
+    """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty); with
+    ``laws = off`` (DEC-53) the card is set aside face up instead, no law."""
     if b[DECK_PTR] < b[DECK_LEN]:
         c = b[ix(DECK0 + b[DECK_PTR])]
         b[DECK_PTR] += 1
+        if b[PV + R.P_LAWS_OFF]:
+            return
         b[LAWS] |= bit(c)
         b[RC_LAW] = c
 

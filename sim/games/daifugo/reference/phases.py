@@ -231,9 +231,13 @@ class Phases:
         self.undealt = set(deck[self.n * h:])
 
     def law_phase(self) -> None:
-        """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty)."""
+        """§2.5: reveal the top rule card as a law (DEC-3: nothing if the deck is empty); with
+        ``laws = off`` (DEC-53) the card is set aside face up instead, no law."""
         if self.rule_deck:
             c = self.rule_deck.pop(0)
+            if self.pv[R.P_LAWS_OFF]:
+                self.say(f"laws off: rule card {c:02d} {R.CARD_NAMES[c]} set aside")
+                return
             self.laws.append(c)
             self.stats.law = c
             self.say(f"law {c:02d} {R.CARD_NAMES[c]}")
