@@ -15,7 +15,12 @@ report's "Bot diagnostics" part. The three tests (the games' report modules feed
 - ``order_against_power``: a bot's draft preference (how often it takes a card with the first
   pick when the card is offered) whose rank correlation with the holders' win-rate change per
   card is negative with a 95% interval below 0: it drafts first what wins least (daifugo precepts,
-  round 1, whose first picker is random).
+  round 1, whose first picker is random);
+- ``fixed_draft``: a bot that drafts by one fixed preference list: one Plackett-Luce order per
+  bot fitted to its draft decisions (``choix``), and the share of its decisions with two or more
+  cards on offer in which it took the card that order ranks highest has a 95% Wilson lower bound
+  of at least ``MIN_FIXED`` over at least ``MIN_DECISIONS`` decisions. Its first cards then go to
+  whoever picks first, so a card's measured power mixes in the draft order (daifugo madness).
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ MIN_USE = 0.10  # the other bot plays it in at least this share (so both groups 
 MIN_WIN_GAIN = 0.01  # ... and its seats that play it win at least this much more
 MIN_OFFERED = 30  # order against power: a card counts for a bot offered to it at its first pick this often
 MIN_CARDS = 6  # ... over at least this many cards
+MIN_FIXED = 0.95  # fixed draft: it takes the first card of its fitted order with this share (95% lower bound)
+MIN_DECISIONS = 100  # ... over at least this many decisions with two or more cards on offer
+FIT_DECISIONS = 5000  # the order is fitted on at most this many of them, evenly spread (choix loops in Python)
+FIT_ALPHA = 0.001  # choix's regularization: a card never given up still gets a finite strength
+FIRST_CARDS = 3  # the cards of the fitted order named in the diagnostic
 
 PART = "Bot diagnostics"
 TEXT = (
@@ -58,7 +68,12 @@ TEXT = (
     "picker is random (DEC-6): from round 2 the last placed picks first, so a pick there would also say "
     "who is behind, and the holders' win-rate change is measured on the same round-1 drafts. A card played by seats that win more is "
     "associated with winning, not proven to cause it (a seat that stays in the game longer plays more "
-    "cards); the comparison within one other bot keeps the two bots' styles apart."
+    "cards); the comparison within one other bot keeps the two bots' styles apart. A bot drafts by a fixed order "
+    "when one preference order over the cards, fitted to its draft decisions of every round (a Plackett-Luce "
+    f"model, choix's I-LSR, on at most {FIT_DECISIONS:,} of them evenly spread), predicts its pick: in its "
+    "decisions with two or more cards on offer it takes the card that order ranks highest with a share whose 95% "
+    f"Wilson lower bound is at least {percent(MIN_FIXED)} (at least {MIN_DECISIONS} decisions); a drafter at "
+    "random takes it about once in as many cards as are on offer."
 )
 
 
@@ -215,6 +230,90 @@ def order_against_power(choices: pd.DataFrame, power: pd.DataFrame, run: str, wh
                               f"(95% CI {rc['lo']:+.2f} to {rc['hi']:+.2f}) < 0 over {rc['n']} cards "
                               f"(>= {min_cards}, each offered >= {min_offered} times)", sentence))
     return out
+
+
+def _choices(offers: pd.DataFrame) -> pd.DataFrame:
+    """The decisions of ``offers`` (one row per card on offer: ``decision``, ``card``, ``chosen``)
+    with two or more cards on offer and one of them chosen."""
+    size = offers.groupby("decision")["card"].transform("size")
+    taken = offers.groupby("decision")["chosen"].transform("sum")
+    return offers[(size >= 2) & (taken == 1)]
+
+
+def preference_order(offers: pd.DataFrame, fit_max: int = FIT_DECISIONS, alpha: float = FIT_ALPHA) -> pd.Series:
+    """One chooser's preference order over the cards of ``offers`` (``decision``, ``card``,
+    ``chosen``): the log-strengths of a Plackett-Luce model of which card on offer is chosen
+    (choix's I-LSR with regularization ``alpha``, fitted on at most ``fit_max`` decisions evenly
+    spread over them), strongest first."""
+    import choix
+
+    offers = _choices(offers)
+    cards = sorted(offers["card"].unique())
+    index = {c: i for i, c in enumerate(cards)}
+    fit = offers[offers["decision"].isin(_evenly(offers["decision"].unique(), fit_max))]
+    card = fit["card"].map(index).set_axis(fit["decision"])
+    winner = card[fit["chosen"].to_numpy()]
+    losers = card[~fit["chosen"].to_numpy()].groupby(level=0).agg(list)
+    data = list(zip(winner.loc[losers.index].tolist(), losers.tolist()))
+    strength = choix.ilsr_top1(len(cards), data, alpha=alpha, max_iter=1000) if data else np.zeros(len(cards))
+    return pd.Series(strength, index=cards).sort_values(ascending=False, kind="stable")
+
+
+def _evenly(ids: np.ndarray, most: int) -> np.ndarray:
+    """At most ``most`` of ``ids``, evenly spread over them (all of them when they are fewer)."""
+    return ids[np.unique(np.linspace(0, len(ids) - 1, min(most, len(ids))).round().astype(int))] if len(ids) else ids
+
+
+def first_choices(offers: pd.DataFrame, strength: pd.Series) -> pd.DataFrame:
+    """Per decision with two or more cards on offer: how many were on offer (``k``), the card
+    ``strength`` ranks highest among them (``first``) and whether it was chosen (``took_first``)."""
+    offers = _choices(offers).assign(s=lambda f: f["card"].map(strength).fillna(-np.inf))
+    best = offers.loc[offers.groupby("decision", sort=False)["s"].idxmax(), ["decision", "card", "chosen"]]
+    k = offers.groupby("decision", sort=False).size()
+    return pd.DataFrame({"k": k.loc[best["decision"]].to_numpy(), "first": best["card"].to_numpy(),
+                         "took_first": best["chosen"].to_numpy(dtype=bool)}, index=best["decision"].to_numpy())
+
+
+def fixed_draft(offers: pd.DataFrame, run: str, follows: str, what: str = "drafts", min_share: float = MIN_FIXED,
+                min_decisions: int = MIN_DECISIONS) -> list[Diagnostic]:
+    """Bots that draft by one fixed order. ``offers``: one row per (``bot``, ``decision``, ``card``
+    on offer) with ``chosen`` (bool). Per bot a preference order is fitted (``preference_order``);
+    the bot is flagged when the share of its decisions with two or more cards on offer in which
+    it took its order's highest card on offer has a 95% Wilson lower bound of at least
+    ``min_share``, over at least ``min_decisions`` decisions. ``follows`` says what that means for
+    the cards' measured power. The yield is how often it takes its first card when offered,
+    against a drafter at random on the same decisions (the mean of 1 / cards on offer)."""
+    out = []
+    for bot, g in offers.groupby("bot", sort=True):
+        if _choices(g)["decision"].nunique() < min_decisions:
+            continue
+        strength = preference_order(g)
+        firsts = first_choices(g, strength)
+        n, k = len(firsts), int(firsts["took_first"].sum())
+        lo, hi = (float(v) for v in wilson(k, n))
+        if not lo >= min_share:
+            continue
+        out.append(_fixed_draft_diagnostic(run, str(bot), what, follows, strength, firsts, k, n, lo, hi, min_share,
+                                           min_decisions))
+    return out
+
+
+def _fixed_draft_diagnostic(run, bot, what, follows, strength, firsts, k, n, lo, hi, min_share, min_decisions):
+    top = list(strength.index[:FIRST_CARDS])
+    offered = firsts[firsts["first"] == top[0]]  # its strongest card is the first of every decision offering it
+    took = int(offered["took_first"].sum())
+    t_lo, t_hi = (float(v) for v in wilson(took, len(offered)))
+    chance = float((1.0 / offered["k"]).mean())
+    sentence = (f"{run.rsplit(': ', 1)[-1]}: {bot} {what} by one fixed order: in {k:,} of its {n:,} draft decisions "
+                f"with two or more cards on offer ({percent(k / n)}, {_ci(lo, hi)}) it takes the card ranked highest "
+                f"by one preference order fitted to its picks (Plackett-Luce), first {', then '.join(top)}. "
+                f"It takes {top[0]} in {percent(took / len(offered))} of the {len(offered):,} decisions that offer it "
+                f"({_ci(t_lo, t_hi)}; a drafter at random {percent(chance)}). {follows}")
+    return Diagnostic(run, bot, f"{what} by one fixed order ({', '.join(top)} first)", k, n, k / n, lo, hi,
+                      f"takes {top[0]} when offered", took / len(offered), t_lo, t_hi,
+                      "a drafter at random on the same decisions", chance, chance, chance,
+                      f"share taking its fitted order's first card on offer, 95% lower bound >= {percent(min_share)} "
+                      f"over >= {min_decisions} decisions with two or more cards on offer", sentence)
 
 
 COLUMNS = ("bot", "what it does", "times", "rate (95% CI)", "what it yields", "yield (95% CI)",

@@ -109,3 +109,70 @@ def test_diagnostics_are_a_part_of_their_own_not_a_findings_list():
     assert list(table.columns) == list(bd.COLUMNS) and len(table) == 1
     row = table.iloc[0]
     assert (row["times"], row["reference (95% CI)"][:6]) == ("500 of 2,300", "38.9% ")
+
+
+DECK = [f"{c:02d}" for c in range(1, 26)]
+ORDER = ["05", "21", "04", "12", "09", *[c for c in DECK if c not in ("05", "21", "04", "12", "09")][::-1]]
+FOLLOWS = "Its first cards go to whoever picks first."
+
+
+def offers(bot, rounds, choose, seed=7):
+    """``rounds`` drafts of four cards dealt from the 25: the bot makes every pick (4, 3, 2 and 1
+    cards on offer), choosing with ``choose(offered, rng)``; one row per (decision, card on offer)."""
+    rng = np.random.default_rng(seed)
+    rows, decision = [], 0
+    for _ in range(rounds):
+        left = list(rng.choice(DECK, 4, replace=False))
+        while left:
+            took = choose(left, rng)
+            rows += [(bot, decision, c, c == took) for c in left]
+            left.remove(took)
+            decision += 1
+    return pd.DataFrame(rows, columns=["bot", "decision", "card", "chosen"])
+
+
+def by_order(left, rng):
+    return min(left, key=ORDER.index)
+
+
+def at_random(left, rng):
+    return left[rng.integers(len(left))]
+
+
+def test_fixed_draft_fires_on_a_fixed_order_and_recovers_it():
+    table = offers("fixed", 600, by_order)
+    assert list(bd.preference_order(table).index) == ORDER
+    assert list(bd.preference_order(table, fit_max=900).index) == ORDER  # fitted on 900 of the 1,800, evenly spread
+    (d,) = bd.fixed_draft(table, RUN, FOLLOWS)
+    assert (d.bot, d.count, d.n, d.rate) == ("fixed", 1800, 1800, 1.0)  # three decisions a draft have a choice
+    assert d.does == "drafts by one fixed order (05, 21, 04 first)" and d.lo >= bd.MIN_FIXED
+    assert (d.value, d.ref_value, d.ref_lo, d.ref_hi) == (1.0, 0.25, 0.25, 0.25)  # 05 is taken at its first offer, of 4
+    assert d.sentence.startswith("toy: fixed drafts by one fixed order: in 1,800 of its 1,800 draft decisions")
+    assert d.sentence.endswith(FOLLOWS)
+    row = bd.table([d]).iloc[0]
+    assert (row["times"], row["rate (95% CI)"], row["reference (95% CI)"]) == ("1,800 of 1,800", "100.0% (99.8% to 100.0%)",
+                                                                               "25.0% (25.0% to 25.0%)")
+
+
+def test_fixed_draft_silent_on_a_random_drafter():
+    table = offers("random", 600, at_random)
+    assert bd.fixed_draft(table, RUN, FOLLOWS) == []
+    firsts = bd.first_choices(table, bd.preference_order(table))
+    assert len(firsts) == 1800 and firsts["took_first"].mean() < 0.5  # about one in the cards on offer
+
+
+def test_fixed_draft_needs_enough_decisions_and_a_high_share():
+    assert bd.fixed_draft(offers("fixed", 33, by_order), RUN, FOLLOWS) == []  # 99 decisions with a choice
+    (d,) = bd.fixed_draft(offers("fixed", 34, by_order), RUN, FOLLOWS)
+    assert d.n == 102 and d.lo == pytest.approx(0.9637, abs=1e-4)  # Wilson lower bound of 102 of 102
+
+    def mostly(left, rng):  # the fixed order nine times in ten: its share's lower bound stays below 95%
+        return by_order(left, rng) if rng.random() < 0.9 else at_random(left, rng)
+
+    assert bd.fixed_draft(offers("mostly", 600, mostly), RUN, FOLLOWS) == []
+
+
+def test_fixed_draft_judges_each_bot_on_its_own_decisions():
+    table = pd.concat([offers("fixed", 300, by_order), offers("random", 300, at_random, seed=8)])
+    table["decision"] = table["bot"].map({"fixed": 0, "random": 10_000}) + table["decision"]
+    assert [d.bot for d in bd.fixed_draft(table, RUN, FOLLOWS)] == ["fixed"]

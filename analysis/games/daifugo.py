@@ -437,15 +437,44 @@ def draft_power(holders: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+DRAFT_FOLLOWS = ("So its first cards go to whoever drafts first, and from round 2 the last placed drafts first "
+                 "(DEC-5): a card's power measured from its games mixes in who drafts first. Read the scorecard's "
+                 "draft-order-free estimate of the cards' power, not the holders' raw win rates.")
+
+
+def draft_offers(run) -> pd.DataFrame:
+    """Every precept draft decision of every round rebuilt from the draft record: in round r the
+    picker at position p (the holder ``owner_NN`` of the card with ``pick_NN`` = p) chose among
+    the round's cards with pick >= p. One row per (``bot``, ``decision``, ``card`` on offer) with
+    ``chosen``; empty without the draft record."""
+    cols = run.columns("games")
+    if not all(f"{k}_{c:02d}" in cols for c in rule_cards.CARDS for k in ("pick", "pick_round", "owner")):
+        return pd.DataFrame(columns=["bot", "decision", "card", "chosen"])
+    each = " UNION ALL ".join(f"SELECT game, pick_round_{c:02d} AS round, {c} AS card, pick_{c:02d} AS pick, "
+                              f"owner_{c:02d}::BIGINT AS seat FROM games WHERE pick_{c:02d} > 0 AND owner_{c:02d} >= 0"
+                              for c in rule_cards.CARDS)
+    offers = run.sql(f"""WITH p AS ({each}),
+        d AS (SELECT p.game, p.round, p.pick, p.card AS took, s.bot,
+                     dense_rank() OVER (ORDER BY p.game, p.round, p.pick) AS decision
+              FROM p JOIN seats s ON s.game = p.game AND s.seat = p.seat)
+        SELECT d.bot, d.decision, o.card, o.card = d.took AS chosen
+        FROM d JOIN p o ON o.game = d.game AND o.round = d.round AND o.pick >= d.pick
+        ORDER BY d.decision, o.card""")
+    offers["card"] = offers["card"].map({c: rule_cards.label(c) for c in rule_cards.CARDS})
+    return offers
+
+
 def bot_diagnostics(run, label: str) -> list:
     """A bot whose round-1 precept draft order runs against the holders' measured win-rate
-    change (``analysis.bot_diagnostics.order_against_power``); madness runs with a draft record only."""
-    from analysis.bot_diagnostics import order_against_power
+    change (``analysis.bot_diagnostics.order_against_power``), and a bot that drafts by one fixed
+    order over all rounds (``fixed_draft``); madness runs with a draft record only."""
+    from analysis.bot_diagnostics import fixed_draft, order_against_power
 
     choices, holders = draft_picks(run)
     if choices.empty:
         return []
-    return order_against_power(choices, draft_power(holders), label)
+    return [*order_against_power(choices, draft_power(holders), label),
+            *fixed_draft(draft_offers(run), label, DRAFT_FOLLOWS)]
 
 
 ROBUST_LAWS = {"spread": ("seat spread of round wins", "the change in the seat spread of round wins", "share",
