@@ -276,11 +276,13 @@ def first_choices(offers: pd.DataFrame, strength: pd.Series) -> pd.DataFrame:
 
 def fixed_draft(offers: pd.DataFrame, run: str, follows: str, what: str = "drafts", min_share: float = MIN_FIXED,
                 min_decisions: int = MIN_DECISIONS) -> list[Diagnostic]:
-    """Bots that draft by one fixed order. ``offers``: one row per (``bot``, ``decision``, ``card``
-    on offer) with ``chosen`` (bool). Per bot a preference order is fitted (``preference_order``);
-    the bot is flagged when the share of its decisions with two or more cards on offer in which
-    it took its order's highest card on offer has a 95% Wilson lower bound of at least
-    ``min_share``, over at least ``min_decisions`` decisions. ``follows`` says what that means for
+    """Bots that draft by one fixed order, or at least take one card first whenever it is offered.
+    ``offers``: one row per (``bot``, ``decision``, ``card`` on offer) with ``chosen`` (bool). Per
+    bot a preference order is fitted (``preference_order``); the bot is flagged when the share of
+    its decisions with two or more cards on offer in which it took its order's highest card on
+    offer, or the share of the decisions offering its order's first card in which it took that
+    card, has a 95% Wilson lower bound of at least ``min_share``, over at least ``min_decisions``
+    decisions. ``follows`` says what that means for
     the cards' measured power. The yield is how often it takes its first card when offered,
     against a drafter at random on the same decisions (the mean of 1 / cards on offer)."""
     out = []
@@ -291,7 +293,9 @@ def fixed_draft(offers: pd.DataFrame, run: str, follows: str, what: str = "draft
         firsts = first_choices(g, strength)
         n, k = len(firsts), int(firsts["took_first"].sum())
         lo, hi = (float(v) for v in wilson(k, n))
-        if not lo >= min_share:
+        top = firsts[firsts["first"] == strength.index[0]]
+        top_lo = float(wilson(int(top["took_first"].sum()), len(top))[0]) if len(top) >= min_decisions else 0.0
+        if not (lo >= min_share or top_lo >= min_share):
             continue
         out.append(_fixed_draft_diagnostic(run, str(bot), what, follows, strength, firsts, k, n, lo, hi, min_share,
                                            min_decisions))
@@ -312,8 +316,9 @@ def _fixed_draft_diagnostic(run, bot, what, follows, strength, firsts, k, n, lo,
     return Diagnostic(run, bot, f"{what} by one fixed order ({', '.join(top)} first)", k, n, k / n, lo, hi,
                       f"takes {top[0]} when offered", took / len(offered), t_lo, t_hi,
                       "a drafter at random on the same decisions", chance, chance, chance,
-                      f"share taking its fitted order's first card on offer, 95% lower bound >= {percent(min_share)} "
-                      f"over >= {min_decisions} decisions with two or more cards on offer", sentence)
+                      f"share taking its fitted order's first card on offer (or its first card whenever offered), 95% "
+                      f"lower bound >= {percent(min_share)} over >= {min_decisions} decisions with two or more cards "
+                      "on offer", sentence)
 
 
 COLUMNS = ("bot", "what it does", "times", "rate (95% CI)", "what it yields", "yield (95% CI)",

@@ -37,16 +37,18 @@ def test_draft_decisions_rebuilt_from_the_pick_record(tmp_path):
     assert per["k"].value_counts().to_dict() == {4: 300, 3: 300, 2: 300, 1: 300}
 
 
-def test_default_strategist_is_not_fixed_its_hand_fit_varies(tmp_path):
+def test_default_strategist_follows_no_single_order_but_its_first_pick_is_fixed(tmp_path):
     """D1: strategist scores 10 x DRAFT_PREF + 10 x VP (1 each) + hand fit. DRAFT_PREF holds
     ties (eight cards at 2, eight at 3) that the fit of the dealt hand breaks, and a fit above
-    10 overturns one step of preference: it follows no single order (92% here), and random
-    follows none (about one in the cards on offer). Neither is flagged."""
+    10 overturns one step of preference: it follows no single order (92% here), but it takes
+    05 Trickster whenever it is offered, so it is flagged for that; random follows no order
+    (about one in the cards on offer) and is not."""
     offers = daifugo.draft_offers(played(tmp_path, 2000, {}))
     got = shares(offers)
     assert got["strategist"][0][0] == "05 Trickster" and 0.85 < got["strategist"][1] < 0.95
     assert 0.3 < got["random"][1] < 0.42
-    assert bd.fixed_draft(offers, "Run: run", daifugo.DRAFT_FOLLOWS) == []
+    (d,) = bd.fixed_draft(offers, "Run: run", daifugo.DRAFT_FOLLOWS)
+    assert d.bot == "strategist" and d.lo < bd.MIN_FIXED <= d.value_lo and d.yields == "takes 05 Trickster when offered"
 
 
 def test_strategist_drafting_by_distinct_vp_is_flagged(tmp_path):
