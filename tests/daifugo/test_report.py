@@ -16,14 +16,14 @@ def test_sections(tmp_path, params):
     titles = [s.title for s in secs]
     assert titles[:2] == ["Scorecard per rule card", "Points by seat and by bot"] and any("King" in t for t in titles)
     card = secs[0].tables[0][1]
-    assert len(card) == len(cfg.params["rule_deck"]) and ("VP to print" in card) == (params.get("mode") == "madness")
+    assert len(card) == len(cfg.params["rule_deck"]) and ("worth (VP)" in card) == (params.get("mode") == "madness")
+    assert "VP to print" not in card  # only the checked advice of cardlab suggest prints VPs
     precepts = next(s for s in secs if s.title == "Rule cards as precepts")
     laws = next(s for s in secs if s.title == "Rule cards as laws")
     if params.get("mode") == "madness":
         holder = precepts.tables[0][1]
         assert [c[:2] for c in holder["card"]] == ["07", "09", "14", "15", "19", "21"] and holder["holders"].sum() > 0
-        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Precept draft picks",
-                                                    "Suggested precept VP offsets"]  # games.pick_NN stored
+        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Precept draft picks"]
         assert {c[:2] for c in laws.tables[0][1]["card"]} <= {"07", "09", "14", "15", "19", "21"} and laws.figures
     else:  # normal mode: no precepts; one-round games have a single law each, so no pair of laws
         assert not precepts.tables and "No precepts" in precepts.text
