@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from analysis import charts, queries, rule_cards
+from analysis import charts, queries, rule_cards, verdict
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
@@ -344,11 +344,12 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
 
 def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
     """The strongest and weakest precept and the laws with the largest effects, with the change
-    that would even the precepts out (their VP to print, from ``rule_cards.suggested_vp``)."""
+    that would even the precepts out (their VP to print, ``vp_advice``). A law's effect in its
+    measure's target direction (``LAW_TARGET``) is marked green: nothing to change."""
     out = []
     prec = [c for c in cands if c.kind == "precept"]
     if prec:
-        vp = suggested_vps(run)
+        vp = vp_advice(run)
         for c in (max(prec, key=lambda c: c.effect), min(prec, key=lambda c: c.effect)):
             lv = level(c, min_effect)
             strong = c.effect > 0
@@ -361,11 +362,93 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
             word = "strongest" if strong else "weakest"
             out.append(Mark(lv, f"The {word} precept is {card}: its holder wins {pp(c.rate)} of games against "
                                    f"{pp(c.baseline)} for the other players: {c.difference()}.{advice}"))
-    laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
-                  key=lambda c: -c.practical(min_effect))
-    for c in laws[:3]:
-        out.append(Mark(level(c, min_effect), _law_line(c)))
+    for c in _laws_to_show(cands, min_effect)[:3]:
+        out.append(Mark(law_level(c, min_effect), _law_line(c)))
     return out
+
+
+# the direction a law's effect on a measure should take (-1: lower is better); measures without
+# one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
+LAW_TARGET = {"king": -1, "spread": -1}
+# what a rise of the measure means and where to aim, for the sentence of what to change
+LAW_AIM = {"king": "king retention up means a lead snowballs; aim lower",
+           "spread": "a wider seat spread means seat order matters more; aim for none beyond chance"}
+
+
+def _measure(c: Candidate) -> str:
+    """The law measure of a law candidate ("king", "spread", "plays", "var")."""
+    return c.subject.rsplit("(", 1)[1].rstrip(")")
+
+
+def law_level(c: Candidate, min_effect: float) -> str:
+    """A law line's mark: by the size of its effect, but green when the effect goes the way its
+    measure should (``LAW_TARGET``)."""
+    target = LAW_TARGET.get(_measure(c))
+    return "green" if target is not None and np.sign(c.effect) == target else level(c, min_effect)
+
+
+def _laws_to_show(cands: list[Candidate], min_effect: float) -> list[Candidate]:
+    """Law candidates, the ones to act on first (red, then amber), each level by size."""
+    laws = [c for c in cands if c.kind == "law" and np.isfinite(c.effect)]
+    rank = {"red": 0, "amber": 1, "green": 2}
+    return sorted(laws, key=lambda c: (rank[law_level(c, min_effect)], -c.practical(min_effect)))
+
+
+MAX_LAW_CHANGES = 3  # law effects named in the sentence of what to change; the scorecard has every law
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float = verdict.MIN_EFFECT) -> str:
+    """One sentence: the shared changes (seat order, stalls), the precepts too strong or too weak
+    with their VP to print (``vp_advice``), and the law effects to act on with the direction to aim."""
+    changes = verdict.shared_changes(cands, min_effect) + precept_changes(run, cands, min_effect)
+    laws = [c for c in _laws_to_show(cands, min_effect) if law_level(c, min_effect) != "green"]
+    changes += [law_change(c) for c in laws[:MAX_LAW_CHANGES]]
+    if len(laws) > MAX_LAW_CHANGES:
+        changes.append(f"and {len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every law)")
+    return verdict.change_sentence(changes)
+
+
+def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]:
+    """"too strong as precepts: 07 ... (holder +6.2 pp; print 1 VP instead of 2)", and the too weak ones."""
+    uneven = [c for c in cands if c.kind == "precept" and level(c, min_effect) != "green"]
+    if not uneven:
+        return []
+    vp = vp_advice(run)
+
+    def card(c: Candidate) -> str:
+        name = c.subject.removeprefix("precept ")
+        now, printed = vp.get(name, (None, None))
+        to_print = f"; print {printed} VP instead of {now}" if printed is not None and printed != now else ""
+        return f"{name} (holder {100 * c.effect:+.1f} percentage points{to_print})"
+
+    out = []
+    for word, side in (("too strong", [c for c in uneven if c.effect > 0]), ("too weak", [c for c in uneven if c.effect < 0])):
+        side = sorted(side, key=lambda c: -abs(c.effect))
+        if side:
+            names = [card(c) for c in side]
+            out.append(f"{word} as precepts: " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]))
+    return out
+
+
+def law_change(c: Candidate) -> str:
+    """A law effect to act on, with the direction to aim."""
+    card, measure = c.subject.removeprefix("law ").rsplit(" (", 1)[0], _measure(c)
+    reference = c.base.split("reference: ", 1)[-1].rstrip(")")
+    if measure == "king":
+        return f"law {card} raises king retention by {100 * c.effect:.1f} percentage points ({LAW_AIM['king']})"
+    if measure == "spread":
+        return f"law {card} widens the seat spread of round wins by {100 * c.effect:.1f} percentage points ({LAW_AIM['spread']})"
+    aim = f"aim nearer {reference} unless that is the law's purpose"
+    if measure == "plays":
+        return f"law {card} makes rounds {100 * abs(c.effect):.0f}% {'longer' if c.effect > 0 else 'shorter'} ({aim})"
+    return (f"law {card} puts final scores {'further apart' if c.effect > 0 else 'closer together'} (a standard "
+            f"deviation of {np.sqrt(c.rate):.2f} VP against {np.sqrt(c.baseline):.2f}; {aim})")
+
+
+def vp_advice(run) -> dict[str, tuple[int, int]]:
+    """The precept VP advice the verdict gives, per drafted card (its label): (VP now, VP to
+    print). The verdict's one source of VP advice: now the scorecard's (``suggested_vps``)."""
+    return suggested_vps(run)
 
 
 # what a law's effect on each measure means at the table: (when up, when down)
@@ -378,7 +461,7 @@ LAW_MEANING = {"king": ("the round's winner keeps the crown more often, so a lea
 
 def _law_line(c: Candidate) -> str:
     """A verdict line for a law effect: the figure, in VP for the spread of scores, and what it means."""
-    measure = c.subject.rsplit("(", 1)[1].rstrip(")")
+    measure = _measure(c)
     meaning = LAW_MEANING.get(measure, ("", ""))[0 if c.effect > 0 else 1]
     if measure == "var":  # variance in VP^2 reads as a spread in VP
         card = c.subject.split(" (")[0]

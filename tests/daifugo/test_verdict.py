@@ -1,0 +1,59 @@
+"""Daifugō's verdict lines and its sentence of what to change, on constructed tests with known
+effects: the precepts too strong or too weak with their VP to print, the law effects against
+their measure's target direction, and nothing for an effect that goes the way it should."""
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from analysis.candidate import Candidate
+from analysis.games import daifugo as D
+
+REF = "without it (reference: the base game)"
+
+
+def precept(card: str, holder: float, others: float) -> Candidate:
+    return Candidate("df", D.PRECEPT_TITLE, f"precept {card}", "precept", holder, holder - 0.01, holder + 0.01, others,
+                     holder - others, 1e-9, q=1e-8, head=f"the holder of precept {card} wins", tail="of games",
+                     base="for the other players of the same games")
+
+
+def law(card: str, measure: str, with_: float, without: float, unit: str = "share") -> Candidate:
+    effect = with_ - without if unit == "share" else with_ / without - 1
+    return Candidate("df", D.LAW_TITLE, f"law {card} ({measure})", "law", with_, with_ - 0.01, with_ + 0.01, without,
+                     effect, 1e-9, q=1e-8, head=f"with law {card} in force {HEADS[measure]}",
+                     tail="of rounds" if measure == "king" else "", base=REF, unit=unit)
+
+
+HEADS = {head[0]: head[1] for head in D.LAW_MEASURES}
+
+
+CANDS = [precept("07 Slip-Through", 0.34, 0.25), precept("03 Tax", 0.21, 0.25), precept("05 Even", 0.255, 0.25),
+         law("02 Crown", "king", 0.45, 0.40), law("04 Thaw", "king", 0.30, 0.40),
+         law("08 Long", "plays", 11.2, 10.0, unit="plays")]
+
+
+@pytest.fixture
+def run(monkeypatch):
+    monkeypatch.setattr(D, "vp_advice", lambda run: {"07 Slip-Through": (2, 1), "03 Tax": (1, 2), "05 Even": (1, 1)})
+    return SimpleNamespace(path=Path("df"), check=None)
+
+
+def test_what_to_change_names_the_uneven_precepts_and_the_laws_against_their_target(run):
+    assert D.what_to_change(run, CANDS, 0.01) == (
+        "What to change: too strong as precepts: 07 Slip-Through (holder +9.0 percentage points; print 1 VP instead "
+        "of 2); too weak as precepts: 03 Tax (holder -4.0 percentage points; print 2 VP instead of 1); law 02 Crown "
+        "raises king retention by 5.0 percentage points (king retention up means a lead snowballs; aim lower); law "
+        "08 Long makes rounds 12% longer (aim nearer the base game unless that is the law's purpose).")
+
+
+def test_a_law_effect_in_its_target_direction_is_no_issue(run):
+    marks = {m.text.split(" in force")[0]: m.level for m in D.verdict_marks(run, CANDS, 0.01) if "law" in m.text}
+    assert marks == {"with law 02 Crown": "red", "with law 08 Long": "amber", "with law 04 Thaw": "green"}
+    assert "04 Thaw" not in D.what_to_change(run, CANDS, 0.01)
+
+
+def test_no_rule_issue_when_every_card_is_even(run):
+    assert D.what_to_change(run, [precept("05 Even", 0.255, 0.25), law("04 Thaw", "king", 0.30, 0.40)], 0.01) == \
+        "No rule issue found."
