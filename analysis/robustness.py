@@ -297,8 +297,9 @@ def sections(strong, scripted, results: list[KindResult], standing=None) -> list
     """The robustness part: what it compares and how, the agreement by kind, then each kind.
     ``standing`` (the search run's ``analysis.eligibility.Standing``): when it is not shown
     strong, the part opens with a smoke-test line and marks nothing red."""
-    out = _sections(strong, scripted, results)
-    if standing is None or standing.shown_strong:
+    evidence = standing is None or standing.shown_strong
+    out = _sections(strong, scripted, results, "strong play" if evidence else "play at this search budget")
+    if evidence:
         return out
     for s in out:
         s.marks = _at_most_amber(s.marks)
@@ -306,7 +307,7 @@ def sections(strong, scripted, results: list[KindResult], standing=None) -> list
     return out
 
 
-def _sections(strong, scripted, results: list[KindResult]) -> list[Section]:
+def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Section]:
     laws = next((r for r in results if r.kind.key.startswith("law")), None)
     law_ref = ""
     if laws is not None:
@@ -330,7 +331,7 @@ def _sections(strong, scripted, results: list[KindResult]) -> list[Section]:
             if row.verdict in CHANGED and row.diff_q < ALPHA]
     if real:
         marks.append(("red", f"{len(real)} of the changes are backed by a significant difference between the two "
-                             f"estimates, so strong play changes them: {'; '.join(real)}."))
+                             f"estimates, so {play} changes them: {'; '.join(real)}."))
     if n_changed - len(real):
         marks.append(("amber", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
                                "significantly: the search run cannot tell them apart from the scripted run's (more "

@@ -97,3 +97,18 @@ def test_a_search_run_the_ladder_rates_stronger_carries_findings(runs):
     assert kept.title == E.KEPT_TITLE and [t for t, _ in kept.items] == [
         "other-budget: search x2 at budget 4, 2,000 games, not rated (the skill ladder ladder has no search@4 rung). "
         "Kept out: its search player is not shown stronger than the game's scripted reference."]
+
+
+def test_a_scripted_run_needs_only_enough_games():
+    from types import SimpleNamespace
+
+    from sim.config import RunConfig
+
+    def run(games: int):
+        cfg = RunConfig("toy-search", 2, ("plain", "lucky"), 4)
+        return SimpleNamespace(games_done=games, config=cfg, path=None)
+
+    small, enough = E.standing("small", run(300), []), E.standing("enough", run(2000), [])
+    assert (small.eligible, enough.eligible) == (False, True)
+    assert small.reasons() == "300 games are fewer than the 2,000 that design findings need" and enough.reasons() == ""
+    assert enough.strength.text == NOT_RATED and enough.headline() == f"plain, lucky, 2,000 games, {NOT_RATED}"

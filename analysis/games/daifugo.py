@@ -404,12 +404,16 @@ def what_to_change(run, cands: list[Candidate], min_effect: float = verdict.MIN_
     laws = [c for c in _laws_to_show(cands, min_effect) if law_level(c, min_effect) != "green"]
     changes += [law_change(c) for c in laws[:MAX_LAW_CHANGES]]
     if len(laws) > MAX_LAW_CHANGES:
-        changes.append(f"and {len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every law)")
+        changes.append(f"{len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every card)")
     return verdict.change_sentence(changes)
 
 
+MAX_PRECEPTS_NAMED = 4  # too strong (and too weak) precepts named in the sentence; the scorecard has every card
+
+
 def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]:
-    """"too strong as precepts: 07 ... (holder +6.2 pp; print 1 VP instead of 2)", and the too weak ones."""
+    """"too strong as precepts, by the holder's edge: 07 ... (+6.2 pp: print 1 VP, not 2), ...",
+    the largest edges first, and the too weak ones."""
     uneven = [c for c in cands if c.kind == "precept" and level(c, min_effect) != "green"]
     if not uneven:
         return []
@@ -418,15 +422,17 @@ def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]
     def card(c: Candidate) -> str:
         name = c.subject.removeprefix("precept ")
         now, printed = vp.get(name, (None, None))
-        to_print = f"; print {printed} VP instead of {now}" if printed is not None and printed != now else ""
-        return f"{name} (holder {100 * c.effect:+.1f} percentage points{to_print})"
+        to_print = f": print {printed} VP, not {now}" if printed is not None and printed != now else ""
+        return f"{name} ({100 * c.effect:+.1f} pp{to_print})"
 
     out = []
     for word, side in (("too strong", [c for c in uneven if c.effect > 0]), ("too weak", [c for c in uneven if c.effect < 0])):
-        side = sorted(side, key=lambda c: -abs(c.effect))
-        if side:
-            names = [card(c) for c in side]
-            out.append(f"{word} as precepts: " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]))
+        names = [card(c) for c in sorted(side, key=lambda c: -abs(c.effect))]
+        if len(names) > MAX_PRECEPTS_NAMED:
+            names = names[:MAX_PRECEPTS_NAMED] + [f"{len(names) - MAX_PRECEPTS_NAMED} more"]
+        if names:
+            listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            out.append(f"{word} as precepts, by the holder's edge: {listed}")
     return out
 
 
@@ -435,9 +441,9 @@ def law_change(c: Candidate) -> str:
     card, measure = c.subject.removeprefix("law ").rsplit(" (", 1)[0], _measure(c)
     reference = c.base.split("reference: ", 1)[-1].rstrip(")")
     if measure == "king":
-        return f"law {card} raises king retention by {100 * c.effect:.1f} percentage points ({LAW_AIM['king']})"
+        return f"law {card} raises king retention by {100 * c.effect:.1f} pp ({LAW_AIM['king']})"
     if measure == "spread":
-        return f"law {card} widens the seat spread of round wins by {100 * c.effect:.1f} percentage points ({LAW_AIM['spread']})"
+        return f"law {card} widens the seat spread of round wins by {100 * c.effect:.1f} pp ({LAW_AIM['spread']})"
     aim = f"aim nearer {reference} unless that is the law's purpose"
     if measure == "plays":
         return f"law {card} makes rounds {100 * abs(c.effect):.0f}% {'longer' if c.effect > 0 else 'shorter'} ({aim})"

@@ -42,10 +42,10 @@ def run(monkeypatch):
 
 def test_what_to_change_names_the_uneven_precepts_and_the_laws_against_their_target(run):
     assert D.what_to_change(run, CANDS, 0.01) == (
-        "What to change: too strong as precepts: 07 Slip-Through (holder +9.0 percentage points; print 1 VP instead "
-        "of 2); too weak as precepts: 03 Tax (holder -4.0 percentage points; print 2 VP instead of 1); law 02 Crown "
-        "raises king retention by 5.0 percentage points (king retention up means a lead snowballs; aim lower); law "
-        "08 Long makes rounds 12% longer (aim nearer the base game unless that is the law's purpose).")
+        "What to change: too strong as precepts, by the holder's edge: 07 Slip-Through (+9.0 pp: print 1 VP, not 2); "
+        "too weak as precepts, by the holder's edge: 03 Tax (-4.0 pp: print 2 VP, not 1); law 02 Crown raises king "
+        "retention by 5.0 pp (king retention up means a lead snowballs; aim lower); law 08 Long makes rounds 12% "
+        "longer (aim nearer the base game unless that is the law's purpose).")
 
 
 def test_a_law_effect_in_its_target_direction_is_no_issue(run):
@@ -57,3 +57,10 @@ def test_a_law_effect_in_its_target_direction_is_no_issue(run):
 def test_no_rule_issue_when_every_card_is_even(run):
     assert D.what_to_change(run, [precept("05 Even", 0.255, 0.25), law("04 Thaw", "king", 0.30, 0.40)], 0.01) == \
         "No rule issue found."
+
+
+def test_the_sentence_names_the_four_largest_edges_a_side_and_counts_the_rest(run):
+    cards = [precept(f"{i:02d} Card", 0.25 + i / 100, 0.25) for i in range(1, 7)]  # edges +1 .. +6 pp
+    assert D.what_to_change(run, cards, 0.01) == (
+        "What to change: too strong as precepts, by the holder's edge: 06 Card (+6.0 pp), 05 Card (+5.0 pp), "
+        "04 Card (+4.0 pp), 03 Card (+3.0 pp) and 2 more.")
