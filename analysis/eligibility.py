@@ -147,6 +147,13 @@ def kept_section(kept: list[Standing]) -> Section:
     text = (f"A run carries design findings and a verdict page when it has at least {MIN_DESIGN_GAMES:,} games and, "
             "if a search bot plays in it, that bot is rated above the game's scripted reference by a skill ladder "
             "of the same game in this report (the whole 95% interval above). These runs are not: their tests join "
-            "no findings list; their own sections follow as measurements.")
+            "no findings list; their own parts follow as measurements.")
     return Section(KEPT_TITLE, text=text,
                    items=[(f"{s.run.path.name}: {s.headline()}. Kept out: {s.reasons()}.", (s.label, "")) for s in kept])
+
+
+def kept_note(s: Standing) -> Section:
+    """The first section of a kept-out run's own part: why its figures carry no finding."""
+    return Section("Kept out of the design findings", text=(
+        f"{s.headline()[:1].upper()}{s.headline()[1:]}. Kept out: {s.reasons()}. The sections below are measurements "
+        "only: no finding or verdict line rests on them, and a value they suggest (such as a VP to print) is no advice."))

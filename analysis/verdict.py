@@ -14,24 +14,20 @@ threshold (or none is significant), amber up to ``RED_FACTOR`` times the thresho
 from __future__ import annotations
 
 import re
-import numpy as np
 
 from analysis import queries
 from analysis.candidate import ALPHA, MARKS, RED_FACTOR, Candidate, Mark, level, percent, pp  # noqa: F401 (re-exported)
+from analysis.changes import change_sentence, largest, shared_changes, stall_level
 from analysis.findings import MIN_EFFECT
 from analysis.games import hook
 from analysis.sections import Section
-
-def _largest(cands: list[Candidate], kind: str, min_effect: float) -> Candidate | None:
-    mine = [c for c in cands if c.kind == kind and np.isfinite(c.effect)]
-    return max(mine, key=lambda c: c.practical(min_effect)) if mine else None
 
 
 def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     t = queries.rates(run, "seats", "seat", "win")
     share = float(t["successes"].sum() / t["n"].sum())  # the even share: shared wins count for each sharer
     best, worst = t.loc[t["rate"].idxmax()], t.loc[t["rate"].idxmin()]
-    c = _largest(cands, "seat", min_effect)
+    c = largest(cands, "seat", min_effect)
     lv = level(c, min_effect)
     head = {"green": "Seat order does not matter in practice", "amber": "Seat order matters a little",
             "red": "Seat order matters"}[lv]
@@ -67,21 +63,15 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
                     ". This measures how the bots play, not the rules alone.", "bot")
 
 
-def _stall_level(c: Candidate, min_effect: float) -> str:
-    if not c.qualifies(min_effect) or c.q >= ALPHA:
-        return "green"
-    return "red" if c.kind == "guard" or c.rate >= RED_FACTOR * max(c.baseline, 1e-9) else "amber"
-
-
 def stall_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
     """Rule lines: how often games end at a turn cap or in a stalemate."""
-    out = [Mark(_stall_level(c, min_effect), c.sentence().split(": ", 1)[1]) for c in cands if c.kind == "stall"]
+    out = [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1]) for c in cands if c.kind == "stall"]
     return out or [Mark("green", "Games always end: this game has no turn cap or stalemate to hit.")]
 
 
 def engine_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
     """Engine lines: play-guard hits (the engine stopping a game or round that should have ended)."""
-    return [Mark(_stall_level(c, min_effect), c.sentence().split(": ", 1)[1], "engine") for c in cands if c.kind == "guard"]
+    return [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1], "engine") for c in cands if c.kind == "guard"]
 
 
 def plain(text: str) -> str:
@@ -93,30 +83,8 @@ def plain(text: str) -> str:
 
 def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) -> str:
     """One sentence of what to change in the rules, from the rule lines every game has (seat
-    order, stalls); a game's own ``what_to_change`` adds its rule cards (see ``change_sentence``)."""
+    order, stalls); a game's own ``what_to_change`` adds its rule cards (``analysis.changes``)."""
     return change_sentence(shared_changes(cands, min_effect))
-
-
-def shared_changes(cands: list[Candidate], min_effect: float) -> list[str]:
-    """The changes the shared rule lines call for: the most uneven seat (which seat, by how
-    much) and each stall above its tolerated rate."""
-    out = []
-    c = _largest(cands, "seat", min_effect)
-    if level(c, min_effect) != "green":
-        more = c.effect > 0
-        out.append(f"even out seat order: {c.subject} wins {100 * abs(c.effect):.1f} percentage points "
-                   f"{'more' if more else 'less'} often than the other seats ({pp(c.rate)} of games against "
-                   f"{pp(c.baseline)}), so {'compensate the other seats' if more else 'compensate ' + c.subject}")
-    for c in cands:
-        if c.kind == "stall" and _stall_level(c, min_effect) != "green":
-            where = "at" if "cap" in c.subject else "in"
-            out.append(f"make fewer games end {where} {c.subject} ({pp(c.rate)} of games; tolerated: {pp(c.baseline)})")
-    return out
-
-
-def change_sentence(changes: list[str]) -> str:
-    """"What to change: a; b." or "No rule issue found."."""
-    return f"What to change: {'; '.join(changes)}." if changes else "No rule issue found."
 
 
 def section(label: str, run, cands: list[Candidate], min_effect: float) -> list[Section]:

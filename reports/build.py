@@ -127,8 +127,10 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     standings = [eligibility.standing(label, run, ladders) for label, run in labelled]
     designed = [(s.label, s.run) for s in standings if s.eligible]
     kept = [s for s in standings if not s.eligible and not any(s.run is r for r in pair)]
-    shown = [(s.label, s.run) for s in standings if s.eligible or any(s is k for k in kept)]  # a kept-out pair run: robustness only
-    runs = [(label, run_sections(r)) for label, r in shown]  # before the findings: see run_sections
+    shown = [s for s in standings if s.eligible or any(s is k for k in kept)]  # a kept-out pair run: robustness only
+    runs = [(s.label, ([] if s.eligible else [eligibility.kept_note(s)]) + run_sections(s.run))
+            for s in shown]  # before the findings: see run_sections
+    shown = [(s.label, s.run) for s in shown]
     cands = findings.candidates(designed) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
     page = verdict.sections(designed, cands, min_effect, kept_out=bool(kept)) + [skill.verdict_section(ld) for ld in ladders]

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from analysis import charts, queries, rule_cards, verdict
+from analysis import changes as rule_changes, charts, queries, rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
@@ -397,15 +397,15 @@ def _laws_to_show(cands: list[Candidate], min_effect: float) -> list[Candidate]:
 MAX_LAW_CHANGES = 3  # law effects named in the sentence of what to change; the scorecard has every law
 
 
-def what_to_change(run, cands: list[Candidate], min_effect: float = verdict.MIN_EFFECT) -> str:
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
     """One sentence: the shared changes (seat order, stalls), the precepts too strong or too weak
     with their VP to print (``vp_advice``), and the law effects to act on with the direction to aim."""
-    changes = verdict.shared_changes(cands, min_effect) + precept_changes(run, cands, min_effect)
+    changes = rule_changes.shared_changes(cands, min_effect) + precept_changes(run, cands, min_effect)
     laws = [c for c in _laws_to_show(cands, min_effect) if law_level(c, min_effect) != "green"]
     changes += [law_change(c) for c in laws[:MAX_LAW_CHANGES]]
     if len(laws) > MAX_LAW_CHANGES:
         changes.append(f"{len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every card)")
-    return verdict.change_sentence(changes)
+    return rule_changes.change_sentence(changes)
 
 
 MAX_PRECEPTS_NAMED = 4  # too strong (and too weak) precepts named in the sentence; the scorecard has every card
