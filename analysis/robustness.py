@@ -22,6 +22,7 @@ import pandas as pd
 
 from analysis import charts, queries
 from analysis.candidate import ALPHA
+from analysis.eligibility import MIN_DESIGN_GAMES
 from analysis.findings import bh
 from analysis.games import hook
 from analysis.kinds import Kind, frame
@@ -30,6 +31,7 @@ from sim.config import ConfigError
 from sim.stats import estimate_test, rank_agreement, rate_difference
 
 PART = "Robustness under strong play"
+SMOKE_PART = "Robustness smoke test"
 Z95 = 1.959963984540054
 
 
@@ -273,8 +275,39 @@ METHOD = ("Within each run and finding kind the p-values are adjusted by Benjami
           "estimates are noisy against their spread), not 95%.")
 
 
-def sections(strong, scripted, results: list[KindResult]) -> list[Section]:
-    """The robustness part: what it compares and how, the agreement by kind, then each kind."""
+def part_title(standing) -> str:
+    """The part's title: under strong play, or a smoke test, with the search run's player,
+    budget, games and rated strength (``standing``: its ``analysis.eligibility.Standing``)."""
+    return f"{PART if standing.shown_strong else SMOKE_PART}: {standing.headline()}"
+
+
+def smoke_text(standing) -> str:
+    """Why a search run too small or not shown stronger than the reference is no evidence."""
+    return (f"A smoke test of the robustness machinery, not evidence: {standing.reasons(any_player=True)}. The lines "
+            "below show that the two runs can be compared; whether the findings hold under strong play needs a "
+            f"search run of at least {MIN_DESIGN_GAMES:,} games whose player a skill ladder of the game rates above "
+            "the scripted reference. No line of this part is marked red.")
+
+
+def _at_most_amber(marks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [("amber" if lv == "red" else lv, text) for lv, text in marks]
+
+
+def sections(strong, scripted, results: list[KindResult], standing=None) -> list[Section]:
+    """The robustness part: what it compares and how, the agreement by kind, then each kind.
+    ``standing`` (the search run's ``analysis.eligibility.Standing``): when it is not shown
+    strong, the part opens with a smoke-test line and marks nothing red."""
+    evidence = standing is None or standing.shown_strong
+    out = _sections(strong, scripted, results, "strong play" if evidence else "play at this search budget")
+    if evidence:
+        return out
+    for s in out:
+        s.marks = _at_most_amber(s.marks)
+    out[0].marks.insert(0, ("amber", smoke_text(standing)))
+    return out
+
+
+def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Section]:
     laws = next((r for r in results if r.kind.key.startswith("law")), None)
     law_ref = ""
     if laws is not None:
@@ -298,7 +331,7 @@ def sections(strong, scripted, results: list[KindResult]) -> list[Section]:
             if row.verdict in CHANGED and row.diff_q < ALPHA]
     if real:
         marks.append(("red", f"{len(real)} of the changes are backed by a significant difference between the two "
-                             f"estimates, so strong play changes them: {'; '.join(real)}."))
+                             f"estimates, so {play} changes them: {'; '.join(real)}."))
     if n_changed - len(real):
         marks.append(("amber", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
                                "significantly: the search run cannot tell them apart from the scripted run's (more "

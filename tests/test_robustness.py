@@ -139,7 +139,9 @@ def test_report_with_robustness_end_to_end(toy_pair, tmp_path):
     res = cardlab("report", d / "strong", d / "scripted", "--robustness", "--out", tmp_path / "rep")
     assert res.returncode == 0, res.stderr
     html = (tmp_path / "rep" / "report.html").read_text()
-    assert "Robustness under strong play" in html and "Robustness: seat advantage" in html
+    assert "Robustness smoke test: lucky x2, 400 games, not rated (no skill ladder of this game in the report)" in html
+    assert "A smoke test of the robustness machinery, not evidence: 400 games are fewer than" in html
+    assert "Robustness: seat advantage" in html
     assert "2 of 2 seats keep their verdict" in html or "of 2 seats keep their verdict" in html
     # the pair among other runs: --robustness-pair
     res = cardlab("report", d / "scripted", "--robustness-pair", d / "strong", d / "scripted", "--out", tmp_path / "r2")
@@ -153,6 +155,7 @@ def test_report_with_robustness_end_to_end(toy_pair, tmp_path):
     assert res.returncode == 0, res.stderr
     html = (tmp_path / "r3" / "report.html").read_text()
     assert "Robustness: seat advantage" in html and "Skill index" in html
+    assert "Robustness smoke test: lucky x2, 400 games, rated " in html and "Elo" in html  # rated by the ladder
 
 
 def test_report_robustness_bad_input_is_one_line(toy_pair, tmp_path):

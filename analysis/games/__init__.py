@@ -1,7 +1,8 @@
 """Per-game report sections, found by game id.
 
 Each module here exposes ``sections(run) -> list[Section]`` and may expose ``candidates(run, label)``
-(its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines) and
+(its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines),
+``what_to_change(run, candidates, min_effect)`` (the sentence its verdict page ends with) and
 ``control_config(cfg)`` (the config of a control run its figures are measured against). A run
 may also carry ``run.advice``: the checked advice of ``cardlab suggest`` made from it
 (``attach_advice``). A game's plug-in

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts, precept_power, queries, rule_cards
+from analysis import changes as rule_changes, charts, precept_power, queries, rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
 from analysis.games.daifugo_control import BASE_GAME, base_game, control_command, control_config  # noqa: F401 (hooks)
@@ -321,7 +321,8 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
 
 def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
     """The strongest and weakest precept (draft-order-free) with the checked VP advice, and the
-    laws with the largest effects."""
+    laws with the largest effects. A law's effect in its measure's target direction
+    (``LAW_TARGET``) is marked green: nothing to change."""
     out = []
     prec = [c for c in cands if c.kind == "precept"]
     if prec:
@@ -331,10 +332,8 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
                                                   f"holder wins {pp(c.rate)} of games against {pp(c.baseline)} for "
                                                   f"players who drafted another card at the same pick: {c.difference()}."))
         out.append(Mark("green" if all(level(c, min_effect) == "green" for c in prec) else "amber", vp_advice(run)))
-    laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
-                  key=lambda c: -c.practical(min_effect))
-    for c in laws[:3]:
-        out.append(Mark(level(c, min_effect), _law_line(c)))
+    for c in _laws_to_show(cands, min_effect)[:3]:
+        out.append(Mark(law_level(c, min_effect), _law_line(c)))
     return out
 
 
@@ -344,6 +343,88 @@ def vp_advice(run) -> str:
     if advice is None:
         return f"Precept VPs to print: not yet checked by playing them ({suggest_command(run)})."
     return advice["answer"]["sentence"]
+
+
+# the direction a law's effect on a measure should take (-1: lower is better); measures without
+# one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
+LAW_TARGET = {"king": -1, "spread": -1}
+# what a rise of the measure means and where to aim, for the sentence of what to change
+LAW_AIM = {"king": "king retention up means a lead snowballs; aim lower",
+           "spread": "a wider seat spread means seat order matters more; aim for none beyond chance"}
+
+
+def _measure(c: Candidate) -> str:
+    """The law measure of a law candidate ("king", "spread", "plays", "var")."""
+    return c.subject.rsplit("(", 1)[1].rstrip(")")
+
+
+def law_level(c: Candidate, min_effect: float) -> str:
+    """A law line's mark: by the size of its effect, but green when the effect goes the way its
+    measure should (``LAW_TARGET``)."""
+    target = LAW_TARGET.get(_measure(c))
+    return "green" if target is not None and np.sign(c.effect) == target else level(c, min_effect)
+
+
+def _laws_to_show(cands: list[Candidate], min_effect: float) -> list[Candidate]:
+    """Law candidates, the ones to act on first (red, then amber), each level by size."""
+    laws = [c for c in cands if c.kind == "law" and np.isfinite(c.effect)]
+    rank = {"red": 0, "amber": 1, "green": 2}
+    return sorted(laws, key=lambda c: (rank[law_level(c, min_effect)], -c.practical(min_effect)))
+
+
+MAX_LAW_CHANGES = 3  # law effects named in the sentence of what to change; the scorecard has every law
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
+    """One sentence: the shared changes (seat order, stalls), the precepts too strong or too weak
+    (``precept_changes``: the checked VP advice), and the law effects to act on with the direction to aim."""
+    changes = rule_changes.shared_changes(cands, min_effect) + precept_changes(run, cands, min_effect)
+    laws = [c for c in _laws_to_show(cands, min_effect) if law_level(c, min_effect) != "green"]
+    changes += [law_change(c) for c in laws[:MAX_LAW_CHANGES]]
+    if len(laws) > MAX_LAW_CHANGES:
+        changes.append(f"{len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every card)")
+    return rule_changes.change_sentence(changes)
+
+
+MAX_PRECEPTS_NAMED = 4  # precepts named in the sentence; the scorecard has every card
+
+
+def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]:
+    """The precepts to change: with the checked advice of ``cardlab suggest``, the VPs to print and
+    the cards whose text should change; without it, the uneven precepts by the holder's edge and
+    the command that checks their VPs."""
+    advice = getattr(run, "advice", None)
+    if advice is not None:
+        ans = advice["answer"]
+        out = [f"print precept {precept_power.label(int(c))} at {v} VP (checked by playing it)"
+               for c, v in sorted(ans["changes"].items())]
+        if ans["text_changes"]:
+            out.append("change the text of precepts " + ", ".join(precept_power.label(c) for c in ans["text_changes"])
+                       + " (VP cannot even them out)")
+        return out
+    uneven = sorted((c for c in cands if c.kind == "precept" and level(c, min_effect) != "green"),
+                    key=lambda c: -abs(c.effect))
+    if not uneven:
+        return []
+    names = [f"{c.subject.removeprefix('precept ')} ({100 * c.effect:+.1f} pp)" for c in uneven[:MAX_PRECEPTS_NAMED]]
+    more = f" and {len(uneven) - MAX_PRECEPTS_NAMED} more" if len(uneven) > MAX_PRECEPTS_NAMED else ""
+    return [f"even out the precepts {', '.join(names)}{more} by the holder's edge (their VPs, checked by playing "
+            f"them: {suggest_command(run)})"]
+
+
+def law_change(c: Candidate) -> str:
+    """A law effect to act on, with the direction to aim."""
+    card, measure = c.subject.removeprefix("law ").rsplit(" (", 1)[0], _measure(c)
+    reference = c.base.split("reference: ", 1)[-1].rstrip(")")
+    if measure == "king":
+        return f"law {card} raises king retention by {100 * c.effect:.1f} pp ({LAW_AIM['king']})"
+    if measure == "spread":
+        return f"law {card} widens the seat spread of round wins by {100 * c.effect:.1f} pp ({LAW_AIM['spread']})"
+    aim = f"aim nearer {reference} unless that is the law's purpose"
+    if measure == "plays":
+        return f"law {card} makes rounds {100 * abs(c.effect):.0f}% {'longer' if c.effect > 0 else 'shorter'} ({aim})"
+    return (f"law {card} puts final scores {'further apart' if c.effect > 0 else 'closer together'} (a standard "
+            f"deviation of {np.sqrt(c.rate):.2f} VP against {np.sqrt(c.baseline):.2f}; {aim})")
 
 
 # what a law's effect on each measure means at the table: (when up, when down)
@@ -356,7 +437,7 @@ LAW_MEANING = {"king": ("the round's winner keeps the crown more often, so a lea
 
 def _law_line(c: Candidate) -> str:
     """A verdict line for a law effect: the figure, in VP for the spread of scores, and what it means."""
-    measure = c.subject.rsplit("(", 1)[1].rstrip(")")
+    measure = _measure(c)
     meaning = LAW_MEANING.get(measure, ("", ""))[0 if c.effect > 0 else 1]
     if measure == "var":  # variance in VP^2 reads as a spread in VP
         card = c.subject.split(" (")[0]
