@@ -67,10 +67,34 @@ def test_reset_seed_deals_game_0_of_that_run_and_reset_goes_on_to_the_next(game)
     assert np.array_equal(env.buf, game.step.start(cfg, 1))
 
 
+def test_every_decision_kind_gives_each_legal_option_its_own_action_id(game):
+    """Random games under each of ``Step.variants`` (where every decision kind comes up): the
+    mask marks as many actions as the decision has legal options, each id in the action space."""
+    step = game.step
+    k, out = step.kernel(), np.zeros(step.max_options, dtype=np.int64)
+    rng = np.random.default_rng(4)
+    kinds = set()
+
+    def check(env, obs):
+        n = k.step_legal(env.buf, out)
+        ids = np.asarray(env.view.action_ids(env.buf, out[:n].copy()))
+        assert ids.min() >= 0 and ids.max() < env.action_space(env.agent_selection).n
+        assert len(set(ids.tolist())) == n == obs["action_mask"].sum()
+        assert obs["action_mask"][ids].all()
+        kinds.add(step.kinds[k.step_pending(env.buf)[1]])
+
+    for overrides in step.variants:
+        env = cardlab.env(game.name, set=overrides)
+        env.reset(seed=1)
+        for _ in range(6):
+            play(env, rng, check)
+            env.reset()
+    assert kinds == set(step.kinds), sorted(set(step.kinds) - kinds)
+
+
 def test_games_through_the_env_are_the_reference_engine_s(game):
-    """Random actions through the environment: every legal option has its own action id, the
-    finished game is the reference engine's fed the same options, and the rewards are its wins
-    (shared wins split)."""
+    """Random actions through the environment: the finished game is the reference engine's fed
+    the same options, and the rewards are its wins (shared wins split)."""
     env = cardlab.env(game.name)
     cfg = game.make_config(seed=3)
     rng = np.random.default_rng(5)
@@ -79,19 +103,12 @@ def test_games_through_the_env_are_the_reference_engine_s(game):
         env.reset(seed=3) if index == 0 else env.reset()
         positions, returns = [], dict.fromkeys(env.possible_agents, 0.0)
 
-        def note(env, obs):
-            n = k.step_legal(env.buf, out)
-            assert obs["action_mask"].sum() == n
-            ids = env.view.action_ids(env.buf, out[:n].copy())
-            assert all(obs["action_mask"][i] for i in ids)
-
         for agent in env.agent_iter():
             obs, reward, terminated, truncated, _ = env.last()
             returns[agent] += reward
             if terminated or truncated:
                 env.step(None)
                 continue
-            note(env, obs)
             action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
             n = k.step_legal(env.buf, out)
             positions.append(out[:n].tolist().index(env._option_of[action]))
