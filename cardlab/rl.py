@@ -27,6 +27,7 @@ from pettingzoo import AECEnv
 
 from sim.config import ConfigError
 from sim.games import get_game
+from sim.step import observe
 
 
 def env(game: str, players: int | None = None, set: dict[str, Any] | None = None,  # noqa: A002
@@ -59,7 +60,7 @@ class CardGameEnv(AECEnv):
         self.seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self.run_seed, self.index = 0, -1
         self.buf = self.contract.start(self.cfg, 0)
-        self._spaces(len(self.view.observe(self.buf, 0)), self.view.action_count(self.cfg))
+        self._spaces(len(observe(self.view, self.buf, 0)), self.view.action_count(self.cfg))
         self._options = np.zeros(self.contract.max_options, dtype=np.int64)
         self._option_of: dict[int, int] = {}
         self._mask = self._no_actions
@@ -96,7 +97,7 @@ class CardGameEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         mask = self._mask if agent == self.agent_selection and not self.terminations[agent] else self._no_actions
-        return {"observation": self.view.observe(self.buf, self.seat_of[agent]), "action_mask": mask.copy()}
+        return {"observation": observe(self.view, self.buf, self.seat_of[agent]), "action_mask": mask.copy()}
 
     def step(self, action) -> None:
         agent = self.agent_selection

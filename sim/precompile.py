@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.games import _modules
+from sim.step import observe
 
 PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r})"
 # the numba settings of the bounds-checked compile (`make test-boundscheck` sets the same; at
@@ -48,7 +49,7 @@ def warm(name: str) -> None:
     kernel.step_pending(buf)
     kernel.step_apply(buf.copy(), options[0] if kernel.step_legal(buf, options) else 0)
     if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
-        step.observation().observe(buf, 0)
+        observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
     if step.search_module:  # the search (each game's search_decide)
         bots = ["search", *step.search_opponents]

@@ -64,7 +64,8 @@ class Step:
     search_module: str = ""
     search_opponents: tuple[str, ...] = ()  # the scripted bots the search bench seats against one search seat
     # the game's observation module for the reinforcement-learning environment (``cardlab.env``):
-    # action_count(cfg), action_ids(buf, options), observe(buf, seat), out_of_game(buf, seat),
+    # action_count(cfg), action_ids(buf, options), size(buf) and observe_into(buf, seat, out) (see
+    # ``observe``), out_of_game(buf, seat),
     # rewards(buf) (docs/reinforcement-learning.md); "" for a game without one
     observation_module: str = ""
 
@@ -155,3 +156,10 @@ class _ForcedSeat:
     def decide(self, eng, seat, kind, legal, ctx) -> int:
         k = self.forced_by.answer(seat, kind, len(legal))
         return self.inner.decide(eng, seat, kind, legal, ctx) if k is None else k
+
+
+def observe(view: ModuleType, buf: np.ndarray, seat: int) -> np.ndarray:
+    """``seat``'s observation of the game in ``buf``, from a game's observation module ``view``."""
+    out = np.empty(view.size(buf), dtype=np.int64)
+    view.observe_into(buf, np.int64(seat), out)
+    return out

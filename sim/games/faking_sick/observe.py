@@ -56,11 +56,9 @@ def action_ids(buf: np.ndarray, options: np.ndarray) -> np.ndarray:
     return np.array([ids[int(o)] for o in options], dtype=np.int64)
 
 
-def observe(buf: np.ndarray, seat: int) -> np.ndarray:
-    """``seat``'s observation."""
-    out = np.empty(2 + len(PUBLIC) + 1 + NT + DISCARD_TOP + NT + buf[K_BPP], dtype=np.int64)
-    observe_into(buf, np.int64(seat), out)
-    return out
+def size(buf: np.ndarray) -> int:
+    """The observation's length (``sim.step.observe``): the seat's banned cards vary with the rules."""
+    return 2 + len(PUBLIC) + 1 + NT + DISCARD_TOP + NT + int(buf[K_BPP])
 
 
 @njit(cache=True, error_model="numpy")

@@ -28,11 +28,9 @@ def action_ids(buf: np.ndarray, options: np.ndarray) -> np.ndarray:
     return options
 
 
-def observe(buf: np.ndarray, seat: int) -> np.ndarray:
-    """``seat``'s observation."""
-    out = np.empty(SIZE, dtype=np.int64)
-    observe_into(buf, np.int64(seat), out)
-    return out
+def size(buf: np.ndarray) -> int:
+    """The observation's length (``sim.step.observe``)."""
+    return SIZE
 
 
 @njit(cache=True, error_model="numpy")
