@@ -1,11 +1,27 @@
-"""Small chart builders on matplotlib's object API (no pyplot state, safe in workers)."""
+"""Small chart builders on matplotlib's object API (no pyplot state, safe in workers).
+
+Charts are drawn at the size they are shown: at most ``CHART_W`` inches wide, the width the
+PDF prints and the HTML shows them at (a figure inch is a shown inch), with no text under
+``MIN_FONT`` points (``small_text`` finds any)."""
 
 from __future__ import annotations
+
+import textwrap
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+
+from analysis.glossary import cell_text
+
+CHART_W = 6.4  # inches: the widest chart, as printed and shown
+MIN_FONT = 7.0  # points: the smallest text a chart may show at its printed size
+
+
+def in_words(values) -> list[str]:
+    """Category labels as the reader reads them: known codes in words (``glossary.cell_text``)."""
+    return [str(cell_text(v)) for v in values]
 
 
 def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (share)", ref: float | None = None,
@@ -19,7 +35,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (
     # clipped at 0: at a rate of 0 or 1 the interval's end can differ from the rate by rounding
     err = np.maximum(np.vstack([rate - table["lo"].to_numpy(float), table["hi"].to_numpy(float) - rate]), 0)
     ax.bar(x, rate, yerr=err, capsize=4, color="#4C78A8")
-    ax.set_xticks(x, [str(v) for v in table[label]], rotation=30 if len(table) > 6 else 0, ha="right" if len(table) > 6 else "center")
+    ax.set_xticks(x, in_words(table[label]), rotation=30 if len(table) > 6 else 0, ha="right" if len(table) > 6 else "center")
     if ref is not None:
         ax.axhline(ref, color="grey", ls="--", lw=1, label=f"even share {ref:.3f}")
         ax.legend(loc="best", fontsize=8)
@@ -82,7 +98,7 @@ def shares(counts: pd.Series, title: str, ylabel: str = "category", xlabel: str 
     ax = fig.add_subplot()
     total = counts.sum()
     s = counts / total if total else counts
-    ax.barh([str(i) for i in s.index], s.to_numpy(), color="#F58518")
+    ax.barh(in_words(s.index), s.to_numpy(), color="#F58518")
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -97,9 +113,11 @@ def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
     and their 95% interval, the axis label (with units) and a reference value drawn as a
     dashed line (None for none). Rows without an estimate stay empty.
     """
-    labels = [str(v) for v in labels]
-    fig = Figure(figsize=(3.2 * len(panels) + 1.6, 1.0 + 0.24 * max(1, len(labels))), layout="constrained")
+    labels = in_words(labels)
+    width = min(CHART_W, 3.2 * len(panels) + 1.6)
+    fig = Figure(figsize=(width, 1.0 + 0.24 * max(1, len(labels))), layout="constrained")
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    label_chars = int((width - 1.6) / len(panels) * 72 / (0.6 * 8))  # an axis label wraps to its panel's width
     y = np.arange(len(labels))
     for ax, (est, lo, hi, xlabel, ref) in zip(axes, panels):
         est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
@@ -107,8 +125,8 @@ def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
         ax.errorbar(est, y, xerr=np.nan_to_num(err), fmt="o", ms=3.5, color="#4C78A8", ecolor="#4C78A8", capsize=2, lw=1)
         if ref is not None:
             ax.axvline(ref, color="grey", ls="--", lw=1)
-        ax.set_xlabel(xlabel, fontsize=8)
-        ax.tick_params(labelsize=7)
+        ax.set_xlabel(textwrap.fill(xlabel, label_chars), fontsize=8)
+        ax.tick_params(labelsize=MIN_FONT)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(y, labels)
     axes[0].set_ylabel(ylabel, fontsize=8)
@@ -130,8 +148,8 @@ def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule
     else:
         im = ax.imshow(m, cmap="viridis", interpolation="nearest")
     ticks = np.arange(len(labels))
-    ax.set_xticks(ticks, [str(v) for v in labels], rotation=90, fontsize=6)
-    ax.set_yticks(ticks, [str(v) for v in labels], fontsize=6)
+    ax.set_xticks(ticks, in_words(labels), rotation=90, fontsize=MIN_FONT)
+    ax.set_yticks(ticks, in_words(labels), fontsize=MIN_FONT)
     for i, j in marks:
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=1.5))
     ax.set_xlabel(axis_label)
@@ -152,7 +170,7 @@ def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarr
         v, lo, hi = (np.asarray(a, dtype=float) for a in (v, lo, hi))
         err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
         ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=3, label=label)
-    ax.set_xticks(x, groups)
+    ax.set_xticks(x, in_words(groups))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
@@ -167,11 +185,11 @@ def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, un
     ax = fig.add_subplot()
     m = values.to_numpy(float)
     image = ax.imshow(np.ma.masked_invalid(m), cmap="viridis", aspect="auto", vmin=np.nanmin(m) if np.isfinite(m).any() else 0)
-    ax.set_xticks(np.arange(m.shape[1]), [str(c) for c in values.columns])
-    ax.set_yticks(np.arange(m.shape[0]), [str(i) for i in values.index])
+    ax.set_xticks(np.arange(m.shape[1]), in_words(values.columns))
+    ax.set_yticks(np.arange(m.shape[0]), in_words(values.index))
     for (i, j), v in np.ndenumerate(m):
         if np.isfinite(v):
-            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7, color="white" if v < np.nanmean(m) else "black")
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=MIN_FONT, color="white" if v < np.nanmean(m) else "black")
     fig.colorbar(image, ax=ax, label=unit)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -182,8 +200,8 @@ def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, un
 def paired_forest(labels, first, second, names: tuple[str, str], title: str, xlabel: str, ylabel: str = "item") -> Figure:
     """Two estimates per row on one axis, each ``(estimate, lo, hi)`` arrays with 95% intervals,
     drawn just above (``first``) and below (``second``) the row, with a dashed line at zero."""
-    labels = [str(v) for v in labels]
-    fig = Figure(figsize=(7.2, 1.2 + 0.3 * max(1, len(labels))), layout="constrained")
+    labels = in_words(labels)
+    fig = Figure(figsize=(CHART_W, 1.2 + 0.3 * max(1, len(labels))), layout="constrained")
     ax = fig.add_subplot()
     y = np.arange(len(labels))
     for (est, lo, hi), name, dy, colour in zip((first, second), names, (-0.17, 0.17), ("#E45756", "#4C78A8")):
@@ -194,10 +212,19 @@ def paired_forest(labels, first, second, names: tuple[str, str], title: str, xla
     ax.axvline(0, color="grey", ls="--", lw=1)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_xlabel(textwrap.fill(xlabel, 90), fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
-    ax.tick_params(labelsize=7)
+    ax.tick_params(labelsize=MIN_FONT)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(fontsize=MIN_FONT, loc="best")
     ax.set_title(title, fontsize=10)
     return fig
+
+
+def small_text(fig: Figure, scale: float = 1.0, least: float = MIN_FONT) -> list[tuple[str, float]]:
+    """The visible texts of ``fig`` (titles, labels, ticks, legends, annotations) smaller than
+    ``least`` points when the chart is shown at ``scale`` times its size: (text, shown size)."""
+    from matplotlib.text import Text
+
+    return [(t.get_text(), round(t.get_fontsize() * scale, 2)) for t in fig.findobj(Text)
+            if t.get_visible() and t.get_text().strip() and t.get_fontsize() * scale < least - 1e-9]

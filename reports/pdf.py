@@ -6,7 +6,9 @@ Text is set in DejaVu Sans, the charts' font (matplotlib's copy of it), embedded
 so every character of the report prints (Daifugō, Cyrillic card names). Tables fit the page:
 cells longer than ``CELL_CHARS`` wrap, columns that do not fit the width go to a continuation
 table (the first column repeated), and a table longer than the page continues on the next one
-under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn.
+under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
+at its own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text
+prints at the point sizes it was drawn with.
 """
 
 from __future__ import annotations
@@ -39,8 +41,7 @@ ROW_LEADING = TABLE_FONT * 1.25
 COL_PAD = 8.64  # points between columns
 CELL_CHARS = 48  # longer cells wrap
 MAX_ROWS = 400  # longer tables are cut in the PDF (all rows stay in the HTML)
-CHART_W = min(TEXT_W, 6.4 * 72)
-SHORT_CHART_SCALE = 0.8  # wide, short charts (bars, histograms) print at this share of the chart width
+FRAME_H = PAGE_H - 2 * MARGIN - 12  # the page's frame height, less the padding ReportLab's frame keeps
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 RULE = HexColor("#888888")
 
@@ -131,15 +132,21 @@ def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame) -> list
     return out
 
 
+def chart_size(fig: Figure) -> tuple[float, float]:
+    """Width and height (points) a chart prints at: its own size, shrunk only to fit the text
+    width and the page (the charts are drawn for ``analysis.charts.CHART_W`` inches, which fits)."""
+    w, h = (72.0 * v for v in fig.get_size_inches())
+    scale = min(1.0, TEXT_W / w, (FRAME_H - 7) / h)
+    return w * scale, h * scale
+
+
 class Chart(Flowable):
-    """A chart's PNG at the chart width; the PNG is asked for only when its page is drawn."""
+    """A chart's PNG at its own size (``chart_size``); the PNG is asked for only when its page is drawn."""
 
     def __init__(self, fig: Figure, png: Callable[[Figure], bytes]):
         super().__init__()
         self.fig, self.png = fig, png
-        w, h = fig.get_size_inches()
-        width = CHART_W * (SHORT_CHART_SCALE if h / w <= 0.6 else 1.0)  # bars and histograms need less room
-        self.width, self.height = width, width * h / w
+        self.width, self.height = chart_size(fig)
 
     def wrap(self, avail_width, avail_height):
         return self.width, self.height + 7
