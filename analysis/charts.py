@@ -19,6 +19,13 @@ CHART_W = 6.4  # inches: the widest chart, as printed and shown
 MIN_FONT = 7.0  # points: the smallest text a chart may show at its printed size
 
 
+def wrapped(text: str, width_in: float, size: float = 10) -> str:
+    """``text`` broken into lines that fit ``width_in`` inches at ``size`` points (its own line
+    breaks kept)."""
+    chars = max(20, int(width_in * 72 / (0.55 * size)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
 def in_words(values) -> list[str]:
     """Category labels as the reader reads them: known codes in words (``glossary.cell_text``)."""
     return [str(cell_text(v)) for v in values]
@@ -131,7 +138,7 @@ def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
     axes[0].set_yticks(y, labels)
     axes[0].set_ylabel(ylabel, fontsize=8)
     axes[0].invert_yaxis()
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(wrapped(title, width), fontsize=10)
     return fig
 
 
@@ -217,7 +224,7 @@ def paired_forest(labels, first, second, names: tuple[str, str], title: str, xla
     ax.tick_params(labelsize=MIN_FONT)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=MIN_FONT, loc="best")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(wrapped(title, CHART_W - 0.6), fontsize=10)
     return fig
 
 

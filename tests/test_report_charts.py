@@ -86,3 +86,28 @@ def test_histogram_stops_at_the_99th_percentile_and_states_the_overflow():
     ax = charts.histogram(counts, "Game length (plays)", "game length (plays)").axes[0]
     assert ax.get_xlim()[1] < 20  # the 2,000-play games do not squash the chart
     assert ax.get_xlabel() == "game length (plays)\nnot drawn: 1% of games above 12 (longest 2000)"
+
+
+def test_every_chart_prints_its_text_at_7_points_or_more(parts):
+    """At the size the PDF prints a chart and the HTML shows it (``pdf.chart_size``: its own
+    size, shrunk only to fit the page), no title, label, tick, legend or value is under 7 pt."""
+    from analysis import charts
+
+    for name, fig in _figures(parts):
+        shown = pdf.chart_size(fig)[0] / (72 * fig.get_size_inches()[0])
+        assert fig.get_size_inches()[0] <= charts.CHART_W, name
+        assert charts.small_text(fig, shown) == [], name
+
+
+def test_small_text_finds_text_under_the_least_size_at_the_shown_scale():
+    from matplotlib.figure import Figure
+
+    from analysis import charts
+
+    fig = Figure(figsize=(4, 3))
+    ax = fig.add_subplot()
+    ax.set_title("title", fontsize=10)
+    ax.set_xticks([0, 1], ["a", "b"], fontsize=7)
+    ax.set_yticks([])
+    assert charts.small_text(fig) == []
+    assert sorted(charts.small_text(fig, 0.5)) == [("a", 3.5), ("b", 3.5), ("title", 5.0)]

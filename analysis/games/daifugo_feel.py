@@ -208,7 +208,7 @@ def _law_figures(laws: pd.DataFrame) -> list[tuple[str, object]]:
     for name, xlabel in FEEL_PANELS:
         panels.append((PP * laws[f"{name}_diff"], PP * laws[f"{name}_diff_lo"], PP * laws[f"{name}_diff_hi"],
                        f"{xlabel} (pp): with minus without", 0.0))
-    title = "Game feel with each law in force minus {ref}: {what}\n(95% intervals)"
+    title = "Game feel, law in force minus {ref}:\n{what} (95% intervals)"
     return [("Game feel per law against the games without it: lead changes and last-round decisions",
              charts.forest(laws["card"], panels[:2], title.format(ref=LAW_REFERENCE, what="lead changes, last round"))),
             ("Game feel per law against the games without it: comebacks from last and shared wins",

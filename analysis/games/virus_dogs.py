@@ -19,6 +19,8 @@ GLOSSARY = {"V": "virus", "BAT": "bat", "TP": "toilet paper", "CTL": "control", 
             "ANT": "antiseptic", "AMB": "ambulance", "MSK": "mask", "BM": "black market", "SHF": "shuffle",
             "CGH": "cough", "EXC": "exchange", "O": "a player's open viruses", "HV": "a player's hidden viruses",
             "T": "a player's treatment progress", "HQ": "hard quarantine (VD-20)"}
+# what the length column counts (docs/rules/virus-dogs.md, "Length"): said beside every length figure
+LENGTH_NOTE = "turns started; hard-quarantine steps not counted (see Hard quarantine)"
 DRAWS = {"normal": "a normal draw", "mask": "a mask draw", "market": "a black-market draw", "cough": "a cough draw"}
 # the codes that tables and charts show (outcomes, elimination causes, per-seat counters), in words
 CODE_NAMES = {
@@ -332,7 +334,8 @@ def feel_section(run) -> Section:
         f"the last turn or in hard quarantine. {r['shared wins']:.2%} of the games end in a shared win and "
         f"{r['games without a winner']:.2%} without a winner. {SHARED_WAYS} A player who is eliminated waits "
         f"{r['turns an eliminated player waits']:.1f} turns on average for the game to end, "
-        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} The chart shows in "
+        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} Length in "
+        f"turns: {LENGTH_NOTE}. The chart shows in "
         "which tenth of the game the winner took the lead for good. "
         "Each figure in the table comes with the range (95% low to high) that holds its true value with 95% "
         "confidence.")
