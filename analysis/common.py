@@ -66,7 +66,8 @@ def game_length(run: Run) -> Section:
     counts, d = queries.distribution(run, "games", col)
     summary = pd.DataFrame(
         {
-            "measure": [f"mean {col}", "std", "p5", "p25", "median", "p75", "p95", "max"],
+            "measure": ["mean", "standard deviation", "5th percentile", "25th percentile", "median", "75th percentile",
+                        "95th percentile", "longest"],
             "value": [d["mean"], d["std"], *d["quantiles"], d["max"]],
         }
     )

@@ -266,6 +266,10 @@ EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jb
           ("geki", "both locks (geki-shibari)"), ("capital_falls", "capital fall"), ("guard_hit", "play-count guard"))
 
 
+ROUND_MEASURES = {"plays": "plays", "passes": "passes", "tricks": "tricks",
+                  "trimmed": "cards discarded in the trim before play (DEC-9)"}
+
+
 def frequency_section(run) -> Section:
     f = queries.one(run, "SELECT count(*) AS n, " + ", ".join(
         f"count(*) FILTER (WHERE {col}::BIGINT > 0) AS k_{col}, avg({col}::DOUBLE) AS m_{col}" for col, _ in EVENTS)
@@ -279,7 +283,7 @@ def frequency_section(run) -> Section:
                      "mean_per_round": float(f[f"m_{col}"])})
     table = pd.DataFrame(rows)
     per = queries.means(run, "seats", ["forbidden", "revolutions"], by="bot")
-    length = queries.means(run, "rounds", ["plays", "passes", "tricks", "trimmed"]).iloc[0]
+    length = queries.means(run, "rounds", list(ROUND_MEASURES)).iloc[0].rename(ROUND_MEASURES)
     length = length.to_frame("mean per round").reset_index()
     return Section("Revolutions, forbidden finishes and card effects", text=(
         "Share of rounds with at least one event (95% Wilson) and mean events per round; per-bot means are per "

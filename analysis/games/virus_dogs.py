@@ -27,6 +27,7 @@ CODE_NAMES = {
     "last_standing_normal": "last player standing (normal play)",
     "last_standing_hq": "last player standing (hard quarantine)", "hq_stalemate": "hard-quarantine stalemate",
     "hq_first_elimination": "first elimination in hard quarantine", "no_winner": "no winner",
+    **{c.upper(): f"{GLOSSARY[c.upper()]} ({c.upper()})" for c in CARDS},
     "turn_cap": "turn cap", "declare_on_draw": "declared on drawing", "voluntary_declare": "declared later",
     "control": "control card", "quarantine": "quarantine card", "cough": "cough card",
     "hard_quarantine": "hard quarantine",
