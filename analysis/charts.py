@@ -34,15 +34,19 @@ def in_words(values) -> list[str]:
 def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (share)", ref: float | None = None,
               xlabel: str | None = None) -> Figure:
     """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``sim.stats.rate_table``);
-    the x axis is labelled ``xlabel`` (default: the column name)."""
-    fig = Figure(figsize=(6.4, 3.4), layout="constrained")
+    the x axis is labelled ``xlabel`` (default: the column name). Many or long category names
+    are slanted, and the chart grows by the height they take."""
+    names = in_words(table[label])
+    slant = len(names) > 6 or sum(map(len, names)) > 60
+    below = 0.5 * max(map(len, names), default=0) * 0.55 * 10 / 72 if slant else 0.0  # sin 30 deg x label width
+    fig = Figure(figsize=(CHART_W, 3.4 + below), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(table))
     rate = table["rate"].to_numpy(float)
     # clipped at 0: at a rate of 0 or 1 the interval's end can differ from the rate by rounding
     err = np.maximum(np.vstack([rate - table["lo"].to_numpy(float), table["hi"].to_numpy(float) - rate]), 0)
     ax.bar(x, rate, yerr=err, capsize=4, color="#4C78A8")
-    ax.set_xticks(x, in_words(table[label]), rotation=30 if len(table) > 6 else 0, ha="right" if len(table) > 6 else "center")
+    ax.set_xticks(x, names, rotation=30 if slant else 0, ha="right" if slant else "center")
     if ref is not None:
         ax.axhline(ref, color="grey", ls="--", lw=1, label=f"even share {ref:.3f}")
         ax.legend(loc="best", fontsize=8)
