@@ -169,3 +169,16 @@ def test_report_robustness_bad_input_is_one_line(toy_pair, tmp_path):
     assert one_line_error(cardlab("report", d / "scripted", "--robustness-pair", d / "scripted", d / "scripted", *out)) \
         == f"error: --robustness needs two different runs, got {d / 'scripted'} twice"
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_run_whose_own_law_figures_use_the_base_game_is_named_with_its_reference():
+    """Law effects here are against the other laws' average; a run with a control run shows its
+    laws against the base game in its own sections: the part says which is which."""
+    from pathlib import Path
+
+    strong = SimpleNamespace(path=Path("/r/search"), control=None)
+    scripted = SimpleNamespace(path=Path("/r/madness"), control=SimpleNamespace(path=Path("/r/madness-base")))
+    text = rb._other_reference(strong, scripted)
+    assert text.startswith(" The law section and scorecard of madness (control run madness-base) measure the same "
+                           "laws against the base game instead")
+    assert rb._other_reference(strong, SimpleNamespace(path=Path("/r/b"), control=None)) == ""

@@ -243,7 +243,8 @@ def pair_section(run) -> Section:
                 "seat spread beyond chance (percentage points)", marks=marks, centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
-                "Mean round length with both laws in force", "round length (plays)", marks=marks))]
+                "Mean round length with both laws in force (a mean, not a difference)", "round length (plays)",
+                marks=marks))]
     top = flagged.assign(q=flagged[["spread_q", "plays_q"]].min(axis=1)).nsmallest(NAMED_PAIRS, "q")
     named = "; ".join(f"{r.pair} ({r.flag})" for r in top.itertuples())
     if len(flagged) > NAMED_PAIRS:
@@ -256,7 +257,8 @@ def pair_section(run) -> Section:
             f"q < 0.05, and for round length at least {100 * rule_cards.MIN_RELATIVE_CHANGE:g}% off. "
             + (f"Flagged pairs: {named}." if named else "No pair is flagged."))
     cols = ["pair", "rounds", "spread", "excess_spread", "spread_q", "plays", "plays_expected", "plays_q", "flag"]
-    caption = "Flagged pairs of laws (q: Benjamini-Hochberg over the pair tests)"
+    caption = ("Flagged pairs of laws: seat spread against all rounds' seat shares, round length against the two "
+               "laws' own effects added (q: Benjamini-Hochberg over the pair tests)")
     tables = [(caption, flagged[cols])] if not flagged.empty else []
     return Section(PAIR_TITLE, text=text, tables=tables, figures=figs, html_only=(caption,))
 
