@@ -31,14 +31,21 @@ def in_words(values) -> list[str]:
     return [str(cell_text(v)) for v in values]
 
 
+def _slanted(names: list[str], room: float = CHART_W - 1.0) -> tuple[bool, float]:
+    """Whether category names under an axis of ``room`` inches slant (many, or too long to stand
+    side by side at 10 pt), and the height in inches they then take below it (at 30 degrees)."""
+    inch = 0.55 * 10 / 72  # a character at 10 pt
+    slant = len(names) > 6 or sum(map(len, names)) * inch > 0.9 * room
+    return slant, (0.5 * max(map(len, names), default=0) * inch if slant else 0.0)
+
+
 def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (share)", ref: float | None = None,
               xlabel: str | None = None) -> Figure:
     """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``sim.stats.rate_table``);
     the x axis is labelled ``xlabel`` (default: the column name). Many or long category names
     are slanted, and the chart grows by the height they take."""
     names = in_words(table[label])
-    slant = len(names) > 6 or sum(map(len, names)) > 60
-    below = 0.5 * max(map(len, names), default=0) * 0.55 * 10 / 72 if slant else 0.0  # sin 30 deg x label width
+    slant, below = _slanted(names)
     fig = Figure(figsize=(CHART_W, 3.4 + below), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(table))
@@ -172,8 +179,11 @@ def heatmap(matrix, labels, title: str, cbar_label: str, axis_label: str = "rule
 
 def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], title: str,
                  xlabel: str, ylabel: str) -> Figure:
-    """Bars per group, one bar per series (label, values, lo, hi) side by side, with whiskers."""
-    fig = Figure(figsize=(6.4, 3.4), layout="constrained")
+    """Bars per group, one bar per series (label, values, lo, hi) side by side, with whiskers;
+    group names slant as in ``rate_bars``."""
+    names = in_words(groups)
+    slant, below = _slanted(names)
+    fig = Figure(figsize=(CHART_W, 3.4 + below), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(groups))
     width = 0.8 / max(1, len(series))
@@ -181,7 +191,7 @@ def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarr
         v, lo, hi = (np.asarray(a, dtype=float) for a in (v, lo, hi))
         err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
         ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=3, label=label)
-    ax.set_xticks(x, in_words(groups))
+    ax.set_xticks(x, names, rotation=30 if slant else 0, ha="right" if slant else "center")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
@@ -191,12 +201,15 @@ def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarr
 
 def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, unit: str, fmt: str = "{:.2f}") -> Figure:
     """A rectangular matrix (rows x columns of ``values``, labelled by its index and columns) as
-    coloured cells with their values written in (``heatmap``: a square matrix of rule cards)."""
-    fig = Figure(figsize=(6.4, 0.9 + 0.42 * max(1, len(values))), layout="constrained")
+    coloured cells with their values written in (``heatmap``: a square matrix of rule cards);
+    long column names slant as in ``rate_bars``."""
+    columns = in_words(values.columns)
+    slant, below = _slanted(columns, CHART_W - 2.2)  # less the row names and the colour bar
+    fig = Figure(figsize=(CHART_W, 0.9 + 0.42 * max(1, len(values)) + below), layout="constrained")
     ax = fig.add_subplot()
     m = values.to_numpy(float)
     image = ax.imshow(np.ma.masked_invalid(m), cmap="viridis", aspect="auto", vmin=np.nanmin(m) if np.isfinite(m).any() else 0)
-    ax.set_xticks(np.arange(m.shape[1]), in_words(values.columns))
+    ax.set_xticks(np.arange(m.shape[1]), columns, rotation=30 if slant else 0, ha="right" if slant else "center")
     ax.set_yticks(np.arange(m.shape[0]), in_words(values.index))
     for (i, j), v in np.ndenumerate(m):
         if np.isfinite(v):

@@ -111,3 +111,27 @@ def test_small_text_finds_text_under_the_least_size_at_the_shown_scale():
     ax.set_yticks([])
     assert charts.small_text(fig) == []
     assert sorted(charts.small_text(fig, 0.5)) == [("a", 3.5), ("b", 3.5), ("title", 5.0)]
+
+
+def test_no_two_tick_labels_of_a_chart_overlap(parts):
+    """Category and value labels along an axis stand apart once drawn: level ones do not overlap,
+    slanted ones (long names) lie at least a line height apart across their slant."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    for name, fig in _figures(parts):
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        for ax in fig.axes:
+            for along_x, labels in ((True, ax.get_xticklabels()), (False, ax.get_yticklabels())):
+                shown = [t for t in labels if t.get_visible() and t.get_text().strip()]
+                for a, b in zip(shown, shown[1:]):
+                    angle = np.radians(a.get_rotation() % 180)
+                    if angle == 0:
+                        assert not a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer)), \
+                            f"{name}: tick labels {a.get_text()!r} and {b.get_text()!r} overlap"
+                        continue
+                    (xa, ya), (xb, yb) = (ax.transData.transform(t.get_position()) for t in (a, b))
+                    apart = abs(xb - xa) * np.sin(angle) if along_x else abs(yb - ya) * np.cos(angle)
+                    assert apart >= a.get_fontsize() * fig.dpi / 72, f"{name}: slanted tick labels overlap ({apart:.1f} px)"

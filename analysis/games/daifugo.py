@@ -243,7 +243,7 @@ def pair_section(run) -> Section:
                 "seat spread beyond chance (percentage points)", marks=marks, centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
-                "Mean round length with both laws in force (a mean, not a difference)", "round length (plays)",
+                "Mean round length with both laws in force", "round length (plays)",
                 marks=marks))]
     top = flagged.assign(q=flagged[["spread_q", "plays_q"]].min(axis=1)).nsmallest(NAMED_PAIRS, "q")
     named = "; ".join(f"{r.pair} ({r.flag})" for r in top.itertuples())
