@@ -85,6 +85,11 @@ def header_text(name) -> str:
     tail = SUFFIX.get(parts[-1], "")
     if tail:
         parts = parts[:-1]
+    for k in range(len(parts), 0, -1):  # a leading whole name in words: last_round_diff_lo, shared_q
+        stem = "_".join(parts[:k])
+        if len(stem) > 1 and (stem in NAMES or stem in code_names()):
+            head = NAMES.get(stem) or code_names()[stem]
+            return " ".join([head] + [PARTS.get(p, p) for p in parts[k:]]) + tail
     return " ".join(PARTS.get(p, p) for p in parts) + tail
 
 

@@ -135,3 +135,23 @@ def test_no_two_tick_labels_of_a_chart_overlap(parts):
                     (xa, ya), (xb, yb) = (ax.transData.transform(t.get_position()) for t in (a, b))
                     apart = abs(xb - xa) * np.sin(angle) if along_x else abs(yb - ya) * np.cos(angle)
                     assert apart >= a.get_fontsize() * fig.dpi / 72, f"{name}: slanted tick labels overlap ({apart:.1f} px)"
+
+
+def test_plain_table_names_columns_and_known_codes_in_words():
+    """One place renames every printed table: a column by its name in words (a leading whole name,
+    then parts and a trailing lo/hi/p/q), a pivot's column name dropped, and only known codes in
+    text cells (virus-dogs' CODE_NAMES), other text kept."""
+    import pandas as pd
+
+    from analysis.glossary import header_text, plain_table
+
+    assert header_text("last_round_diff_lo") == "decided only in the last round difference, 95% low"
+    assert header_text("shared_q") == "shared win, q-value (BH)"
+    assert header_text("score_sd_with") == "score SD with" and header_text("win_diff_p") == "win rate difference, p-value"
+    assert header_text("played_tp") == "toilet paper (TP) played" and header_text("already words") == "already words"
+    df = pd.DataFrame({"per seat-game": ["mask_take_none", "hq_stalemate", "no_such_code"], "king_lo": [1, 2, 3]})
+    df.columns.name = "elim_cause"
+    out = plain_table(df)
+    assert list(out.columns) == ["per seat-game", "king kept, 95% low"] and out.columns.name is None
+    assert out["per seat-game"].tolist() == ["masks taking no card", "hard-quarantine stalemate", "no_such_code"]
+    assert out["king kept, 95% low"].tolist() == [1, 2, 3]
