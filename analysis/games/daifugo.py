@@ -445,7 +445,7 @@ def scorecard_section(run) -> Section:
 
 def _with_reference(caption: str, reference: str) -> str:
     """A law table's caption that names its reference (once)."""
-    return caption if reference in caption else f"{caption}; against {reference}"
+    return caption if reference in caption else f"{caption}; law figures against {reference}"
 
 
 def suggest_command(run) -> str:
