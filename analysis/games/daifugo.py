@@ -269,7 +269,7 @@ EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jb
 
 
 ROUND_MEASURES = {"plays": "plays", "passes": "passes", "tricks": "tricks",
-                  "trimmed": "cards discarded in the trim before play (DEC-9)"}
+                  "trimmed": "cards discarded in the trim before play"}
 
 
 def frequency_section(run) -> Section:

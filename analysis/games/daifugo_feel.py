@@ -30,7 +30,7 @@ SHARES = (
     ("winner was last after some round", "winner_worst_place = players",
      "the winner was alone in last place after some round (a comeback from last)"),
     ("winner was behind after some round", "winner_max_behind >= 1", "the winner trailed the top score after some round"),
-    ("shared win", "n_winners > 1", "two or more seats share the top final score (DEC-21)"),
+    ("shared win", "n_winners > 1", "two or more seats share the top final score"),
     ("no sole points winner", "leader_from_round = -1",
      "the winner is not the sole points leader at the end (shared win, or a tiebreak win)"),
 )
