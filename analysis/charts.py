@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 from analysis.glossary import cell_text
 
@@ -135,7 +136,6 @@ def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
     width = min(CHART_W, 3.2 * len(panels) + 1.6)
     fig = Figure(figsize=(width, 1.0 + 0.24 * max(1, len(labels))), layout="constrained")
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
-    label_chars = int((width - 1.6) / len(panels) * 72 / (0.6 * 8))  # an axis label wraps to its panel's width
     y = np.arange(len(labels))
     for ax, (est, lo, hi, xlabel, ref) in zip(axes, panels):
         est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
@@ -143,7 +143,7 @@ def forest(labels, panels, title: str, ylabel: str = "rule card") -> Figure:
         ax.errorbar(est, y, xerr=np.nan_to_num(err), fmt="o", ms=3.5, color="#4C78A8", ecolor="#4C78A8", capsize=2, lw=1)
         if ref is not None:
             ax.axvline(ref, color="grey", ls="--", lw=1)
-        ax.set_xlabel(textwrap.fill(xlabel, label_chars), fontsize=8)
+        ax.set_xlabel(wrapped(xlabel, (width - 1.6) / len(panels), 8), fontsize=8)  # wraps to its panel
         ax.tick_params(labelsize=MIN_FONT)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(y, labels)
@@ -236,7 +236,7 @@ def paired_forest(labels, first, second, names: tuple[str, str], title: str, xla
     ax.axvline(0, color="grey", ls="--", lw=1)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set_xlabel(textwrap.fill(xlabel, 90), fontsize=8)
+    ax.set_xlabel(wrapped(xlabel, CHART_W - 1.6, 8), fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
     ax.tick_params(labelsize=MIN_FONT)
     ax.grid(axis="x", alpha=0.3)
@@ -248,7 +248,5 @@ def paired_forest(labels, first, second, names: tuple[str, str], title: str, xla
 def small_text(fig: Figure, scale: float = 1.0, least: float = MIN_FONT) -> list[tuple[str, float]]:
     """The visible texts of ``fig`` (titles, labels, ticks, legends, annotations) smaller than
     ``least`` points when the chart is shown at ``scale`` times its size: (text, shown size)."""
-    from matplotlib.text import Text
-
     return [(t.get_text(), round(t.get_fontsize() * scale, 2)) for t in fig.findobj(Text)
             if t.get_visible() and t.get_text().strip() and t.get_fontsize() * scale < least - 1e-9]
