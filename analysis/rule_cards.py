@@ -11,13 +11,14 @@ statsmodels/scipy on those counts:
   pick position.
 - ``law_effects``: what each card changes as a law (in force: revealed in this or an earlier
   round of the game): seat spread of round wins, king retention, round length, and (per game)
-  the variance of final scores across seats. With a control run of the base game (the same
-  config with no law in force: ``laws = off`` in madness mode, so its precepts are drafted as in
-  the run; an empty rule deck in normal mode; ``analysis.games.daifugo_control``), one linear
-  model of all laws at once, with a term per round number, measures each law against the base
-  game (``joint_law_effects``); without one, rounds with the card are compared with rounds
-  without it at the same round number, that is with the other laws' average
-  (``stratified_law_effects``). The ``reference`` column says which.
+  the spread of final scores across seats, as a variance (VP², ``var_*``, what the tests work
+  on) and as a standard deviation in VP (``score_sd_*``, what the report shows). With a control
+  run of the base game (the same config with no law in force: ``laws = off`` in madness mode, so
+  its precepts are drafted as in the run; an empty rule deck in normal mode;
+  ``analysis.games.daifugo_control``), one linear model of all laws at once, with a term per
+  round number, measures each law against the base game (``joint_law_effects``); without one,
+  rounds with the card are compared with rounds without it at the same round number, that is
+  with the other laws' average (``stratified_law_effects``). The ``reference`` column says which.
 - ``pair_effects``: seat spread and round length of the rounds where two laws are in force.
 
 The precepts' power free of draft order and the VP advice: ``analysis.precept_power``.
@@ -296,7 +297,28 @@ def stratified_law_effects(run) -> pd.DataFrame:
         row.update(_variance_row(games[games["card"] == card]))
         row["reference"] = REF_OTHERS
         rows.append(row)
-    return pd.DataFrame(rows)
+    return with_score_sd(pd.DataFrame(rows))
+
+
+def with_score_sd(eff: pd.DataFrame) -> pd.DataFrame:
+    """``eff`` with the spread of final scores as a standard deviation in VP, from its variance
+    columns: ``score_sd_with`` (and its interval) and ``score_sd_without``, the square roots of
+    the mean per-game variances with and without the law; ``score_sd_diff`` their difference.
+    Its interval is the variance difference's carried over with the with-law variance W as
+    measured, d -> sqrt(W) - sqrt(W - d): increasing in d, so it holds zero exactly when the
+    variance interval does, and ``score_sd_p`` is the variance test's p."""
+    if eff.empty:
+        return eff
+    eff = eff.copy()
+    w = eff["var_with"].clip(lower=0)
+    root = lambda v: np.sqrt(np.clip(np.asarray(v, float), 0, None))  # noqa: E731
+    eff["score_sd_with"], eff["score_sd_without"] = root(w), root(eff["var_without"])
+    eff["score_sd_with_lo"], eff["score_sd_with_hi"] = root(eff["var_with_lo"]), root(eff["var_with_hi"])
+    eff["score_sd_diff"] = eff["score_sd_with"] - eff["score_sd_without"]
+    eff["score_sd_lo"] = root(w) - root(w - eff["var_lo"])
+    eff["score_sd_hi"] = root(w) - root(w - eff["var_hi"])
+    eff["score_sd_p"] = eff["var_p"]
+    return eff
 
 
 # ---- laws against the base game: one model of all laws -----------------------------------
@@ -413,7 +435,7 @@ def joint_law_effects(run, control) -> pd.DataFrame:
         row.update(_with_interval(v["mean_var"].to_numpy(float)[vo], v["var_var"].to_numpy(float)[vo], vn[vo], "var"))
         row.update(_coef_row(var_fit, voff, j, var_fit.dof if var_fit else 1, with_var, "var"))
         rows.append(row)
-    return pd.DataFrame(rows)
+    return with_score_sd(pd.DataFrame(rows))
 
 
 def _with_interval(means: np.ndarray, var_pop: np.ndarray, n: np.ndarray, prefix: str) -> dict:

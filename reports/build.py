@@ -21,7 +21,7 @@ from sim import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
 from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
-from analysis.glossary import header_text, section as glossary_section
+from analysis.glossary import plain_table, section as glossary_section
 from analysis.load import Run, cores
 from analysis.precept_power import is_advice, load_advice
 from analysis.sections import Section, anchor
@@ -156,12 +156,13 @@ def diagnostics(labelled: list[tuple[str, Run]]) -> list[bot_diagnostics.Diagnos
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Table cells as text: numbers by ``number_text``, column headers in words (``header_text``)."""
+    """Table cells as text: numbers by ``number_text``; headers and known codes in words
+    (``analysis.glossary.plain_table``)."""
     df = df.copy()
     for c in df.columns:
         if pd.api.types.is_float_dtype(df[c]) or pd.api.types.is_integer_dtype(df[c]):
             df[c] = df[c].map(number_text)
-    return df.rename(columns=header_text)
+    return plain_table(df)
 
 
 def number_text(v) -> str:
@@ -258,7 +259,7 @@ def render_html(parts: list[tuple[str, list[Section]]], images: Images | None = 
                         "findings": [(text, anchor(*target)) for text, target in s.items],
                         "marks": s.marks,
                         "tables": [(c, _fmt_table(t).to_html(index=False, classes="data", border=0)) for c, t in s.tables],
-                        "figures": [(c, images.base64(f)) for c, f in s.figures],
+                        "figures": [(c, images.base64(f), f"{pdf.chart_size(f)[0] / 72:.2f}") for c, f in s.figures],
                     }
                     for s in sections
                 ],

@@ -2,6 +2,7 @@
 
 import pytest
 
+from analysis.glossary import header_text
 from analysis.load import Run
 from sim import runner
 from analysis.games.daifugo import sections
@@ -31,6 +32,14 @@ def test_sections(tmp_path, params):
         assert next(s for s in secs if s.title == "Pairs of laws").text.startswith("No two laws")
     freq = secs[-1].tables[0][1]
     assert set(freq["event"]) >= {"revolution", "forbidden finish", "play-count guard"}
+    assert "rounds_with_event" in freq and header_text("rounds_with_event") == "rounds with the event"
+    # no control run: every law table and chart names the other laws' average as its reference
+    ref = "against the other laws' average"
+    assert all(ref in c for c, _ in laws.tables) and all(ref in c for c, _ in laws.figures)
+    assert all(ref in f.axes[0].figure._suptitle.get_text().replace("\n", " ") for _, f in laws.figures)
+    assert ref in secs[0].tables[-1][0]  # the scorecard's law table
+    sd = laws.tables[-1][1]
+    assert list(sd.columns)[2:5] == ["score_sd_with", "score_sd_without", "score_sd_diff"]
 
 
 def test_madness_laws_measured_against_its_laws_off_control(tmp_path):
