@@ -267,7 +267,7 @@ def _action(card: int, start: dict, changes: dict, dropped: set, vp_now: int) ->
     if start["verdict"] != "even" and min(abs(start["worth_vp_lo"]), abs(start["worth_vp_hi"])) >= TEXT_WORTH_VP \
             and start["worth_vp_lo"] * start["worth_vp_hi"] > 0:
         return f"change the text: {start['verdict']}, worth under half a VP"
-    return "keep"
+    return "keep" if start["verdict"] == "even" else f"keep: {start['verdict']} by under a quarter VP"
 
 
 def _names(cards: list[int]) -> str:
