@@ -102,7 +102,7 @@ def player(source, out: Path, games: int, workers: int, engine: str) -> Callable
         vps = {VP.format(c): int(source.config.params.get(VP.format(c), 1)) + d for c, d in changes.items()}
         cfg = dataclasses.replace(source.config, seed=seed, params={**source.config.params, **vps})
         source.game.check(cfg)
-        runner.run(cfg, games, out / name, workers, None, engine, progress=False)
+        runner.run(cfg, games, out / name, runner.RunOptions(workers=workers, engine=engine, progress=False))
         return Run(out / name)
 
     return play

@@ -43,7 +43,8 @@ def run(
     cfg = g.make_config(players=players, bots=bots, seed=seed, overrides=params)
 
     def play(path) -> dict[str, pd.DataFrame]:
-        runner.run(cfg, games, path, workers, batch_size, engine, progress=False)
+        runner.run(cfg, games, path, runner.RunOptions(workers=workers, batch_size=batch_size, engine=engine,
+                                                       progress=False))
         loaded = Run(path)
         return {name: loaded.table(name) for name in g.tables}
 

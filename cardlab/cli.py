@@ -128,8 +128,10 @@ def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_cha
     from sim import runner
 
     try:
-        summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet,
-                             allow_code_change=allow_code_change, notify=typer.echo, stopping=rule)
+        options = runner.RunOptions(workers=workers, batch_size=batch_size, engine=engine, scheduler=scheduler,
+                                    progress=not quiet, allow_code_change=allow_code_change, notify=typer.echo,
+                                    stopping=rule)
+        summary = runner.run(cfg, games, out, options)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; resume with: cardlab resume {out}", 130)
     played = summary.played_batches
@@ -539,7 +541,7 @@ def sweep(
     with writer_lock(out, f"{game} sweep"):
         for v, cfg in zip(items, cfgs):
             d = out / f"{param}={v}"
-            runner.run(cfg, games, d, workers, progress=False)
+            runner.run(cfg, games, d, runner.RunOptions(workers=workers, progress=False))
             rows.append({param: v, **summary(Run(d))})
         table = pd.DataFrame(rows)
         table.to_csv(out / "sweep.csv", index=False)

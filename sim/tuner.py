@@ -49,7 +49,7 @@ from typing import Any
 import pandas as pd
 
 from sim import runner, stats
-from sim.config import ConfigError, RunConfig, read_toml
+from sim.config import ConfigError, RunConfig, RunOptions, read_toml
 from sim.games import get_game
 from sim.metrics import Counts, Estimate, Metric, read_counts, resolve, sample_columns
 from sim.stopping import StoppingRule
@@ -294,6 +294,11 @@ class TuneSpec:
         return self.plugin.make_config(players=self.players, bots=self.bots, seed=self.seed,
                                        overrides={**self.overrides, **values}, file=self.config_file)
 
+    def run_options(self, workers: int, stopping: StoppingRule | None = None) -> RunOptions:
+        """How the study plays a configuration: its engine and batch size, no progress bar."""
+        return RunOptions(workers=workers, batch_size=self.batch_size, engine=self.engine, progress=False,
+                          stopping=stopping)
+
     def identity(self) -> dict[str, Any]:
         """What a stored study must match to be resumed."""
         return {
@@ -531,8 +536,7 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
 
 def simulate(spec: TuneSpec, cfg: RunConfig, out: Path, workers: int):
     """One configuration's run (``OUT/runs/<config hash>``), resumed if already there."""
-    return runner.run(cfg, spec.games, out / "runs" / cfg.digest(), workers, spec.batch_size, spec.engine,
-                      progress=False, stopping=spec.rule)
+    return runner.run(cfg, spec.games, out / "runs" / cfg.digest(), spec.run_options(workers, spec.rule))
 
 
 def _results(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int, checks: Checks) -> TuneResult:
@@ -610,8 +614,7 @@ def play(spec: TuneSpec, cfg: RunConfig, offset: int, games: int, out: Path, wor
     """``games`` games of ``cfg`` at the study seed + ``offset``, in ``out/<hash>-<games>``
     (resumed if there), and their counts."""
     cfg = dataclasses.replace(cfg, seed=cfg.seed + offset)
-    run = runner.run(cfg, games, out / f"{cfg.digest()}-{games}", workers, spec.batch_size, spec.engine,
-                     progress=False)
+    run = runner.run(cfg, games, out / f"{cfg.digest()}-{games}", spec.run_options(workers))
     return run.path, read_counts(spec.plugin, RunDir(run.path), range(run.batches))
 
 
