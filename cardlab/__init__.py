@@ -1,6 +1,7 @@
-"""cardlab, the application: the ``cardlab`` command line (``cardlab.cli``), the notebook API
-(``cardlab.run``, ``cardlab.tune``: ``cardlab.api``) and the report bench
-(``cardlab.report_bench``). It orchestrates the layers below it: ``reports`` over ``analysis``
+"""cardlab, the application: the ``cardlab`` command line (``cardlab.cli``: arguments and
+printing), the API every command calls (``cardlab.api``; in a notebook ``cardlab.run`` and
+``cardlab.tune``), the engine checks and the benches (``cardlab.advice``, ``engine_bench``,
+``search_bench``, ``report_bench``). It orchestrates the layers below it: ``reports`` over ``analysis``
 over the simulator ``sim``.
 
 Importing it imports neither numba nor pandas: the CLI starts fast, and reading results

@@ -37,6 +37,7 @@ class TuneResult:
     confirmations: list[Confirmation] = field(default_factory=list)
     answer: str = ""
     pareto_toml: Path | None = None
+    report: tuple[Path, Path] | None = None  # report.html and report.pdf, once written (reports.tuning)
 
     @property
     def confirmed(self) -> bool:
