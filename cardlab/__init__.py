@@ -1,7 +1,8 @@
-"""cardlab, the application: the ``cardlab`` command line (``cardlab.cli``), the notebook API
-(``cardlab.run``, ``cardlab.tune``: ``cardlab.api``), the reinforcement-learning environments
-(``cardlab.env``: ``cardlab.rl``, loaded on first use; needs the ``rl`` extra) and the report bench
-(``cardlab.report_bench``). It orchestrates the layers below it: ``reports`` over ``analysis``
+"""cardlab, the application: the ``cardlab`` command line (``cardlab.cli``: arguments and
+printing), the API every command calls (``cardlab.api``; in a notebook ``cardlab.run`` and
+``cardlab.tune``), the reinforcement-learning environments (``cardlab.env``: ``cardlab.rl``, loaded
+on first use; needs the ``rl`` extra), the checked VP advice (``cardlab.advice``) and the benches
+(``engine_bench``, ``search_bench``, ``report_bench``). It orchestrates the layers below it: ``reports`` over ``analysis``
 over the simulator ``sim``.
 
 Importing it imports neither numba nor pandas: the CLI starts fast, and reading results

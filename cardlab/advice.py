@@ -103,7 +103,7 @@ def player(source, out: Path, games: int, workers: int, engine: str) -> Callable
         defaults = {p.name: p.default for p in source.game.params}  # a run from before a parameter existed
         cfg = dataclasses.replace(source.config, seed=seed, params={**defaults, **source.config.params, **vps})
         source.game.check(cfg)
-        runner.run(cfg, games, out / name, workers, None, engine, progress=False)
+        runner.run(cfg, games, out / name, runner.RunOptions(workers=workers, engine=engine, progress=False))
         return Run(out / name)
 
     return play

@@ -1,15 +1,111 @@
-"""A small Python API for notebooks: run games and get DataFrames back (``cardlab.run``,
-``cardlab.tune``). pandas loads on the first call, so importing ``cardlab`` stays light."""
+"""cardlab's front door: every command of the ``cardlab`` CLI is one call of a function here (the
+CLI only parses its arguments and prints), and a notebook calls the same functions:
+``cardlab.run`` returns DataFrames, ``cardlab.tune`` a study's answer. pandas loads on the first
+call, so importing ``cardlab`` stays light.
+
+A configuration is given as the game, ``players``, ``bots`` (a list or ``"a,b"``), ``seed``,
+``params`` (rule and ``bot.<bot>.<param>`` values) and ``config_file`` (a TOML file with
+players, bots, seed, ``[params]`` and ``[bot_params.<bot>]``); how a run is played (workers,
+batch size, engine, progress, ...) is a ``sim.config.RunOptions``.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
+from sim.config import ConfigError, RunOptions
 from sim.games import get_game
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from sim.config import RunConfig
+    from sim.runner import RunSummary
+
+Notify = Callable[[str], None]
+
+
+def _quiet(line: str) -> None:
+    """A ``notify`` that drops its line."""
+
+
+# ---- configurations -------------------------------------------------------------------------
+Params = dict[str, Any] | list[str] | None  # values by name, or CLI-style "name=value" items
+
+
+def config(game: str, players: int | None = None, bots: list[str] | str | None = None, seed: int | None = None,
+           params: Params = None, config_file: str | Path | None = None) -> RunConfig:
+    """The checked run configuration of ``game`` (``Game.make_config``): the arguments over the
+    TOML ``config_file`` over the game's defaults."""
+    from sim.config import read_toml
+
+    g = get_game(game)
+    file = read_toml(config_file) if config_file else None
+    return g.make_config(players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params), file=file)
+
+
+def overrides(params: Params) -> dict[str, Any]:
+    """Rule and bot parameter values by name, from a dict or from ``"name=value"`` items."""
+    from sim.config import parse_overrides
+
+    return parse_overrides(params) if isinstance(params, (list, tuple)) else dict(params or {})
+
+
+def _bot_list(bots: list[str] | str | None) -> list[str] | None:
+    """``"a, b"`` as ``["a", "b"]`` (empty names dropped); a list as it is; None or empty: None."""
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",") if b.strip()]
+    return list(bots) if bots else None
+
+
+def check_metric(metric: str | None, precision: float | None) -> None:
+    """``metric`` chooses the metric of ``precision``: one without the other is refused."""
+    if metric is not None and precision is None:
+        raise ConfigError("--metric chooses the metric of --precision; give --precision too, or leave --metric out")
+
+
+# ---- runs -----------------------------------------------------------------------------------
+def simulate(game: str, games: int, out: str | Path, players: int | None = None, bots: list[str] | str | None = None,
+             seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
+             options: RunOptions = RunOptions(), precision: float | None = None,
+             metric: str | None = None) -> RunSummary:
+    """The ``cardlab simulate`` command: play ``games`` games into run directory ``out``
+    (resumed if there). With ``precision`` the games are a cap: the run stops once ``metric``'s
+    95% interval half-width (default ``seat_win``, every seat) is at most ``precision``."""
+    import dataclasses
+
+    from sim import runner
+    from sim.stopping import StoppingRule
+
+    check_metric(metric, precision)
+    cfg = config(game, players, bots, seed, params, config_file)
+    if precision is not None:
+        options = dataclasses.replace(options, stopping=StoppingRule(precision, metric or "seat_win"))
+    return runner.run(cfg, games, out, options)
+
+
+def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_manifest: bool = False,
+           notify: Notify = _quiet) -> RunSummary:
+    """The ``cardlab resume`` command: finish or repair ``run_dir`` with the settings in
+    its run.json (its missing and damaged batches played); ``rebuild_manifest`` first writes
+    run.json anew from the run facts in the batch files."""
+    import dataclasses
+
+    from sim import runner
+    from sim.config import RunConfig
+    from sim.store import RunDir, rebuild_manifest as rebuild, writer_lock
+
+    run_dir = Path(run_dir)
+    if rebuild_manifest:
+        with writer_lock(run_dir, "run.json rebuild"):
+            kept, read = rebuild(run_dir)
+        notify(f"rebuilt {run_dir / 'run.json'} from {read} batch files: {kept} finished batches")
+    meta = RunDir(run_dir).manifest()
+    cfg = RunConfig.from_dict(meta["config"])
+    get_game(cfg.game).check(cfg)
+    options = dataclasses.replace(options, batch_size=meta["batch_size"], engine=meta["engine"])
+    return runner.run(cfg, meta["games"], run_dir, options)
 
 
 def run(
@@ -18,7 +114,7 @@ def run(
     players: int | None = None,
     bots: list[str] | str | None = None,
     seed: int = 0,
-    params: dict[str, Any] | None = None,
+    params: Params = None,
     engine: str = "fast",
     out: str | Path | None = None,
     workers: int = 1,
@@ -35,17 +131,13 @@ def run(
     import tempfile
 
     from analysis.load import Run
-    from sim import runner
 
-    g = get_game(game)
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
-    cfg = g.make_config(players=players, bots=bots, seed=seed, overrides=params)
+    options = RunOptions(workers=workers, batch_size=batch_size, engine=engine, progress=False)
 
     def play(path) -> dict[str, pd.DataFrame]:
-        runner.run(cfg, games, path, workers, batch_size, engine, progress=False)
+        simulate(game, games, path, players, bots, seed, params, options=options)
         loaded = Run(path)
-        return {name: loaded.table(name) for name in g.tables}
+        return {name: loaded.table(name) for name in loaded.game.tables}
 
     if out is not None:
         return play(out)
@@ -53,9 +145,10 @@ def run(
         return play(Path(tmp) / "run")
 
 
+# ---- tuning ---------------------------------------------------------------------------------
 def tune(
     game: str,
-    space: dict[str, Any] | list[str],
+    space: dict[str, Any] | list[str] | None = None,
     minimize: str | list[str] | None = None,
     maximize: str | list[str] | None = None,
     target: str | list[str] | None = None,
@@ -67,8 +160,8 @@ def tune(
     metric: str | None = None,
     players: int | None = None,
     bots: list[str] | str | None = None,
-    seed: int = 0,
-    params: dict[str, Any] | None = None,
+    seed: int | None = 0,
+    params: Params = None,
     storage: str | None = None,
     study: str = "cardlab",
     sampler_seed: int = 0,
@@ -80,38 +173,45 @@ def tune(
     race_games: int | None = None,
     confirm_games: int | None = None,
     write_best: bool = False,
+    space_file: str | Path | None = None,
+    config_file: str | Path | None = None,
 ):
     """The ``cardlab tune`` command as a function; returns a ``sim.tuner.TuneResult``.
 
     ``space`` maps a parameter to a ``(lo, hi)`` range, a list of choices or a ``"lo..hi"``
-    string, or is a list of CLI-style ``"name=lo..hi"`` items. ``minimize``, ``maximize`` and
-    ``target`` take a metric or a list of them (several goals: a multi-objective study).
-    ``result.answer`` is the answer in one sentence, ``result.confirmed`` whether an
-    improvement over the default held on fresh games, ``result.best.params`` the search's best
-    trial, ``result.trials_table`` the trials Parquet file.
+    string, or is a list of CLI-style ``"name=lo..hi"`` items (``space_file``: a TOML file with
+    a ``[space]`` table). ``minimize``, ``maximize`` and ``target`` take a metric or a list of
+    them (several goals: a multi-objective study). ``result.answer`` is the answer in one
+    sentence, ``result.confirmed`` whether an improvement over the default held on fresh games,
+    ``result.best.params`` the search's best trial, ``result.trials_table`` the trials Parquet
+    file, ``result.report`` the report's HTML and PDF files (with ``report``).
 
     >>> r = tune("virus-dogs", {"n_bat": (1, 6)}, minimize="seat_spread", trials=10, games=2000)  # doctest: +SKIP
     """
+    from sim.config import read_toml
     from sim.tuner import Checks, TuneSpec, parse_constraint, parse_objectives, parse_space, run_study
 
+    check_metric(metric, precision)
     g = get_game(game)
-    if isinstance(space, dict):
-        items = [f"{k}={_space_text(v)}" for k, v in space.items()]
-    else:
-        items = list(space)
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
-    spec = TuneSpec(game=g.name, space=parse_space(g, items), objective=parse_objectives(minimize, maximize, target),
+    spec = TuneSpec(game=g.name, space=parse_space(g, _space_items(space), space_file),
+                    objective=parse_objectives(minimize, maximize, target),
                     constraints=[parse_constraint(c) for c in constraints or []], games=games, precision=precision,
-                    metric=metric, players=players, bots=bots, seed=seed, overrides=dict(params or {}),
-                    engine=engine, batch_size=batch_size)
+                    metric=metric, players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params),
+                    config_file=read_toml(config_file) if config_file else None, engine=engine, batch_size=batch_size)
     result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
                        Checks(race, race_games, confirm_games, write_best))
     if report:
         from reports.tuning import build
 
-        build(result)
+        result.report = build(result)
     return result
+
+
+def _space_items(space: dict[str, Any] | list[str] | None) -> list[str]:
+    """The space as CLI-style ``name=...`` items."""
+    if isinstance(space, dict):
+        return [f"{k}={_space_text(v)}" for k, v in space.items()]
+    return list(space or [])
 
 
 def _space_text(value: Any) -> str:
@@ -120,3 +220,242 @@ def _space_text(value: Any) -> str:
     if isinstance(value, (list, set)):
         return ",".join(str(v) for v in value)
     return str(value)
+
+
+# ---- sweeps and ladders -----------------------------------------------------------------------
+def sweep(game: str, param: str, values: str | list, games: int, out: str | Path, players: int | None = None,
+          bots: list[str] | str | None = None, seed: int | None = None, params: Params = None,
+          config_file: str | Path | None = None, workers: int = 1, pairing: str | None = None) -> pd.DataFrame:
+    """The ``cardlab sweep`` command: one run per value of rule parameter ``param`` (``values``:
+    comma-separated text or a list) into ``out/<param>=<value>``, and the table of how the
+    metrics move (also ``out/sweep.csv``). ``pairing`` ``"CHALLENGER,OPPONENT"``: one seat of
+    the challenger (``search@N`` for a search budget) against the opponent's other seats."""
+    import pandas as pd
+
+    from analysis.compare import summary
+    from analysis.load import Run
+    from analysis.sweep import write_manifest
+    from sim import runner
+    from sim.store import writer_lock
+
+    out = Path(out)
+    g = get_game(game)
+    items = sweep_values(g.param(param), values if isinstance(values, str) else ",".join(map(str, values)))
+    if pairing is not None:
+        bots, params = pairing_bots(game, pairing, players, bots, params, config_file)
+    cfgs = [config(game, players, bots, seed, {**overrides(params), param: v}, config_file) for v in items]
+    rows = []
+    with writer_lock(out, f"{game} sweep"):
+        for v, cfg in zip(items, cfgs):
+            d = out / f"{param}={v}"
+            runner.run(cfg, games, d, RunOptions(workers=workers, progress=False))
+            rows.append({param: v, **summary(Run(d))})
+        table = pd.DataFrame(rows)
+        table.to_csv(out / "sweep.csv", index=False)
+        write_manifest(out, game, param, items, pairing)
+    return table
+
+
+def sweep_values(param, text: str) -> list[str]:
+    """The comma-separated values of a sweep: none empty, no value twice (after conversion)."""
+    items = [v.strip() for v in text.split(",")]
+    if not text.strip():
+        raise ConfigError("--values needs at least one value")
+    if "" in items:
+        raise ConfigError(f"--values {text!r} has an empty value; give values separated by single commas")
+    seen: dict = {}
+    for v in items:
+        key = str(param.coerce(v))
+        if key in seen:
+            raise ConfigError(f"--values {text!r} gives {param.name}={key} twice ({seen[key]!r} and {v!r})")
+        seen[key] = v
+    return items
+
+
+def pairing_bots(game: str, pairing: str, players: int | None, bots, params: Params,
+                 config_file: str | Path | None) -> tuple[str, dict[str, Any]]:
+    """The bots and the parameters (the challenger's search budget added) of ``pairing``
+    ``"CHALLENGER,OPPONENT"``."""
+    from sim.ladder import Pairing, Player, pairing_config
+
+    g = get_game(game)
+    if bots:
+        raise ConfigError("--pairing sets the bots; leave --bots out")
+    names = pairing.split(",")
+    if len(names) != 2:
+        raise ConfigError(f"--pairing {pairing!r}: give CHALLENGER,OPPONENT, e.g. search@64,{g.default_bots[0]}")
+    pair = Pairing(Player.parse(g, names[0]), Player.parse(g, names[1]))
+    if pair.challenger.bot == pair.opponent.bot:
+        raise ConfigError(f"--pairing {pairing!r}: the challenger and the opponent must be different bots")
+    n = config(game, players, None, 0, params, config_file).players
+    table_bots, extra = pairing_config(lambda b, o: (b, o), n, pair)
+    return ",".join(table_bots), {**overrides(params), **{k: str(v) for k, v in extra.items()}}
+
+
+def ladder(game: str, games: int, out: str | Path, rungs: str | None = None, budgets: str | None = None,
+           reference: str | None = None, precision: float | None = None, players: int | None = None,
+           seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
+           workers: int = 1, allow_code_change: bool = False, notify: Notify = _quiet,
+           report_dir: str | Path | None = None) -> dict[str, Any]:
+    """The ``cardlab ladder`` command: play (or resume) a skill ladder on shared deals into ``out``
+    (each player against the reference, the top rung against the bottom, ``games`` in all) and
+    return the game's name, its players and summary (``analysis.skill.ladder_summary``: ratings,
+    rungs, skill index), and with ``report_dir`` the ladder's report files (``report``: HTML, PDF)."""
+    from analysis.skill import Ladder, ladder_summary
+    from sim.ladder import players_from, reference_player, run_ladder
+    from sim.stopping import StoppingRule
+
+    g = get_game(game)
+    if precision is not None:
+        StoppingRule(precision)  # checks the value before a game is played
+    ladder_players = players_from(g, rungs, budgets)
+    ref = reference_player(g, ladder_players, reference)
+    base = config(game, players, None, seed, params, config_file)
+
+    def make_config(bots, extra):
+        more = {k: str(v) for k, v in extra.items()}
+        return config(game, base.players, ",".join(bots), seed, {**overrides(params), **more}, config_file)
+
+    run_ladder(g, ladder_players, ref, games, out, make_config, workers, precision, allow_code_change, notify=notify)
+    summary = {"game": g.name, "players": ladder_players, **ladder_summary(Ladder.open(out))}
+    if report_dir is not None:
+        from reports.build import build
+
+        summary["report"] = build([Path(out)], Path(report_dir))
+    return summary
+
+
+# ---- checks and reading results ----------------------------------------------------------------
+def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
+    """The ``cardlab compare`` command: two runs of one game (each checked intact), win rates,
+    per-game flags and length, with 95% intervals and p-values."""
+    from analysis.compare import compare as compare_runs
+    from analysis.load import Run
+    from sim.store import require_intact
+
+    require_intact(a)
+    require_intact(b)
+    return compare_runs(Run(a), Run(b))
+
+
+def verify(game: str, games: int = 2_000, players: int | None = None, bots: list[str] | str | None = None,
+           seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
+           batch_size: int = 500) -> tuple[RunConfig, str | None]:
+    """The ``cardlab verify`` command: the same games in both engines; the configuration and the
+    first mismatch (None: every result row agrees)."""
+    from sim.verify import compare_engines
+
+    cfg = config(game, players, bots, seed, params, config_file)
+    if games < 1 or batch_size < 1:
+        raise ConfigError(f"--games and --batch-size must be at least 1, got {games} and {batch_size}")
+    return cfg, compare_engines(get_game(game), cfg, games, batch_size)
+
+
+def replay(run_dir: str | Path, game_index: int) -> tuple[list[str], str | None]:
+    """The ``cardlab replay`` command: game ``game_index`` of a run replayed in the reference
+    engine; its play-by-play lines and the first mismatch with the stored rows (or None)."""
+    from sim.verify import replay_and_check
+
+    return replay_and_check(run_dir, game_index)
+
+
+def scenario(spec: dict[str, Any]) -> dict[str, Any]:
+    """The ``cardlab scenario`` command: an explicit-state scenario (docs/scenarios.md) run in the
+    reference engine; the resulting state."""
+    if not isinstance(spec, dict) or "game" not in spec:
+        raise ConfigError("scenario JSON must be an object with a 'game' field")
+    return get_game(str(spec["game"])).scenario(spec)
+
+
+def query(run_dir: str | Path, sql: str, limit: int) -> pd.DataFrame:
+    """The ``cardlab sql`` command: the first ``limit`` rows of a DuckDB query over a run's views."""
+    from analysis.load import Run
+
+    return Run(run_dir).head(sql, limit)
+
+
+def export(run_dir: str | Path, sql: str, out: str | Path) -> int:
+    """``cardlab sql --out``: a DuckDB query's whole result written as CSV or Parquet; its rows."""
+    from analysis.load import Run
+
+    return Run(run_dir).export(sql, out)
+
+
+# ---- engines and games ---------------------------------------------------------------------------
+def compile_engines(games: list[str] | None = None, jobs: int | None = None) -> list:
+    """The ``cardlab compile`` command: the fast engines of ``games`` (None or ``"all"`` among
+    them: every game) compiled into numba's cache, ``jobs`` at once; one result per game."""
+    from sim.games import available, check_game
+    from sim.precompile import compile_games
+
+    everything = not games or "all" in games
+    for name in [] if everything else games:
+        check_game(name)  # an unknown game is a one-line error (without importing the engines here)
+    names = available() if everything else list(dict.fromkeys(games))
+    if jobs is not None and jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, got {jobs}")
+    return compile_games(names, jobs)
+
+
+def tables(game: str) -> list[tuple[str, Any, dict[str, Any]]]:
+    """The ``cardlab tables`` command: each result table of ``game``, its spec (kind, keys,
+    meaning) and its columns' types (from two reference games)."""
+    g = get_game(game)
+    frames = g.run_batch(g.make_config(), 0, 2, "reference")
+    return [(name, spec, dict(frames[name].dtypes.items())) for name, spec in g.tables.items()]
+
+
+def available_games() -> list:
+    """The ``cardlab games`` command: the games this installation simulates (their plug-ins)."""
+    from sim.games import available
+
+    return [get_game(name) for name in available()]
+
+
+def rules(game: str) -> dict[str, Any]:
+    """The ``cardlab rules`` command: a game's rule parameters (default, allowed values, source,
+    rule), bots and bot parameters, and the file with its rules."""
+    g = get_game(game)
+    rows = [
+        {"name": p.name, "default": p.default, "allowed": p.allowed(), "source": p.source, "rule": p.rule, "doc": p.doc}
+        for p in g.params
+    ]
+    bots = [{"bot": b.name, "params": b.params, "doc": b.doc} for b in g.bots.values()]
+    bot_params = [
+        {"name": p.name, "lo": p.lo, "hi": p.hi, "allowed": p.allowed(), "doc": p.doc,
+         "bots": [b.name for b in g.bots.values() if p.name in b.params]}
+        for p in g.bot_param_specs
+    ]
+    return {"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params, "rules_doc": f"docs/rules/{g.name}.md"}
+
+
+# ---- benches ----------------------------------------------------------------------------------
+def bench(game: str, games: int = 200_000, reference_games: int = 300, repeat: int = 3):
+    """The ``cardlab bench`` command for one game: both engines' speeds, their ratio, the first
+    call's time (``cardlab.engine_bench.EngineBench``)."""
+    from cardlab.engine_bench import engine_bench
+
+    if games < 1 or reference_games < 1 or repeat < 1:
+        raise ConfigError("--games, --reference-games and --repeat must be at least 1")
+    return engine_bench(get_game(game), games, reference_games, repeat)
+
+
+def bench_report(game: str, games: int) -> dict[str, Any]:
+    """``cardlab bench --report``: wall time and peak memory of ``simulate`` and ``report`` of one
+    run of ``games`` games, each in its own process (``cardlab.report_bench``)."""
+    from cardlab.report_bench import simulate_and_report
+
+    if games < 1:
+        raise ConfigError("--report-games must be at least 1")
+    return simulate_and_report(game, games)
+
+
+def bench_search(names: list[str], games: int, notify: Notify = _quiet) -> list[dict[str, Any]]:
+    """``cardlab bench --search``: the search bot's strength and speed at doubling budgets in each
+    of ``names`` that has a search bot (``cardlab.search_bench``)."""
+    from cardlab.search_bench import search_bench
+
+    searchable = [n for n in names if "search" in get_game(n).bots]
+    if not searchable:
+        raise ConfigError(f"no search bot in {', '.join(names)}")
+    return [search_bench(get_game(n), games, echo=notify) for n in searchable]

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 from typer.exceptions import TyperException
 
-from sim.config import ConfigError, parse_overrides, read_toml
+from cardlab import api
+from sim.config import ConfigError, RunOptions
 
 app = typer.Typer(
     add_completion=False,
@@ -33,12 +35,6 @@ class Fail(Exception):
     def __init__(self, message: str, code: int = 2):
         super().__init__(message)
         self.code = code
-
-
-def _config(game, players, bots, seed, sets, config_file):
-    file = read_toml(config_file) if config_file else None
-    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else None
-    return game.make_config(players=players, bots=names, seed=seed, overrides=parse_overrides(sets or []), file=file)
 
 
 def _game(name: str):
@@ -80,13 +76,10 @@ def simulate(
                                          "seat): seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
-    _metric_needs_precision(metric, precision)
-    g = _game(game)
-    cfg = _config(g, players, bots, seed, sets, config)
-    from sim.stopping import StoppingRule
-
-    rule = StoppingRule(precision, metric or "seat_win") if precision is not None else None
-    _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet, rule)
+    options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine)
+    with _interruptible(out):
+        summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric)
+    _print_run(summary, out, games)
 
 
 @app.command()
@@ -100,23 +93,11 @@ def resume(
                                           "facts in the batch files (when it is lost, unreadable or edited)."),
 ):
     """Finish or repair a run with the settings in its run.json: play its missing and damaged batches."""
-    from sim.config import RunConfig
-    from sim.store import RunDir, rebuild_manifest as rebuild, writer_lock
-
     run = _run_dir(run)
-    if rebuild_manifest:
-        with writer_lock(run, "run.json rebuild"):
-            kept, read = rebuild(run)
-        typer.echo(f"rebuilt {run / 'run.json'} from {read} batch files: {kept} finished batches")
-    meta = RunDir(run).manifest()
-    cfg = RunConfig.from_dict(meta["config"])
-    _game(cfg.game).check(cfg)
-    _run(cfg, meta["games"], run, workers, meta["batch_size"], meta["engine"], scheduler, allow_code_change, quiet)
-
-
-def _metric_needs_precision(metric: Optional[str], precision: Optional[float]) -> None:
-    if metric is not None and precision is None:
-        raise ConfigError("--metric chooses the metric of --precision; give --precision too, or leave --metric out")
+    with _interruptible(run):
+        summary = api.resume(run, _run_options(workers, scheduler, allow_code_change, quiet), rebuild_manifest,
+                             notify=typer.echo)
+    _print_run(summary, run, summary.games)
 
 
 def _run_dir(path: Path) -> Path:
@@ -124,23 +105,33 @@ def _run_dir(path: Path) -> Path:
     return path.parent if path.name == "run.json" and path.is_file() else path
 
 
-def _run(cfg, games, out, workers, batch_size, engine, scheduler, allow_code_change, quiet, rule=None) -> None:
-    from sim import runner
+def _run_options(workers, scheduler, allow_code_change, quiet, **more) -> RunOptions:
+    """The run options of ``simulate`` and ``resume``: a progress bar unless ``quiet``, and a
+    line for each batch played again."""
+    return RunOptions(workers=workers, scheduler=scheduler, progress=not quiet, allow_code_change=allow_code_change,
+                      notify=typer.echo, **more)
 
+
+@contextmanager
+def _interruptible(out: Path):
+    """Ctrl-C during a run: one line that says how to resume it."""
     try:
-        summary = runner.run(cfg, games, out, workers, batch_size, engine, scheduler, progress=not quiet,
-                             allow_code_change=allow_code_change, notify=typer.echo, stopping=rule)
+        yield
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; resume with: cardlab resume {out}", 130)
+
+
+def _print_run(summary, out: Path, cap: int) -> None:
+    """The line of a finished run (and of its stopping rule)."""
     played = summary.played_batches
     typer.echo(
-        f"{cfg.game}: {summary.games:,} games in {summary.batches} batches -> {out} "
+        f"{summary.game}: {summary.games:,} games in {summary.batches} batches -> {out} "
         f"({played} batches played now, {max(0, summary.batches - played)} kept; {summary.seconds:.1f} s)"
     )
     if summary.stopping:
         st = summary.stopping
         typer.echo(f"stopped: {st['reason']} ({st['metric']} 95% half-width {st['half_width']} vs --precision "
-                   f"{st['precision']}; cap {games:,} games)")
+                   f"{st['precision']}; cap {cap:,} games)")
 
 
 @app.command()
@@ -184,25 +175,20 @@ def tune(
 ):
     """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers), race
     the best candidates, confirm the winner against the default on fresh games."""
-    from sim.tuner import Checks, TuneSpec, parse_constraint, parse_objectives, parse_space, run_study
-
-    _metric_needs_precision(metric, precision)
-    g = _game(game)
-    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else None
-    spec = TuneSpec(
-        game=g.name, space=parse_space(g, space or [], space_file), objective=parse_objectives(minimize, maximize, target),
-        constraints=[parse_constraint(c) for c in constraint or []], games=games, precision=precision, metric=metric,
-        players=players, bots=names, seed=seed, overrides=parse_overrides(sets or []),
-        config_file=read_toml(config) if config else None, engine=engine, batch_size=batch_size)
     try:
-        result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
-                           Checks(race, race_games, confirm_games, write_best))
+        result = api.tune(game, space, minimize, maximize, target, constraint, trials, games, out, precision=precision,
+                          metric=metric, players=players, bots=bots, seed=seed, params=sets, storage=storage,
+                          study=study, sampler_seed=sampler_seed, workers=workers, engine=engine, batch_size=batch_size,
+                          race=race, race_games=race_games, confirm_games=confirm_games, write_best=write_best,
+                          space_file=space_file, config_file=config)
     except KeyboardInterrupt:
         raise Fail("interrupted; finished trials are kept in the study; rerun the same command to resume", 130)
-    from reports.tuning import build
+    _print_tuning(game, result)
 
-    html, pdf = build(result)
-    best = result.best
+
+def _print_tuning(game: str, result) -> None:
+    """What a study found: its trials, the race, the answer, the files written."""
+    spec, best = result.spec, result.best
     typer.echo(f"{game}: {result.new_trials} trials run now, {len(result.study.trials)} in the study; "
                + (f"best trial {best.number}: {spec.objective.describe()} = {best.value:.6g} with "
                   + ", ".join(f"{k}={v}" for k, v in best.params.items()) if not spec.multi else
@@ -210,7 +196,7 @@ def tune(
     if result.race is not None:
         typer.echo(f"race: {result.race.winner.label} wins ({result.race.reason}, {result.race.games:,} games each)")
     typer.echo(f"answer: {result.answer}")
-    files = [result.trials_table, result.best_toml or result.pareto_toml, html, pdf]
+    files = [result.trials_table, result.best_toml or result.pareto_toml, *(result.report or ())]
     typer.echo("wrote " + ", ".join(str(f) for f in files if f is not None)
                + ("" if spec.multi or result.best_toml else " (no best.toml: no confirmed improvement; --write-best "
                   "writes it anyway)"))
@@ -285,22 +271,11 @@ def suggest(
 @app.command()
 def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
     """List a game's rule parameters (default, allowed values, source, rule), bots and bot parameters."""
-    g = _game(game)
-    rows = [
-        {"name": p.name, "default": p.default, "allowed": p.allowed(), "source": p.source, "rule": p.rule, "doc": p.doc}
-        for p in g.params
-    ]
-    bots = [{"bot": b.name, "params": b.params, "doc": b.doc} for b in g.bots.values()]
-    bot_params = [
-        {"name": p.name, "lo": p.lo, "hi": p.hi, "allowed": p.allowed(), "doc": p.doc,
-         "bots": [b.name for b in g.bots.values() if p.name in b.params]}
-        for p in g.bot_param_specs
-    ]
-    doc = f"docs/rules/{g.name}.md"
+    out = api.rules(game)
     if as_json:
-        out = {"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params, "rules_doc": doc}
         typer.echo(json.dumps(out, default=list, ensure_ascii=False))
         return
+    g, rows, bots, bot_params, doc = _game(game), out["params"], out["bots"], out["bot_params"], out["rules_doc"]
     from rich.console import Console
     from rich.table import Table
 
@@ -341,13 +316,7 @@ def verify(
     batch: int = typer.Option(500, "--batch-size"),
 ):
     """Play the same games in both engines and compare every result row."""
-    from sim.verify import compare_engines
-
-    g = _game(game)
-    cfg = _config(g, players, bots, seed, sets, config)
-    if games < 1 or batch < 1:
-        raise ConfigError(f"--games and --batch-size must be at least 1, got {games} and {batch}")
-    problem = compare_engines(g, cfg, games, batch)
+    cfg, problem = api.verify(game, games, players, bots, seed, sets, config, batch)
     if problem:
         raise Fail(f"engines differ: {problem}", 1)
     typer.echo(f"{game}: fast and reference engines agree on all {games:,} games (seed {cfg.seed}, bots {','.join(cfg.bots)})")
@@ -359,9 +328,7 @@ def replay(
     game_index: int = typer.Option(..., "--game", "-g", help="Game index in the run."),
 ):
     """Replay one game of a run in the reference engine, print it, and check the stored rows."""
-    from sim.verify import replay_and_check
-
-    lines, problem = replay_and_check(_run_dir(run), game_index)
+    lines, problem = api.replay(_run_dir(run), game_index)
     for line in lines:
         typer.echo(line)
     if problem:
@@ -380,19 +347,12 @@ def scenario(file: Path = typer.Argument(..., help="Scenario JSON file (docs/sce
         spec = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"scenario file {file} is not valid JSON: {e}") from None
-    if not isinstance(spec, dict) or "game" not in spec:
-        raise ConfigError("scenario JSON must be an object with a 'game' field")
-    result = _game(str(spec["game"])).scenario(spec)
+    result = api.scenario(spec)
     typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
 
 
 def _bench_search(names: list[str], games: int, as_json: bool) -> None:
-    from cardlab.search_bench import search_bench
-
-    searchable = [n for n in names if "search" in _game(n).bots]
-    if not searchable:
-        raise ConfigError(f"no search bot in {', '.join(names)}")
-    results = [search_bench(_game(n), games, echo=typer.echo) for n in searchable]
+    results = api.bench_search(names, games, notify=typer.echo)
     if as_json:
         typer.echo(json.dumps(results))
 
@@ -423,37 +383,30 @@ def bench(
         return
     results = []
     for name in names:
-        g = _game(name)
-        cfg = g.bench_config()
-        t = time.perf_counter()
-        g.run_batch(cfg, 0, 2, "fast")
-        compile_s = time.perf_counter() - t
-        fast, ref, rates = _bench_engines(g, cfg, games, reference_games, repeat)
-        r = {"game": name, "unit": g.unit, "players": cfg.players, "bots": list(cfg.bots),
-             "fast_games_per_s": round(fast, 1), "reference_games_per_s": round(ref, 2),
-             "ratio": round(fast / ref, 1), "compile_s": round(compile_s, 2)}
-        r.update(rates)
-        results.append(r)
-        per_decision = f", {r['decisions_per_s']:,.0f} decisions/s" if "decisions_per_s" in r else ""
-        typer.echo(
-            f"{name}: fast {fast:,.0f} {g.unit}/s{per_decision} (1 worker, {games:,} {g.unit}, best of {repeat}), "
-            f"reference {ref:,.1f} {g.unit}/s, ratio {fast / ref:,.0f}x, "
-            f"first call (compile or cache load) {compile_s:.2f} s"
-        )
-        full = g.full_game_bench_config()
-        if full is not None:
-            n_full, n_ref = max(1, games // 10), max(5, reference_games // 5)
-            fast, ref, _ = _bench_engines(g, full, n_full, n_ref, repeat)
-            r.update(full_game_games_per_s=round(fast, 1), full_game_reference_games_per_s=round(ref, 2),
-                     full_game_ratio=round(fast / ref, 1))
-            typer.echo(
-                f"{name} full default game: fast {fast:,.0f} games/s (1 worker, {n_full:,} games, best of {repeat}), "
-                f"reference {ref:,.1f} games/s, ratio {fast / ref:,.0f}x"
-            )
+        r = api.bench(name, games, reference_games, repeat)
+        _print_bench(r)
+        results.append(r.record())
         if report:
-            r["report"] = _bench_report(name, report_games)
+            results[-1]["report"] = _bench_report(name, report_games)
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else {"games": results}))
+
+
+def _print_bench(r) -> None:
+    """The lines of one game's engine bench (``cardlab.engine_bench.EngineBench``)."""
+    s, unit = r.speeds, r.unit
+    per_decision = f", {s.rates['decisions_per_s']:,.0f} decisions/s" if "decisions_per_s" in s.rates else ""
+    typer.echo(
+        f"{r.game}: fast {s.fast:,.0f} {unit}/s{per_decision} (1 worker, {s.games:,} {unit}, best of {r.repeat}), "
+        f"reference {s.reference:,.1f} {unit}/s, ratio {s.ratio:,.0f}x, "
+        f"first call (compile or cache load) {r.compile_s:.2f} s"
+    )
+    f = r.full_game
+    if f is not None:
+        typer.echo(
+            f"{r.game} full default game: fast {f.fast:,.0f} games/s (1 worker, {f.games:,} games, best of {r.repeat}), "
+            f"reference {f.reference:,.1f} games/s, ratio {f.ratio:,.0f}x"
+        )
 
 
 @app.command("compile")
@@ -463,17 +416,8 @@ def compile_engines(
 ):
     """Compile the fast engines into numba's cache ahead of a run, one process per game, several
     at once (a run's workers then load them instead of each compiling the same engine)."""
-    from sim.games import available, check_game
-    from sim.precompile import compile_games
-
-    everything = not games or "all" in games
-    for name in [] if everything else games:
-        check_game(name)  # an unknown game is a one-line error (without importing the engines here)
-    names = available() if everything else list(dict.fromkeys(games))
-    if jobs is not None and jobs < 1:
-        raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     t = time.perf_counter()
-    results = compile_games(names, jobs)
+    results = api.compile_engines(games, jobs)
     for r in results:
         typer.echo(f"{r.game}: {'failed: ' + r.error if r.error else 'ready'} ({r.seconds:.1f} s)")
     failed = [r.game for r in results if r.error]
@@ -490,14 +434,8 @@ def compare(
     csv: Optional[Path] = typer.Option(None, "--csv", help="Also write the table as CSV."),
 ):
     """Compare two runs of one game: win rates, per-game flags and length, with p-values."""
-    from analysis.compare import compare as compare_runs
-    from analysis.load import Run
-    from sim.store import require_intact
-
     a, b = _run_dir(a), _run_dir(b)
-    require_intact(a)
-    require_intact(b)
-    table = compare_runs(Run(a), Run(b))
+    table = api.compare(a, b)
     _print_table(table, f"A = {a}   B = {b}   (diff with 95% interval; two-proportion z / Welch t p-values)")
     if csv:
         table.to_csv(csv, index=False)
@@ -522,28 +460,7 @@ def sweep(
 ):
     """Run one simulation per value of a parameter and tabulate how the metrics move
     (`cardlab report OUT` draws them with 95% bands)."""
-    import pandas as pd
-
-    from analysis.compare import summary
-    from analysis.load import Run
-    from analysis.sweep import write_manifest
-    from sim import runner
-    from sim.store import writer_lock
-
-    g = _game(game)
-    items = _sweep_values(g.param(param), values)
-    if pairing is not None:
-        bots, sets = _pairing_bots(g, pairing, players, bots, sets, config)
-    cfgs = [_config(g, players, bots, seed, [*(sets or []), f"{param}={v}"], config) for v in items]
-    rows = []
-    with writer_lock(out, f"{game} sweep"):
-        for v, cfg in zip(items, cfgs):
-            d = out / f"{param}={v}"
-            runner.run(cfg, games, d, workers, progress=False)
-            rows.append({param: v, **summary(Run(d))})
-        table = pd.DataFrame(rows)
-        table.to_csv(out / "sweep.csv", index=False)
-        write_manifest(out, game, param, items, pairing)
+    table = api.sweep(game, param, values, games, out, players, bots, seed, sets, config, workers, pairing)
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
                  f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
 
@@ -573,29 +490,13 @@ def ladder(
 ):
     """Play a skill ladder on shared deals (each player against the reference, the top rung
     against the bottom) and print the ratings and the skill index; rerun to resume."""
-    from sim.ladder import players_from, reference_player, run_ladder
-    from sim.stopping import StoppingRule
-
-    g = _game(game)
-    if precision is not None:
-        StoppingRule(precision)  # checks the value before a game is played
-    ladder_players = players_from(g, rungs, budgets)
-    ref = reference_player(g, ladder_players, reference)
-    base = _config(g, players, None, seed, sets, config)
-
-    def make_config(bots, overrides):
-        return _config(g, base.players, ",".join(bots), seed, [*(sets or []), *(f"{k}={v}" for k, v in overrides.items())],
-                       config)
-
     try:
-        run_ladder(g, ladder_players, ref, games, out, make_config, workers, precision, allow_code_change,
-                   notify=typer.echo)
+        summary = api.ladder(game, games, out, rungs, budgets, reference, precision, players, seed, sets, config,
+                             workers, allow_code_change, notify=typer.echo, report_dir=report_dir)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
-    from analysis.skill import Ladder, ladder_summary
-
-    summary = ladder_summary(Ladder.open(out))
-    _print_table(summary["ratings"].table(), f"{g.name}: ratings (Elo scale, {ladder_players[0].name} = 0; 95% bootstrap intervals)")
+    name, bottom = summary["game"], summary["players"][0].name
+    _print_table(summary["ratings"].table(), f"{name}: ratings (Elo scale, {bottom} = 0; 95% bootstrap intervals)")
     _print_table(summary["rungs"].astype(object).where(summary["rungs"].notna(), ""), "rungs: win share against the reference, chance ahead of the rung below")
     sk = summary["skill"]
     if sk is not None:
@@ -605,43 +506,8 @@ def ladder(
             typer.echo(f"skill index against the reference {sk['reference']}: {sk['index_ref']:.3f} "
                        f"[{sk['index_ref_lo']:.3f}, {sk['index_ref_hi']:.3f}]")
     if report_dir is not None:
-        from reports.build import build
-
-        html, pdf = build([out], report_dir)
+        html, pdf = summary["report"]
         typer.echo(f"wrote {html} and {pdf}")
-
-
-def _pairing_bots(g, pairing: str, players, bots, sets, config) -> tuple[str, list[str]]:
-    """The bots (and the search budget setting) of ``--pairing CHALLENGER,OPPONENT``."""
-    from sim.ladder import Pairing, Player, pairing_config
-
-    if bots:
-        raise ConfigError("--pairing sets the bots; leave --bots out")
-    names = [t for t in pairing.split(",")]
-    if len(names) != 2:
-        raise ConfigError(f"--pairing {pairing!r}: give CHALLENGER,OPPONENT, e.g. search@64,{g.default_bots[0]}")
-    pair = Pairing(Player.parse(g, names[0]), Player.parse(g, names[1]))
-    if pair.challenger.bot == pair.opponent.bot:
-        raise ConfigError(f"--pairing {pairing!r}: the challenger and the opponent must be different bots")
-    n = _config(g, players, None, 0, sets, config).players
-    cfg = pairing_config(lambda b, o: (b, o), n, pair)
-    return ",".join(cfg[0]), [*(sets or []), *(f"{k}={v}" for k, v in cfg[1].items())]
-
-
-def _sweep_values(param, text: str) -> list[str]:
-    """The comma-separated values of a sweep: none empty, no value twice (after conversion)."""
-    items = [v.strip() for v in text.split(",")]
-    if not text.strip():
-        raise ConfigError("--values needs at least one value")
-    if "" in items:
-        raise ConfigError(f"--values {text!r} has an empty value; give values separated by single commas")
-    seen: dict = {}
-    for v in items:
-        key = str(param.coerce(v))
-        if key in seen:
-            raise ConfigError(f"--values {text!r} gives {param.name}={key} twice ({seen[key]!r} and {v!r})")
-        seen[key] = v
-    return items
 
 
 @app.command()
@@ -652,14 +518,11 @@ def sql(
     limit: int = typer.Option(50, "--limit", help="Rows to print (the whole result goes to --out)."),
 ):
     """Run a DuckDB query over a run's tables; print the result or write it as CSV/Parquet."""
-    from analysis.load import Run
-
-    r = Run(_run_dir(run))
     if out is not None:
-        n = r.export(query, out)
+        n = api.export(_run_dir(run), query, out)
         typer.echo(f"wrote {n:,} rows to {out}")
         return
-    df = r.head(query, limit + 1)
+    df = api.query(_run_dir(run), query, limit + 1)
     more = f" (first {limit} rows)" if len(df) > limit else ""
     _print_table(df.head(limit), f"{run}{more}", fit=True)
 
@@ -699,12 +562,8 @@ def _cell_texts(col) -> list[str]:
 
 
 def _bench_report(game: str, games: int) -> dict:
-    from cardlab.report_bench import simulate_and_report
-
-    if games < 1:
-        raise ConfigError("--report-games must be at least 1")
     try:
-        r = simulate_and_report(game, games)
+        r = api.bench_report(game, games)
     except RuntimeError as e:
         raise Fail(str(e), 1) from None
     typer.echo(
@@ -714,56 +573,21 @@ def _bench_report(game: str, games: int) -> dict:
     return r
 
 
-def _bench_engines(g, cfg, games: int, reference_games: int, repeat: int):
-    """Best-of-``repeat`` speeds of both engines on ``cfg`` (warmed), and the decision rates."""
-    g.run_batch(cfg, 0, min(games, 2000), "fast")  # warm caches
-    g.run_batch(cfg, 0, min(reference_games, 5), "reference")
-    fast_s, fast_frames = _best_time(lambda: g.run_batch(cfg, 0, games, "fast"), repeat)
-    ref_s, ref_frames = _best_time(lambda: g.run_batch(cfg, 0, reference_games, "reference"), repeat)
-    return games / fast_s, reference_games / ref_s, _decision_rates(fast_frames, fast_s, ref_frames, ref_s)
-
-
-def _best_time(fn, repeat: int):
-    """Shortest wall time of ``repeat`` calls (the usual timeit practice on a shared machine),
-    and the last call's result."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
-
-
-def _decision_rates(fast_frames, fast_s: float, ref_frames, ref_s: float) -> dict:
-    """Player decisions per second of both engines, from the ``games`` table's ``decisions``
-    column (empty when a game's table has no such column)."""
-    if "decisions" not in fast_frames["games"].columns:
-        return {}
-    return {
-        "decisions_per_s": round(int(fast_frames["games"]["decisions"].sum()) / fast_s, 1),
-        "reference_decisions_per_s": round(int(ref_frames["games"]["decisions"].sum()) / ref_s, 2),
-    }
-
-
 @app.command()
 def tables(game: str = GAME_ARG):
     """List a game's result tables: kind, meaning, and every column with its type."""
-    g = _game(game)
-    frames = g.run_batch(g.make_config(), 0, 2, "reference")
-    for name, spec in g.tables.items():
+    for name, spec, dtypes in api.tables(game):
         keys = f", summed by {', '.join(spec.keys)}" if spec.kind == "sum" else ""
         typer.echo(f"{name} ({spec.kind}{keys}): {spec.doc}")
-        for col, dtype in frames[name].dtypes.items():
+        for col, dtype in dtypes.items():
             typer.echo(f"    {col}: {dtype}")
 
 
 @app.command("games")
 def list_games():
     """List the games this installation simulates."""
-    from sim.games import available
-
-    for name in available():
-        g = _game(name)
+    for g in api.available_games():
+        name = g.name
         typer.echo(f"{name}: {g.title}, {g.min_players}-{g.max_players} players, tables {', '.join(g.tables)}")
 
 

@@ -1,8 +1,9 @@
 """Shared configuration machinery: parameter tables, run configs, validation, hashing.
 
 A game declares its rule parameters as ``Param`` rows (default, allowed values, source,
-rule ID). A run's ``RunConfig`` is built from defaults, an optional TOML file and
-``key=value`` overrides, validated, frozen and hashed. Every bad value raises
+rule ID). A run's ``RunConfig`` (what it plays) is built from defaults, an optional TOML file
+and ``key=value`` overrides, validated, frozen and hashed; its ``RunOptions`` say how it is
+played (``sim.runner.run``). Every bad value raises
 ``ConfigError`` with a one-line message the CLI prints as is.
 """
 
@@ -13,7 +14,7 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 class ConfigError(ValueError):
@@ -177,6 +178,23 @@ class RunConfig:
     def bot_values(self, spec: BotSpec) -> dict[str, float]:
         """Every parameter of bot ``spec`` in declaration order: the run's override, else the default."""
         return {k: self.bot_param(spec.name, k, spec.params) for k in spec.params}
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run is played (what it plays is the config and the game count): local ``workers``
+    or a Dask ``scheduler``, games per batch file (``batch_size``, default about 16 batches),
+    the ``engine``, a progress bar, whether a run played by another code version may be resumed
+    (``allow_code_change``), ``notify`` for the batches played again, and a ``stopping`` rule."""
+
+    workers: int = 1
+    batch_size: int | None = None
+    engine: str = "fast"
+    scheduler: str | None = None
+    progress: bool = True
+    allow_code_change: bool = False
+    notify: Callable[[str], None] | None = None
+    stopping: Any = None  # a sim.stopping.StoppingRule (sim.stopping builds on this module)
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:

@@ -18,9 +18,11 @@ from sim import jit_cache
 
 jit_cache.install()
 
+from llvmlite import ir  # noqa: E402
 from numba import njit  # noqa: E402
 from numba.core import types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 
 class HelperDispatcher(CPUDispatcher):
@@ -61,6 +63,38 @@ def ix(i):
     """A non-negative index as unsigned: numba then skips the negative-index wraparound check
     (a compare and select per access). Constant indices need no ``ix``."""
     return np.uint64(i)
+
+
+# ---- bot parameters: one encoding from the config to every kernel ---------------------------------
+# A bot parameter is a float in the config (``RunConfig.bot_params``, ranges in ``BotParam``); every
+# kernel holds it in its int64 buffers as the float64's bits, written by ``bot_param_words`` and read
+# with ``param_float`` (or ``param_int`` for a whole number such as the search budget).
+def bot_param_words(game, cfg) -> tuple[np.ndarray, np.ndarray]:
+    """Per table position: policy ids (int64[n], ``Game.bot_matrix``) and the bot parameter rows
+    as the int64 words the kernels hold them in (int64[n, k], the float64s' bits)."""
+    policy, params = game.bot_matrix(cfg)
+    return policy, np.ascontiguousarray(params, dtype=np.float64).view(np.int64)
+
+
+@intrinsic
+def _float_bits(typingctx, word):
+    """The float64 whose bits the int64 ``word`` holds."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return types.float64(types.int64), codegen
+
+
+@inl
+def param_float(word):
+    """A bot parameter from its buffer word (``bot_param_words``)."""
+    return _float_bits(np.int64(word))
+
+
+@inl
+def param_int(word):
+    """A whole-number bot parameter (search budget, determinizations, rollout bot, objective,
+    horizon) from its buffer word: the float truncated toward zero."""
+    return np.int64(_float_bits(np.int64(word)))
 
 
 @njit(cache=True)

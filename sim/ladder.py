@@ -174,8 +174,9 @@ def run_ladder(game, players: list[Player], reference: Player, games: int, out: 
         for pairing, cfg in zip(pairings, configs):
             rule = None if stopping_precision is None else StoppingRule(stopping_precision,
                                                                         f"bot_win:{pairing.challenger.bot}")
-            summary = runner.run(cfg, each, out / pairing.name, workers, progress=False, stopping=rule,
-                                 allow_code_change=allow_code_change)
+            options = runner.RunOptions(workers=workers, progress=False, allow_code_change=allow_code_change,
+                                        stopping=rule)
+            summary = runner.run(cfg, each, out / pairing.name, options)
             notify(f"{pairing.name}: {summary.games:,} games ({summary.seconds:.1f} s)")
             done.append((pairing, summary))
     return done

@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable
 
 from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
-from sim.config import ConfigError, RunConfig
+from sim.config import ConfigError, RunConfig, RunOptions
 from sim.games import get_game
 from sim.games.base import ENGINES
 from sim.metrics import Counts, count_tables
-from sim.stopping import Stopper, StoppingRule
+from sim.stopping import Stopper
 from sim.store import RunDir, RunFacts, writer_lock
 
 MAX_BATCH = {"fast": 20_000, "reference": 200}
@@ -40,6 +39,7 @@ class RunSummary:
     seconds: float
     damaged: list[str] = field(default_factory=list)  # what was wrong with each batch played again
     stopping: dict | None = None  # the run.json ``stopping`` record of a --precision run
+    game: str = ""  # the game played (RunConfig.game)
 
     @property
     def games_per_s(self) -> float:
@@ -83,51 +83,37 @@ class _Rate(ProgressColumn):
         return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
 
 
-def run(
-    cfg: RunConfig,
-    games: int,
-    out: str | Path,
-    workers: int = 1,
-    batch_size: int | None = None,
-    engine: str = "fast",
-    scheduler: str | None = None,
-    progress: bool = True,
-    allow_code_change: bool = False,
-    notify: Callable[[str], None] | None = None,
-    stopping: StoppingRule | None = None,
-) -> RunSummary:
+def run(cfg: RunConfig, games: int, out: str | Path, options: RunOptions = RunOptions()) -> RunSummary:
     """Play ``games`` games of ``cfg`` into run directory ``out`` (resuming if present).
 
-    On resume, every finished batch is checked first; ``notify`` gets one line for each
-    batch that is played again because a file of it is missing or damaged. With a
+    On resume, every finished batch is checked first; ``options.notify`` gets one line for
+    each batch that is played again because a file of it is missing or damaged. With a
     ``stopping`` rule, ``games`` is a cap: the run stops at the first batch boundary (in
     game order) where the rule is met (``sim.stopping``)."""
-    if workers < 1:
-        raise ConfigError(f"--workers must be at least 1, got {workers}")
-    facts = plan(cfg, games, batch_size, engine)
+    if options.workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {options.workers}")
+    facts = plan(cfg, games, options.batch_size, options.engine)
     game = get_game(cfg.game)
-    metric = stopping.bind(game, cfg) if stopping else None
+    metric = options.stopping.bind(game, cfg) if options.stopping else None
     rd = RunDir(out)
     created = not rd.path.exists()
     with writer_lock(rd.path, f"{cfg.game} run", "run directory"):
         previous = rd.manifest() if rd.exists() else None
         try:
-            return _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, progress, allow_code_change,
-                               notify, stopping)
+            return _run_locked(cfg, facts, game, metric, rd, previous, options)
         except BaseException:
             if previous is None:
                 rd.discard(facts.tables, created)  # a start that failed leaves no run behind
             raise
 
 
-def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, progress, allow_code_change, notify,
-                stopping) -> RunSummary:
+def _run_locked(cfg, facts, game, metric, rd, previous, options: RunOptions) -> RunSummary:
     """``run`` under the run directory's writer lock."""
-    out, games = rd.path, facts.games
-    kept, problems = rd.open(facts, allow_code_change)
+    out, games, stopping = rd.path, facts.games, options.stopping
+    kept, problems = rd.open(facts, options.allow_code_change)
     damaged = [f"{p}; playing batch {p.batch} again" for p in problems]
-    for line in damaged if notify else []:
-        notify(line)
+    for line in damaged if options.notify else []:
+        options.notify(line)
     done = set(kept)
     stopper = Stopper(stopping, metric, game, facts, rd, previous) if stopping else None
     todo = stopper.start(kept) if stopper else [k for k in range(facts.n_batches()) if k not in done]
@@ -137,10 +123,10 @@ def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, prog
     already = sum(facts.batch_range(k)[1] for k in done)
     columns = [TextColumn(f"{cfg.game}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                _Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
-    with Progress(*columns, disable=not progress, transient=False) as bar:
+    with Progress(*columns, disable=not options.progress, transient=False) as bar:
         task = bar.add_task("games", total=games, completed=already)
         played = 0
-        with closing(_execute(todo, args, workers, scheduler)) as landing:
+        with closing(_execute(todo, args, options.workers, options.scheduler)) as landing:
             for k, count, entry, counts in landing:
                 played += 1
                 bar.advance(task, count)
@@ -149,7 +135,7 @@ def _run_locked(cfg, facts, game, metric, rd, previous, workers, scheduler, prog
                     break
                 if stopper:
                     rd.note(facts, stopper.manifest())
-    summary = RunSummary(Path(out), games, facts.n_batches(), played, time.perf_counter() - t0, damaged)
+    summary = RunSummary(Path(out), games, facts.n_batches(), played, time.perf_counter() - t0, damaged, game=cfg.game)
     if stopper:
         stopper.finish()
         rd.note(facts, stopper.manifest())

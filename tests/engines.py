@@ -37,8 +37,8 @@ def same_for_any_workers(game, cfg, games: int, tmp_path) -> None:
     from analysis.load import Run
     from sim import runner
 
-    runner.run(cfg, games, tmp_path / "a", workers=1, batch_size=games, progress=False)
-    runner.run(cfg, games, tmp_path / "b", workers=2, batch_size=3, progress=False)
+    runner.run(cfg, games, tmp_path / "a", runner.RunOptions(workers=1, batch_size=games, progress=False))
+    runner.run(cfg, games, tmp_path / "b", runner.RunOptions(workers=2, batch_size=3, progress=False))
     a, b = Run(tmp_path / "a"), Run(tmp_path / "b")
     for name in game.tables:
         pd.testing.assert_frame_equal(a.table(name), b.table(name))

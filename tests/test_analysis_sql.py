@@ -22,9 +22,9 @@ def toy_runs(tmp_path_factory):
 
     toy = get_game("toy")
     base = tmp_path_factory.mktemp("runs")
-    runner.run(toy.make_config(players=3, seed=21), 1500, base / "a", batch_size=400, progress=False)
+    runner.run(toy.make_config(players=3, seed=21), 1500, base / "a", runner.RunOptions(batch_size=400, progress=False))
     runner.run(toy.make_config(players=3, seed=22, overrides={"lucky_bonus": 2}), 1200, base / "b",
-               batch_size=500, progress=False)
+               runner.RunOptions(batch_size=500, progress=False))
     return base / "a", base / "b"
 
 

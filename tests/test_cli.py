@@ -215,13 +215,13 @@ def test_verify_and_bench_json(toy):
 
 
 def test_bench_leaves_decisions_out_without_the_column(toy):
-    from cardlab.cli import _decision_rates
+    from cardlab.engine_bench import decision_rates
 
     frames = toy.run_batch(toy.make_config(), 0, 10, "fast")
-    assert set(_decision_rates(frames, 1.0, frames, 2.0)) == {"decisions_per_s", "reference_decisions_per_s"}
-    assert _decision_rates(frames, 1.0, frames, 2.0)["decisions_per_s"] == frames["games"]["decisions"].sum()
+    assert set(decision_rates(frames, 1.0, frames, 2.0)) == {"decisions_per_s", "reference_decisions_per_s"}
+    assert decision_rates(frames, 1.0, frames, 2.0)["decisions_per_s"] == frames["games"]["decisions"].sum()
     frames["games"] = frames["games"].drop(columns="decisions")
-    assert _decision_rates(frames, 1.0, frames, 2.0) == {}
+    assert decision_rates(frames, 1.0, frames, 2.0) == {}
 
 
 def test_verify_reports_a_mismatch(toy):
@@ -274,6 +274,31 @@ def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
     assert set(mem) == set(disk) and len(mem["games"]) == 250
     for name in mem:
         pd.testing.assert_frame_equal(mem[name], disk[name])
+
+
+def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path, monkeypatch):
+    """The command line is arguments and printing: ``cardlab simulate`` hands the game, the
+    config and one RunOptions to ``cardlab.api.simulate`` and prints the summary it returns."""
+    from cardlab import api
+    from sim.runner import RunSummary
+
+    calls = []
+
+    def fake(*args):
+        calls.append(args)
+        return RunSummary(args[2], 40, 4, 3, 1.25, game="toy")
+
+    monkeypatch.setattr(api, "simulate", fake)
+    res = cardlab("simulate", "toy", "-n", 50, "-o", tmp_path / "r", "-w", 2, "--batch-size", 10, "--engine",
+                  "reference", "-q", "--set", "lucky_bonus=1", "--precision", 0.05, "--metric", "seat_spread")
+    assert res.returncode == 0, res.stderr
+    game, games, out, players, bots, seed, sets, config, options, precision, metric = calls[0]
+    assert (game, games, out, players, bots, seed, sets, config) == ("toy", 50, tmp_path / "r", None, None, None,
+                                                                     ["lucky_bonus=1"], None)
+    assert (options.workers, options.batch_size, options.engine, options.progress, options.scheduler,
+            options.allow_code_change, options.stopping) == (2, 10, "reference", False, None, False, None)
+    assert (precision, metric) == (0.05, "seat_spread")
+    assert res.stdout == f"toy: 40 games in 4 batches -> {tmp_path / 'r'} (3 batches played now, 1 kept; 1.2 s)\n"
 
 
 def test_suggest_on_a_run_without_suggestions_is_one_line_error(run_dir):

@@ -88,7 +88,7 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     from sim import runner
 
     cfg = toy.make_config(players=2, bots=["plain", "lucky"], seed=5, overrides={"lucky_bonus": 3})
-    runner.run(cfg, 2000, tmp_path / "run", batch_size=1000, progress=False)
+    runner.run(cfg, 2000, tmp_path / "run", runner.RunOptions(batch_size=1000, progress=False))
     html = build([tmp_path / "run"], tmp_path / "rep")[0].read_text()
     ids = set(re.findall(r'id="([^"]+)"', html))
     links = re.findall(r'href="#([^"]+)"', html)

@@ -103,7 +103,7 @@ def test_engines_agree_on_mixed_bot_games(game):
 
 def test_replay_matches_the_stored_rows(game, tmp_path):
     cfg = mixed_config(game, seed=7)
-    runner.run(cfg, 30, tmp_path / "run", workers=1, batch_size=8, progress=False)
+    runner.run(cfg, 30, tmp_path / "run", runner.RunOptions(workers=1, batch_size=8, progress=False))
     for index in (0, 13, 29):
         lines, problem = replay_and_check(tmp_path / "run", index)
         assert problem is None and lines

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, inl, listed, script_option
+from sim.kernel_util import bot_param_words, fn, inl, listed, param_float, param_int, script_option
 
 
 @inl
@@ -49,3 +49,25 @@ def test_script_option_statuses_and_bookkeeping():
     assert _apply(b, 7) == -1
     b[0] = 0
     assert np.array_equal(b, before)
+
+
+class _Table:
+    """A game's ``bot_matrix`` stand-in: two table positions, three parameters."""
+
+    def bot_matrix(self, cfg):
+        return np.array([3, 1], dtype=np.int64), np.array([[0.25, 8.9, -0.0], [1e-7, 64.0, -2.5]])
+
+
+@njit(cache=False)
+def _read(words, i, j):
+    return param_float(words[i, j]), param_int(words[i, j])
+
+
+def test_bot_parameters_travel_as_float64_bits():
+    """One encoding for every kernel: ``bot_param_words`` writes each parameter as its float64's
+    bits, ``param_float`` gives the float back exactly and ``param_int`` truncates it toward zero."""
+    policy, words = bot_param_words(_Table(), None)
+    assert policy.tolist() == [3, 1] and words.dtype == np.int64 and words.shape == (2, 3)
+    assert words[0, 0] == np.float64(0.25).view(np.int64) == 0x3FD0000000000000
+    assert [_read(words, 0, j) for j in range(3)] == [(0.25, 0), (8.9, 8), (0.0, 0)]
+    assert [_read(words, 1, j) for j in range(3)] == [(1e-7, 0), (64.0, 64), (-2.5, -2)]

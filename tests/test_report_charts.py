@@ -25,7 +25,7 @@ def parts(tmp_path_factory):
     base = tmp_path_factory.mktemp("charts")
     for name, (game, games, overrides) in RUNS.items():
         cfg = get_game(game).make_config(seed=2, overrides=overrides)
-        runner.run(cfg, games, base / name, engine="reference", progress=False)
+        runner.run(cfg, games, base / name, runner.RunOptions(engine="reference", progress=False))
     sweep = _sweep(get_game("toy"), base / "sweep", "lucky_bonus", [0, 2], 300)
     return (B.report_parts([base / name for name in RUNS]) + B.report_parts([sweep])
             + B.report_parts([sweep / "lucky_bonus=0", sweep / "lucky_bonus=2"], compare=True))

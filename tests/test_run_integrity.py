@@ -12,7 +12,7 @@ from sim.store import RunDir, check_run, require_intact
 
 
 def run(cfg, out, games=500, **kw):
-    return runner.run(cfg, games, out, batch_size=100, progress=False, **kw)
+    return runner.run(cfg, games, out, runner.RunOptions(batch_size=100, progress=False, **kw))
 
 
 def frames(path):
@@ -68,7 +68,7 @@ def test_file_with_other_row_count_is_named(toy, tmp_path):
     run(cfg, tmp_path / "a", games=200)
     # a whole, readable file of another batch size put in place of batch 1's games file
     other = tmp_path / "c"
-    runner.run(cfg, 300, other, batch_size=150, progress=False)
+    runner.run(cfg, 300, other, runner.RunOptions(batch_size=150, progress=False))
     (tmp_path / "a" / "games" / "part-00001.parquet").write_bytes((other / "games" / "part-00001.parquet").read_bytes())
     [p] = check_run(tmp_path / "a")
     assert str(p) == "batch 1 (games 100-199): games/part-00001.parquet has 150 rows where run.json records 100"
@@ -78,7 +78,7 @@ def test_other_code_version_is_refused_unless_allowed(toy, tmp_path, monkeypatch
     cfg = toy.make_config(seed=7)
     out = tmp_path / "r"
     old = store.code_version()
-    runner.run(cfg, 500, out, batch_size=100, progress=False)
+    runner.run(cfg, 500, out, runner.RunOptions(batch_size=100, progress=False))
     manifest = RunDir(out).manifest()
     manifest["batches"] = manifest["batches"][:3]
     (out / "run.json").write_text(json.dumps(manifest))

@@ -48,7 +48,8 @@ def test_two_writers_one_is_refused_and_the_data_is_one_run(toy, tmp_path):
     assert error.startswith("error: ") and len(error.splitlines()) == 1
     assert f"is being written by pid {procs[winner].pid} (toy run: " in error and "--seed" in error
     single = tmp_path / "single"
-    runner.run(toy.make_config(seed=(31, 32)[winner]), 600_000, single, batch_size=20_000, progress=False)
+    runner.run(toy.make_config(seed=(31, 32)[winner]), 600_000, single,
+               runner.RunOptions(batch_size=20_000, progress=False))
     same_tables(tables(single), tables(out))
 
 
@@ -193,7 +194,7 @@ def test_rebuild_manifest_restores_an_edited_or_lost_run_json(toy_run, tmp_path)
 
 def test_rebuild_refuses_batch_files_of_two_runs(toy, toy_run, tmp_path):
     other = tmp_path / "other"
-    runner.run(toy.make_config(seed=9), 300, other, batch_size=100, progress=False)
+    runner.run(toy.make_config(seed=9), 300, other, runner.RunOptions(batch_size=100, progress=False))
     mixed = edited_copy(toy_run, tmp_path / "mixed", lambda d: None)
     (mixed / "run.json").unlink()
     os.replace(other / "games" / "part-00002.parquet", mixed / "games" / "part-00002.parquet")

@@ -12,6 +12,11 @@ from sim.stopping import StoppingRule
 from sim.store import RunDir
 
 
+def stopping(rule: StoppingRule, batch_size: int | None = None, workers: int = 1) -> runner.RunOptions:
+    """Run options with the stopping rule ``rule``, no progress bar."""
+    return runner.RunOptions(workers=workers, batch_size=batch_size, progress=False, stopping=rule)
+
+
 def manifest(path):
     return json.loads((path / "run.json").read_text())
 
@@ -25,8 +30,8 @@ def measured_half_width(toy, cfg, path, name):
 def test_same_stop_for_one_and_two_workers_within_precision(toy, tmp_path):
     cfg = toy.make_config(players=3, seed=4)
     rule = StoppingRule(0.03)
-    one = runner.run(cfg, 10_000, tmp_path / "w1", workers=1, batch_size=250, progress=False, stopping=rule)
-    two = runner.run(cfg, 10_000, tmp_path / "w2", workers=2, batch_size=250, progress=False, stopping=rule)
+    one = runner.run(cfg, 10_000, tmp_path / "w1", stopping(rule, batch_size=250))
+    two = runner.run(cfg, 10_000, tmp_path / "w2", stopping(rule, batch_size=250, workers=2))
     assert one.games == two.games and one.games < 10_000
     m1, m2 = manifest(tmp_path / "w1"), manifest(tmp_path / "w2")
     assert m1["batches"] == m2["batches"] and len(m1["batches"]) == one.games // 250
@@ -46,25 +51,25 @@ def test_same_stop_for_one_and_two_workers_within_precision(toy, tmp_path):
 def test_resume_to_a_tighter_precision_continues(toy, tmp_path):
     cfg = toy.make_config(players=2, seed=1)
     out = tmp_path / "r"
-    first = runner.run(cfg, 8_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.04, "bot_win:lucky"))
+    first = runner.run(cfg, 8_000, out, stopping(StoppingRule(0.04, "bot_win:lucky"), batch_size=200))
     kept = (out / "games" / "part-00000.parquet").stat().st_mtime_ns
-    again = runner.run(cfg, 8_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.02, "bot_win:lucky"))
+    again = runner.run(cfg, 8_000, out, stopping(StoppingRule(0.02, "bot_win:lucky"), batch_size=200))
     assert again.games > first.games and again.played_batches == again.batches - first.batches
     assert (out / "games" / "part-00000.parquet").stat().st_mtime_ns == kept
     assert measured_half_width(toy, cfg, out, "bot_win:lucky") <= 0.02
-    fresh = runner.run(cfg, 8_000, tmp_path / "f", batch_size=200, progress=False, stopping=StoppingRule(0.02, "bot_win:lucky"))
+    fresh = runner.run(cfg, 8_000, tmp_path / "f", stopping(StoppingRule(0.02, "bot_win:lucky"), batch_size=200))
     assert fresh.games == again.games
-    looser = runner.run(cfg, 8_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.04, "bot_win:lucky"))
+    looser = runner.run(cfg, 8_000, out, stopping(StoppingRule(0.04, "bot_win:lucky"), batch_size=200))
     assert looser.played_batches == 0 and looser.games == again.games
     assert manifest(out)["stopping"]["reason"] == "kept earlier games"
 
 
 def test_cap_reached_and_bad_rules(toy, tmp_path):
     cfg = toy.make_config(players=3)
-    s = runner.run(cfg, 600, tmp_path / "c", batch_size=200, progress=False, stopping=StoppingRule(0.001, "mean_turns"))
+    s = runner.run(cfg, 600, tmp_path / "c", stopping(StoppingRule(0.001, "mean_turns"), batch_size=200))
     assert s.games == 600 and manifest(tmp_path / "c")["stopping"]["reason"] == "game cap reached"
     with pytest.raises(ConfigError, match="unknown metric 'wins'"):
-        runner.run(cfg, 600, tmp_path / "d", progress=False, stopping=StoppingRule(0.01, "wins"))
+        runner.run(cfg, 600, tmp_path / "d", stopping(StoppingRule(0.01, "wins")))
     with pytest.raises(ConfigError, match="positive"):
         StoppingRule(0.0)
     assert not (tmp_path / "d").exists()
@@ -87,8 +92,7 @@ def test_cli_precision_and_bad_metric(tmp_path):
 def test_precision_on_the_spread_beyond_chance(toy, tmp_path):
     # three equal plain seats: the spread beyond chance narrows like a rate and stays near 0
     cfg = toy.make_config(players=3, bots=["plain"] * 3, seed=2)
-    run = runner.run(cfg, 40_000, tmp_path / "s", batch_size=500, progress=False,
-                     stopping=StoppingRule(0.02, "seat_spread"))
+    run = runner.run(cfg, 40_000, tmp_path / "s", stopping(StoppingRule(0.02, "seat_spread"), batch_size=500))
     st = manifest(tmp_path / "s")["stopping"]
     assert st["reason"] == "precision reached" and run.games < 40_000
     rd = RunDir(tmp_path / "s")
@@ -114,10 +118,10 @@ def test_played_batches_hand_their_counts_back_kept_ones_are_read(toy, tmp_path,
     monkeypatch.setattr(sim.stopping, "read_counts", spy)
     cfg = toy.make_config(players=2, seed=3)
     out = tmp_path / "h"
-    first = runner.run(cfg, 6_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.05))
+    first = runner.run(cfg, 6_000, out, stopping(StoppingRule(0.05), batch_size=200))
     assert first.played_batches == first.batches > 1 and read == []
-    again = runner.run(cfg, 6_000, out, batch_size=200, progress=False, stopping=StoppingRule(0.03))
+    again = runner.run(cfg, 6_000, out, stopping(StoppingRule(0.03), batch_size=200))
     assert read == list(range(first.batches)) and again.batches > first.batches
-    fresh = runner.run(cfg, 6_000, tmp_path / "f", batch_size=200, progress=False, stopping=StoppingRule(0.03))
+    fresh = runner.run(cfg, 6_000, tmp_path / "f", stopping(StoppingRule(0.03), batch_size=200))
     assert (fresh.games, fresh.stopping) == (again.games, {**again.stopping, "reason": fresh.stopping["reason"]})
     assert measured_half_width(toy, cfg, out, "seat_win") == pytest.approx(again.stopping["half_width"], abs=1e-6)

@@ -24,7 +24,7 @@ from tests.test_cli import cardlab, one_line_error
 def _sweep(toy, base, param, values, games, **kw):
     for v in values:
         cfg = toy.make_config(players=2, bots=["plain", "lucky"], seed=3, overrides={param: v}, **kw)
-        runner.run(cfg, games, base / f"{param}={v}", batch_size=games // 2, progress=False)
+        runner.run(cfg, games, base / f"{param}={v}", runner.RunOptions(batch_size=games // 2, progress=False))
     S.write_manifest(base, "toy", param, [str(v) for v in values])
     return base
 

@@ -16,7 +16,7 @@ BY_VP = {"bot.strategist.draft_card_weight": 0, "bot.strategist.draft_fit_weight
 
 def played(tmp_path, games, overrides):
     cfg = GAME.make_config(bots=BOTS, seed=3, overrides={"mode": "madness", **overrides})
-    runner.run(cfg, games, tmp_path / "run", batch_size=games // 2, progress=False)
+    runner.run(cfg, games, tmp_path / "run", runner.RunOptions(batch_size=games // 2, progress=False))
     return Run(tmp_path / "run")
 
 

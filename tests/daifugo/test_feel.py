@@ -80,9 +80,9 @@ from sim import runner  # noqa: E402
 def feel_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("feel")
     cfg = GAME.make_config(seed=1, overrides={"rule_deck": "03,04,08,09,10,11,19,24"})
-    runner.run(cfg, 600, base / "run", batch_size=300, progress=False)
+    runner.run(cfg, 600, base / "run", runner.RunOptions(batch_size=300, progress=False))
     ctl = GAME.make_config(seed=1, overrides={"rule_deck": ""})
-    runner.run(ctl, 600, base / "base", batch_size=300, progress=False)
+    runner.run(ctl, 600, base / "base", runner.RunOptions(batch_size=300, progress=False))
     return Run(base / "run"), Run(base / "base")
 
 

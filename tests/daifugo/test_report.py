@@ -12,7 +12,7 @@ from sim.games.daifugo import GAME
 @pytest.mark.parametrize("params", [{"mode": "madness", "rule_deck": "07,09,14,15,19,21"}, {"rounds": 1}])
 def test_sections(tmp_path, params):
     cfg = GAME.make_config(seed=1, overrides=params)
-    runner.run(cfg, 400, tmp_path / "run", batch_size=200, progress=False)
+    runner.run(cfg, 400, tmp_path / "run", runner.RunOptions(batch_size=200, progress=False))
     secs = sections(Run(tmp_path / "run"))
     titles = [s.title for s in secs]
     assert titles[:2] == ["Scorecard per rule card", "Points by seat and by bot"] and any("King" in t for t in titles)
@@ -49,9 +49,9 @@ def test_madness_laws_measured_against_its_laws_off_control(tmp_path):
     from analysis.games import attach_controls
 
     over = {"mode": "madness"}
-    runner.run(GAME.make_config(seed=1, overrides=over), 300, tmp_path / "run", batch_size=300, progress=False)
-    runner.run(GAME.make_config(seed=1, overrides={**over, "laws": "off"}), 300, tmp_path / "base", batch_size=300,
-               progress=False)
+    options = runner.RunOptions(batch_size=300, progress=False)
+    runner.run(GAME.make_config(seed=1, overrides=over), 300, tmp_path / "run", options)
+    runner.run(GAME.make_config(seed=1, overrides={**over, "laws": "off"}), 300, tmp_path / "base", options)
     run, base = Run(tmp_path / "run"), Run(tmp_path / "base")
     attach_controls([run, base])
     assert run.control is base and base.control is None

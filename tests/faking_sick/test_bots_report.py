@@ -78,7 +78,7 @@ def test_turn_cap_without_bluffers_and_default_table_terminates():
 @pytest.mark.parametrize("players", [3, 4])
 def test_report_sections(players, tmp_path):
     cfg = GAME.make_config(players=players, seed=4)
-    runner.run(cfg, 300, tmp_path / "run", batch_size=100, progress=False)
+    runner.run(cfg, 300, tmp_path / "run", runner.RunOptions(batch_size=100, progress=False))
     run = Run(tmp_path / "run")
     sections = report_sections(run)
     titles = [s.title for s in sections]
@@ -100,7 +100,7 @@ def test_banned_cards_section_equals_the_whole_tables(tmp_path):
     """Banned cards per seat (FS-2.1: two face-down banned cards each at setup) and call
     success by banned type, against the same numbers taken from the whole tables in pandas."""
     cfg = GAME.make_config(players=4, seed=6)
-    runner.run(cfg, 300, tmp_path / "run", batch_size=150, progress=False)
+    runner.run(cfg, 300, tmp_path / "run", runner.RunOptions(batch_size=150, progress=False))
     run = Run(tmp_path / "run")
     section = next(s for s in report_sections(run) if s.title.startswith("Banned cards"))
     tables = dict(section.tables)

@@ -99,7 +99,7 @@ def test_report_section_figures_match_the_tables(tmp_path):
     from analysis.load import Run
     from sim import runner
 
-    runner.run(GAME.make_config(seed=4), 2000, tmp_path / "run", batch_size=500, progress=False)
+    runner.run(GAME.make_config(seed=4), 2000, tmp_path / "run", runner.RunOptions(batch_size=500, progress=False))
     run = Run(tmp_path / "run")
     sec = feel_section(run)
     t = sec.tables[0][1].set_index("measure")

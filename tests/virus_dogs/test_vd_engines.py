@@ -227,3 +227,22 @@ def test_conservation_termination_and_consistency(overrides, bots, seed, index):
 def test_engines_agree_on_random_configs(overrides, bots, seed):
     cfg = GAME.make_config(players=len(bots), bots=bots, seed=seed, overrides=overrides)
     assert_same(cfg, 0, 8)
+
+
+def test_kernel_bots_read_their_parameters_in_ppm_as_the_reference_bots():
+    """The run vector holds bot parameters as float64 bits (sim.kernel_util.bot_param_words);
+    the kernel's bots read each in parts per million exactly as ``bots.ppm`` rounds it (ties to
+    even), so both engines compare the same integer thresholds."""
+    from sim.games.virus_dogs.bots import ppm
+    from sim.games.virus_dogs.kernel_bots import bot_ppm
+    from sim.games.virus_dogs.kernel_state import B_BLUFF, B_SKIP, NB, O_BP, SIZE
+
+    values = [0.0, 0.25, 2.5e-6, 3.5e-6, 0.1234565, 0.7, 1.0, 99.9999995]
+    b = np.zeros(SIZE, dtype=np.int64)
+    got = []
+    for x in values:
+        b[O_BP + 2 * NB + B_SKIP] = np.float64(x).view(np.int64)  # seat 2's parameters
+        b[O_BP + 2 * NB + B_BLUFF] = np.float64(-x).view(np.int64)
+        got.append((bot_ppm(b, 2, B_SKIP), bot_ppm(b, 2, B_BLUFF)))
+    assert got == [(ppm(x), ppm(-x)) for x in values]
+    assert got[2] == (2, -2) and got[3] == (4, -4)  # 2.5 and 3.5 ppm: ties go to the even neighbour

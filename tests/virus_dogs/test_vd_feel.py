@@ -88,7 +88,7 @@ def test_report_section_figures_match_the_tables(tmp_path):
     from analysis.load import Run
     from sim import runner
 
-    runner.run(GAME.make_config(seed=4), 3000, tmp_path / "run", batch_size=1000, progress=False)
+    runner.run(GAME.make_config(seed=4), 3000, tmp_path / "run", runner.RunOptions(batch_size=1000, progress=False))
     run = Run(tmp_path / "run")
     sec = feel_section(run)
     t = sec.tables[0][1].set_index("measure")

@@ -13,7 +13,7 @@ from sim.games.virus_dogs import GAME  # noqa: E402
 
 def test_report_sections_build(tmp_path):
     cfg = GAME.make_config(seed=3)
-    runner.run(cfg, 3000, tmp_path / "run", batch_size=1000, progress=False)
+    runner.run(cfg, 3000, tmp_path / "run", runner.RunOptions(batch_size=1000, progress=False))
     run = Run(tmp_path / "run")
     secs = sections(run)
     titles = [s.title for s in secs]

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, script_option
+from sim.kernel_util import bot_param_words, fn, ir_inline, ix, script_option
 
 from . import kernel_state as KS
 from . import tables as T
@@ -272,12 +272,11 @@ def run_vector(game, cfg) -> np.ndarray:
     """The ``RUN`` vector of a configuration: what ``begin_game`` seats every game from."""
     assert tuple(game.bot_param_names()) == KS.BOT_PARAM_NAMES
     assert cfg.players <= MAX_PLAYERS
-    policy, bmat = game.bot_matrix(cfg)
+    policy, words = bot_param_words(game, cfg)
     run = np.zeros(RUN.size, dtype=np.int64)
     RUN.view(run, "rules")[:] = encode(cfg)
     RUN.view(run, "table_policies")[:cfg.players] = policy
-    RUN.view(run, "table_bot_params").reshape(MAX_PLAYERS, NB)[:cfg.players] = (
-        np.ascontiguousarray(bmat, dtype=np.float64).view(np.int64))
+    RUN.view(run, "table_bot_params").reshape(MAX_PLAYERS, NB)[:cfg.players] = words
     return run
 
 

@@ -5,7 +5,7 @@ The whole state of a game in progress is one int64 buffer laid out by ``LAYOUT``
 
 1. the game's constants: the rule parameters (the ``rules.PV`` vector at offset 0, so the
    ``rules.K_*`` offsets index the buffer: ``b[K_PUSH]`` is push_count), each seat's bot
-   policy and bot parameters (float64 bits, ``bot_param``);
+   policy and bot parameters (``sim.kernel_util.bot_param_words``, read with ``bot_param``);
 2. the engine state a turn changes (``MUTABLE .. FIXED_STOP``): scalars, hands, the call
    model's public information, this game's result rows and its contributions to the batch
    sums (the batch adds every game's into the same cells; a game driven through the step
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, param_float
 from sim.layout import Layout
 from sim.step import declare_fields
 
@@ -61,7 +61,7 @@ LAYOUT = Layout("faking-sick game state")
 RULES = LAYOUT.block("rules", K_LEN, "the rule parameters (rules.encode): rules.K_* index the buffer")
 assert RULES == 0
 POLICY = LAYOUT.block("policies", MAX_PLAYERS, "seat s's bot policy (bots.RANDOM ..; STEP when driven)")
-BOT_PARAMS = LAYOUT.block("bot_params", MAX_PLAYERS * NB, "seat s's BOT_PARAM_NAMES at s*NB, float64 bits")
+BOT_PARAMS = LAYOUT.block("bot_params", MAX_PLAYERS * NB, "seat s's BOT_PARAM_NAMES at s*NB (bot_param_words)")
 MUTABLE = LAYOUT.size
 RNG = LAYOUT.scalar("rng", "generator counter (sim.rng *_at)")
 ND = LAYOUT.scalar("draw_size", "cards in the draw pile")
@@ -125,7 +125,7 @@ RUN = Layout("faking-sick run")
 R_RULES = RUN.block("rules", K_LEN, "rules.encode")
 assert R_RULES == 0
 R_POL = RUN.block("table_policies", MAX_PLAYERS, "policy of table position j (Game.bot_matrix)")
-R_BP = RUN.block("table_bot_params", MAX_PLAYERS * NB, "BOT_PARAM_NAMES of table position j at j*NB, float64 bits")
+R_BP = RUN.block("table_bot_params", MAX_PLAYERS * NB, "BOT_PARAM_NAMES of table position j at j*NB (bot_param_words)")
 
 # ---- result columns (tables.py) --------------------------------------------------------------
 G_WINNER, G_TURNS, G_METHOD, G_CAP = (T.G[k] for k in ("winner", "turns", "win_method", "turn_cap"))
@@ -198,8 +198,8 @@ def call_mask(m, t):
 
 @inl
 def bot_param(b, p, k):
-    """Seat p's bot parameter ``k`` (BP_*), stored as the float64's bits."""
-    return np.int64(b[ix(BOT_PARAMS + p * NB + k)]).view(np.float64)
+    """Seat p's bot parameter ``k`` (BP_*), a float (``sim.kernel_util.bot_param_words``)."""
+    return param_float(b[ix(BOT_PARAMS + p * NB + k)])
 
 
 @inl

@@ -64,11 +64,11 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import SEARCH, ppm
+from sim.games.virus_dogs.bots import SEARCH
 from sim.games.virus_dogs.kernel_state import (
     BOT_PARAM_NAMES, B_ROLLOUT, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
-    O_SCRIPT, O_SM, O_SPOL, O_SSEAT, PPM, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
+    O_SCRIPT, O_SM, O_SPOL, O_SSEAT, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
     S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
     S_SEARCH, S_STEPPED, S_STOP, S_UDRV, V, restore_unit,
 )
@@ -77,7 +77,7 @@ from sim.games.virus_dogs.kernel_state import (
 from sim.games.virus_dogs.kernel_state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel_turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kernel_util import fn, ix, listed, script_option
+from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, script_option
 from sim.rng import derive
 
 
@@ -157,7 +157,7 @@ def start_game(b, seed, game_index, run, dens):
         pol = b[ix(O_POL + s)]
         if pol == SEARCH:  # played by its rollout bot unless a search driver takes the seat
             search |= 1 << s
-            pol = b[ix(O_BP + s * NB + B_ROLLOUT)] // PPM
+            pol = param_int(b[ix(O_BP + s * NB + B_ROLLOUT)])
         b[ix(O_SPOL + s)] = pol
         b[ix(O_POL + s)] = STEP
     b[S_SEARCH] = search
@@ -292,14 +292,13 @@ def run_vector(game, cfg) -> np.ndarray:
     counts = np.array(deck_counts(cfg.params), dtype=np.int64)
     assert len(prm) == RUN["params"].size and cfg.players <= MAX_SEATS
     assert sum(counts) - counts[V] + cfg.params["n_virus_total"] <= MAX_CARDS
-    pol, par = game.bot_matrix(cfg)
+    pol, words = bot_param_words(game, cfg)
     run = np.zeros(RUN.size, dtype=np.int64)
     run[R_N] = cfg.players
     RUN.view(run, "params")[:] = prm
     RUN.view(run, "deck_counts")[:] = counts
     RUN.view(run, "table_policies")[:cfg.players] = pol
-    ppm_rows = RUN.view(run, "table_bot_params").reshape(MAX_SEATS, NB)
-    ppm_rows[:cfg.players] = [[ppm(x) for x in row] for row in par]
+    RUN.view(run, "table_bot_params").reshape(MAX_SEATS, NB)[:cfg.players] = words
     return run
 
 

@@ -28,7 +28,7 @@ from sim.games.virus_dogs.kernel_state import (
     S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
     S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
 )
-from sim.kernel_util import fn, inl, ix, listed
+from sim.kernel_util import fn, inl, ix, listed, param_float
 from sim.rng import randbelow_at, uniform_at
 
 
@@ -230,9 +230,16 @@ def choose_action(b, p, phase_a):
 
 
 @inl
+def bot_ppm(b, seat, k):
+    """Seat ``seat``'s bot parameter ``k`` (B_*) in parts per million, as ``bots.ppm``: the bots
+    of both engines compare their thresholds in integers."""
+    return np.int64(round(param_float(b[ix(O_BP + seat * NB + k)]) * 1000000.0))
+
+
+@inl
 def allows_suicide(b, seat):
     """The random bot's ``allow_suicide`` parameter (AD-16: off by default)."""
-    return b[ix(O_BP + seat * NB + B_SUICIDE)] >= 500000
+    return bot_ppm(b, seat, B_SUICIDE) >= 500000
 
 
 @inl
@@ -309,7 +316,7 @@ def bot_action(b, n, seat, phase_a, pol):
             return A_MASK
         if b[ix(h + BM)] > 0 and deck:
             return A_MARKET
-        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, b[ix(O_BP + seat * NB + B_SKIP)])):
+        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, bot_ppm(b, seat, B_SKIP))):
             return A_SKIP
         return A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0)
     # aggressive
@@ -318,7 +325,7 @@ def bot_action(b, n, seat, phase_a, pol):
     if b[ix(h + CGH)] > 0 and o >= 1:
         return A_CGH
     if b[ix(h + CTL)] > 0:
-        t = ctl_target(b, n, seat, YES, b[ix(O_BP + seat * NB + B_CTLSUS)])
+        t = ctl_target(b, n, seat, YES, bot_ppm(b, seat, B_CTLSUS))
         if t >= 0:
             return A_CTL0 + t
     if b[ix(h + QRN)] > 0 and hv == 0:
@@ -326,7 +333,7 @@ def bot_action(b, n, seat, phase_a, pol):
         for s in range(n):
             if b[ix(O_PL + s * NF + F_LIVE)] and s != seat:
                 tot += b[ix(O_PL + s * NF + F_SUS)]
-        if tot * 1000000 >= b[ix(O_BP + seat * NB + B_QRNSUS)]:
+        if tot * 1000000 >= bot_ppm(b, seat, B_QRNSUS):
             return A_QRN
     if b[ix(h + EXC)] > 0 and hv >= 1:
         return A_EXC
@@ -347,7 +354,7 @@ def bot_action(b, n, seat, phase_a, pol):
             return A_SKIP
     cnt = 0
     if b[O_P + P_UPFRONT]:
-        cnt = b[O_P + P_DMAX] if b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 else b[O_P + P_DMIN]
+        cnt = b[O_P + P_DMAX] if bot_ppm(b, seat, B_DRAW2) >= 500000 else b[O_P + P_DMIN]
     return A_DRAW + cnt
 
 
@@ -413,7 +420,7 @@ def yes_no(b, seat, kind, giver):
 @inl
 def wants_more(b, seat, p):
     """DP-3 / DP-5, heuristic bot ``p``: draw another card."""
-    return p == AGGRESSIVE and b[ix(O_BP + seat * NB + B_DRAW2)] >= 500000 and b[S_KTOP] == 0
+    return p == AGGRESSIVE and bot_ppm(b, seat, B_DRAW2) >= 500000 and b[S_KTOP] == 0
 
 
 @inl
@@ -421,7 +428,7 @@ def refuses_cough(b, seat, p):
     """DP-11, heuristic bot ``p``: answer a cough with TP."""
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
     if p == CAUTIOUS:
-        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, b[ix(O_BP + seat * NB + B_REFUSE)])
+        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, bot_ppm(b, seat, B_REFUSE))
     return refuse
 
 
@@ -434,7 +441,7 @@ def antisepticks_cough(b, seat, p):
 @inl
 def refuses_exchange(b, seat, p, giver):
     """DP-14, heuristic bot ``p``: refuse the giver's card with TP."""
-    return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= b[ix(O_BP + seat * NB + B_EXSUS)]
+    return p == CAUTIOUS and b[ix(O_PL + giver * NF + F_SUS)] * 1000000 >= bot_ppm(b, seat, B_EXSUS)
 
 
 @inl
@@ -451,7 +458,7 @@ def mask_take(b, seat, m):
     if p == RANDOM:
         i = pick(b, nopt, NOX)
         return (ONE << i) - ONE if prefix else i
-    if p == AGGRESSIVE and uniform_at(b, O_RNG) * 1000000.0 < b[ix(O_BP + seat * NB + B_BLUFF)]:
+    if p == AGGRESSIVE and uniform_at(b, O_RNG) * 1000000.0 < bot_ppm(b, seat, B_BLUFF):
         return ZERO
     want = ZERO
     for i in range(m):

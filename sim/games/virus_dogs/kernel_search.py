@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix
+from sim.kernel_util import fn, ir_inline, ix, param_int
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import ask, decide
 
@@ -46,7 +46,7 @@ from .kernel_state import (
     B_BUDGET, B_HORIZON, B_OBJECTIVE, B_WORLDS, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS, K_GIVE,
     K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT,
     O_BP, O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT,
-    O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, PPM, P_PREFIX, STEP_STOP,
+    O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, STEP_STOP,
     S_BAD, S_CARDS, S_CUR, S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO,
     S_N, S_NLIVE, S_PEND, S_PKIND, S_PN, S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_SEARCH,
     S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
@@ -80,8 +80,8 @@ def snap(x):
 
 @fn
 def bot_param(b, seat, k):
-    """Seat ``seat``'s bot parameter ``k`` (B_*), as an integer (parts per million: bots.ppm)."""
-    return b[ix(O_BP + seat * NB + k)] // PPM
+    """Seat ``seat``'s whole-number bot parameter ``k`` (the search bot's B_*)."""
+    return param_int(b[ix(O_BP + seat * NB + k)])
 
 
 @fn

@@ -94,7 +94,7 @@ F_HS = SEAT.scalar("hand_size", "cards in the hand")
 NF = SEAT.size
 
 # ---- one seat's bot parameters, in GAME.bot_param_names() order --------------------------------
-BOT_PARAMS = Layout("virus-dogs bot parameters (parts per million, bots.ppm)")
+BOT_PARAMS = Layout("virus-dogs bot parameters (sim.kernel_util.bot_param_words)")
 B_SUICIDE = BOT_PARAMS.scalar("allow_suicide", "random: >= 0.5 keeps suicidal declarations (AD-16)")
 B_SKIP = BOT_PARAMS.scalar("skip_density", "cautious")
 B_REFUSE = BOT_PARAMS.scalar("refuse_density", "cautious")
@@ -109,7 +109,6 @@ B_ROLLOUT = BOT_PARAMS.scalar("rollout", "search: the rollout bot's policy")
 B_OBJECTIVE = BOT_PARAMS.scalar("objective", "search: what a rollout scores")
 B_HORIZON = BOT_PARAMS.scalar("horizon", "search: turns a rollout plays")
 BOT_PARAM_NAMES = tuple(BOT_PARAMS.fields)
-PPM = 1_000_000  # bot parameters are held in parts per million (bots.ppm)
 NB = BOT_PARAMS.size
 
 # ---- the game state buffer ---------------------------------------------------------------------
@@ -246,7 +245,7 @@ N_PARAMS = len(P_INDEX)
 R_P = RUN.block("params", N_PARAMS, "rules.param_vector")
 R_COUNTS = RUN.block("deck_counts", NT, "rules.deck_counts")
 R_POL = RUN.block("table_policies", MAX_SEATS, "policy of table position j (Game.bot_matrix)")
-R_BP = RUN.block("table_bot_params", MAX_SEATS * NB, "BOT_PARAMS of table position j at j*NB (ppm)")
+R_BP = RUN.block("table_bot_params", MAX_SEATS * NB, "BOT_PARAMS of table position j at j*NB (bot_param_words)")
 
 # ---- decision kinds (the reference engine's ``ask`` kinds) and their option codes --------------
 KINDS = ("action", "virus", "draw_another", "mask_take", "market_take", "cough", "cough_virus", "give",

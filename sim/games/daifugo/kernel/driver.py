@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ir_inline, ix
+from sim.kernel_util import bot_param_words, fn, inl, ir_inline, ix
 from sim.layout import Layout
 from sim.rng import derive, shuffle_at
 
@@ -32,7 +32,7 @@ R_P = RUN.block("params", R.N_PARAMS, "rules.param_vector")
 R_DECK_LEN = RUN.scalar("rule_deck_size")
 R_DECK = RUN.block("rule_deck", R.N_RULE_CARDS, "rules.rule_deck: the rule cards before the shuffle, ascending")
 R_POL = RUN.block("table_policies", R.MAX_PLAYERS, "policy of table position j (Game.bot_matrix)")
-R_BP = RUN.block("table_bot_params", R.MAX_PLAYERS * NB, "bot parameters of table position j at j * NB (float64 bits)")
+R_BP = RUN.block("table_bot_params", R.MAX_PLAYERS * NB, "bot parameters of table position j at j * NB (bot_param_words)")
 RW, SW, GW = T.ROUND_ROW.size, T.SEAT_ROW.size, T.GAME_ROW.size
 
 
@@ -211,8 +211,8 @@ def run_games(b, seed, start, count, run, g, r, s):
 def run_vector(game, cfg) -> np.ndarray:
     """The ``RUN`` vector of a configuration: what ``begin_game`` seats every game from."""
     assert tuple(game.bot_param_names()) == BOT_PARAM_NAMES
-    pol, par = game.bot_matrix(cfg)
-    assert len(pol) == cfg.players and par.shape[1] == NB
+    pol, words = bot_param_words(game, cfg)
+    assert len(pol) == cfg.players and words.shape[1] == NB
     run = np.zeros(RUN.size, dtype=np.int64)
     run[R_N] = cfg.players
     RUN.view(run, "params")[:] = R.param_vector(cfg)
@@ -220,7 +220,7 @@ def run_vector(game, cfg) -> np.ndarray:
     run[R_DECK_LEN] = len(deck)
     RUN.view(run, "rule_deck")[:len(deck)] = deck
     RUN.view(run, "table_policies")[:len(pol)] = pol
-    RUN.view(run, "table_bot_params").reshape(R.MAX_PLAYERS, NB)[:len(pol)] = par.view(np.int64)
+    RUN.view(run, "table_bot_params").reshape(R.MAX_PLAYERS, NB)[:len(pol)] = words
     return run
 
 

@@ -12,7 +12,7 @@ The buffer ``b`` (int64, ``SIZE`` slots) holds, field by field as ``LAYOUT`` dec
 - the game's result rows (``tables.GAME_ROW``, ``ROUND_ROW`` per round, ``SEAT_ROW`` per seat);
 - the run's constants, seated per game by ``driver.begin_game``: players, the rule parameters
   (``rules.param_vector``), the rule deck before its shuffle, each seat's bot policy and bot
-  parameters (float64 bits, read with ``bot_param``);
+  parameters (``sim.kernel_util.bot_param_words``, read with ``bot_param``);
 - scratch: the move table (``MOVE`` rows, ``movegen``), the deck and seat orders.
 
 A move-table row is read with ``mv(b, m, column)``; a bot parameter with ``bot_param(b, seat,
@@ -22,11 +22,8 @@ B_...)``; a rule parameter is ``b[PV + R.P_...]``; a rule card is named ``R.C19_
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba.core import types
-from numba.extending import intrinsic
 
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, param_float
 from sim.layout import Layout
 from sim.search import BOT_ANSWER as SEARCH_BOT_ANSWER
 
@@ -102,7 +99,7 @@ PV = LAYOUT.block("params", R.N_PARAMS, "the rule parameters (rules.param_vector
 RDECK_LEN = LAYOUT.scalar("rule_deck_size", "rule cards in the deck before the shuffle")
 RDECK0 = LAYOUT.block("rule_deck_in", R.N_RULE_CARDS, "rules.rule_deck: the rule deck before the shuffle, ascending")
 POL0 = LAYOUT.block("policies", R.MAX_PLAYERS, "seat q's bot policy (bots.RANDOM, ...)")
-BP_0 = LAYOUT.block("bot_params", R.MAX_PLAYERS * NB, "seat q's bot parameters (float64 bits) at q * NB")
+BP_0 = LAYOUT.block("bot_params", R.MAX_PLAYERS * NB, "seat q's bot parameters (bot_param_words) at q * NB")
 # ---- scratch (written before it is read) --------------------------------------------------------
 MOVE = Layout("daifugo move row")
 MK, MC, ML, MH, MSU, MMASK, MNR, MJR, MJK = MOVE.scalars(
@@ -168,14 +165,6 @@ JOKER_BITS = np.int64(3) << np.int64(52)
 M1, M2, M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
 
 
-@intrinsic
-def float_bits(typingctx, x):
-    """The float64 whose bits an int64 holds (bot parameters live in the int64 buffer)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-    return types.float64(types.int64), codegen
-
-
 # ---- buffer access --------------------------------------------------------------------------------
 @inl
 def mv(b, m, col):
@@ -192,7 +181,7 @@ def policy(b, q):
 @inl
 def bot_param(b, q, col):
     """Seat q's bot parameter ``col`` (B_*), a float."""
-    return float_bits(b[ix(BP_0 + q * NB + col)])
+    return param_float(b[ix(BP_0 + q * NB + col)])
 
 
 @inl

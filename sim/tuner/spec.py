@@ -1,0 +1,118 @@
+"""What a study searches (``TuneSpec``), a configuration it compares (``Candidate``), and what is
+checked after the search (``Checks``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim import runner
+from sim.config import ConfigError, RunConfig
+from sim.games import get_game
+from sim.metrics import Metric, resolve, sample_columns
+from sim.runner import RunOptions
+from sim.stopping import StoppingRule
+from sim.tuner.goals import Constraint, Objective
+from sim.tuner.space import Dim
+
+STUDY_KEY = "cardlab"  # the study's user attribute that holds ``TuneSpec.identity``
+FINISHED = ("COMPLETE", "PRUNED")  # the trial states that count as finished
+
+
+@dataclass
+class TuneSpec:
+    """What a study searches; everything but the trial count, output and storage."""
+
+    game: str
+    space: list[Dim]
+    objective: Objective | list[Objective]  # several: a multi-objective study
+    constraints: list[Constraint] = field(default_factory=list)
+    games: int = 10_000
+    precision: float | None = None
+    metric: str | None = None  # stopping metric; default: the objective's metric
+    players: int | None = None
+    bots: list[str] | None = None
+    seed: int | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    config_file: dict[str, Any] | None = None
+    engine: str = "fast"
+    batch_size: int | None = None
+
+    def __post_init__(self):
+        self.plugin = get_game(self.game)
+        self.base = self.config({})
+        cols = sample_columns(self.plugin, self.base)
+        self.objectives = list(self.objective) if isinstance(self.objective, (list, tuple)) else [self.objective]
+        self.objective = self.objectives[0]
+        self.objective_metrics = [resolve(o.metric, self.plugin, self.base, cols).scalar() for o in self.objectives]
+        self.objective_metric = self.objective_metrics[0]
+        self.constraint_metrics = [resolve(c.metric, self.plugin, self.base, cols).scalar() for c in self.constraints]
+        self.catalog = cols
+        self.rule = StoppingRule(self.precision, self.metric or self.objective.metric) if self.precision is not None else None
+        if self.rule:
+            self.rule.bind(self.plugin, self.base)
+        runner.plan(self.base, self.games, self.batch_size, self.engine)
+
+    def config(self, values: dict[str, Any]) -> RunConfig:
+        """The base config with ``values`` (a trial's parameters) on top."""
+        return self.plugin.make_config(players=self.players, bots=self.bots, seed=self.seed,
+                                       overrides={**self.overrides, **values}, file=self.config_file)
+
+    def run_options(self, workers: int, stopping: StoppingRule | None = None) -> RunOptions:
+        """How the study plays a configuration: its engine and batch size, no progress bar."""
+        return RunOptions(workers=workers, batch_size=self.batch_size, engine=self.engine, progress=False,
+                          stopping=stopping)
+
+    def identity(self) -> dict[str, Any]:
+        """What a stored study must match to be resumed."""
+        return {
+            "game": self.game, "base_config": self.base.digest(), "space": [d.to_dict() for d in self.space],
+            "objective": (self.objective.identity() if not self.multi else [o.identity() for o in self.objectives]),
+            "constraints": [c.text for c in self.constraints], "games": self.games, "precision": self.precision,
+            "stopping_metric": self.rule.metric if self.rule else None, "engine": self.engine,
+            "batch_size": self.batch_size,
+        }
+
+    @property
+    def multi(self) -> bool:
+        return len(self.objectives) > 1
+
+    def metrics(self) -> list[Metric]:
+        return [*self.objective_metrics, *self.constraint_metrics]
+
+    def describe(self) -> str:
+        return "; ".join(o.describe() for o in self.objectives)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A configuration in the race or confirmation: the default or a trial's."""
+
+    label: str  # "default" or "trial <n>"
+    params: dict[str, Any]  # the searched parameters' values
+    config: RunConfig  # at the study seed
+    trial: int | None = None
+
+    def describe(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.params.items())
+
+
+@dataclass(frozen=True)
+class Checks:
+    """After the search: race the ``race`` best trials and the default (0: no race) from
+    ``--games`` games, doubling up to ``race_games``; confirm on ``confirm_games`` fresh games;
+    ``write_best``: write best.toml even without a confirmed improvement."""
+
+    race: int = 4
+    race_games: int | None = None  # default 8 x --games
+    confirm_games: int | None = None  # default 4 x --games
+    write_best: bool = False
+
+    def check(self, spec: TuneSpec) -> None:
+        if self.race < 0:
+            raise ConfigError(f"--race must be 0 or more, got {self.race}")
+        for name, v in (("--race-games", self.race_games), ("--confirm-games", self.confirm_games)):
+            if v is not None and v < 1:
+                raise ConfigError(f"{name} must be at least 1, got {v}")
+        if self.write_best and spec.multi:
+            raise ConfigError("--write-best needs one goal; a multi-objective study lists its Pareto front in pareto.toml")
