@@ -10,7 +10,7 @@ from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import tables as tb
 
 from tests.stepping import check_driver_seats
-from tests.virus_dogs.test_vd_engines import VARIANTS
+from tests.virus_dogs.test_differential import VARIANTS
 
 STEP = GAME.step
 

@@ -7,7 +7,7 @@ import pytest
 
 from sim.games.virus_dogs import GAME
 from tests.engines import engines_agree
-from tests.virus_dogs.test_vd_scenarios import DRAW, END, HIDE, MORE, STOP, P, ok, play, run
+from tests.virus_dogs.test_scenarios import DRAW, END, HIDE, MORE, STOP, P, ok, play, run
 
 FEEL = ("lead_changes", "leader_from_turn", "winner_max_behind")
 
