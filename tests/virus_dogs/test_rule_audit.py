@@ -501,25 +501,6 @@ def test_illegal_reason_lists_legal_options():
     assert out["illegal"]["index"] == 0 and "mode=skip" in out["illegal"]["reason"]
 
 
-@pytest.mark.parametrize("state", [
-    {"players": [{"open": 2}, {}]},
-    {"players": [{"treatment": 1}, {}]},
-    {"players": [{"open": 1, "treatment": 2}, {}]},
-    {"players": [{}, {"live": False, "open": 1}, {}]},
-    {"discard": ["V"]},
-    {"pending": 1},
-    {"unresolved": ["V"]},
-    {"phase": "B"},
-    {"players": [{"hand": ["BAT"]}, {}]},
-    {"known_top": 1},
-    {"first": 3},
-])
-def test_malformed_state(state):
-    with pytest.raises(ConfigError) as e:
-        GAME.scenario({"game": "virus-dogs", "players": 3, "state": {"deck": ["DOC"], **state}})
-    assert "\n" not in str(e.value)
-
-
 @pytest.mark.parametrize("decision", [
     {"type": "mask_take", "take": 1},
     {"type": "play", "card": "CTL", "target": "P1"},
