@@ -10,6 +10,8 @@ Keys:
   pending or unresolved cards, no open call window);
 - ``recounted``: state fields that count once more when an output state inside a turn is fed
   back (a documented exception to "fed back, the state reproduces itself");
+- ``waiting_scenario``: a small valid scenario that stops ``waiting`` after its first decision
+  (tests/test_scenario_envelope.py);
 - ``bad_configs``: ``(make_config keyword arguments, part of the one-line message)``;
 - ``bad_scenarios``: ``(scenario spec, part of the one-line message)``;
 - ``batch_rows(raw, k, players)``, ``batch_sums(raw)``: the raw arrays of a fast batch as
@@ -21,7 +23,9 @@ Keys:
   (``games``) and its reference-engine check (``reference_games``) play (games with a search bot);
 - ``feel``: the game-feel columns the contract checks over simulated games (``leader_from``,
   the first turn it can name ``first_turn``, the tables to play ``tables``), or None for a
-  game whose feel measures follow other definitions (checked in its own tests).
+  game whose feel measures follow other definitions (checked in its own tests);
+- ``chart_games``: the games of the reference-engine run whose report charts and tables are
+  checked (tests/test_report_charts.py).
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ CASES = {
             {"type": "mode", "mode": "draw"}, {"type": "draw_another", "value": True}, {"type": "end"},
             {"type": "mode", "mode": "draw"}, {"type": "draw_another", "value": False}]},
         "recounted": {},
+        "waiting_scenario": {
+            "game": "virus-dogs", "players": 2,
+            "state": {"deck": ["DOC", "SHF", "TP"], "players": [{"hand": ["TP"]}, {"hand": ["TP"]}]},
+            "decisions": [{"type": "mode", "mode": "draw"}]},
         "bad_configs": [
             (dict(overrides={"n_virus_in_deck": 8}), "n_virus_in_deck must not exceed n_virus_total"),
             (dict(overrides={"draw_min": 2, "draw_max": 1}), "draw_min must not exceed draw_max"),
@@ -81,6 +89,7 @@ CASES = {
                    "games": 8, "reference_games": 4},
         "feel": {"leader_from": "leader_from_turn", "first_turn": 0,
                  "tables": [(4, None), (3, ["random", "aggressive", "cautious"])]},
+        "chart_games": 150,
     },
     "faking-sick": {
         "scenario": {"game": "faking-sick", "players": 3, "seed": 4, "state": {}, "decisions": [
@@ -88,6 +97,11 @@ CASES = {
         # scenarios start at the beginning of ``to_move``'s turn, so an output inside a turn counts
         # it once more when fed back (docs/scenarios/faking-sick.md)
         "recounted": {"turns": 1},
+        "waiting_scenario": {
+            "game": "faking-sick", "players": 3,
+            "state": {"hands": [["VIR", "FEV"], ["VIR"], ["VIR"]], "banned": [[], [], []],
+                      "draw": ["VIR", "VIR"], "discard": ["VIR"], "to_move": 0},
+            "decisions": [{"player": 0, "action": "draw"}]},
         "bad_configs": [
             (dict(players=5), "3 to 4 players"),
             (dict(players=2), "3 to 4 players"),
@@ -123,6 +137,7 @@ CASES = {
         "search": {"bots": ["search", "bluffer", "caller", "honest"], "overrides": {"bot.search.budget": 24},
                    "games": 8, "reference_games": 6},
         "feel": {"leader_from": "leader_from_turn", "first_turn": 1, "tables": [(3, None), (4, None)]},
+        "chart_games": 150,
     },
     "daifugo": {
         "scenario": {"game": "daifugo", "players": 4, "seed": 4, "state": {"phase": "deal", "hands": [[], [], [], []]},
@@ -131,6 +146,10 @@ CASES = {
                                    {"play": ["S7"]}, {"play": ["H8"]}, {"play": ["D10"]},
                                    {"play": ["Jk"], "as": ["SJ"]}]},
         "recounted": {},
+        "waiting_scenario": {
+            "game": "daifugo", "players": 3, "params": {"rounds": 1},
+            "state": {"turn": 0, "hands": [["S2", "S3"], ["H4", "H5"], ["D4", "D6"]]},
+            "decisions": [{"play": ["S2"]}]},
         "bad_configs": [
             (dict(players=7), "3 to 6 players"),
             (dict(players=2), "3 to 6 players"),
@@ -166,6 +185,7 @@ CASES = {
                    "overrides": {"mode": "madness", "bot.search.budget": 24, "bot.search.horizon": 12},
                    "games": 6, "reference_games": 4},
         "feel": None,  # rounds scored by points: tests/daifugo/test_feel.py
+        "chart_games": 20,
     },
     "toy": {  # the test plug-in (tests/toy_game.py), registered through CARDLAB_GAMES
         "scenario": {"game": "toy", "seed": 1, "state": {"note": "echoed"}},
