@@ -54,7 +54,7 @@ VARIANTS = [
 
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("overrides", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-def test_differential_variants(overrides, players):
+def test_engines_agree_under_rule_variants(overrides, players):
     cfg = GAME.make_config(players=players, bots=MIXED[:players], seed=5, overrides=overrides)
     assert_same(cfg, 100, 60)
 

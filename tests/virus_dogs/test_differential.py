@@ -46,7 +46,7 @@ VARIANTS = [
 
 
 @pytest.mark.parametrize("overrides", VARIANTS)
-def test_differential_rule_variants(overrides):
+def test_engines_agree_under_rule_variants(overrides):
     """Rule switches and counts: both engines still agree."""
     for players, bots in [(3, ["random", "cautious", "aggressive"]), (5, ["random"] * 5)]:
         cfg = GAME.make_config(players=players, bots=bots, seed=5, overrides=overrides)
