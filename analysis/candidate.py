@@ -103,10 +103,14 @@ RED_FACTOR = 3.0  # an effect this many times its threshold is red
 MARKS = {"green": "fine", "amber": "worth a look", "red": "act on it"}
 
 
+GROUPS = ("design", "bot", "engine")  # a verdict line is about the rules, the bots or the engine
+
+
 @dataclass(frozen=True)
 class Mark:
     level: str  # green | amber | red
     text: str
+    group: str = "design"  # one of GROUPS: only design lines count towards a run's overall verdict
 
 
 def level(c: Candidate | None, min_effect: float) -> str:

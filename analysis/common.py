@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import charts, queries
+from analysis.hooks import hook
 from analysis.load import Run
 from analysis.sections import Section
 
@@ -57,21 +58,28 @@ def win_rates(run: Run) -> Section:
 
 
 def game_length(run: Run) -> Section:
+    """The distribution of game length in the game's length column; what that column counts
+    (the game's ``LENGTH_NOTE``, e.g. virus-dogs' turns without hard-quarantine steps) is said
+    in the text, the caption and under the chart."""
     col = run.game.length_column
+    note = hook(run.config.game, "LENGTH_NOTE") or ""
     counts, d = queries.distribution(run, "games", col)
     summary = pd.DataFrame(
         {
-            "measure": [f"mean {col}", "std", "p5", "p25", "median", "p75", "p95", "max"],
+            "measure": ["mean", "standard deviation", "5th percentile", "25th percentile", "median", "75th percentile",
+                        "95th percentile", "longest"],
             "value": [d["mean"], d["std"], *d["quantiles"], d["max"]],
         }
     )
     summary["value"] = summary["value"].map(lambda v: f"{v:.2f}" if not float(v).is_integer() else f"{int(v)}")
+    unit = f"{col}: {note}" if note else col
     return Section(
         "Game length",
-        text=f"Distribution of game length, measured in {col}; the chart stops at the 99th percentile and "
-             "states the share of longer games and the longest.",
-        tables=[("Game length", summary)],
-        figures=[("Game length distribution", charts.histogram(counts, f"Game length ({col})", f"game length ({col})"))],
+        text=f"Distribution of game length, measured in {col}" + (f": {note}" if note else "")
+             + "; the chart stops at the 99th percentile and states the share of longer games and the longest.",
+        tables=[(f"Game length ({unit})", summary)],
+        figures=[(f"Game length distribution ({unit})",
+                  charts.histogram(counts, f"Game length ({col})", f"game length ({col})" + (f"\n{note}" if note else "")))],
     )
 
 

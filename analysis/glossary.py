@@ -1,16 +1,23 @@
-"""Table headers in words, and the glossary of the codes a report uses.
+"""Table headers and known codes in words, and the glossary of the codes a report uses.
 
 Report tables are built from query results whose columns have code names (``win_diff_lo``,
-``king_p``); ``header_text`` turns such a name into words for the reader. Each game's report
-module may define ``GLOSSARY`` (code -> meaning, e.g. virus-dogs' card codes); ``section``
-gathers those of the games in a report into one appendix table.
+``king_p``) and whose cells can hold codes (``played_tp``, ``hq_stalemate``); ``plain_table``
+is the one place that turns both into words for the reader (the report renders every table
+through it; charts name their categories with ``cell_text``): ``header_text`` for a column,
+``cell_text`` for a cell. Each game's report module may define ``CODE_NAMES`` (code -> plain
+name, for its codes that tables show) and ``GLOSSARY`` (code -> meaning, e.g. virus-dogs' card
+codes); ``section`` gathers the glossaries of the games in a report into one appendix table.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pandas as pd
 
+from analysis.hooks import hook
 from analysis.sections import Section
+from sim.games import available
 
 # whole names that read better said differently
 NAMES = {
@@ -18,11 +25,15 @@ NAMES = {
     "holder_win": "holder's win rate", "others_win": "other players' win rate",
     "holder_points": "holder's mean points", "others_points": "other players' mean points",
     "win_share": "win share (shared wins split)", "games_with": "games with the law",
-    "rounds_with": "rounds with the law", "precept_vp": "VP now", "suggested_vp": "suggested VP",
-    "offset": "VP offset", "holdings": "times held", "mean_pick": "mean pick position",
+    "rounds_with": "rounds with the law", "rounds_without": "rounds without the law",
+    "games_without": "games without the law", "rounds_with_event": "rounds with the event", "precept_vp": "VP now",
+    "holdings": "times held", "mean_pick": "mean pick position",
     "first_pick_rate": "taken first in its draft round", "draft_rate": "drafted (share of games)",
     "win_rate": "win rate", "holder_lo": "holder's win rate, 95% low", "holder_hi": "holder's win rate, 95% high",
-    "offset_lo": "VP offset, 95% low", "offset_hi": "VP offset, 95% high",
+    "diff": "difference", "sd": "SD", "base": "base game", "spread": "seat spread",
+    "excess_spread": "seat spread beyond chance", "leader_from_round": "winner sole leader from round (-1: never)",
+    "last_round": "decided only in the last round", "from_last": "winner was last after some round",
+    "shared": "shared win",
 }
 # name parts, in order of appearance: a trailing lo/hi/p qualifies what comes before it
 PARTS = {
@@ -33,18 +44,51 @@ PARTS = {
 SUFFIX = {"lo": ", 95% low", "hi": ", 95% high", "p": ", p-value", "q": ", q-value (BH)"}
 
 
+@lru_cache(maxsize=1)
+def code_names() -> dict[str, str]:
+    """Every game's ``CODE_NAMES`` (its report module's codes in words), in one mapping."""
+    out: dict[str, str] = {}
+    for game in available():
+        out.update(hook(game, "CODE_NAMES") or {})
+    return out
+
+
+def cell_text(value):
+    """A table cell or chart category in words: a known code (``code_names``) by its plain name,
+    anything else as it is."""
+    return code_names().get(value, value) if isinstance(value, str) else value
+
+
+def plain_table(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` as the reader sees it: column headers in words (``header_text``) and known codes
+    in its text cells by their plain names (``cell_text``)."""
+    out = df.copy()
+    out.columns.name = None  # a pivot's column name (a code) would head the index column
+    for c in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[c]):
+            out[c] = out[c].map(cell_text)
+    return out.rename(columns=header_text)
+
+
 def header_text(name) -> str:
-    """A column name in words: ``win_diff_lo`` -> ``win rate difference, 95% low``; names with
-    spaces (already words) are kept."""
+    """A column name in words: ``win_diff_lo`` -> ``win rate difference, 95% low``; a known code
+    by its plain name; names with spaces (already words) are kept."""
     text = str(name)
     if text in NAMES:
         return NAMES[text]
+    if text in code_names():
+        return code_names()[text]
     if " " in text or "_" not in text:
         return text
     parts = text.split("_")
     tail = SUFFIX.get(parts[-1], "")
     if tail:
         parts = parts[:-1]
+    for k in range(len(parts), 0, -1):  # a leading whole name in words: last_round_diff_lo, shared_q
+        stem = "_".join(parts[:k])
+        if len(stem) > 1 and (stem in NAMES or stem in code_names()):
+            head = NAMES.get(stem) or code_names()[stem]
+            return " ".join([head] + [PARTS.get(p, p) for p in parts[k:]]) + tail
     return " ".join(PARTS.get(p, p) for p in parts) + tail
 
 

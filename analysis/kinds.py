@@ -17,7 +17,7 @@ class Kind:
     key: str
     title: str  # "Seat advantage"
     measure: str  # what an estimate is, in words: "win rate minus the other seats' win rate"
-    unit: str  # "share" (shown in percentage points) or the measure's unit ("plays", "VP²")
+    unit: str  # "share" (shown in percentage points) or the measure's unit ("plays", "VP")
     items: pd.DataFrame
     noun: str = "item"  # what an item is, plural by "s": "seat", "precept", "law", "card"
     short: str = "effect"  # the estimate in a sentence: "seat 0's advantage", "precept 07 ...'s win-rate change"

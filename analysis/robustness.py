@@ -22,6 +22,7 @@ import pandas as pd
 
 from analysis import charts, queries
 from analysis.candidate import ALPHA
+from analysis.eligibility import MIN_DESIGN_GAMES
 from analysis.findings import bh
 from analysis.games import hook
 from analysis.kinds import Kind, frame
@@ -30,6 +31,7 @@ from sim.config import ConfigError
 from sim.stats import estimate_test, rank_agreement, rate_difference
 
 PART = "Robustness under strong play"
+SMOKE_PART = "Robustness smoke test"
 Z95 = 1.959963984540054
 
 
@@ -95,16 +97,16 @@ def se_of(lo, hi) -> np.ndarray:
     return (np.asarray(hi, float) - np.asarray(lo, float)) / (2 * Z95)
 
 
-VERDICTS = ("holds", "no effect in either", "reverses", "flips sign", "loses significance", "becomes significant")
+VERDICTS = ("holds", "significant in neither", "reverses", "flips sign", "loses significance", "becomes significant")
 CHANGED = ("reverses", "flips sign", "loses significance", "becomes significant")
 
 
 def verdict(est_s: float, sig_s: bool, est_b: float, sig_b: bool) -> str:
     """How an item's verdict changes from the scripted run (b) to the strong run (s): a sign
-    flip counts when the item is significant in at least one run (two estimates both consistent
-    with no effect have no verdict to change; ``sign_differs`` names those)."""
+    flip counts when the item is significant in at least one run (two estimates significant in
+    neither run, after Benjamini-Hochberg, have no verdict to change; ``sign_differs`` names those)."""
     if not (sig_s or sig_b):
-        return "no effect in either"
+        return "significant in neither"
     if np.sign(est_s) * np.sign(est_b) < 0:
         return "reverses" if sig_s and sig_b else "flips sign"
     if sig_s and sig_b:
@@ -201,19 +203,19 @@ def counts(r: KindResult) -> dict[str, int]:
 def kind_marks(r: KindResult) -> list[tuple[str, str]]:
     """A designer's lines: the kind's agreement and what keeps its verdict, then each change."""
     k, c, n = r.kind, counts(r), len(r.table)
-    kept = c["holds"] + c["no effect in either"]
+    kept = c["holds"] + c["significant in neither"]
     held = r.table[r.table["verdict"] == "holds"]["item"].tolist()
     first = (f"{k.title}: {kept} of {n} {k.noun}s keep their verdict under search play "
              f"({c['holds']} significant in both runs with the same sign"
              + (f": {', '.join(held)}" if held and len(held) <= 8 else "")
-             + f", {c['no effect in either']} significant in neither); {agreement_text(r)}.")
+             + f", {c['significant in neither']} significant in neither); {agreement_text(r)}.")
     level = "green" if kept == n else "amber" if not c["reverses"] else "red"
     out = [(level, first)]
     lines = [item_sentence(row, k) for row in r.table.itertuples() if row.verdict in CHANGED]
     out += [m for m in lines if m[0] == "red"] + [m for m in lines if m[0] != "red"]  # backed by a difference first
-    noise = r.table[(r.table["verdict"] == "no effect in either") & r.table["sign_differs"]]["item"].tolist()
+    noise = r.table[(r.table["verdict"] == "significant in neither") & r.table["sign_differs"]]["item"].tolist()
     if noise:
-        out.append(("green", f"Signs differ, but neither run finds an effect (no verdict to change): {', '.join(noise)}."))
+        out.append(("green", f"Signs differ, but neither run's estimate is significant (no verdict to change): {', '.join(noise)}."))
     return out
 
 
@@ -228,11 +230,11 @@ def kind_table(r: KindResult) -> pd.DataFrame:
         "scripted [95% CI]": [interval_text(*v, u) for v in zip(t["est_b"], t["lo_b"], t["hi_b"])],
         "scripted q": t["q_b"],
         "difference q": t["diff_q"],
-        "verdict": [("no effect, sign differs" if v == "no effect in either" and d else v)
+        "verdict": [("significant in neither, sign differs" if v == "significant in neither" and d else v)
                     for v, d in zip(t["verdict"], t["sign_differs"])]})
 
 
-SUMMARY_HEADERS = {"holds": "holds", "no effect in either": "no effect in either", "reverses": "reverses",
+SUMMARY_HEADERS = {"holds": "holds", "significant in neither": "significant in neither", "reverses": "reverses",
                    "flips sign": "flips sign", "loses significance": "loses signif.",
                    "becomes significant": "becomes signif."}
 
@@ -273,8 +275,51 @@ METHOD = ("Within each run and finding kind the p-values are adjusted by Benjami
           "estimates are noisy against their spread), not 95%.")
 
 
-def sections(strong, scripted, results: list[KindResult]) -> list[Section]:
-    """The robustness part: what it compares and how, the agreement by kind, then each kind."""
+def _other_reference(strong, scripted) -> str:
+    """Where a run's own law figures (its law section, its scorecard) use another reference than
+    this part's (the base game, from its control run), a sentence that says which is which."""
+    based = [run for run in (strong, scripted) if getattr(run, "control", None) is not None]
+    if not based:
+        return ""
+    names = " and ".join(f"{run.path.name} (control run {run.control.path.name})" for run in based)
+    return (f" The law section and scorecard of {names} measure the same laws against the base game instead, so "
+            "their figures differ from these: there a law is compared with no law in force, here with the other "
+            "laws in force.")
+
+
+def part_title(standing) -> str:
+    """The part's title: under strong play, or a smoke test, with the search run's player,
+    budget, games and rated strength (``standing``: its ``analysis.eligibility.Standing``)."""
+    return f"{PART if standing.shown_strong else SMOKE_PART}: {standing.headline()}"
+
+
+def smoke_text(standing) -> str:
+    """Why a search run too small or not shown stronger than the reference is no evidence."""
+    return (f"A smoke test of the robustness machinery, not evidence: {standing.reasons(any_player=True)}. The lines "
+            "below show that the two runs can be compared; whether the findings hold under strong play needs a "
+            f"search run of at least {MIN_DESIGN_GAMES:,} games whose player a skill ladder of the game rates above "
+            "the scripted reference. No line of this part is marked red.")
+
+
+def _at_most_amber(marks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [("amber" if lv == "red" else lv, text) for lv, text in marks]
+
+
+def sections(strong, scripted, results: list[KindResult], standing=None) -> list[Section]:
+    """The robustness part: what it compares and how, the agreement by kind, then each kind.
+    ``standing`` (the search run's ``analysis.eligibility.Standing``): when it is not shown
+    strong, the part opens with a smoke-test line and marks nothing red."""
+    evidence = standing is None or standing.shown_strong
+    out = _sections(strong, scripted, results, "strong play" if evidence else "play at this search budget")
+    if evidence:
+        return out
+    for s in out:
+        s.marks = _at_most_amber(s.marks)
+    out[0].marks.insert(0, ("amber", smoke_text(standing)))
+    return out
+
+
+def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Section]:
     laws = next((r for r in results if r.kind.key.startswith("law")), None)
     law_ref = ""
     if laws is not None:
@@ -282,7 +327,7 @@ def sections(strong, scripted, results: list[KindResult]) -> list[Section]:
                    if getattr(strong, "control", None) is not None and getattr(scripted, "control", None) is not None
                    else " Law effects are measured against rounds without the law at the same round number (the other "
                         "laws' average) in both runs, so the two compare like with like even when only one has a "
-                        "control run.")
+                        "control run." + _other_reference(strong, scripted))
     intro = (f"Search run: {strong.path} ({strong.games_done:,} games; {players_text(strong)}). Scripted run: "
              f"{scripted.path} ({scripted.games_done:,} games; {players_text(scripted)}). The same game, players, seed "
              f"and rule parameters. Per finding kind, each item's estimate in both runs with its 95% interval, "
@@ -298,7 +343,7 @@ def sections(strong, scripted, results: list[KindResult]) -> list[Section]:
             if row.verdict in CHANGED and row.diff_q < ALPHA]
     if real:
         marks.append(("red", f"{len(real)} of the changes are backed by a significant difference between the two "
-                             f"estimates, so strong play changes them: {'; '.join(real)}."))
+                             f"estimates, so {play} changes them: {'; '.join(real)}."))
     if n_changed - len(real):
         marks.append(("amber", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
                                "significantly: the search run cannot tell them apart from the scripted run's (more "

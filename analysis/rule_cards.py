@@ -11,26 +11,25 @@ statsmodels/scipy on those counts:
   pick position.
 - ``law_effects``: what each card changes as a law (in force: revealed in this or an earlier
   round of the game): seat spread of round wins, king retention, round length, and (per game)
-  the variance of final scores across seats. With a control run of the base game (the same
-  config with no law in force: ``laws = off`` in madness mode, so its precepts are drafted as in
-  the run; an empty rule deck in normal mode; ``analysis.games.daifugo_control``), one linear
-  model of all laws at once, with a term per round number, measures each law against the base
-  game (``joint_law_effects``); without one, rounds with the card are compared with rounds
-  without it at the same round number, that is with the other laws' average
-  (``stratified_law_effects``). The ``reference`` column says which.
+  the spread of final scores across seats, as a variance (VP², ``var_*``, what the tests work
+  on) and as a standard deviation in VP (``score_sd_*``, what the report shows). With a control
+  run of the base game (the same config with no law in force: ``laws = off`` in madness mode, so
+  its precepts are drafted as in the run; an empty rule deck in normal mode;
+  ``analysis.games.daifugo_control``), one linear model of all laws at once, with a term per
+  round number, measures each law against the base game (``joint_law_effects``); without one,
+  rounds with the card are compared with rounds without it at the same round number, that is
+  with the other laws' average (``stratified_law_effects``). The ``reference`` column says which.
 - ``pair_effects``: seat spread and round length of the rounds where two laws are in force.
-- ``suggested_vp``: the precept VP offset that equalises holder and non-holder expected points,
-  from an OLS regression of final points on the held precepts.
+
+The precepts' power free of draft order and the VP advice: ``analysis.precept_power``.
 """
 
 from __future__ import annotations
 
-import warnings
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
 
 from sim.stats import (basic_interval, basic_p, chi_square_p, estimate_test, fdr_bh, grouped_ols, mean_ci_from, mean_difference,
                        mean_test, wilson)
@@ -136,53 +135,6 @@ def pick_stats(run) -> pd.DataFrame:
             row.update({"first_pick_rate": f / k if k else np.nan, "first_lo": float(flo), "first_hi": float(fhi),
                         "mean_pick": m, "pick_lo": mlo, "pick_hi": mhi})
         rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def suggested_vp(run) -> pd.DataFrame:
-    """Per drafted card, the VP offset that equalises holder and non-holder expected points.
-
-    OLS of final points on an intercept and one indicator per held precept, fitted on the
-    seats grouped by their set of held precepts (weighted least squares on group means gives
-    the seat-level OLS coefficients; the residual variance pools the within-group spread, so
-    the standard errors are the seat-level ones too). A card's offset is the
-    holding-weighted mean coefficient of the other drafted cards minus its own: the change of
-    ``precept_vp_NN`` after which holding it is worth what holding another precept is.
-    """
-    g = run.sql("""SELECT precepts_mask AS mask, count(*) AS n, avg(points::DOUBLE) AS m,
-                          coalesce(var_pop(points::DOUBLE), 0) AS v FROM seats GROUP BY 1 ORDER BY 1""")
-    masks = g["mask"].to_numpy(np.int64)
-    held = ((masks[:, None] >> (np.array(CARDS) - 1)) & 1).astype(float)
-    counts = g["n"].to_numpy(float)
-    used = [i for i, c in enumerate(CARDS) if (held[:, i] * counts).sum() > 0]
-    if len(used) < 2:
-        return pd.DataFrame()
-    x = sm.add_constant(held[:, used], has_constant="add")
-    with warnings.catch_warnings():  # intercept and indicators are collinear when every seat holds
-        warnings.simplefilter("ignore")  # as many precepts; the contrasts below stay estimable
-        fit = sm.WLS(g["m"].to_numpy(float), x, weights=counts).fit()
-    n_seats = counts.sum()
-    dof = n_seats - np.linalg.matrix_rank(x)
-    if dof <= 0:
-        return pd.DataFrame()
-    sigma2 = (fit.ssr + (counts * g["v"].to_numpy(float)).sum()) / dof
-    cov = fit.normalized_cov_params * sigma2
-    w = (held[:, used] * counts[:, None]).sum(axis=0)
-    cfg = run.config.params
-    rows = []
-    for j, i in enumerate(used):
-        others = w.copy()
-        others[j] = 0
-        contrast = np.zeros(len(used) + 1)
-        contrast[1:] = others / others.sum()
-        contrast[1 + j] -= 1.0
-        est, se = float(contrast @ fit.params), float(np.sqrt(contrast @ cov @ contrast))
-        card = CARDS[i]
-        vp = cfg.get(f"precept_vp_{card:02d}", 1)
-        e = estimate_test(est, se, dof)
-        rows.append({"card": label(card), "id": card, "holdings": int(w[j]), "precept_vp": vp,
-                     "offset": est, "offset_lo": e["lo"], "offset_hi": e["hi"], "p": e["p"],
-                     "suggested_vp": vp + est})
     return pd.DataFrame(rows)
 
 
@@ -345,7 +297,28 @@ def stratified_law_effects(run) -> pd.DataFrame:
         row.update(_variance_row(games[games["card"] == card]))
         row["reference"] = REF_OTHERS
         rows.append(row)
-    return pd.DataFrame(rows)
+    return with_score_sd(pd.DataFrame(rows))
+
+
+def with_score_sd(eff: pd.DataFrame) -> pd.DataFrame:
+    """``eff`` with the spread of final scores as a standard deviation in VP, from its variance
+    columns: ``score_sd_with`` (and its interval) and ``score_sd_without``, the square roots of
+    the mean per-game variances with and without the law; ``score_sd_diff`` their difference.
+    Its interval is the variance difference's carried over with the with-law variance W as
+    measured, d -> sqrt(W) - sqrt(W - d): increasing in d, so it holds zero exactly when the
+    variance interval does, and ``score_sd_p`` is the variance test's p."""
+    if eff.empty:
+        return eff
+    eff = eff.copy()
+    w = eff["var_with"].clip(lower=0)
+    root = lambda v: np.sqrt(np.clip(np.asarray(v, float), 0, None))  # noqa: E731
+    eff["score_sd_with"], eff["score_sd_without"] = root(w), root(eff["var_without"])
+    eff["score_sd_with_lo"], eff["score_sd_with_hi"] = root(eff["var_with_lo"]), root(eff["var_with_hi"])
+    eff["score_sd_diff"] = eff["score_sd_with"] - eff["score_sd_without"]
+    eff["score_sd_lo"] = root(w) - root(w - eff["var_lo"])
+    eff["score_sd_hi"] = root(w) - root(w - eff["var_hi"])
+    eff["score_sd_p"] = eff["var_p"]
+    return eff
 
 
 # ---- laws against the base game: one model of all laws -----------------------------------
@@ -462,7 +435,7 @@ def joint_law_effects(run, control) -> pd.DataFrame:
         row.update(_with_interval(v["mean_var"].to_numpy(float)[vo], v["var_var"].to_numpy(float)[vo], vn[vo], "var"))
         row.update(_coef_row(var_fit, voff, j, var_fit.dof if var_fit else 1, with_var, "var"))
         rows.append(row)
-    return pd.DataFrame(rows)
+    return with_score_sd(pd.DataFrame(rows))
 
 
 def _with_interval(means: np.ndarray, var_pop: np.ndarray, n: np.ndarray, prefix: str) -> dict:

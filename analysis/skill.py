@@ -144,6 +144,13 @@ class Ratings:
         lo, hi = self.interval(self.theta, self.draws)
         return pd.DataFrame({"player": self.players, "rating": ELO * self.theta, "lo": ELO * lo, "hi": ELO * hi})
 
+    def difference(self, a: str, b: str) -> tuple[float, float, float]:
+        """Player a's rating minus player b's (Elo scale) with its 95% basic bootstrap interval
+        (from the same draws, so the two ratings' shared noise cancels)."""
+        i, j = self.players.index(a), self.players.index(b)
+        lo, hi = basic_interval(self.theta[i] - self.theta[j], self.draws[:, i] - self.draws[:, j])
+        return float(ELO * (self.theta[i] - self.theta[j])), float(ELO * lo), float(ELO * hi)
+
     def head_to_head(self, a: int, b: int) -> tuple[float, float, float]:
         """Chance that player a finishes ahead of player b (model), with its 95% interval."""
         p = 1 / (1 + np.exp(self.theta[b] - self.theta[a]))

@@ -1,33 +1,33 @@
 """The verdict: one page per run that answers a designer's questions in plain sentences, each
 with a green, amber or red mark (``Mark``), from the report's adjusted tests (``analysis.findings``).
 
-Questions: does seat order matter; is a bot dominant (a fact about the bots, said as such);
-do games stall (stalls, turn caps, play-guard hits); and, where the game has rule cards, which
-are too strong or too weak as precepts and as laws, with the printable change that would even
-them out. A mark is green when no effect reaches its practical threshold (or none is
-significant), amber up to ``RED_FACTOR`` times the threshold, red beyond.
+Rule lines (``Mark.group`` "design"): does seat order matter; do games stall (turn caps,
+stalemates); and, where the game has rule cards, which are too strong or too weak as precepts
+and as laws (its ``verdict_marks``). The overall verdict is the worst rule line, and the rule
+lines end with one sentence of what to change (the game's ``what_to_change(run, cands,
+min_effect)``, else ``what_to_change`` here), or "No rule issue found.". Bot lines (does a
+strategy dominate: a fact about the bots) and engine lines (play-guard hits) follow in their
+own short list and do not count towards the overall verdict. A mark is green when no effect reaches its practical
+threshold (or none is significant), amber up to ``RED_FACTOR`` times the threshold, red beyond.
 """
 
 from __future__ import annotations
 
 import re
-import numpy as np
 
 from analysis import queries
 from analysis.candidate import ALPHA, MARKS, RED_FACTOR, Candidate, Mark, level, percent, pp  # noqa: F401 (re-exported)
+from analysis.changes import change_sentence, largest, shared_changes, stall_level
+from analysis.findings import MIN_EFFECT
 from analysis.games import hook
 from analysis.sections import Section
-
-def _largest(cands: list[Candidate], kind: str, min_effect: float) -> Candidate | None:
-    mine = [c for c in cands if c.kind == kind and np.isfinite(c.effect)]
-    return max(mine, key=lambda c: c.practical(min_effect)) if mine else None
 
 
 def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     t = queries.rates(run, "seats", "seat", "win")
     share = float(t["successes"].sum() / t["n"].sum())  # the even share: shared wins count for each sharer
     best, worst = t.loc[t["rate"].idxmax()], t.loc[t["rate"].idxmin()]
-    c = _largest(cands, "seat", min_effect)
+    c = largest(cands, "seat", min_effect)
     lv = level(c, min_effect)
     head = {"green": "Seat order does not matter in practice", "amber": "Seat order matters a little",
             "red": "Seat order matters"}[lv]
@@ -48,7 +48,8 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     t = queries.rates(run, "seats", "bot", "win")
     t = t[~t["bot"].isin(BASELINE_BOTS)] if (~t["bot"].isin(BASELINE_BOTS)).sum() >= 2 else t
     if len(t) < 2:
-        return Mark("green", f"One bot ({t['bot'].iloc[0]}) plays every seat: no strategy is compared with another.")
+        return Mark("green", f"One bot ({t['bot'].iloc[0]}) plays every seat: no strategy is compared with another.",
+                    "bot")
     t = t.sort_values("rate", ascending=False)
     best, second = t.iloc[0], t.iloc[1]  # dominance: the best strategy against the next best
     d = rate_difference(int(best["successes"]), int(best["n"]), int(second["successes"]), int(second["n"]))
@@ -59,20 +60,18 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     return Mark(lv, f"{head}: the {best['bot']} bot wins {pp(best['rate'])} of the games it plays, the next best "
                     f"({second['bot']}) {pp(second['rate'])}: {100 * d['diff']:+.1f} percentage points (95% CI "
                     f"{100 * d['lo']:+.1f} to {100 * d['hi']:+.1f})" + (f"; then {rest}" if rest else "") +
-                    ". This measures how the bots play, not the rules alone.")
+                    ". This measures how the bots play, not the rules alone.", "bot")
 
 
 def stall_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
-    out = []
-    for c in cands:
-        if c.kind not in ("stall", "guard"):
-            continue
-        lv = "green" if not c.qualifies(min_effect) or c.q >= ALPHA else (
-            "red" if c.kind == "guard" or c.rate >= RED_FACTOR * max(c.baseline, 1e-9) else "amber")
-        out.append(Mark(lv, c.sentence().split(": ", 1)[1]))
-    if not out:
-        out.append(Mark("green", "Games always end: this game has no turn cap, stalemate or play guard to hit."))
-    return out
+    """Rule lines: how often games end at a turn cap or in a stalemate."""
+    out = [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1]) for c in cands if c.kind == "stall"]
+    return out or [Mark("green", "Games always end: this game has no turn cap or stalemate to hit.")]
+
+
+def engine_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
+    """Engine lines: play-guard hits (the engine stopping a game or round that should have ended)."""
+    return [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1], "engine") for c in cands if c.kind == "guard"]
 
 
 def plain(text: str) -> str:
@@ -82,26 +81,51 @@ def plain(text: str) -> str:
     return re.sub(r"95% CI ([^()\s]+)-([^()\s]+?)\)", r"likely \1 to \2)", text)
 
 
-def section(label: str, run, cands: list[Candidate], min_effect: float) -> Section:
-    """One run's verdict page (``cands``: the run's adjusted candidates)."""
-    marks = [seat_mark(run, cands, min_effect), bot_mark(run, cands, min_effect), *stall_marks(cands, min_effect)]
+def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) -> str:
+    """One sentence of what to change in the rules, from the rule lines every game has (seat
+    order, stalls); a game's own ``what_to_change`` adds its rule cards (``analysis.changes``)."""
+    return change_sentence(shared_changes(cands, min_effect))
+
+
+def section(label: str, run, cands: list[Candidate], min_effect: float) -> list[Section]:
+    """One run's verdict page (``cands``: the run's adjusted candidates): the overall verdict on
+    the rule lines, the rule lines and what to change; then the bot and engine lines."""
+    marks = [seat_mark(run, cands, min_effect), bot_mark(run, cands, min_effect), *stall_marks(cands, min_effect),
+             *engine_marks(cands, min_effect)]
     own = hook(run.config.game, "verdict_marks")
     if own:
         marks += own(run, cands, min_effect)
-    worst = max((m.level for m in marks), key=list(MARKS).index)  # noqa: the order of MARKS is green < amber < red
-    marks = [Mark(m.level, plain(m.text[:1].upper() + m.text[1:])) for m in marks]
-    return Section(label, text=f"Overall: {MARKS[worst]}.",
-                   marks=[(m.level, m.text) for m in marks])
+    marks = [Mark(m.level, plain(m.text[:1].upper() + m.text[1:]), m.group) for m in marks]
+    rules = [m for m in marks if m.group == "design"]
+    worst = max((m.level for m in rules), key=list(MARKS).index)  # the order of MARKS is green < amber < red
+    change = hook(run.config.game, "what_to_change") or what_to_change
+    page = Section(label, text=plain(change(run, cands, min_effect)),
+                   marks=[(worst, f"Overall, on the rules: {MARKS[worst]}.")] + [(m.level, m.text) for m in rules])
+    others = [(m.level, f"{GROUP_WORDS[m.group]}: {m.text}") for g in ("bot", "engine") for m in marks if m.group == g]
+    return [page, Section(f"{label}: bots and engine", text=OTHERS_TEXT, marks=others)]
 
 
+GROUP_WORDS = {"bot": "Bots", "engine": "Engine"}
+OTHERS_TEXT = ("Not part of the overall verdict: how the bots play is a fact about the bots, not the rules, and the "
+               "engine lines check the simulation itself.")
 LEGEND = (f"Each line is marked green ({MARKS['green']}), amber ({MARKS['amber']}) or red ({MARKS['red']}). "
-          "'Likely between' gives the range the true value lies in, from the number of games played. The numbers "
-          "behind each line are in the findings and in the run's sections; the tests in the appendix.")
+          "A run's overall verdict is its worst rule line (seat order, stalls, rule cards); its page ends with what "
+          "to change in the rules. Its bot lines (does one strategy dominate) and engine lines (play-guard hits) "
+          "follow apart and do not count towards it. 'Likely between' gives the range the true value lies in, "
+          "from the number of games played. The numbers behind each line are in the findings and in the run's "
+          "sections; the tests in the appendix.")
+READING_TITLE = "How to read the verdict"
 
 
-def sections(labelled: list[tuple[str, object]], cands: list[Candidate], min_effect: float) -> list[Section]:
-    """A verdict page per run, from the report's adjusted candidates (the legend on the first)."""
-    out = [section(label, run, [c for c in cands if c.run == label], min_effect) for label, run in labelled]
-    if out:
-        out[0].text = f"{LEGEND} {out[0].text}"
+KEPT_NOTE = (" A run with too few games, or with a search bot not shown stronger than the game's scripted reference, "
+             "has no page: the list of runs kept out of the design findings names it.")
+
+
+def sections(labelled: list[tuple[str, object]], cands: list[Candidate], min_effect: float,
+             kept_out: bool = False) -> list[Section]:
+    """How to read the verdict (``kept_out``: some runs are kept out), then the verdict page of
+    each run, from the report's adjusted candidates."""
+    out = [Section(READING_TITLE, text=LEGEND + (KEPT_NOTE if kept_out else ""))]
+    for label, run in labelled:
+        out += section(label, run, [c for c in cands if c.run == label], min_effect)
     return out

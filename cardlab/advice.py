@@ -100,7 +100,8 @@ def player(source, out: Path, games: int, workers: int, engine: str) -> Callable
 
     def play(changes: dict[int, int], seed: int, name: str):
         vps = {VP.format(c): int(source.config.params.get(VP.format(c), 1)) + d for c, d in changes.items()}
-        cfg = dataclasses.replace(source.config, seed=seed, params={**source.config.params, **vps})
+        defaults = {p.name: p.default for p in source.game.params}  # a run from before a parameter existed
+        cfg = dataclasses.replace(source.config, seed=seed, params={**defaults, **source.config.params, **vps})
         source.game.check(cfg)
         runner.run(cfg, games, out / name, workers, None, engine, progress=False)
         return Run(out / name)

@@ -16,12 +16,12 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import bot_diagnostics, common, findings, skill, sweep, verdict
+from analysis import bot_diagnostics, common, eligibility, findings, skill, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
 from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
-from analysis.glossary import header_text, section as glossary_section
+from analysis.glossary import plain_table, section as glossary_section
 from analysis.load import Run, cores
 from analysis.precept_power import is_advice, load_advice
 from analysis.sections import Section, anchor
@@ -84,8 +84,10 @@ def _pair(items: list, run_dirs: list, pair) -> tuple[Run, Run]:
 
 def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EFFECT,
                  compare: bool = False, robustness=None) -> list[tuple[str, list[Section]]]:
-    """The report's parts (title, sections): findings, the A-vs-B comparison, the robustness
-    part, each sweep, each ladder, each run."""
+    """The report's parts (title, sections): verdict, findings, the A-vs-B comparison, the
+    robustness part, each sweep, each ladder, each run. Only runs that can carry design findings
+    (``analysis.eligibility``) get a verdict page and join the findings; the others are listed
+    as kept out, or shown in the robustness part alone when they are one of its pair."""
     ladders = [skill.Ladder.open(d) for d in run_dirs if skill.is_ladder(d)]
     advices = [load_advice(d) for d in run_dirs if is_advice(d)]
     run_dirs = [d for d in run_dirs if not skill.is_ladder(d) and not is_advice(d)]
@@ -104,10 +106,14 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         texts.append(compare_runs.TESTS_TEXT)
         names = f"A = {items[0].path}, B = {items[1].path}"
         pending.append((COMPARE_PART, lambda n, t=table, c=cands: [compare_runs.section(t, c, n, names)]))
+    pair = ()
     if robustness is not None:
         strong, scripted = _pair(items, run_dirs, robustness)
+        pair = (strong, scripted)
         results = robust.robustness(strong, scripted)
-        pending.append((robust.PART, lambda n, a=strong, b=scripted, r=results: robust.sections(a, b, r)))
+        standing = eligibility.standing(strong.path.name, strong, ladders)
+        pending.append((robust.part_title(standing),
+                        lambda n, a=strong, b=scripted, r=results, st=standing: robust.sections(a, b, r, st)))
     controls = supporting([i for i in items if isinstance(i, Run)])
     for item in items:
         if isinstance(item, Run):
@@ -121,15 +127,22 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         labelled += [(f"{r.game.title}: {item.path.name}/{r.path.name}", r) for r in item.runs]
     if any(isinstance(i, Sweep) for i in items):
         texts.append(sweep.TESTS_TEXT)
-    runs = [(label, run_sections(r)) for label, r in labelled]  # before the findings: see run_sections
-    cands = findings.candidates(labelled) + extra
+    standings = [eligibility.standing(label, run, ladders) for label, run in labelled]
+    designed = [(s.label, s.run) for s in standings if s.eligible]
+    kept = [s for s in standings if not s.eligible and not any(s.run is r for r in pair)]
+    shown = [s for s in standings if s.eligible or any(s is k for k in kept)]  # a kept-out pair run: robustness only
+    runs = [(s.label, ([] if s.eligible else [eligibility.kept_note(s)]) + run_sections(s.run))
+            for s in shown]  # before the findings: see run_sections
+    shown = [(s.label, s.run) for s in shown]
+    cands = findings.candidates(designed) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
-    parts = [("Verdict", verdict.sections(labelled, cands, min_effect) + [skill.verdict_section(ld) for ld in ladders]),
+    page = verdict.sections(designed, cands, min_effect, kept_out=bool(kept)) + [skill.verdict_section(ld) for ld in ladders]
+    parts = [("Verdict", page + ([eligibility.kept_section(kept)] if kept else [])),
              ("Findings", lists),
-             (bot_diagnostics.PART, bot_diagnostics.sections(labelled, diagnostics(labelled)))]  # apart from the findings
+             (bot_diagnostics.PART, bot_diagnostics.sections(shown, diagnostics(shown)))]  # apart from the findings
     parts += [(title, make(len(cands))) for title, make in pending]
     parts += [(ladder.title, skill.sections(ladder)) for ladder in ladders]
-    glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in labelled})
+    glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in shown})
     return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
 
 
@@ -143,12 +156,13 @@ def diagnostics(labelled: list[tuple[str, Run]]) -> list[bot_diagnostics.Diagnos
 
 
 def _fmt_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Table cells as text: numbers by ``number_text``, column headers in words (``header_text``)."""
+    """Table cells as text: numbers by ``number_text``; headers and known codes in words
+    (``analysis.glossary.plain_table``)."""
     df = df.copy()
     for c in df.columns:
         if pd.api.types.is_float_dtype(df[c]) or pd.api.types.is_integer_dtype(df[c]):
             df[c] = df[c].map(number_text)
-    return df.rename(columns=header_text)
+    return plain_table(df)
 
 
 def number_text(v) -> str:
@@ -245,7 +259,7 @@ def render_html(parts: list[tuple[str, list[Section]]], images: Images | None = 
                         "findings": [(text, anchor(*target)) for text, target in s.items],
                         "marks": s.marks,
                         "tables": [(c, _fmt_table(t).to_html(index=False, classes="data", border=0)) for c, t in s.tables],
-                        "figures": [(c, images.base64(f)) for c, f in s.figures],
+                        "figures": [(c, images.base64(f), f"{pdf.chart_size(f)[0] / 72:.2f}") for c, f in s.figures],
                     }
                     for s in sections
                 ],

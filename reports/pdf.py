@@ -1,11 +1,14 @@
 """The PDF report, laid out by ReportLab's page layout engine (platypus): A4 pages with headings,
-prose, tables and charts flowing top to bottom.
+prose, tables and charts flowing top to bottom, after a cover and the contents (every part and
+section with its page number, a link to it).
 
 Text is set in DejaVu Sans, the charts' font (matplotlib's copy of it), embedded as a subset,
 so every character of the report prints (Daifugō, Cyrillic card names). Tables fit the page:
 cells longer than ``CELL_CHARS`` wrap, columns that do not fit the width go to a continuation
 table (the first column repeated), and a table longer than the page continues on the next one
-under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn.
+under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
+at its own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text
+prints at the point sizes it was drawn with.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus.tableofcontents import TableOfContents
 
 PAGE_W, PAGE_H = A4  # points
 MARGIN = 36.0  # points (half an inch)
@@ -37,14 +41,12 @@ ROW_LEADING = TABLE_FONT * 1.25
 COL_PAD = 8.64  # points between columns
 CELL_CHARS = 48  # longer cells wrap
 MAX_ROWS = 400  # longer tables are cut in the PDF (all rows stay in the HTML)
-CHART_W = min(TEXT_W, 6.4 * 72)
-SHORT_CHART_SCALE = 0.8  # wide, short charts (bars, histograms) print at this share of the chart width
+FRAME_H = PAGE_H - 2 * MARGIN - 12  # the page's frame height, less the padding ReportLab's frame keeps
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 RULE = HexColor("#888888")
 
 STYLES = {
     "cover": ParagraphStyle("cover", fontName=BOLD, fontSize=22, leading=28, alignment=TA_CENTER, spaceAfter=18),
-    "cover_parts": ParagraphStyle("cover_parts", fontName=FONT, fontSize=12, leading=16, alignment=TA_CENTER),
     "cover_note": ParagraphStyle("cover_note", fontName=FONT, fontSize=9, leading=12, alignment=TA_CENTER,
                                  textColor=grey),
     "part": ParagraphStyle("part", fontName=BOLD, fontSize=16, leading=20, spaceAfter=6),
@@ -53,6 +55,8 @@ STYLES = {
     "caption": ParagraphStyle("caption", fontName=BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2,
                               keepWithNext=1),
     "body": ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11.7, spaceAfter=4),
+    "toc_part": ParagraphStyle("toc_part", fontName=BOLD, fontSize=10, leading=13, spaceBefore=5),
+    "toc_section": ParagraphStyle("toc_section", fontName=FONT, fontSize=9, leading=11.5, leftIndent=14),
 }
 
 
@@ -128,15 +132,21 @@ def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame) -> list
     return out
 
 
+def chart_size(fig: Figure) -> tuple[float, float]:
+    """Width and height (points) a chart prints at: its own size, shrunk only to fit the text
+    width and the page (the charts are drawn for ``analysis.charts.CHART_W`` inches, which fits)."""
+    w, h = (72.0 * v for v in fig.get_size_inches())
+    scale = min(1.0, TEXT_W / w, (FRAME_H - 7) / h)
+    return w * scale, h * scale
+
+
 class Chart(Flowable):
-    """A chart's PNG at the chart width; the PNG is asked for only when its page is drawn."""
+    """A chart's PNG at its own size (``chart_size``); the PNG is asked for only when its page is drawn."""
 
     def __init__(self, fig: Figure, png: Callable[[Figure], bytes]):
         super().__init__()
         self.fig, self.png = fig, png
-        w, h = fig.get_size_inches()
-        width = CHART_W * (SHORT_CHART_SCALE if h / w <= 0.6 else 1.0)  # bars and histograms need less room
-        self.width, self.height = width, width * h / w
+        self.width, self.height = chart_size(fig)
 
     def wrap(self, avail_width, avail_height):
         return self.width, self.height + 7
@@ -157,10 +167,14 @@ class Heading(Paragraph):
         super().__init__(escape(text), STYLES[style])
         self.title, self.level = text, level
 
+    @property
+    def key(self) -> str:
+        """The name of its bookmark: the target of its outline entry and of its contents line."""
+        return f"h{id(self)}"
+
     def draw(self):
-        key = f"h{id(self)}"
-        self.canv.bookmarkPage(key)
-        self.canv.addOutlineEntry(self.title, key, level=self.level, closed=self.level > 0)
+        self.canv.bookmarkPage(self.key)
+        self.canv.addOutlineEntry(self.title, self.key, level=self.level, closed=self.level > 0)
         super().draw()
 
 
@@ -186,25 +200,61 @@ def section_flowables(s, png, fmt) -> list[Flowable]:
     return [KeepTogether(head + body[:1])] + body[1:] if body else head
 
 
-def cover_flowables(titles: list[str], cover_lines: list[str]) -> list[Flowable]:
-    return [Spacer(1, PAGE_H * 0.3), paragraph("cardlab balance report", "cover"),
-            paragraph("\n".join(titles), "cover_parts"), Spacer(1, PAGE_H * 0.3),
+def cover_flowables(cover_lines: list[str]) -> list[Flowable]:
+    return [Spacer(1, PAGE_H * 0.35), paragraph("cardlab balance report", "cover"), Spacer(1, PAGE_H * 0.3),
             paragraph("\n".join(cover_lines), "cover_note")]
 
 
+CONTENTS = "Contents"
+
+
+def contents(headings: list[Heading]) -> TableOfContents:
+    """The contents pages: every part and section with its page number (a link to it). Filled
+    with the headings before the first pass, so that pass lays out contents pages of their final
+    length and the second pass only puts in the page numbers (``ReportDoc.afterFlowable``)."""
+    register_fonts()
+    toc = TableOfContents(levelStyles=[STYLES["toc_part"], STYLES["toc_section"]], dotsMinLevel=0,
+                          rightColumnWidth=36)
+    toc.addEntries([_toc_entry(h, 0) for h in headings])
+    return toc
+
+
+def _toc_entry(h: Heading, page: int) -> tuple[int, str, int, str]:
+    return h.level, escape(h.title), page, h.key
+
+
+class ReportDoc(SimpleDocTemplate):
+    """The report's page layout; each heading it sets tells the contents its page."""
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, Heading) and flowable.title != CONTENTS:
+            self.notify("TOCEntry", _toc_entry(flowable, self.page))
+
+
 def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> int:
-    """Write the PDF: a cover, then per part its title and sections (``fmt`` formats a table's
-    cells, ``png`` gives a chart's PNG); the number of pages."""
-    story = cover_flowables([t for t, _ in parts], cover_lines) + [PageBreak()]
+    """Write the PDF: a cover, the contents with page numbers, then per part its title and
+    sections (``fmt`` formats a table's cells, ``png`` gives a chart's PNG); the number of pages.
+    Two passes (ReportLab's ``multiBuild``): the first finds each heading's page."""
+    body: list[Flowable] = []
     for i, (title, sections) in enumerate(parts):
-        story += ([Spacer(1, 18)] if i else []) + [Heading(title, "part", 0)]  # parts flow on: no half-empty pages
+        body += ([Spacer(1, 18)] if i else []) + [Heading(title, "part", 0)]  # parts flow on: no half-empty pages
         for s in sections:
-            story += section_flowables(s, png, fmt)
-    doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                            bottomMargin=MARGIN, title="cardlab balance report", creator=cover_lines[0],
-                            invariant=True)
-    doc.build(story, onLaterPages=_page_number)
+            body += section_flowables(s, png, fmt)
+    headings = [f for f in _flat(body) if isinstance(f, Heading)]
+    story = (cover_flowables(cover_lines) + [PageBreak(), Heading(CONTENTS, "part", 0),
+             contents(headings), PageBreak()] + body)
+    doc = ReportDoc(str(path), pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                    bottomMargin=MARGIN, title="cardlab balance report", creator=cover_lines[0], invariant=True)
+    doc.multiBuild(story, onLaterPages=_page_number)
     return doc.page
+
+
+def _flat(flowables: list[Flowable]) -> list[Flowable]:
+    """The flowables with those inside a ``KeepTogether`` in their place."""
+    out = []
+    for f in flowables:
+        out += _flat(f._content) if isinstance(f, KeepTogether) else [f]
+    return out
 
 
 def _page_number(canvas, doc) -> None:

@@ -124,7 +124,7 @@ def pareto_section(r: TuneResult) -> Section:
         for name, x, y, colour in points:
             ax.errorbar(x.value, y.value, xerr=[[x.value - x.lo], [x.hi - x.value]],
                         yerr=[[y.value - y.lo], [y.hi - y.value]], fmt="o", color=colour, capsize=3, ms=4)
-            ax.annotate(name, (x.value, y.value), fontsize=6, xytext=(4, 4), textcoords="offset points")
+            ax.annotate(name, (x.value, y.value), fontsize=7, xytext=(4, 4), textcoords="offset points")
         ax.set_xlabel(f"{ox.describe()}")
         ax.set_ylabel(f"{oy.describe()}")
         ax.set_title("Pareto front on fresh games, 95% intervals (default in red)", fontsize=10)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.games import _modules
+from sim.step import observe
 
 PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r})"
 # the numba settings of the bounds-checked compile (`make test-boundscheck` sets the same; at
@@ -31,8 +32,8 @@ class Compiled:
 
 def warm(name: str) -> None:
     """Play one game of ``name`` in the batch kernel and, where the game has the step contract,
-    one decision through each of its entry points (and one game with a search seat where it has
-    a search bot): compiles (or loads) everything a run or a driver calls."""
+    one decision through each of its entry points, its observation where it has one (and one game
+    with a search seat where it has a search bot): compiles (or loads) everything a run or a driver calls."""
     import numpy as np
 
     from sim.games import get_game
@@ -47,6 +48,8 @@ def warm(name: str) -> None:
     options = np.zeros(step.max_options, dtype=np.int64)
     kernel.step_pending(buf)
     kernel.step_apply(buf.copy(), options[0] if kernel.step_legal(buf, options) else 0)
+    if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
+        observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
     if step.search_module:  # the search (each game's search_decide)
         bots = ["search", *step.search_opponents]

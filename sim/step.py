@@ -63,6 +63,11 @@ class Step:
     # determinize, rollout, score, run_search_games; "" for a game without a search bot
     search_module: str = ""
     search_opponents: tuple[str, ...] = ()  # the scripted bots the search bench seats against one search seat
+    # the game's observation module for the reinforcement-learning environment (``cardlab.env``):
+    # action_count(cfg), action_ids(buf, options), size(buf) and observe_into(buf, seat, out) (see
+    # ``observe``), out_of_game(buf, seat),
+    # rewards(buf) (docs/reinforcement-learning.md); "" for a game without one
+    observation_module: str = ""
 
     def __init__(self, game):
         self.game = game
@@ -79,6 +84,12 @@ class Step:
         if not self.search_module:
             raise NotImplementedError(f"{self.game.name} has no search bot")
         return import_module(self.search_module)
+
+    def observation(self) -> ModuleType:
+        """The game's observation module (``cardlab.env``)."""
+        if not self.observation_module:
+            raise NotImplementedError(f"{self.game.name} has no observation module")
+        return import_module(self.observation_module)
 
     def run_vector(self, cfg) -> np.ndarray:
         """The int64 run vector ``step_start`` seats every game of ``cfg`` from (default: the
@@ -145,3 +156,10 @@ class _ForcedSeat:
     def decide(self, eng, seat, kind, legal, ctx) -> int:
         k = self.forced_by.answer(seat, kind, len(legal))
         return self.inner.decide(eng, seat, kind, legal, ctx) if k is None else k
+
+
+def observe(view: ModuleType, buf: np.ndarray, seat: int) -> np.ndarray:
+    """``seat``'s observation of the game in ``buf``, from a game's observation module ``view``."""
+    out = np.empty(view.size(buf), dtype=np.int64)
+    view.observe_into(buf, np.int64(seat), out)
+    return out

@@ -166,8 +166,36 @@ def test_pdf_sets_every_character_in_an_embedded_font(tmp_path):
     s = Section(title="Daifugō", text="Картка ЖОРСТКИЙ КАРАНТИН, ≥ 5 games")
     pages = pdf.render_pdf([("Part", [s])], tmp_path / "r.pdf", png=None, fmt=lambda t: t, cover_lines=["cardlab"])
     data = (tmp_path / "r.pdf").read_bytes()
-    assert pages == 2
+    assert pages == 3  # cover, contents, the part
     assert b"/FontFile2" in data and b"+DejaVuSans " in data and b"+DejaVuSans-Bold " in data
+
+
+def test_pdf_contents_give_each_heading_its_page(tmp_path, monkeypatch):
+    """The contents list every part and section with the page its heading is set on (the
+    second pass's numbers), each a link to that heading."""
+    from analysis.sections import Section
+    from reports import pdf
+
+    tocs, set_on = [], {}
+    make = pdf.contents
+    monkeypatch.setattr(pdf, "contents", lambda headings: tocs.append(make(headings)) or tocs[-1])
+    after = pdf.ReportDoc.afterFlowable
+
+    def record(doc, flowable):
+        if isinstance(flowable, pdf.Heading):
+            set_on[flowable.title] = doc.page
+        after(doc, flowable)
+
+    monkeypatch.setattr(pdf.ReportDoc, "afterFlowable", record)
+    long_text = "word " * 3000  # about three pages
+    parts = [("First part", [Section("Alpha", text=long_text), Section("Beta", text="short")]),
+             ("Second part", [Section("Gamma & delta", text=long_text)])]
+    pages = pdf.render_pdf(parts, tmp_path / "r.pdf", png=None, fmt=lambda t: t, cover_lines=["cardlab"])
+    entries = [(level, text, page) for level, text, page, _ in tocs[0]._entries]
+    assert entries == [(0, "First part", 3), (1, "Alpha", set_on["Alpha"]), (1, "Beta", set_on["Beta"]),
+                       (0, "Second part", set_on["Second part"]), (1, "Gamma &amp; delta", set_on["Gamma & delta"])]
+    assert 3 < set_on["Beta"] < set_on["Gamma & delta"] <= pages
+    assert b"/Subtype /Link" in (tmp_path / "r.pdf").read_bytes()
 
 
 def test_html_references_no_external_resource(toy_runs, tmp_path):

@@ -25,12 +25,14 @@ class FrameRun:
         return {r[0]: r[1] for r in self.con.execute(f"DESCRIBE {name}").fetchall()}
 
 
-def table(n_games=4000, players=4, seat0_extra=0.0, turn_cap_rate=0.0):
+def table(n_games=4000, players=4, seat0_extra=0.0, turn_cap_rate=0.0, alpha_share=0.0):
     """Game g is won by seat (g // players) % players: a perfectly fair table, and with bots
     rotated over seats every bot wins as often;
-    seat 0 also wins (a shared win) in the first ``seat0_extra`` share of the other games."""
+    seat 0 also wins (a shared win) in the first ``seat0_extra`` share of the other games;
+    in the first ``alpha_share`` of the games the alpha bot's seat wins instead (every seat as
+    often, when that share is a multiple of players^2 games: seat order stays fair)."""
     g = np.arange(n_games)
-    winner = (g // players) % players
+    winner = np.where(g < int(alpha_share * n_games), (-g) % players, (g // players) % players)
     games = pd.DataFrame({"game": g, "winner": winner, "turn_cap": g < int(turn_cap_rate * n_games)})
     game = np.repeat(g, players)
     seat = np.tile(np.arange(players), n_games)
@@ -104,6 +106,7 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
 
 
 def verdict_of(run):
+    """The run's verdict page (rule lines, overall, what to change) and its bot and engine lines."""
     from types import SimpleNamespace
 
     from analysis import verdict as V
@@ -111,20 +114,42 @@ def verdict_of(run):
     run.config = SimpleNamespace(game="none")
     cands = F.candidates([("run", run)])
     F.findings(cands)  # fills the q-values
-    return V.section("run", run, cands, F.MIN_EFFECT)
+    page, others = V.section("run", run, cands, F.MIN_EFFECT)
+    assert others.title == "run: bots and engine"
+    return page, others
 
 
 def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
-    fair = verdict_of(table())
+    fair, others = verdict_of(table())
     assert [lv for lv, _ in fair.marks] == ["green", "green", "green"]
-    assert fair.marks[0][1].startswith("Seat order does not matter in practice: the best seat")
-    assert fair.marks[1][1].startswith("No strategy dominates") and "Overall: fine." in fair.text
-    biased = verdict_of(table(seat0_extra=0.2))  # seat 0: 40% against an even share of 28.75% (printed 28.7%)
-    level, text = biased.marks[0]
+    assert fair.marks[0] == ("green", "Overall, on the rules: fine.")
+    assert fair.marks[1][1].startswith("Seat order does not matter in practice: the best seat")
+    assert fair.text == "No rule issue found."
+    assert [lv for lv, _ in others.marks] == ["green"] and others.marks[0][1].startswith("Bots: No strategy dominates")
+    biased, _ = verdict_of(table(seat0_extra=0.2))  # seat 0: 40% against an even share of 28.75% (printed 28.7%)
+    level, text = biased.marks[1]
     assert level == "red" and text.startswith("Seat order matters: the best seat (seat 0) wins 40.0% of games")
-    assert "an even share is 28.7%" in text and "Overall: act on it." in biased.text
-    capped = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
+    assert "an even share is 28.7%" in text and biased.marks[0] == ("red", "Overall, on the rules: act on it.")
+    capped, _ = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
     assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games (likely 1.6% to 2.5%); tolerated: 1.0%.")
+    assert capped.marks[0] == ("amber", "Overall, on the rules: worth a look.")
+    assert capped.text == "What to change: make fewer games end at the turn cap (2.0% of games; tolerated: 1.0%)."
+
+
+def test_what_to_change_names_the_uneven_seat_and_by_how_much():
+    # seat 0 wins its own 1,000 games and 600 shared ones: 40.0% against 3,000 of 12,000 (25.0%) for the others
+    page, _ = verdict_of(table(seat0_extra=0.2))
+    assert page.text == ("What to change: even out seat order: seat 0 wins 15.0 percentage points more often than the "
+                         "other seats (40.0% of games against 25.0%), so compensate the other seats.")
+
+
+def test_overall_ignores_a_dominant_bot():
+    # alpha's seat wins the first 1,600 games (every seat 400 times) and a quarter of the rest: 2,200 of 4,000
+    page, others = verdict_of(table(alpha_share=0.4))
+    bot_level, bot_line = others.marks[0]
+    assert bot_level == "red" and bot_line.startswith("Bots: One strategy dominates: the alpha bot wins 55.0% of the games")
+    assert page.marks[0] == ("green", "Overall, on the rules: fine.") and page.text == "No rule issue found."
+    assert all(not text.startswith(("One strategy", "No strategy")) for _, text in page.marks)
 
 
 def test_verdict_lines_carry_no_statistics_vocabulary():
@@ -132,5 +157,5 @@ def test_verdict_lines_carry_no_statistics_vocabulary():
 
     assert plain("wins 40.0% of games (95% CI 39.1%-40.9%), the worst") == "wins 40.0% of games (likely 39.1% to 40.9%), the worst"
     assert plain("+6.8 plays, 95% CI +6.6 to +6.9 (+12.0%).") == "+6.8 plays, likely between +6.6 and +6.9 (+12.0%)."
-    text = " ".join(t for _, t in verdict_of(table(seat0_extra=0.2)).marks)
+    text = " ".join(t for _, t in verdict_of(table(seat0_extra=0.2))[0].marks)
     assert "CI" not in text and " p " not in text and "q-value" not in text

@@ -87,3 +87,72 @@ def test_histogram_stops_at_the_99th_percentile_and_states_the_overflow():
     ax = charts.histogram(counts, "Game length (plays)", "game length (plays)").axes[0]
     assert ax.get_xlim()[1] < 20  # the 2,000-play games do not squash the chart
     assert ax.get_xlabel() == "game length (plays)\nnot drawn: 1% of games above 12 (longest 2000)"
+
+
+def test_every_chart_prints_its_text_at_7_points_or_more(parts):
+    """At the size the PDF prints a chart and the HTML shows it (``pdf.chart_size``: its own
+    size, shrunk only to fit the page), no title, label, tick, legend or value is under 7 pt."""
+    from analysis import charts
+
+    for name, fig in _figures(parts):
+        shown = pdf.chart_size(fig)[0] / (72 * fig.get_size_inches()[0])
+        assert fig.get_size_inches()[0] <= charts.CHART_W, name
+        assert charts.small_text(fig, shown) == [], name
+
+
+def test_small_text_finds_text_under_the_least_size_at_the_shown_scale():
+    from matplotlib.figure import Figure
+
+    from analysis import charts
+
+    fig = Figure(figsize=(4, 3))
+    ax = fig.add_subplot()
+    ax.set_title("title", fontsize=10)
+    ax.set_xticks([0, 1], ["a", "b"], fontsize=7)
+    ax.set_yticks([])
+    assert charts.small_text(fig) == []
+    assert sorted(charts.small_text(fig, 0.5)) == [("a", 3.5), ("b", 3.5), ("title", 5.0)]
+
+
+def test_no_two_tick_labels_of_a_chart_overlap(parts):
+    """Category and value labels along an axis stand apart once drawn: level ones do not overlap,
+    slanted ones (long names) lie at least a line height apart across their slant."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    for name, fig in _figures(parts):
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        for ax in fig.axes:
+            for along_x, labels in ((True, ax.get_xticklabels()), (False, ax.get_yticklabels())):
+                shown = [t for t in labels if t.get_visible() and t.get_text().strip()]
+                for a, b in zip(shown, shown[1:]):
+                    angle = np.radians(a.get_rotation() % 180)
+                    if angle == 0:
+                        assert not a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer)), \
+                            f"{name}: tick labels {a.get_text()!r} and {b.get_text()!r} overlap"
+                        continue
+                    (xa, ya), (xb, yb) = (ax.transData.transform(t.get_position()) for t in (a, b))
+                    apart = abs(xb - xa) * np.sin(angle) if along_x else abs(yb - ya) * np.cos(angle)
+                    assert apart >= a.get_fontsize() * fig.dpi / 72, f"{name}: slanted tick labels overlap ({apart:.1f} px)"
+
+
+def test_plain_table_names_columns_and_known_codes_in_words():
+    """One place renames every printed table: a column by its name in words (a leading whole name,
+    then parts and a trailing lo/hi/p/q), a pivot's column name dropped, and only known codes in
+    text cells (virus-dogs' CODE_NAMES), other text kept."""
+    import pandas as pd
+
+    from analysis.glossary import header_text, plain_table
+
+    assert header_text("last_round_diff_lo") == "decided only in the last round difference, 95% low"
+    assert header_text("shared_q") == "shared win, q-value (BH)"
+    assert header_text("score_sd_with") == "score SD with" and header_text("win_diff_p") == "win rate difference, p-value"
+    assert header_text("played_tp") == "toilet paper (TP) played" and header_text("already words") == "already words"
+    df = pd.DataFrame({"per seat-game": ["mask_take_none", "hq_stalemate", "no_such_code"], "king_lo": [1, 2, 3]})
+    df.columns.name = "elim_cause"
+    out = plain_table(df)
+    assert list(out.columns) == ["per seat-game", "king kept, 95% low"] and out.columns.name is None
+    assert out["per seat-game"].tolist() == ["masks taking no card", "hard-quarantine stalemate", "no_such_code"]
+    assert out["king kept, 95% low"].tolist() == [1, 2, 3]

@@ -38,7 +38,7 @@ def test_a_sign_flip_and_a_lost_significance_are_named_and_nothing_else():
     changed = sorted(i for i, x in v.items() if x in rb.CHANGED)
     assert changed == ["precept 01", "precept 03"]
     assert [v[f"precept {i:02d}"] for i in (2, 4, 5, 6)] == ["holds"] * 4
-    assert [v[f"precept {i:02d}"] for i in (7, 8, 9, 10)] == ["no effect in either"] * 4
+    assert [v[f"precept {i:02d}"] for i in (7, 8, 9, 10)] == ["significant in neither"] * 4
     marks = rb.kind_marks(r)
     lines = [t for _, t in marks]
     assert lines[0].startswith("Precepts: 8 of 10 precepts keep their verdict under search play (4 significant in both")
@@ -48,7 +48,7 @@ def test_a_sign_flip_and_a_lost_significance_are_named_and_nothing_else():
     assert "Under search play, precept 03's win-rate change keeps its sign but loses significance: +0.4 pp" in lines[2]
     assert len(lines) == 3  # no other item is named
     counts = rb.counts(r)
-    assert counts == {"holds": 4, "no effect in either": 4, "reverses": 1, "flips sign": 0,
+    assert counts == {"holds": 4, "significant in neither": 4, "reverses": 1, "flips sign": 0,
                       "loses significance": 1, "becomes significant": 0}
 
 
@@ -66,10 +66,10 @@ def test_a_sign_flip_of_two_null_estimates_is_no_verdict_change_but_is_named():
     strong = SCRIPTED.copy()
     strong[6] = -0.0005  # precept 07: neither run finds an effect, signs differ
     r = rb.compare_kind(kind(strong, SE), kind(SCRIPTED, SE))
-    assert r.table.loc[6, "verdict"] == "no effect in either" and bool(r.table.loc[6, "sign_differs"])
-    assert rb.kind_marks(r)[-1] == ("green", "Signs differ, but neither run finds an effect (no verdict to change): "
+    assert r.table.loc[6, "verdict"] == "significant in neither" and bool(r.table.loc[6, "sign_differs"])
+    assert rb.kind_marks(r)[-1] == ("green", "Signs differ, but neither run's estimate is significant (no verdict to change): "
                                              "precept 07.")
-    assert rb.kind_table(r).loc[6, "verdict"] == "no effect, sign differs"
+    assert rb.kind_table(r).loc[6, "verdict"] == "significant in neither, sign differs"
     assert rb.kind_table(r).loc[6, "precept"] == "07"
 
 
@@ -77,7 +77,7 @@ def test_identical_estimates_have_rank_correlation_one():
     r = rb.compare_kind(kind(SCRIPTED, SE), kind(SCRIPTED, SE))
     assert r.rho == 1.0
     assert r.rho_hi == 1.0 and r.rho_lo <= 1.0
-    assert (r.table["verdict"].isin(["holds", "no effect in either"])).all()
+    assert (r.table["verdict"].isin(["holds", "significant in neither"])).all()
     assert spearman([3, 1, 2], [30, 10, 20]) == 1.0
     assert spearman([3, 1, 2], [20, 10, 30]) == 0.5 and spearman([3, 1, 2], [10, 30, 20]) == -1.0
 
@@ -139,7 +139,9 @@ def test_report_with_robustness_end_to_end(toy_pair, tmp_path):
     res = cardlab("report", d / "strong", d / "scripted", "--robustness", "--out", tmp_path / "rep")
     assert res.returncode == 0, res.stderr
     html = (tmp_path / "rep" / "report.html").read_text()
-    assert "Robustness under strong play" in html and "Robustness: seat advantage" in html
+    assert "Robustness smoke test: lucky x2, 400 games, not rated (no skill ladder of this game in the report)" in html
+    assert "A smoke test of the robustness machinery, not evidence: 400 games are fewer than" in html
+    assert "Robustness: seat advantage" in html
     assert "2 of 2 seats keep their verdict" in html or "of 2 seats keep their verdict" in html
     # the pair among other runs: --robustness-pair
     res = cardlab("report", d / "scripted", "--robustness-pair", d / "strong", d / "scripted", "--out", tmp_path / "r2")
@@ -153,6 +155,7 @@ def test_report_with_robustness_end_to_end(toy_pair, tmp_path):
     assert res.returncode == 0, res.stderr
     html = (tmp_path / "r3" / "report.html").read_text()
     assert "Robustness: seat advantage" in html and "Skill index" in html
+    assert "Robustness smoke test: lucky x2, 400 games, rated " in html and "Elo" in html  # rated by the ladder
 
 
 def test_report_robustness_bad_input_is_one_line(toy_pair, tmp_path):
@@ -169,3 +172,16 @@ def test_report_robustness_bad_input_is_one_line(toy_pair, tmp_path):
     assert one_line_error(cardlab("report", d / "scripted", "--robustness-pair", d / "scripted", d / "scripted", *out)) \
         == f"error: --robustness needs two different runs, got {d / 'scripted'} twice"
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_run_whose_own_law_figures_use_the_base_game_is_named_with_its_reference():
+    """Law effects here are against the other laws' average; a run with a control run shows its
+    laws against the base game in its own sections: the part says which is which."""
+    from pathlib import Path
+
+    strong = SimpleNamespace(path=Path("/r/search"), control=None)
+    scripted = SimpleNamespace(path=Path("/r/madness"), control=SimpleNamespace(path=Path("/r/madness-base")))
+    text = rb._other_reference(strong, scripted)
+    assert text.startswith(" The law section and scorecard of madness (control run madness-base) measure the same "
+                           "laws against the base game instead")
+    assert rb._other_reference(strong, SimpleNamespace(path=Path("/r/b"), control=None)) == ""

@@ -1,7 +1,8 @@
 """Per-game report sections, found by game id.
 
 Each module here exposes ``sections(run) -> list[Section]`` and may expose ``candidates(run, label)``
-(its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines) and
+(its findings tests), ``verdict_marks(run, candidates, min_effect)`` (its verdict lines),
+``what_to_change(run, candidates, min_effect)`` (the sentence its verdict page ends with) and
 ``control_config(cfg)`` (the config of a control run its figures are measured against). A run
 may also carry ``run.advice``: the checked advice of ``cardlab suggest`` made from it
 (``attach_advice``). A game's plug-in
@@ -11,21 +12,9 @@ games, any module for a plug-in kept elsewhere); a game without one gets only th
 
 from __future__ import annotations
 
-import importlib
 from typing import Callable
 
-from sim.games import available, get_game
-
-
-def report_module(game: str) -> str | None:
-    """The report module a game's plug-in declares, or None (no such game, or no module)."""
-    return get_game(game).report_module if game in available() else None
-
-
-def hook(game: str, name: str) -> Callable | None:
-    """The function ``name`` of a game's report module, or None (no module, or no such function)."""
-    mod = report_module(game)
-    return getattr(importlib.import_module(mod), name, None) if mod else None
+from analysis.hooks import hook, report_module  # noqa: F401 (the games' report modules, by game id)
 
 
 def sections_for(game: str) -> Callable | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts, precept_power, queries, rule_cards
+from analysis import changes as rule_changes, charts, precept_power, queries, rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
 from analysis.games.daifugo_control import BASE_GAME, base_game, control_command, control_config  # noqa: F401 (hooks)
@@ -78,6 +78,9 @@ def laws(run) -> pd.DataFrame:
     return _cached(run, "laws", lambda r: rule_cards.law_effects(r, getattr(r, "control", None)))
 
 
+# the codes that tables show, in words
+CODE_NAMES = {"rank_points": "rank points (3/2/1)", "bonus_points": "capital-fall bonus",
+              "precept_points": "precept VP"}
 # the terms of tables and charts, for the report's glossary (docs/rules/daifugo.md)
 GLOSSARY = {"law": "a rule card revealed for the round; in force for the rest of the game",
             "precept": "a rule card a player drafts and holds (madness mode), with its VP",
@@ -112,7 +115,7 @@ def precept_section(run) -> Section:
                "above", pts),
               ("Precept draft: games in which the card was drafted (95% Wilson)" + (
                   "; share of its drafts in which it was taken first in its draft round (the first pick of a round; a game has one per draft round, not one per player) and its mean pick position (1 = first)"
-                  if "mean_pick" in picks else ""), picks)]
+                  if "mean_pick" in picks else ""), picks.drop(columns="id"))]
     figures = [("Precepts: holder vs others", fig)]
     if "mean_pick" in picks:
         figures.append(("Precept draft picks", charts.forest(picks["card"], [
@@ -132,15 +135,16 @@ def law_section(run) -> Section:
     eff = laws(run)
     if eff.empty:
         return Section(LAW_TITLE, text="No rule card was revealed as a law in this run.")
+    ref = _ref_short(eff)
     rounds_fig = charts.forest(eff["card"], [
         (PP * eff["spread_diff"], PP * eff["spread_lo"], PP * eff["spread_hi"],
          "seat spread of round wins beyond chance (percentage points)", 0.0),
         (PP * eff["king_diff"], PP * eff["king_lo"], PP * eff["king_hi"], "king retention (percentage points)", 0.0)],
-        f"Law effect against {_ref_short(eff)}: seat spread and king retention (95% intervals)")
+        f"Law effect against {ref}: seat spread and king retention (95% intervals)")
     length_fig = charts.forest(eff["card"], [
         (eff["plays_diff"], eff["plays_lo"], eff["plays_hi"], "round length (plays)", 0.0),
-        (eff["var_diff"], eff["var_lo"], eff["var_hi"], "variance of final scores (VP\u00b2)", 0.0)],
-        f"Law effect against {_ref_short(eff)}: round length and score variance (95% intervals)")
+        (eff["score_sd_diff"], eff["score_sd_lo"], eff["score_sd_hi"], "SD of final scores (VP)", 0.0)],
+        f"Law effect against {ref}: round length and spread of final scores (95% intervals)")
     joint = eff["reference"].iloc[0] == rule_cards.REF_BASE
     if joint:
         how = (f"Reference: the base game. Each figure comes from one linear model of all laws at once, fitted on "
@@ -151,43 +155,49 @@ def law_section(run) -> Section:
                f"seat spread of round wins (largest minus smallest seat share of 1st places, less the spread chance "
                f"alone gives with as many rounds; one model per seat's share; basic interval from parametric draws "
                f"and the p-value that inverts it), king retention and round length in plays (t intervals "
-               f"and tests), and the variance of final scores across the seats of a game (a model of games on "
-               f"their laws). The effects add up; where two laws interact, the pairs section shows it.")
+               f"and tests), and the spread of final scores across the seats of a game (a model of games on "
+               f"their laws, fitted to the per-game variance). The effects add up; where two laws interact, the "
+               f"pairs section shows it.")
     else:
-        how = (f"Reference: the other laws. Without a control run of the base game every round has laws in force, "
-               f"so each card is compared with rounds without it at the same round number, which hold other laws "
-               f"instead: a figure is the card's effect against the average of the other laws, and a strong law "
+        how = (f"Reference: the other laws' average. Without a control run of the base game every round has laws in "
+               f"force, so each card is compared with rounds without it at the same round number, which hold other "
+               f"laws instead: a figure is the card's effect against the average of the other laws, and a strong law "
                f"pushes the other cards' figures the other way. For effects against the base game, play its "
                f"control run and give both to the report: {control_command(run)}. Measures: the seat spread of "
-               f"round wins beyond chance (basic parametric-bootstrap interval and the p-value that inverts it), king retention and round length in plays (z-tests), and the "
-               f"variance of final scores across the seats of a game (games with the law against games without, "
-               f"Welch t-test).")
+               f"round wins beyond chance (basic parametric-bootstrap interval and the p-value that inverts it), "
+               f"king retention and round length in plays (z-tests), and the spread of final scores across the "
+               f"seats of a game (games with the law against games without, Welch t-test on the per-game "
+               f"variance).")
+    how += (" The spread of final scores is shown as a standard deviation in VP (the square root of the mean "
+            "per-game variance); its interval is the variance difference's, carried over to standard deviations.")
     return Section(LAW_TITLE, text=(
         "What each rule card changes as a law (in force: revealed in that or an earlier round of the game). " + how
         + " The PDF shows the charts; the HTML report also has the tables."),
         tables=_law_tables(eff), html_only=tuple(c for c, _ in _law_tables(eff)),  # the PDF has the forest charts
-        figures=[("Laws: seat spread and king retention", rounds_fig),
-                 ("Laws: round length and score variance", length_fig)])
+        figures=[(f"Laws against {ref}: seat spread and king retention", rounds_fig),
+                 (f"Laws against {ref}: round length and spread of final scores", length_fig)])
 
 
 def _ref_short(eff: pd.DataFrame) -> str:
     """The reference of the law figures in a few words (chart titles, captions, findings)."""
-    return "the base game" if eff["reference"].iloc[0] == rule_cards.REF_BASE else "the other laws"
+    return "the base game" if eff["reference"].iloc[0] == rule_cards.REF_BASE else "the other laws' average"
 
 
 LAW_TABLES = (("spread", "Seat spread of round wins (largest minus smallest seat share of 1st places), law in force "
-                          "vs not (basic bootstrap interval and the p-value that inverts it)"),
-              ("king", "King retention, law in force vs not (z interval and test)"),
-              ("plays", "Mean round length (plays), law in force vs not (z interval and test)"),
-              ("var", "Variance of final scores across seats (VP\u00b2), games with the law vs without (Welch)"))
+                         "against {ref} (basic bootstrap interval and the p-value that inverts it)"),
+              ("king", "King retention, law in force against {ref} (z interval and test)"),
+              ("plays", "Mean round length (plays), law in force against {ref} (z interval and test)"),
+              ("score_sd", "Spread of final scores across seats (standard deviation, VP), games with the law "
+                           "against {ref} (test on the variances)"))
 
 
 def _law_tables(eff: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """One narrow table per measure: rounds (games), with, without, difference, interval, p."""
     out = []
     for col, caption in LAW_TABLES:
-        cols = ["card", "games_with" if col == "var" else "rounds_with", f"{col}_with", f"{col}_without", f"{col}_diff", f"{col}_lo", f"{col}_hi", f"{col}_p"]
-        out.append((f"{caption}; reference: {_ref_short(eff)}", eff[cols]))
+        cols = ["card", "games_with" if col == "score_sd" else "rounds_with", f"{col}_with", f"{col}_without",
+                f"{col}_diff", f"{col}_lo", f"{col}_hi", f"{col}_p"]
+        out.append((caption.format(ref=_ref_short(eff)), eff[cols]))
     return out
 
 
@@ -208,7 +218,8 @@ def pair_section(run) -> Section:
                 "seat spread beyond chance (percentage points)", marks=marks, centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
-                "Mean round length with both laws in force", "round length (plays)", marks=marks))]
+                "Mean round length with both laws in force", "round length (plays)",
+                marks=marks))]
     top = flagged.assign(q=flagged[["spread_q", "plays_q"]].min(axis=1)).nsmallest(NAMED_PAIRS, "q")
     named = "; ".join(f"{r.pair} ({r.flag})" for r in top.itertuples())
     if len(flagged) > NAMED_PAIRS:
@@ -221,7 +232,8 @@ def pair_section(run) -> Section:
             f"q < 0.05, and for round length at least {100 * rule_cards.MIN_RELATIVE_CHANGE:g}% off. "
             + (f"Flagged pairs: {named}." if named else "No pair is flagged."))
     cols = ["pair", "rounds", "spread", "excess_spread", "spread_q", "plays", "plays_expected", "plays_q", "flag"]
-    caption = "Flagged pairs of laws (q: Benjamini-Hochberg over the pair tests)"
+    caption = ("Flagged pairs of laws: seat spread against all rounds' seat shares, round length against the two "
+               "laws' own effects added (q: Benjamini-Hochberg over the pair tests)")
     tables = [(caption, flagged[cols])] if not flagged.empty else []
     return Section(PAIR_TITLE, text=text, tables=tables, figures=figs, html_only=(caption,))
 
@@ -229,6 +241,10 @@ def pair_section(run) -> Section:
 EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jbacks", "J-back"),
           ("eight_cuts", "eight cut"), ("suit_locks", "suit lock"), ("number_locks", "number lock"),
           ("geki", "both locks (geki-shibari)"), ("capital_falls", "capital fall"), ("guard_hit", "play-count guard"))
+
+
+ROUND_MEASURES = {"plays": "plays", "passes": "passes", "tricks": "tricks",
+                  "trimmed": "cards discarded in the trim before play"}
 
 
 def frequency_section(run) -> Section:
@@ -240,11 +256,11 @@ def frequency_section(run) -> Section:
     for col, label in EVENTS:
         k = int(f[f"k_{col}"])
         lo, hi = wilson(k, n)
-        rows.append({"event": label, "rounds_with": k, "rate": k / n, "lo": float(lo), "hi": float(hi),
+        rows.append({"event": label, "rounds_with_event": k, "rate": k / n, "lo": float(lo), "hi": float(hi),
                      "mean_per_round": float(f[f"m_{col}"])})
     table = pd.DataFrame(rows)
     per = queries.means(run, "seats", ["forbidden", "revolutions"], by="bot")
-    length = queries.means(run, "rounds", ["plays", "passes", "tricks", "trimmed"]).iloc[0]
+    length = queries.means(run, "rounds", list(ROUND_MEASURES)).iloc[0].rename(ROUND_MEASURES)
     length = length.to_frame("mean per round").reset_index()
     return Section("Revolutions, forbidden finishes and card effects", text=(
         "Share of rounds with at least one event (95% Wilson) and mean events per round; per-bot means are per "
@@ -258,13 +274,16 @@ def frequency_section(run) -> Section:
 LAW_MEASURES = (("spread", "the seat spread of round wins beyond chance is", "share"),
                 ("king", "the king stays king in", "share"),
                 ("plays", "rounds last", "plays"),
-                ("var", "the variance of final scores across seats is", "VP\u00b2"))
+                ("score_sd", "the standard deviation of a game's final scores is", "VP"))
+# a law finding's measure in words (its test's name: "law 07 Name (king retention)")
+MEASURE_WORDS = {"spread": "seat spread", "king": "king retention", "plays": "round length",
+                 "score_sd": "spread of final scores"}
 
 
 def candidates(run, run_label: str) -> list[Candidate]:
     """Findings tests per rule card: each precept holder's draft-order-free edge
     (``analysis.precept_power``); each law's change in seat spread, king retention, round length and
-    score variance (rates by their difference, the others relative to the value without);
+    spread of final scores (rates by their difference, the others relative to the value without);
     and the play-count guard as a sanity check."""
     out = guard_candidate(run, run_label)
     for r in power(run).to_dict("records"):
@@ -276,8 +295,7 @@ def candidates(run, run_label: str) -> list[Candidate]:
                                  base="for players who drafted another card at the same pick (draft-order-free)",
                                  diff_lo=r["edge_lo"], diff_hi=r["edge_hi"]))
     eff = laws(run)
-    ref = "without it (reference: the base game)" if not eff.empty and eff["reference"].iloc[0] == rule_cards.REF_BASE \
-        else "in rounds without it (reference: the other laws' average)"
+    base = not eff.empty and eff["reference"].iloc[0] == rule_cards.REF_BASE
     for r in eff.to_dict("records"):
         for col, head, unit in LAW_MEASURES:
             with_, without, p = r[f"{col}_with"], r[f"{col}_without"], r[f"{col}_p"]
@@ -290,7 +308,9 @@ def candidates(run, run_label: str) -> list[Candidate]:
             else:
                 continue
             tail = "of rounds" if col == "king" else ""
-            out.append(Candidate(run_label, LAW_TITLE, f"law {r['card']} ({col})", "law", with_,
+            ref = ("without it (reference: the base game)" if base else
+                   f"in {'games' if col == 'score_sd' else 'rounds'} without it (reference: the other laws' average)")
+            out.append(Candidate(run_label, LAW_TITLE, f"law {r['card']} ({MEASURE_WORDS[col]})", "law", with_,
                                  r[f"{col}_with_lo"], r[f"{col}_with_hi"], without, effect, p,
                                  head=f"with law {r['card']} in force {head}", tail=tail, base=ref, unit=unit,
                                  diff_lo=r[f"{col}_lo"], diff_hi=r[f"{col}_hi"]))
@@ -321,7 +341,8 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
 
 def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
     """The strongest and weakest precept (draft-order-free) with the checked VP advice, and the
-    laws with the largest effects."""
+    laws with the largest effects. A law's effect in its measure's target direction
+    (``LAW_TARGET``) is marked green: nothing to change."""
     out = []
     prec = [c for c in cands if c.kind == "precept"]
     if prec:
@@ -331,10 +352,8 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
                                                   f"holder wins {pp(c.rate)} of games against {pp(c.baseline)} for "
                                                   f"players who drafted another card at the same pick: {c.difference()}."))
         out.append(Mark("green" if all(level(c, min_effect) == "green" for c in prec) else "amber", vp_advice(run)))
-    laws = sorted((c for c in cands if c.kind == "law" and np.isfinite(c.effect)),
-                  key=lambda c: -c.practical(min_effect))
-    for c in laws[:3]:
-        out.append(Mark(level(c, min_effect), _law_line(c)))
+    for c in _laws_to_show(cands, min_effect)[:3]:
+        out.append(Mark(law_level(c, min_effect), _law_line(c)))
     return out
 
 
@@ -346,24 +365,103 @@ def vp_advice(run) -> str:
     return advice["answer"]["sentence"]
 
 
+# the direction a law's effect on a measure should take (-1: lower is better); measures without
+# one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
+LAW_TARGET = {"king": -1, "spread": -1}
+# what a rise of the measure means and where to aim, for the sentence of what to change
+LAW_AIM = {"king": "king retention up means a lead snowballs; aim lower",
+           "spread": "a wider seat spread means seat order matters more; aim for none beyond chance"}
+
+
+def _measure(c: Candidate) -> str:
+    """The law measure of a law candidate ("king", "spread", "plays", "score_sd"), from the words
+    its subject names it by (``MEASURE_WORDS``)."""
+    words = c.subject.rsplit(" (", 1)[1].rstrip(")")
+    return next((k for k, v in MEASURE_WORDS.items() if v == words), words)
+
+
+def law_level(c: Candidate, min_effect: float) -> str:
+    """A law line's mark: by the size of its effect, but green when the effect goes the way its
+    measure should (``LAW_TARGET``)."""
+    target = LAW_TARGET.get(_measure(c))
+    return "green" if target is not None and np.sign(c.effect) == target else level(c, min_effect)
+
+
+def _laws_to_show(cands: list[Candidate], min_effect: float) -> list[Candidate]:
+    """Law candidates, the ones to act on first (red, then amber), each level by size."""
+    laws = [c for c in cands if c.kind == "law" and np.isfinite(c.effect)]
+    rank = {"red": 0, "amber": 1, "green": 2}
+    return sorted(laws, key=lambda c: (rank[law_level(c, min_effect)], -c.practical(min_effect)))
+
+
+MAX_LAW_CHANGES = 3  # law effects named in the sentence of what to change; the scorecard has every law
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
+    """One sentence: the shared changes (seat order, stalls), the precepts too strong or too weak
+    (``precept_changes``: the checked VP advice), and the law effects to act on with the direction to aim."""
+    changes = rule_changes.shared_changes(cands, min_effect) + precept_changes(run, cands, min_effect)
+    laws = [c for c in _laws_to_show(cands, min_effect) if law_level(c, min_effect) != "green"]
+    changes += [law_change(c) for c in laws[:MAX_LAW_CHANGES]]
+    if len(laws) > MAX_LAW_CHANGES:
+        changes.append(f"{len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every card)")
+    return rule_changes.change_sentence(changes)
+
+
+MAX_PRECEPTS_NAMED = 4  # precepts named in the sentence; the scorecard has every card
+
+
+def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]:
+    """The precepts to change: with the checked advice of ``cardlab suggest``, the VPs to print and
+    the cards whose text should change; without it, the uneven precepts by the holder's edge and
+    the command that checks their VPs."""
+    advice = getattr(run, "advice", None)
+    if advice is not None:
+        ans = advice["answer"]
+        out = [f"print precept {precept_power.label(int(c))} at {v} VP (checked by playing it)"
+               for c, v in sorted(ans["changes"].items())]
+        if ans["text_changes"]:
+            out.append("change the text of precepts " + ", ".join(precept_power.label(c) for c in ans["text_changes"])
+                       + " (VP cannot even them out)")
+        return out
+    uneven = sorted((c for c in cands if c.kind == "precept" and level(c, min_effect) != "green"),
+                    key=lambda c: -abs(c.effect))
+    if not uneven:
+        return []
+    names = [f"{c.subject.removeprefix('precept ')} ({100 * c.effect:+.1f} pp)" for c in uneven[:MAX_PRECEPTS_NAMED]]
+    more = f" and {len(uneven) - MAX_PRECEPTS_NAMED} more" if len(uneven) > MAX_PRECEPTS_NAMED else ""
+    return [f"even out the precepts {', '.join(names)}{more} by the holder's edge (their VPs, checked by playing "
+            f"them: {suggest_command(run)})"]
+
+
+def law_change(c: Candidate) -> str:
+    """A law effect to act on, with the direction to aim."""
+    card, measure = c.subject.removeprefix("law ").rsplit(" (", 1)[0], _measure(c)
+    reference = c.base.split("reference: ", 1)[-1].rstrip(")")
+    if measure == "king":
+        return f"law {card} raises king retention by {100 * c.effect:.1f} pp ({LAW_AIM['king']})"
+    if measure == "spread":
+        return f"law {card} widens the seat spread of round wins by {100 * c.effect:.1f} pp ({LAW_AIM['spread']})"
+    aim = f"aim nearer {reference} unless that is the law's purpose"
+    if measure == "plays":
+        return f"law {card} makes rounds {100 * abs(c.effect):.0f}% {'longer' if c.effect > 0 else 'shorter'} ({aim})"
+    return (f"law {card} puts final scores {'further apart' if c.effect > 0 else 'closer together'} (a standard "
+            f"deviation of {c.rate:.2f} VP against {c.baseline:.2f}; {aim})")
+
+
 # what a law's effect on each measure means at the table: (when up, when down)
 LAW_MEANING = {"king": ("the round's winner keeps the crown more often, so a lead snowballs",
                         "the crown changes hands more often, so a lead is easier to catch"),
                "spread": ("seat order matters more", "seat order matters less"),
                "plays": ("rounds take longer", "rounds are shorter"),
-               "var": ("final scores lie further apart", "final scores lie closer together")}
+               "score_sd": ("final scores lie further apart", "final scores lie closer together")}
 
 
 def _law_line(c: Candidate) -> str:
-    """A verdict line for a law effect: the figure, in VP for the spread of scores, and what it means."""
-    measure = c.subject.rsplit("(", 1)[1].rstrip(")")
+    """A verdict line for a law effect: the figure and what it means."""
+    measure = _measure(c)
     meaning = LAW_MEANING.get(measure, ("", ""))[0 if c.effect > 0 else 1]
-    if measure == "var":  # variance in VP^2 reads as a spread in VP
-        card = c.subject.split(" (")[0]
-        text = (f"With {card} in force the final scores of a game spread by {np.sqrt(c.rate):.2f} VP (standard "
-                f"deviation) against {np.sqrt(c.baseline):.2f} VP without it ({c.base.split('(', 1)[-1].rstrip(')')})")
-    else:
-        text = c.sentence().split(": ", 1)[1].rstrip(".")
+    text = c.sentence().split(": ", 1)[1].rstrip(".")
     return f"{text}: {meaning}." if meaning else f"{text}."
 
 
@@ -482,8 +580,8 @@ ROBUST_LAWS = {"spread": ("seat spread of round wins", "the change in the seat s
                "king": ("king retention", "the change in the share of rounds the king stays king", "share",
                         "effect on king retention"),
                "plays": ("round length", "the change in mean round length", "plays", "effect on round length"),
-               "var": ("score variance", "the change in the variance of final scores across seats", "VP\u00b2",
-                       "effect on the variance of final scores")}
+               "score_sd": ("spread of final scores", "the change in the standard deviation of final scores across seats",
+                            "VP", "effect on the spread of final scores")}
 
 
 def robustness_kinds(run, use_control: bool = False) -> list:
@@ -507,8 +605,10 @@ def robustness_kinds(run, use_control: bool = False) -> list:
         eff = _cached(run, "laws-stratified", rule_cards.stratified_law_effects)
     if eff.empty:
         return out
+    ref = _ref_short(eff)
     for col, (title, measure, unit, short) in ROBUST_LAWS.items():
         rows = [{"item": f"law {r['card']}", "est": r[f"{col}_diff"], "lo": r[f"{col}_lo"], "hi": r[f"{col}_hi"],
                  "p": r[f"{col}_p"]} for r in eff.to_dict("records")]
-        out.append(Kind(f"law_{col}", f"Laws: {title}", measure, unit, frame(rows), noun="law", short=short))
+        out.append(Kind(f"law_{col}", f"Laws against {ref}: {title}", f"{measure}, against {ref}", unit, frame(rows),
+                        noun="law", short=f"{short} against {ref}"))
     return out

@@ -31,7 +31,7 @@ SHARES = (
     ("winner was last after some round", "winner_worst_place = players",
      "the winner was alone in last place after some round (a comeback from last)"),
     ("winner was behind after some round", "winner_max_behind >= 1", "the winner trailed the top score after some round"),
-    ("shared win", "n_winners > 1", "two or more seats share the top final score (DEC-21)"),
+    ("shared win", "n_winners > 1", "two or more seats share the top final score"),
     ("no sole points winner", "leader_from_round = -1",
      "the winner is not the sole points leader at the end (shared win, or a tiebreak win)"),
 )
@@ -195,14 +195,25 @@ def law_table(run) -> pd.DataFrame:
     return out
 
 
-def _law_figure(laws: pd.DataFrame):
+LAW_REFERENCE = "the run's games without it (other laws instead)"
+FEEL_PANELS = (("last_round", "decided only in the last round"), ("from_last", "winner was last after some round"),
+               ("shared", "shared win"))
+
+
+def _law_figures(laws: pd.DataFrame) -> list[tuple[str, object]]:
+    """The per-law game feel as two charts of two panels each (every label at least
+    ``charts.MIN_FONT`` points at the printed size), each difference against the run's games
+    without the law."""
     panels = [(laws["lead_changes_diff"], laws["lead_changes_diff_lo"], laws["lead_changes_diff_hi"],
                "lead changes per game: with minus without", 0.0)]
-    for name, xlabel in (("last_round", "decided only in the last round"), ("from_last", "winner was last"),
-                         ("shared", "shared win")):
+    for name, xlabel in FEEL_PANELS:
         panels.append((PP * laws[f"{name}_diff"], PP * laws[f"{name}_diff_lo"], PP * laws[f"{name}_diff_hi"],
                        f"{xlabel} (pp): with minus without", 0.0))
-    return charts.forest(laws["card"], panels, "Game feel with each law in force minus the games without it (95% intervals)")
+    title = "Game feel, law in force minus {ref}:\n{what} (95% intervals)"
+    return [("Game feel per law against the games without it: lead changes and last-round decisions",
+             charts.forest(laws["card"], panels[:2], title.format(ref=LAW_REFERENCE, what="lead changes, last round"))),
+            ("Game feel per law against the games without it: comebacks from last and shared wins",
+             charts.forest(laws["card"], panels[2:], title.format(ref=LAW_REFERENCE, what="comebacks, shared wins")))]
 
 
 def feel_section(run) -> Section:
@@ -253,12 +264,13 @@ def feel_section(run) -> Section:
         caption_with = ("Per law: games where it was in force (revealed in some round): lead changes per game "
                         "(95% t), decided only in the last round, winner was last after some round, shared win "
                         "(95% Wilson)")
-        caption_diff = ("Per law: with minus without it (the run's other games): Welch for lead changes, Newcombe "
-                        "for shares; p and Benjamini-Hochberg q over the table")
+        caption_diff = (f"Per law: with minus without it, against {LAW_REFERENCE}: Welch for lead changes, "
+                        "Newcombe for shares; p and Benjamini-Hochberg q over the table")
         tables += [(caption_with, laws[show]), (caption_diff, laws[diffs])]
         html_only += (caption_with, caption_diff)
-        figures.append(("Game feel per law", _law_figure(laws)))
-        text += (" Per law: the games where it was revealed against the run's games where it was not; the rule deck "
+        figures += _law_figures(laws)
+        text += (" Per law (reference: the run's games where it was not revealed, which hold other laws instead, "
+                 "not the base game): the games where it was revealed against the others; the rule deck "
                  "is shuffled per game, so the two groups differ only by chance and by that law (and the laws it "
-                 "displaces). The PDF shows the chart; the HTML report also has both tables.")
+                 "displaces). The PDF shows the charts; the HTML report also has both tables.")
     return Section(FEEL_TITLE, text=text, tables=tables, figures=figures, html_only=html_only)

@@ -94,11 +94,12 @@ def _precept_text(power: pd.DataFrame, advice: dict | None, command: str) -> str
         c = corr[key]
         return f"{c['rho']:+.2f} (95% CI {c['lo']:+.2f} to {c['hi']:+.2f})"
 
-    text = ("Precept: the holder's edge is the holder's win rate minus the other players' of the same game, less "
-            "the same for players who drafted another card at the same pick of the same draft round with the same "
-            "bot, so who drafts first (from round 2 the last placed, DEC-5) does not leak in (percentage points, "
+    text = ("Precept: the holder's edge is the holder's win rate minus that of the players who drafted another card "
+            "at the same pick of the same draft round with the same bot, so who drafts first (from round 2 the last "
+            "placed, DEC-5) does not leak in (percentage points, "
             "95% intervals; too strong or too weak: at least 1 point and significant after Benjamini-Hochberg over "
-            "the cards, q < 0.05). The raw edge leaves that out: the share of drafts in which a card is taken first "
+            "the cards, q < 0.05). The raw edge is the holder's win rate minus the other players' of the same games: "
+            "the share of drafts in which a card is taken first "
             f"correlates with its raw edge at {rho('raw_edge')} and with the draft-order-free edge at {rho('edge')} "
             "(Spearman). Worth: the edge in VP, one VP being what the holder's win rate gains from one more point "
             f"on the final score. ")

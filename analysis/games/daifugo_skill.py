@@ -99,4 +99,6 @@ def skill_sections(run, challenger: str, opponent: str) -> list[Section]:
         marks.append(("green", "No rule card changes the skill index significantly (q < 0.05)."))
     return [Section("Skill per rule card", text=(
         f"{challenger} against {opponent} ({run.games_done:,} games, {run.path.name}). " + METHOD),
-        tables=[("Skill index with and without each card (95% intervals; q: BH over the table)", table)], marks=marks)]
+        tables=[("Skill index with and without each card (95% intervals; q: BH over the table); reference of a law: "
+                 "the run's rounds it is not in force, which hold other laws (not the base game); of a precept: the "
+                 "games where no seat holds it", table)], marks=marks)]

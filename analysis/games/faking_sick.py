@@ -21,6 +21,9 @@ CALL_SUCCESS = "call success (share of judged calls)"
 WIN_METHODS = {0: "turn cap (draw)", 1: "play_out", 2: "push_out"}
 # the card-type codes of tables and charts, for the report's glossary
 GLOSSARY = {code: name.lower() for code, name in zip(TYPES, LONG)}  # the PDF font has no Japanese
+# the codes that tables show, in words
+CODE_NAMES = {"play_out": "last card played out", "push_out": "last cards pushed out",
+              **{code: f"{meaning} ({code})" for code, meaning in GLOSSARY.items()}}
 
 
 def _cards(df: pd.DataFrame) -> pd.DataFrame:

@@ -19,6 +19,30 @@ GLOSSARY = {"V": "virus", "BAT": "bat", "TP": "toilet paper", "CTL": "control", 
             "ANT": "antiseptic", "AMB": "ambulance", "MSK": "mask", "BM": "black market", "SHF": "shuffle",
             "CGH": "cough", "EXC": "exchange", "O": "a player's open viruses", "HV": "a player's hidden viruses",
             "T": "a player's treatment progress", "HQ": "hard quarantine (VD-20)"}
+# what the length column counts (docs/rules/virus-dogs.md, "Length"): said beside every length figure
+LENGTH_NOTE = "turns started; hard-quarantine steps not counted (see Hard quarantine)"
+DRAWS = {"normal": "a normal draw", "mask": "a mask draw", "market": "a black-market draw", "cough": "a cough draw"}
+# the codes that tables and charts show (outcomes, elimination causes, per-seat counters), in words
+CODE_NAMES = {
+    "last_standing_normal": "last player standing (normal play)",
+    "last_standing_hq": "last player standing (hard quarantine)", "hq_stalemate": "hard-quarantine stalemate",
+    "hq_first_elimination": "first elimination in hard quarantine", "no_winner": "no winner",
+    **{c.upper(): f"{GLOSSARY[c.upper()]} ({c.upper()})" for c in CARDS},
+    "turn_cap": "turn cap", "declare_on_draw": "declared on drawing", "voluntary_declare": "declared later",
+    "control": "control card", "quarantine": "quarantine card", "cough": "cough card",
+    "hard_quarantine": "hard quarantine",
+    **{f"played_{c}": f"{GLOSSARY[c.upper()]} ({c.upper()}) played" for c in CARDS},
+    "tp_skip": "toilet paper: draw skipped", "tp_cough": "toilet paper: cough draw refused",
+    "tp_exchange": "toilet paper: exchange card refused", "viruses_hidden": "drawn viruses hidden",
+    "viruses_declared": "drawn viruses declared", "voluntary_declares": "hidden viruses declared later",
+    "viruses_planted": "viruses given in an exchange", "mask_take_none": "masks taking no card",
+    "mask_peek_virus": "masks whose peek held a virus", "mask_virus_avoided": "viruses seen in a mask and left",
+    "market_viruses_seen": "viruses seen at the black market",
+    "market_forced_virus": "black markets of viruses only (one taken)",
+    **{f"ant_{k}": f"antiseptics on a virus from {v}" for k, v in DRAWS.items()},
+    **{f"bat_{k}": f"bats drawn in {v}" for k, v in DRAWS.items()},
+    "doctors_wasted": "treatment lost without a cure", "amb_cured_own": "own viruses cured by ambulance",
+    "amb_cured_others": "others' viruses cured by ambulance"}
 
 
 def sections(run) -> list[Section]:
@@ -311,7 +335,8 @@ def feel_section(run) -> Section:
         f"the last turn or in hard quarantine. {r['shared wins']:.2%} of the games end in a shared win and "
         f"{r['games without a winner']:.2%} without a winner. {SHARED_WAYS} A player who is eliminated waits "
         f"{r['turns an eliminated player waits']:.1f} turns on average for the game to end, "
-        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} The chart shows in "
+        f"{r['share of the game an eliminated player waits']:.0%} of the game. {length_text} Length in "
+        f"turns: {LENGTH_NOTE}. The chart shows in "
         "which tenth of the game the winner took the lead for good. "
         "Each figure in the table comes with the range (95% low to high) that holds its true value with 95% "
         "confidence.")

@@ -49,9 +49,10 @@ def test_bench_json_has_full_game_keys():
     res = cardlab("bench", "daifugo", "--games", 200, "--reference-games", 10, "--repeat", 1, "--json")
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout.strip().splitlines()[-1])
-    for key in ("fast_games_per_s", "reference_games_per_s", "ratio", "compile_s",
+    for key in ("fast_games_per_s", "reference_games_per_s", "ratio",
                 "full_game_games_per_s", "full_game_reference_games_per_s", "full_game_ratio"):
         assert out[key] > 0, key
+    assert out["compile_s"] >= 0  # a load from the numba cache can take under the 0.01 s it is rounded to
 
 
 def test_replay_matches_batch():

@@ -113,7 +113,11 @@ def test_feel_section_figures_match_the_games_table(feel_runs):
     assert row["lead_changes_diff"] == pytest.approx(
         with4["lead_changes"].mean() - g.loc[g.index.difference(with4.index), "lead_changes"].mean())
     assert laws.filter(like="_q").stack().between(0, 1).all()
-    assert [c for c, _ in sec.figures] == ["Round from which the winner leads for good", "Game feel per law"]
+    assert [c for c, _ in sec.figures] == [
+        "Round from which the winner leads for good",
+        "Game feel per law against the games without it: lead changes and last-round decisions",
+        "Game feel per law against the games without it: comebacks from last and shared wins"]
+    assert all(len(f.axes) == 2 for _, f in sec.figures[1:])  # two panels a chart: labels print at 7 pt
     assert set(sec.html_only) == {c for c, _ in sec.tables[1:]}  # the PDF: the compact table and the charts
 
 

@@ -155,3 +155,22 @@ def test_paired_imbalance_of_a_run_with_itself_changes_by_exactly_nothing(favour
     single = P.imbalance(favourite_run)
     assert single["value"] == pytest.approx(change["before"]["value"])
     assert single["lo"] < single["value"] and single["lo"] < single["hi"]  # noise alone: the basic interval reaches lower
+
+
+def test_an_advice_needs_its_run_and_a_damaged_advice_file_is_a_one_line_error(tmp_path):
+    from analysis.games import attach_advice
+    from sim.config import ConfigError
+
+    source = DraftRun(draft_game(50, seed=1, bonus={}), seed=1, path="src")
+    advice = {"source": "runs/src", "source_digest": source.config.digest(), "answer": {}}
+    attach_advice([source], [advice])
+    assert source.advice is advice
+    with pytest.raises(ConfigError, match="the advice made from runs/src needs that run in the report too"):
+        attach_advice([DraftRun(draft_game(50, seed=2, bonus={}), seed=2)], [advice])
+    (tmp_path / P.ADVICE_FILE).write_text("{not json")
+    assert P.is_advice(tmp_path)
+    with pytest.raises(ConfigError, match="cannot read the advice"):
+        P.load_advice(tmp_path)
+    (tmp_path / P.ADVICE_FILE).write_text('{"source": "x"}')
+    with pytest.raises(ConfigError, match="is not an advice file of cardlab suggest"):
+        P.load_advice(tmp_path)

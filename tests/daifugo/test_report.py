@@ -2,6 +2,7 @@
 
 import pytest
 
+from analysis.glossary import header_text
 from analysis.load import Run
 from sim import runner
 from analysis.games.daifugo import sections
@@ -16,14 +17,14 @@ def test_report_sections_build_from_a_stored_run(tmp_path, params):
     titles = [s.title for s in secs]
     assert titles[:2] == ["Scorecard per rule card", "Points by seat and by bot"] and any("King" in t for t in titles)
     card = secs[0].tables[0][1]
-    assert len(card) == len(cfg.params["rule_deck"]) and ("VP to print" in card) == (params.get("mode") == "madness")
+    assert len(card) == len(cfg.params["rule_deck"]) and ("worth (VP)" in card) == (params.get("mode") == "madness")
+    assert "VP to print" not in card  # only the checked advice of cardlab suggest prints VPs
     precepts = next(s for s in secs if s.title == "Rule cards as precepts")
     laws = next(s for s in secs if s.title == "Rule cards as laws")
     if params.get("mode") == "madness":
         holder = precepts.tables[0][1]
         assert [c[:2] for c in holder["card"]] == ["07", "09", "14", "15", "19", "21"] and holder["holders"].sum() > 0
-        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Precept draft picks",
-                                                    "Suggested precept VP offsets"]  # games.pick_NN stored
+        assert [c for c, _ in precepts.figures] == ["Precepts: holder vs others", "Precept draft picks"]
         assert {c[:2] for c in laws.tables[0][1]["card"]} <= {"07", "09", "14", "15", "19", "21"} and laws.figures
     else:  # normal mode: no precepts; one-round games have a single law each, so no pair of laws
         assert not precepts.tables and "No precepts" in precepts.text
@@ -31,6 +32,14 @@ def test_report_sections_build_from_a_stored_run(tmp_path, params):
         assert next(s for s in secs if s.title == "Pairs of laws").text.startswith("No two laws")
     freq = secs[-1].tables[0][1]
     assert set(freq["event"]) >= {"revolution", "forbidden finish", "play-count guard"}
+    assert "rounds_with_event" in freq and header_text("rounds_with_event") == "rounds with the event"
+    # no control run: every law table and chart names the other laws' average as its reference
+    ref = "against the other laws' average"
+    assert all(ref in c for c, _ in laws.tables) and all(ref in c for c, _ in laws.figures)
+    assert all(ref in f.axes[0].figure._suptitle.get_text().replace("\n", " ") for _, f in laws.figures)
+    assert ref in secs[0].tables[-1][0]  # the scorecard's law table
+    sd = laws.tables[-1][1]
+    assert list(sd.columns)[2:5] == ["score_sd_with", "score_sd_without", "score_sd_diff"]
 
 
 def test_madness_laws_measured_against_its_laws_off_control(tmp_path):

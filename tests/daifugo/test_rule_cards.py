@@ -139,12 +139,13 @@ def test_laws_that_shift_seat_spread_and_round_length_are_findings():
     assert laws.loc[9, "plays_diff"] == pytest.approx(5, abs=0.3)
     assert laws.drop(index=[14, 9])["plays_lo"].lt(0.5).all()
     found = card_findings(run)
-    assert [f.subject for f in found[:2]] == [f"law 14 {rc.CARD_NAMES[14]} (spread)", f"law 09 {rc.CARD_NAMES[9]} (plays)"]
+    assert [f.subject for f in found[:2]] == [f"law 14 {rc.CARD_NAMES[14]} (seat spread)",
+                                                f"law 09 {rc.CARD_NAMES[9]} (round length)"]
     assert found[0].effect == pytest.approx(laws.loc[14, "spread_diff"]) and found[1].effect == pytest.approx(0.25, abs=0.02)
     # seat 0, first more often, keeps the crown more often: a true consequence; against the other laws
     # (no control run) law 14 in their baseline pushes their spreads down a little; nothing else is large
-    others = [f for f in found[2:] if f.subject != f"law 14 {rc.CARD_NAMES[14]} (king)"]
-    assert all(abs(f.effect) < 0.08 for f in others) and all(f.effect < 0 for f in others if "(spread)" in f.subject)
+    others = [f for f in found[2:] if f.subject != f"law 14 {rc.CARD_NAMES[14]} (king retention)"]
+    assert all(abs(f.effect) < 0.08 for f in others) and all(f.effect < 0 for f in others if "(seat spread)" in f.subject)
 
 
 def test_an_interacting_pair_of_laws_is_flagged():
@@ -280,3 +281,20 @@ def test_control_run_is_the_same_config_without_laws():
         sets = dict(s.split("=", 1) for s in re.findall(r"--set (\S+)", cmd))
         assert GAME.make_config(seed=1, overrides=sets).digest() == D.control_config(run).digest()
     assert D.control_command(SimpleNamespace(config=mad)).endswith("--set laws=off --out BASE")
+
+
+def test_score_spread_is_a_standard_deviation_in_vp_with_the_variance_interval_carried_over():
+    """var_with 4 VP², var_without 1 VP²: SDs 2 and 1 VP, difference +1 VP. The variance
+    difference's interval [lo, hi] maps through d -> sqrt(4) - sqrt(4 - d): [1, 5] -> [2 - sqrt 3,
+    2] (4 - 5 < 0 reads as no spread left), [-1, 3.75] -> [2 - sqrt 5, 1.5], which holds zero as
+    the variance interval does; p is the variance test's."""
+    eff = pd.DataFrame({"var_with": [4.0, 4.0], "var_with_lo": [3.0, -0.5], "var_with_hi": [5.0, 9.0],
+                        "var_without": [1.0, 1.0], "var_diff": [3.0, 3.0], "var_lo": [1.0, -1.0],
+                        "var_hi": [5.0, 3.75], "var_p": [0.01, 0.2]})
+    sd = rc.with_score_sd(eff)
+    assert sd["score_sd_with"].tolist() == [2.0, 2.0] and sd["score_sd_without"].tolist() == [1.0, 1.0]
+    assert sd["score_sd_diff"].tolist() == [1.0, 1.0] and sd["score_sd_p"].tolist() == [0.01, 0.2]
+    assert sd["score_sd_lo"].tolist() == pytest.approx([2 - np.sqrt(3), 2 - np.sqrt(5)])
+    assert sd["score_sd_hi"].tolist() == pytest.approx([2.0, 1.5])
+    assert sd["score_sd_with_lo"].tolist() == pytest.approx([np.sqrt(3), 0.0])
+    assert sd["score_sd_with_hi"].tolist() == pytest.approx([np.sqrt(5), 3.0])

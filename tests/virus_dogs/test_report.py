@@ -54,3 +54,19 @@ def test_report_sections_build_from_a_stored_run(tmp_path):
     assert abs(state["mean O"].mul(state["eliminations"]).sum() - out["elim_open"].sum()) < 0.01 * len(out)
     ctx = secs[6].tables[0][1].set_index("per seat-game")
     assert list(ctx.index)[:2] == ["mask_peek_virus", "mask_virus_avoided"]
+    # as printed: every code of every table in words (columns, cells), one place for all tables
+    from reports.build import _fmt_table
+
+    usage = _fmt_table(secs[5].tables[0][1])
+    assert usage["per seat-game"].tolist()[:2] == ["toilet paper (TP) played", "control (CTL) played"]
+    assert "masks taking no card" in usage["per seat-game"].tolist()
+    printed = [_fmt_table(t) for s in secs for _, t in s.tables]
+    codes = {c for t in printed for c in list(t.columns) + [v for col in t for v in t[col] if isinstance(v, str)]
+             if "_" in str(c) and " " not in str(c)}
+    assert codes == set()
+    assert _fmt_table(secs[0].tables[0][1])["outcome"].tolist()[2] == "hard-quarantine stalemate"
+    # game length: turns, said beside the figure not to count hard-quarantine steps
+    from analysis.common import game_length
+
+    length = game_length(run)
+    assert "hard-quarantine steps not counted" in length.text and "hard-quarantine steps not counted" in length.figures[0][0]

@@ -16,6 +16,7 @@ class VirusDogsStep(Step):
                 {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"})
 
     search_module = "sim.games.virus_dogs.kernel_search"
+    observation_module = "sim.games.virus_dogs.observe"
     search_opponents = ("cautious", "cautious", "cautious")  # the strongest scripted bot (the search bench's table)
 
     @property

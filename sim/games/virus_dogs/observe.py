@@ -1,0 +1,79 @@
+"""Virus Dogs through ``cardlab.env`` (cardlab/rl.py): a seat's observation (what
+``kernel_search.same_view`` says it sees, VD-22; docs/reinforcement-learning.md lists it), the
+action ids (the option codes themselves, all below ``MAX_PENDING``) and the rewards."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.virus_dogs import tables as tb
+from sim.games.virus_dogs.kernel_search import OWN_SEAT, PUBLIC_GAME, PUBLIC_SCALARS, PUBLIC_SEAT, hidden_count, peeked
+from sim.games.virus_dogs.kernel_state import (F_LIVE, MAX_PEEK, MAX_PENDING, MAX_SEATS, NF, NS, NT, O_GM, O_H,
+                                               O_LIMBO, O_PEEK, O_PL, O_SM, S_CUR, S_LIMBO, S_N, S_PKIND,
+                                               S_PSEAT)
+from sim.kernel_util import ix
+
+PUBLIC = np.concatenate([PUBLIC_SCALARS, O_GM + PUBLIC_GAME])
+SIZE = 2 + len(PUBLIC) + MAX_SEATS * (NF + len(PUBLIC_SEAT)) + len(OWN_SEAT) + 2 * NT + 2 * MAX_PEEK
+
+
+def action_count(cfg) -> int:
+    """The size of the Discrete action space."""
+    return MAX_PENDING
+
+
+def action_ids(buf: np.ndarray, options: np.ndarray) -> np.ndarray:
+    """The action ids of the pending decision's legal options: the codes themselves."""
+    return options
+
+
+def size(buf: np.ndarray) -> int:
+    """The observation's length (``sim.step.observe``)."""
+    return SIZE
+
+
+@njit(cache=True, error_model="numpy")
+def observe_into(b, seat, out):
+    """``seat``'s observation into ``out`` (``SIZE`` slots), in the order of docs/reinforcement-learning.md."""
+    own = b[S_PSEAT] == seat
+    out[0] = seat
+    out[1] = b[S_PKIND] if own else -1
+    j = 2
+    for x in PUBLIC:
+        out[j] = b[ix(x)]
+        j += 1
+    for s in range(MAX_SEATS):
+        live = s < b[S_N]
+        for f in range(NF):
+            out[j] = b[ix(O_PL + s * NF + f)] if live else 0
+            j += 1
+        for c in PUBLIC_SEAT:
+            out[j] = b[ix(O_SM + s * NS + c)] if live else 0
+            j += 1
+    for c in OWN_SEAT:
+        out[j] = b[ix(O_SM + seat * NS + c)]
+        j += 1
+    for c in range(NT):
+        out[j] = b[ix(O_H + seat * NT + c)]
+        out[j + NT] = hidden_count(b, seat, c)
+        j += 1
+    j += NT
+    shown = peeked(b) if own else 0
+    for i in range(MAX_PEEK):
+        out[j + i] = b[ix(O_PEEK + i)] if i < shown else -1
+    j += MAX_PEEK
+    taken = b[S_LIMBO] if b[S_CUR] == seat else 0
+    for i in range(MAX_PEEK):
+        out[j + i] = b[ix(O_LIMBO + i)] if i < taken else -1
+
+
+def out_of_game(buf: np.ndarray, seat: int) -> bool:
+    """Has ``seat`` left the game before its end (eliminated, VD-19)? It can no longer win."""
+    return not buf[O_PL + seat * NF + F_LIVE]
+
+
+def rewards(buf: np.ndarray) -> np.ndarray:
+    """Each seat's reward for the finished game: 1 for a win, a shared win split (VD-20.10, VD-21.3)."""
+    win = buf[O_SM + np.arange(buf[S_N]) * NS + tb.SI["win"]].astype(float)
+    return win / max(win.sum(), 1.0)
