@@ -74,9 +74,9 @@ test: $(STAMP)
 # over every registered game, keep their reference engine).
 test-boundscheck: $(STAMP)
 	NUMBA_BOUNDSCHECK=1 CARDLAB_DIFF_REFERENCE_GAMES=$(BOUNDSCHECK_REFERENCE_GAMES) \
-	    $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal tests/*/test_differential.py tests/virus_dogs/test_vd_engines.py \
+	    $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal tests/*/test_differential.py \
 	    tests/test_game_contract.py::test_engines_agree_on_mixed_bot_games \
-	    tests/test_game_contract.py::test_step_contract_random_games_against_the_reference
+	    tests/test_step_contract.py::test_step_contract_random_games_against_the_reference
 
 # rewrite tests/golden/ from the reference engines (after an intended change; review the diff)
 golden: $(STAMP)

@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 
 import cardlab
 from sim.config import ConfigError
-from sim.games import available, get_game
+from sim.games import MODULES, available, get_game
 from sim.step import observe
 
 GAMES = available()
@@ -45,8 +45,8 @@ def play(env, rng, on_decision=None) -> int:
 
 
 def test_every_built_in_game_has_an_environment():
-    for name in ("virus-dogs", "faking-sick", "daifugo"):
-        assert get_game(name).step.observation_module
+    for name in MODULES:
+        assert get_game(name).step.observation_module, name
 
 
 def test_pettingzoo_api_test(game):

@@ -1,10 +1,13 @@
 """The plug-in contract, checked for every registered game (``sim.games.available()``).
 
 In the spirit of pgx's ``api_test`` and OpenSpiel's random-simulation test: declared tables,
-columns and dtypes; both engines agree on a few hundred mixed-bot games; replay matches the
-stored rows of a run; a scenario's output state fed back as input reproduces itself; bad
-scenario envelopes and bot parameters are one-line errors; golden reference playthroughs
-(tests/golden, regenerate with ``python -m tests.golden.regenerate``).
+columns and dtypes; both engines agree on a few hundred mixed-bot games; batches split anywhere
+give the same rows; replay matches the stored rows of a run; a scenario's output state fed back
+as input reproduces itself; bad configs, scenarios, scenario envelopes and bot parameters are
+one-line errors; every rule parameter is documented; the game-feel measures agree with the
+results; golden reference playthroughs (tests/golden, regenerate with
+``python -m tests.golden.regenerate``). The step and search contracts: tests/test_step_contract.py.
+The per-game data of these tests: tests/game_cases.py.
 """
 
 from __future__ import annotations
@@ -12,39 +15,23 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sim import runner
 from sim.config import ConfigError
 from sim.games import available, get_game
-from sim.games.base import ENGINES
+from sim.games.base import ENGINES, seat_bots
 from sim.verify import compare_engines, replay_and_check
+from tests.engines import engines_agree
+from tests.game_cases import CASES, case
 from tests.golden import REGENERATE, cases, path, render
 
 GAMES = available()
 AGREE_GAMES = 200  # per game, mixed bots, both engines
 KEYS = {"game": ("game",), "seat": ("game", "seat")}
+SOURCES = ("seed", "seed-weak", "found", "assumed", "study")  # Param.source (sim/config.py)
 REQUIRED = {"games": ("game", "winner", "n_winners"), "seats": ("game", "seat", "bot", "win")}
-
-# A scenario per game that stops at a state which can be fed back (docs/scenarios*.md): no
-# pending or unresolved cards, no open call window.
-SCENARIOS = {
-    "virus-dogs": {"game": "virus-dogs", "players": 3, "seed": 4, "state": {}, "decisions": [
-        {"type": "mode", "mode": "draw"}, {"type": "draw_another", "value": False}, {"type": "end"},
-        {"type": "mode", "mode": "draw"}, {"type": "draw_another", "value": True}, {"type": "end"},
-        {"type": "mode", "mode": "draw"}, {"type": "draw_another", "value": False}]},
-    "faking-sick": {"game": "faking-sick", "players": 3, "seed": 4, "state": {}, "decisions": [
-        {"action": "play", "card": "VIR", "bluff": False}, {"calls": []}]},
-    "daifugo": {"game": "daifugo", "players": 4, "seed": 4, "state": {"phase": "deal", "hands": [[], [], [], []]},
-                "decisions": [{"player": 0, "trim": []}, {"player": 1, "trim": []}, {"player": 2, "trim": []},
-                              {"player": 3, "trim": []}, {"play": ["D4"]}, {"play": ["D5"]}, {"play": ["D6"]},
-                              {"play": ["S7"]}, {"play": ["H8"]}, {"play": ["D10"]}, {"play": ["Jk"], "as": ["SJ"]}]},
-    "toy": {"game": "toy", "seed": 1, "state": {"note": "echoed"}},
-}
-# Documented exceptions to "fed back, the state reproduces itself": faking-sick scenarios start
-# at the beginning of ``to_move``'s turn, so an output inside a turn counts it once more when fed
-# back (docs/scenarios/faking-sick.md).
-RECOUNTED = {"faking-sick": {"turns": 1}}
 
 
 def mixed_config(game, seed: int = 11):
@@ -54,13 +41,17 @@ def mixed_config(game, seed: int = 11):
     return game.make_config(players=players, bots=[bots[i % len(bots)] for i in range(players)], seed=seed)
 
 
+def scripted_config(game, seed: int, overrides=None):
+    """Every scripted bot of the game seated (no search seat), as many players as that takes."""
+    bots = [b for b in game.bots if b != "search"]
+    players = min(game.max_players, max(game.default_players, len(bots)))
+    return game.make_config(players=players, bots=[bots[i % len(bots)] for i in range(players)], seed=seed,
+                            overrides=overrides)
+
+
 @pytest.fixture(params=GAMES)
 def game(request):
     return get_game(request.param)
-
-
-def test_registry_lists_the_built_in_games():
-    assert {"virus-dogs", "faking-sick", "daifugo"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -83,8 +74,7 @@ def test_tables_columns_and_dtypes(game, engine):
         if spec.kind == "seat":
             assert len(df) == count * cfg.players
     seats = frames["seats"]
-    for row in seats.head(2 * cfg.players).itertuples():
-        assert row.bot == cfg.bots[(row.seat + row.game) % cfg.players]  # the seat_bots rotation
+    assert seats["bot"].tolist() == [b for i in range(5, 5 + count) for b in seat_bots(cfg, i)]  # the rotation
     games = frames["games"]
     wins = seats.groupby("game")["win"].sum()
     assert (wins.reindex(games["game"]).to_numpy() == games["n_winners"].to_numpy()).all()
@@ -125,9 +115,7 @@ def test_bot_parameters_declared_with_ranges(game):
 
 
 def _scenario(game):
-    if game.name not in SCENARIOS:
-        pytest.fail(f"add a scenario for {game.name} to SCENARIOS in {__name__}")
-    return copy.deepcopy(SCENARIOS[game.name])
+    return copy.deepcopy(case(game.name, "scenario"))
 
 
 def test_scenario_output_state_fed_back_reproduces_itself(game):
@@ -137,7 +125,7 @@ def test_scenario_output_state_fed_back_reproduces_itself(game):
     envelope = {k: v for k, v in spec.items() if k not in ("decisions", "bots")}
     again = game.scenario({**envelope, "state": copy.deepcopy(out["state"])})
     expected = copy.deepcopy(out["state"])
-    for field, step in RECOUNTED.get(game.name, {}).items():
+    for field, step in case(game.name, "recounted").items():
         expected[field] += step
     assert again["state"] == expected
     assert again["illegal"] is None
@@ -171,109 +159,72 @@ def test_replay_is_deterministic(game):
     assert np.array_equal(ta["games"]["game"].to_numpy(), [4])
 
 
-# ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
-# Games whose plug-in has ``step``; the others are skipped by name. Each game's ``Step.variants``
-# are rule overrides under which every decision kind comes up (the test checks each kind was reached).
-STEP_GAMES_PER_VARIANT = 6
+def test_batches_split_anywhere_equal_the_whole_batch(game):
+    """Rows do not depend on batch boundaries: each per-game table of two batches is the whole
+    batch's, and a sum table (``Table.kind`` "sum") adds up to it by its keys."""
+    cfg = scripted_config(game, seed=3)
+    whole = game.run_batch(cfg, 0, 30, "fast")
+    parts = [game.run_batch(cfg, 0, 12, "fast"), game.run_batch(cfg, 12, 18, "fast")]
+    for name, spec in game.tables.items():
+        joined = pd.concat([p[name] for p in parts], ignore_index=True)
+        if spec.kind == "sum":
+            joined = joined.groupby(list(spec.keys), as_index=False).sum()
+        pd.testing.assert_frame_equal(joined, whole[name], obj=f"table '{name}'")
 
 
-def _step_of(game):
-    step = getattr(game, "step", None)
-    if step is None:
-        pytest.skip(f"{game.name} has no step contract (Game.step, sim/step.py)")
-    return step
+@pytest.fixture(params=[(g, i) for g in GAMES for i in range(len(CASES.get(g, {}).get("bad_configs", [None])))],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def bad_config(request):
+    game, i = request.param
+    return get_game(game), case(game, "bad_configs")[i]
 
 
-def _same_outcome(got, want, what):
-    assert set(got) == set(want), what
-    for name in want:
-        assert np.array_equal(np.asarray(got[name], dtype=np.int64), np.asarray(want[name], dtype=np.int64)), (what, name)
+def test_bad_config_is_a_one_line_error(bad_config):
+    game, (kwargs, needle) = bad_config
+    with pytest.raises(ConfigError) as err:
+        game.make_config(**kwargs)
+    message = str(err.value)
+    assert needle in message and "\n" not in message, message
 
 
-def _play_on_to_end(k, buf):
-    """``step_play_on`` until the game is over (a game with rounds plays one round per call)."""
-    while k.step_pending(buf)[0] >= 0:
-        k.step_play_on(buf)
+@pytest.fixture(params=[(g, i) for g in GAMES for i in range(len(CASES.get(g, {}).get("bad_scenarios", [None])))],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def bad_scenario(request):
+    game, i = request.param
+    return get_game(game), case(game, "bad_scenarios")[i]
 
 
-def _walk(step, k, buf, rng, out):
-    """Drive ``buf`` to the end with random legal options: per decision, a copy of the buffer
-    before it, its (seat, kind, legal options) and the position applied."""
-    path = []
-    while True:
-        seat, kind = k.step_pending(buf)
-        n = k.step_legal(buf, out)
-        if seat < 0:
-            assert n == 0 and kind < 0
-            return path
-        assert 1 <= n <= len(out) and 0 <= kind < len(step.kinds)
-        legal = out[:n].copy()
-        assert len(set(legal.tolist())) == n  # distinct options
-        pos = int(rng.integers(n))
-        path.append((buf.copy(), (int(seat), step.kinds[kind], n), legal, pos))
-        assert k.step_apply(buf, legal[pos]) == 0
+def test_bad_scenario_input_is_a_one_line_error(bad_scenario):
+    game, (spec, needle) = bad_scenario
+    with pytest.raises(ConfigError) as err:
+        game.scenario({"game": game.name, **copy.deepcopy(spec)})
+    message = str(err.value)
+    assert needle in message and "\n" not in message, message
 
 
-def test_step_contract_names_and_layout(game):
-    step = _step_of(game)
-    k = step.kernel()
-    from sim.step import NAMES
-
-    for name in NAMES:
-        assert callable(getattr(k, name)), name
-    assert k.SIZE == k.LAYOUT.size  # the one buffer, declared through sim.layout
-    buf = step.start(game.make_config(seed=1), 0)
-    assert buf.shape == (k.SIZE,) and buf.dtype == np.int64
+def test_every_parameter_has_a_source_a_rule_and_a_default_it_accepts(game):
+    """Every rule parameter names where its default comes from (``Param.source``), the rule it
+    sets and what it does; the default passes the parameter's own check, and is the config's."""
+    defaults = game.make_config().params
+    for p in game.params:
+        assert p.source in SOURCES and p.rule and p.doc, p.name
+        assert p.coerce(p.default) == p.default == defaults[p.name], p.name
 
 
-def test_step_contract_random_games_against_the_reference(game):
-    """Random games driven through the contract from outside: at a random decision the buffer
-    is copied, every legal option applied on its own copy and the game played on by the bots;
-    each finished copy equals the reference engine fed the same options, which also asks the
-    same decisions (seat, kind, number of options). A whole game of random options, and the
-    bots alone (start, play on), are checked the same way."""
-    step = _step_of(game)
-    k = step.kernel()
-    out = np.zeros(step.max_options, dtype=np.int64)
-    rng = np.random.default_rng(2024)
-    kinds_seen = set()
-    for v, overrides in enumerate(step.variants):
-        cfg = mixed_config(game, seed=17 + v)
-        cfg = game.make_config(players=cfg.players, bots=list(cfg.bots), seed=cfg.seed, overrides=overrides)
-        for index in range(STEP_GAMES_PER_VARIANT):
-            what = (game.name, overrides, index)
-            bots_only = step.start(cfg, index)
-            _play_on_to_end(k, bots_only)
-            _same_outcome(step.outcome(cfg, bots_only), step.reference_outcome(cfg, index, [])[0], what)
-
-            buf = step.start(cfg, index)
-            path = _walk(step, k, buf, rng, out)
-            assert path, what
-            kinds_seen |= {p[1][1] for p in path}
-            chosen = [p[3] for p in path]
-            got = step.outcome(cfg, buf)
-            want, asked = step.reference_outcome(cfg, index, chosen)
-            assert asked == [p[1] for p in path], what  # the same decisions, in the same order
-            _same_outcome(got, want, what)
-            assert k.step_apply(buf, np.int64(0)) == -1  # over
-
-            j = int(rng.integers(len(path)))
-            saved, pending, legal, _ = path[j]
-            before = saved.copy()
-            assert k.step_apply(saved.copy(), np.int64(10**9)) == -2  # not a legal option
-            for pos, option in enumerate(legal):
-                c = saved.copy()
-                assert k.step_apply(c, option) == 0
-                _play_on_to_end(k, c)
-                assert k.step_pending(c) == (-1, -1)
-                want, asked = step.reference_outcome(cfg, index, chosen[:j] + [pos])
-                assert asked[:j + 1] == [p[1] for p in path[:j + 1]], what
-                _same_outcome(step.outcome(cfg, c), want, (*what, j, pos))
-            assert np.array_equal(saved, before)  # the copies are independent
-    assert kinds_seen == set(step.kinds), sorted(set(step.kinds) - kinds_seen)
-
-
-def test_step_contract_coverage_is_named():
-    """Which games have the step contract (the others are skipped above, by name)."""
-    with_step = [g for g in GAMES if getattr(get_game(g), "step", None) is not None]
-    assert "virus-dogs" in with_step
+def test_feel_measures_agree_with_the_results(game):
+    """Over simulated games (both engines agree): a sole winner leads at the end, so the turn from
+    which it leads for good is within first_turn..length; it and the winner's largest deficit
+    are -1 exactly without a sole winner; that deficit is the winner's seat's ``max_behind``."""
+    feel = case(game.name, "feel")
+    if feel is None:
+        pytest.skip(f"{game.name}'s feel measures are checked in its own tests (feel: None in tests/game_cases.py)")
+    lead = feel["leader_from"]
+    for players, bots in feel["tables"]:
+        t = engines_agree(game, game.make_config(players=players, bots=bots, seed=21), 0, 150)
+        g, s = t["games"], t["seats"]
+        sole = g[g["n_winners"] == 1]
+        assert sole[lead].between(feel["first_turn"], sole[game.length_column]).all()
+        assert (g.loc[g["n_winners"] != 1, [lead, "winner_max_behind"]] == -1).all().all()
+        winners = s[s["win"] & s["game"].isin(sole["game"])].set_index("game")["max_behind"]
+        assert (sole.set_index("game")["winner_max_behind"] == winners.reindex(sole["game"])).all()
+        assert (g["lead_changes"] >= 0).all() and (s["max_behind"] >= 0).all()

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from sim.games import MODULES
 from tests.test_cli import cardlab, one_line_error
 
 
@@ -34,7 +35,7 @@ def test_game_bad_input(tmp_path, args, message):
     assert not (tmp_path / "r").exists()
 
 
-@pytest.mark.parametrize("game", ["virus-dogs", "faking-sick", "daifugo"])
+@pytest.mark.parametrize("game", list(MODULES))  # the built-in games
 def test_simulate_replay_report_rules(tmp_path, game):
     out = tmp_path / "run"
     res = cardlab("simulate", game, "--games", 400, "--seed", 3, "--workers", 2, "--out", out, "-q")

@@ -9,15 +9,16 @@ matplotlib.use("Agg")
 from reports import build as B  # noqa: E402
 from reports import pdf  # noqa: E402
 from sim import runner  # noqa: E402
-from sim.games import get_game  # noqa: E402
+from sim.games import MODULES, get_game  # noqa: E402
 from reportlab.platypus import Table  # noqa: E402
 
+from tests.game_cases import case  # noqa: E402
 from tests.test_analysis_sql import assert_tables_fit  # noqa: E402
 from tests.test_sweep_compare import _sweep  # noqa: E402
 
-# run directory: (game, games, overrides); reference engines, so no kernel compiles
-RUNS = {"virus-dogs": ("virus-dogs", 150, {}), "faking-sick": ("faking-sick", 150, {}),
-        "daifugo": ("daifugo", 20, {}), "daifugo-madness": ("daifugo", 20, {"mode": "madness"})}
+# run directory: (game, games, overrides); reference engines, so no kernel compiles. Every
+# built-in game (its games: ``chart_games`` in tests/game_cases.py), and daifugo's madness mode.
+RUNS = {**{g: (g, case(g, "chart_games"), {}) for g in MODULES}, "daifugo-madness": ("daifugo", 20, {"mode": "madness"})}
 
 
 @pytest.fixture(scope="module")

@@ -13,28 +13,22 @@ from pathlib import Path
 import pytest
 
 from sim.config import ConfigError
-from sim.games import get_game
+from sim.games import MODULES, get_game
+from tests.game_cases import case
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# One small valid scenario per game: it stops with ``waiting`` after its first decision.
-BASE = {
-    "virus-dogs": {"game": "virus-dogs", "players": 2,
-                   "state": {"deck": ["DOC", "SHF", "TP"], "players": [{"hand": ["TP"]}, {"hand": ["TP"]}]},
-                   "decisions": [{"type": "mode", "mode": "draw"}]},
-    "faking-sick": {"game": "faking-sick", "players": 3,
-                    "state": {"hands": [["VIR", "FEV"], ["VIR"], ["VIR"]], "banned": [[], [], []],
-                              "draw": ["VIR", "VIR"], "discard": ["VIR"], "to_move": 0},
-                    "decisions": [{"player": 0, "action": "draw"}]},
-    "daifugo": {"game": "daifugo", "players": 3, "params": {"rounds": 1},
-                "state": {"turn": 0, "hands": [["S2", "S3"], ["H4", "H5"], ["D4", "D6"]]},
-                "decisions": [{"play": ["S2"]}]},
-}
-GAMES = list(BASE)
+GAMES = list(MODULES)  # the built-in games (sim/games/__init__.py)
+
+
+def base(game: str) -> dict:
+    """A small valid scenario of ``game`` that stops with ``waiting`` after its first decision
+    (``waiting_scenario`` in tests/game_cases.py)."""
+    return copy.deepcopy(case(game, "waiting_scenario"))
 
 
 def scenario(game: str, **changes):
-    spec = copy.deepcopy(BASE[game])
+    spec = base(game)
     spec.update(changes)
     return get_game(game).scenario(spec)
 
@@ -66,35 +60,35 @@ KNOWN = "known: game, players, params, seed, state, decisions, bots, stop_at_for
     ("game", "chess", "scenario is for game 'chess', not {game}"),
 ])
 def test_malformed_envelope_field(game, field, value, message):
-    spec = {**copy.deepcopy(BASE[game]), field: value}
+    spec = {**base(game), field: value}
     assert error(game, spec).startswith(message.replace("{game}", game))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_scenario_must_be_an_object(game):
-    assert error(game, [BASE[game]]) == "a scenario must be a JSON object"
+    assert error(game, [base(game)]) == "a scenario must be a JSON object"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_bots_count_must_match_players(game):
     bot = next(iter(get_game(game).bots))
-    n = BASE[game]["players"]
-    assert error(game, {**BASE[game], "bots": [bot] * (n + 1)}) == f"bots lists {n + 1} bots for {n} players"
+    n = base(game)["players"]
+    assert error(game, {**base(game), "bots": [bot] * (n + 1)}) == f"bots lists {n + 1} bots for {n} players"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_one_bot_name_plays_every_seat(game):
     """``bots`` as one name (a string) is the same as that name for every seat."""
     bot = next(iter(get_game(game).bots))
-    n = BASE[game]["players"]
+    n = base(game)["players"]
     assert scenario(game, bots=bot) == scenario(game, bots=[bot] * n)
 
 
 def test_virus_dogs_keeps_its_turns_field():
     out = scenario("virus-dogs", turns=1)
     assert out["illegal"] is None
-    assert error("virus-dogs", {**BASE["virus-dogs"], "turns": 0}) == "turns must be an integer >= 1, got 0"
-    assert error("faking-sick", {**BASE["faking-sick"], "turns": 1}).startswith("unknown scenario field(s): turns;")
+    assert error("virus-dogs", {**base("virus-dogs"), "turns": 0}) == "turns must be an integer >= 1, got 0"
+    assert error("faking-sick", {**base("faking-sick"), "turns": 1}).startswith("unknown scenario field(s): turns;")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -104,7 +98,7 @@ def test_unused_decisions_listed(game):
     out = scenario(game)
     assert out["illegal"] is None and out["waiting"] is not None
     assert out["unused_decisions"] == [] and out["forced_decisions"] == []
-    decisions = BASE[game]["decisions"] * 3  # the first entry again: illegal at index 1
+    decisions = base(game)["decisions"] * 3  # the first entry again: illegal at index 1
     out = scenario(game, decisions=decisions)
     assert out["illegal"]["index"] == 1
     assert out["unused_decisions"] == [{"index": 1, "decision": decisions[1]},
@@ -215,7 +209,7 @@ def cardlab_scenario(spec):
     ("faking-sick", "stop_at_forced", "yes", "error: stop_at_forced must be true or false, got 'yes'"),
 ])
 def test_cli_one_line_error(game, field, value, needle):
-    res = cardlab_scenario({**BASE[game], field: value})
+    res = cardlab_scenario({**base(game), field: value})
     assert res.returncode == 2, res.stderr
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(needle), res.stderr

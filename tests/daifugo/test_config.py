@@ -1,9 +1,7 @@
-"""Configuration: defaults, parameter table, bad input (one-line ConfigError)."""
+"""Configuration: defaults, parameter table, bench configurations (bad input: tests/game_cases.py)."""
 
 import json
-import pytest
 
-from sim.config import ConfigError
 from sim.games.daifugo import GAME
 from sim.games.daifugo.rules import PARAMS, param_vector, N_PARAMS
 
@@ -15,32 +13,12 @@ def test_defaults():
     assert len(param_vector(cfg)) == N_PARAMS
 
 
-def test_every_param_documented():
-    for p in PARAMS:
-        assert p.rule and p.doc and p.source in ("seed", "seed-weak", "found", "assumed", "study")
+def test_the_one_study_option_is_laws():
+    """The parameter table's one option of the study, not a rule of the game (the source tags of
+    every game: tests/test_game_contract.py)."""
     study = [p for p in PARAMS if p.source == "study"]  # DEC-53: the one study option, no printed rule
     assert [(p.name, p.default, p.choices) for p in study] == [("laws", "on", ("on", "off"))]
     assert "study option" in study[0].doc
-
-
-@pytest.mark.parametrize("kwargs", [
-    {"players": 7},
-    {"players": 2},
-    {"overrides": {"rule_deck": "07,26"}},
-    {"overrides": {"rule_deck": "7x"}},
-    {"overrides": {"rounds": 0}},
-    {"overrides": {"madness_rounds": 0}},
-    {"overrides": {"mode": "crazy"}},
-    {"overrides": {"laws": "none"}},
-    {"overrides": {"max_plays_per_round": 0}},
-    {"overrides": {"no_such_rule": 1}},
-    {"players": 6, "overrides": {"hand_size_six": 9}},
-    {"players": 5, "overrides": {"hand_size": 11}},
-])
-def test_bad_input(kwargs):
-    with pytest.raises(ConfigError) as e:
-        GAME.make_config(**kwargs)
-    assert "\n" not in str(e.value)
 
 
 def test_rule_deck_subset_and_empty():
@@ -75,17 +53,6 @@ def test_bench_json_has_full_game_keys():
                 "full_game_games_per_s", "full_game_reference_games_per_s", "full_game_ratio"):
         assert out[key] > 0, key
     assert out["compile_s"] >= 0  # a load from the numba cache can take under the 0.01 s it is rounded to
-
-
-def test_scenario_bad_input():
-    with pytest.raises(ConfigError):
-        GAME.scenario({"game": "daifugo", "state": {"hands": [["Z9"], [], [], []]}})
-    with pytest.raises(ConfigError):
-        GAME.scenario({"game": "daifugo", "state": {"hands": [["S9"], ["S9"], [], []]}})
-    with pytest.raises(ConfigError):
-        GAME.scenario({"game": "daifugo", "state": {"hands": [[], [], []]}})
-    with pytest.raises(ConfigError):
-        GAME.scenario({"game": "daifugo", "players": 7, "state": {"hands": [[]] * 7}})
 
 
 def test_replay_matches_batch():

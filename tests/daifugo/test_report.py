@@ -10,7 +10,7 @@ from sim.games.daifugo import GAME
 
 
 @pytest.mark.parametrize("params", [{"mode": "madness", "rule_deck": "07,09,14,15,19,21"}, {"rounds": 1}])
-def test_sections(tmp_path, params):
+def test_report_sections_build_from_a_stored_run(tmp_path, params):
     cfg = GAME.make_config(seed=1, overrides=params)
     runner.run(cfg, 400, tmp_path / "run", runner.RunOptions(batch_size=200, progress=False))
     secs = sections(Run(tmp_path / "run"))

@@ -488,20 +488,6 @@ def test_forced_decisions_named_for_the_player_are_consumed():
     assert out["illegal"]["index"] == 2 and "P3 decides now" in out["illegal"]["reason"]
 
 
-@pytest.mark.parametrize("state,msg", [
-    ({"hands": [["S5"], [], ["S9"], []]}, "not placed"),
-    ({"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "suit_lock": ["X"]}, "unknown suit"),
-    ({"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "laws": [14], "precepts": {"14": 1}}, "both a law"),
-    ({"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "top": ["H3"]}, "'top'"),
-    ({"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "rev": "yes"}, "'rev'"),
-    ({"hands": [["S5"], ["S6"], ["S9"], ["S5"]]}, "S5"),
-    ({"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "top_list": [1, 1]}, "twice"),
-])
-def test_malformed_state(state, msg):
-    with pytest.raises(ConfigError, match=msg):
-        GAME.scenario({"game": "daifugo", "state": state})
-
-
 def test_suit_lock_symbols_accepted():
     out = run([["S5", *F0], ["H9", "S9", *F1], F2, F3], [], top={"cards": ["S7"], "owner": 0}, suit_lock=["♠"],
               turn=1)

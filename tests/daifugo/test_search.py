@@ -1,6 +1,7 @@
 """The daifugo search bot (sim.search, kernel/search.py): it does not peek at the opponents' hands,
-the set-aside or removed cards or the rule deck's order (§2.4, DEC-1, DEC-16), it is reproducible,
-and the reference engine plays it through the same compiled search."""
+the set-aside or removed cards or the rule deck's order (§2.4, DEC-1, DEC-16), and it leaves setup
+decisions to its rollout bot. Its runs for any batch and worker count, the reference engine's play
+of it and a search decision leaving the game as it was: tests/test_step_contract.py."""
 
 import numpy as np
 import pytest
@@ -13,8 +14,7 @@ from sim.games.daifugo.kernel import state as S
 from sim.games.daifugo.kernel.step import resume_at
 from sim.rng_compiled import mix64
 from sim.search import BOT_ANSWER, search_key
-from tests.engines import engines_agree, same_for_any_workers
-from tests.searching import assert_search_leaves_states, search_choice
+from tests.searching import search_choice
 
 BOTS = ["search", "strategist", "greedy", "strategist"]
 CFG = GAME.make_config(players=4, bots=BOTS, seed=5,
@@ -118,19 +118,3 @@ def test_setup_and_oversized_decisions_go_to_the_rollout_bot():
     assert g[S.PKIND] == S.K_DRAFT
     assert KS.unsearched(g, options) == BOT_ANSWER
     assert K.step_apply(g, np.int64(BOT_ANSWER)) == 0
-
-
-def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):
-    """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
-    same_for_any_workers(GAME, CFG, 6, tmp_path)
-
-
-def test_reference_engine_asks_the_same_search():
-    """The reference engine with a search seat (through its fast twin) gives the fast engine's tables."""
-    engines_agree(GAME, CFG, 0, 4, limited=False)
-
-
-def test_search_leaves_the_game_as_it_was(states):
-    """The search works on copies: the game's buffer, its generator counter included, is the
-    same after a search decision (the game's own draws follow the engine's protocol)."""
-    assert_search_leaves_states(states[:10], choice)

@@ -76,7 +76,7 @@ def test_turn_cap_without_bluffers_and_default_table_terminates():
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_report_sections(players, tmp_path):
+def test_report_sections_build_from_a_stored_run(players, tmp_path):
     cfg = GAME.make_config(players=players, seed=4)
     runner.run(cfg, 300, tmp_path / "run", runner.RunOptions(batch_size=100, progress=False))
     run = Run(tmp_path / "run")

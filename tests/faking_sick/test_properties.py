@@ -90,7 +90,7 @@ def test_conservation_and_termination(cfg, index):
 
 @settings(max_examples=25, deadline=None)
 @given(cfg=configs(), start=st.integers(0, 10**6))
-def test_kernel_matches_reference_on_random_configs(cfg, start):
+def test_engines_agree_on_random_configs(cfg, start):
     fast = GAME.run_batch(cfg, start, 8, "fast")
     ref = GAME.run_batch(cfg, start, 8, "reference")
     for name in GAME.tables:

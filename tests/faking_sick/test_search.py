@@ -1,5 +1,6 @@
-"""The faking-sick search bot (sim.search, kernel_search.py): it does not peek (FS-11.2/11.3),
-it is reproducible, and the reference engine plays it through the same compiled search."""
+"""The faking-sick search bot (sim.search, kernel_search.py): it does not peek (FS-11.2/11.3).
+Its runs for any batch and worker count, the reference engine's play of it and a search decision
+leaving the game as it was: tests/test_step_contract.py."""
 
 import numpy as np
 
@@ -10,8 +11,7 @@ from sim.games.faking_sick import kernel_state as S
 from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
 from sim.rng_compiled import mix64
 from sim.search import search_key
-from tests.engines import engines_agree, same_for_any_workers
-from tests.searching import assert_search_leaves_states, search_choice
+from tests.searching import search_choice
 
 BOTS = ["search", "bluffer", "caller", "honest"]
 CFG = GAME.make_config(players=4, bots=BOTS, seed=5, overrides={"bot.search.budget": 24})
@@ -124,19 +124,3 @@ def test_no_peeking_same_choice_when_the_hidden_cards_are_permuted():
     assert [choice(a) for a, _ in pairs] == [choice(b) for _, b in pairs]
     peeks = [(choice(a, peeking), choice(b, peeking)) for a, b in pairs]
     assert any(x != y for x, y in peeks)  # the same check fails for a search that reads the hidden cards
-
-
-def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):
-    """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
-    same_for_any_workers(GAME, CFG, 8, tmp_path)
-
-
-def test_reference_engine_asks_the_same_search():
-    """The reference engine with a search seat (through its fast twin) gives the fast engine's tables."""
-    engines_agree(GAME, CFG, 0, 6, limited=False)
-
-
-def test_search_leaves_the_game_as_it_was():
-    """The search works on copies: the game's buffer, its generator counter included, is the
-    same after a search decision (the game's own draws follow the engine's protocol)."""
-    assert_search_leaves_states(search_states(2, every=5)[:10], choice)

@@ -1,7 +1,7 @@
-"""Faking-sick's step contract (kernel ``step_*``, sim/games/faking_sick/step.py): the batch is the
-contract with nothing applied, the buffer's step fields, the push options in the reference
-engine's order, the status codes and independent copies. The contract itself, random games
-against the reference engine, is tests/test_game_contract.py."""
+"""Faking-sick's step contract (kernel ``step_*``, sim/games/faking_sick/step.py): the buffer's step
+fields, the push options in the reference engine's order and the pending decisions' state. The
+contract itself (random games against the reference engine, the batch as the contract with
+nothing applied, refused options, driver seats) is tests/test_step_contract.py."""
 
 from __future__ import annotations
 
@@ -16,31 +16,10 @@ from sim.games.faking_sick import kernel_state as KS
 from sim.games.faking_sick import reference
 from sim.games.faking_sick.rules import K_PUSH, MAX_DECK, MAX_POOL, NT, TYPES
 from sim.rng import Rng
-from tests.stepping import check_driver_seats, decisions
+from tests.stepping import decisions
 
 STEP = GAME.step
 BOTS = ["random", "honest", "bluffer", "caller"]
-
-
-@pytest.mark.parametrize("players,overrides", [(4, o) for o in STEP.variants] + [(3, {})],
-                         ids=lambda x: str(x) if isinstance(x, int) else ",".join(x) or "defaults")
-def test_batch_rows_are_start_then_play_on(players, overrides):
-    """Every game of a batch equals step_start + step_play_on of the same index (game and seat
-    rows), and the batch's sums are the sums of the games'."""
-    cfg = GAME.make_config(players=players, bots=BOTS[:players], seed=9, overrides=overrides)
-    start, count = 30, 25
-    arr = GAME.fast_batch(cfg, start, count)
-    sums = {name: np.zeros_like(arr[name]) for name in ("calls", "plays", "banned_calls")}
-    for k in range(count):
-        buf = STEP.start(cfg, start + k)
-        K.step_play_on(buf)
-        out = STEP.outcome(cfg, buf)
-        assert np.array_equal(out["games"], arr["games"][k]), k
-        assert np.array_equal(out["seats"], arr["seats"][k]), k
-        for name in sums:
-            sums[name] += out[name]
-    for name, total in sums.items():
-        assert np.array_equal(total, arr[name]), name
 
 
 def test_step_fields_are_declared_and_fit():
@@ -85,25 +64,6 @@ def test_push_options_are_the_references_in_its_order(push_count):
         assert list(out[:n]) == want, hand
 
 
-def test_illegal_options_leave_the_buffer_unchanged():
-    """A code that is not among the pending decision's options is refused (-2) and changes
-    nothing: out of range, a play of a type not held, a push code at a turn, a call answer
-    other than 0 and 1, a push of one card too many."""
-    seen = set()
-    for index, buf, _seat, kind, legal in decisions(STEP, GAME.make_config(players=4, bots=BOTS, seed=2), 6):
-        seen.add(kind)
-        bad = [-7, 10**9, KS.FALLBACK + 1, 1 << (KS.PUSH_BITS * NT)]
-        bad += [x for x in range(NT + 1) if x not in legal]
-        if kind == "push":
-            bad += [o + 1 for o in legal if o + 1 not in legal]
-        before = buf.copy()
-        for option in bad:
-            assert K.step_apply(buf, np.int64(option)) == -2, (kind, option)
-        assert np.array_equal(buf, before)
-        assert K.step_apply(buf, legal[index % len(legal)]) == 0
-    assert {"turn", "attack", "call", "push"} <= seen
-
-
 def test_pending_state_is_the_decisions():
     """At a pending call the played card is in limbo and out of the challenged player's hand, the
     caller is another seat; at a pending push the caller's push is of min(push_count, hand) cards."""
@@ -120,10 +80,3 @@ def test_pending_state_is_the_decisions():
             assert buf[KS.LIMBO] == -1 and seat == buf[KS.TO_MOVE]
         assert K.step_apply(buf, legal[(index + len(legal) // 2) % len(legal)]) == 0
     assert {"turn", "call", "push"} <= seen
-
-
-@pytest.mark.parametrize("overrides", STEP.variants, ids=lambda o: ",".join(o) or "defaults")
-def test_driver_seats_answer_only_their_own_decisions(overrides):
-    """step_seats against the reference engine with one seat's decisions forced (tests.stepping)."""
-    cfg = GAME.make_config(players=4, bots=BOTS, seed=13, overrides=overrides)
-    check_driver_seats(GAME, cfg, range(12), lambda i: GAME.fast_batch(cfg, i, 1)["games"][0])

@@ -11,7 +11,7 @@ from sim import runner  # noqa: E402
 from sim.games.virus_dogs import GAME  # noqa: E402
 
 
-def test_report_sections_build(tmp_path):
+def test_report_sections_build_from_a_stored_run(tmp_path):
     cfg = GAME.make_config(seed=3)
     runner.run(cfg, 3000, tmp_path / "run", runner.RunOptions(batch_size=1000, progress=False))
     run = Run(tmp_path / "run")

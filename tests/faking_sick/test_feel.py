@@ -1,13 +1,13 @@
 """Game feel (docs/rules/faking-sick.md, "Game feel measures"): lead changes, the turn from which
 the winner leads for good and the winner's largest deficit, in hand-built scenarios whose values
-follow from the rules, and their consistency over simulated games in both engines."""
+follow from the rules, and the report section (their consistency over simulated games:
+tests/test_game_contract.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from sim.games.faking_sick import GAME
-from tests.engines import engines_agree
 
 from .helpers import run
 
@@ -71,24 +71,7 @@ def test_a_draw_has_no_winner_measures():
     assert feel(out) == (0, -1, -1)
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_measures_are_consistent_over_simulated_games(players):
-    """Over simulated games (both engines agree): the winner leads at the end, so
-    leader_from_turn is within 1..turns; it is -1 exactly in draws; the winner's deficit is its
-    seat's max_behind; a game without a lead change has its winner lead for good from the first
-    time anybody led alone."""
-    cfg = GAME.make_config(players=players, seed=21)
-    t = engines_agree(GAME, cfg, 0, 150)
-    g, s = t["games"], t["seats"]
-    won = g[g["winner"] >= 0]
-    assert ((won["leader_from_turn"] >= 1) & (won["leader_from_turn"] <= won["turns"])).all()
-    assert (g.loc[g["winner"] < 0, ["leader_from_turn", "winner_max_behind"]] == -1).all().all()
-    winners = s[s["win"]].set_index("game")["max_behind"]
-    assert (won.set_index("game")["winner_max_behind"] == winners.reindex(won["game"])).all()
-    assert (g["lead_changes"] >= 0).all() and (s["max_behind"] >= 0).all()
-
-
-def test_report_section_figures_match_the_tables(tmp_path):
+def test_feel_section_figures_match_the_tables(tmp_path):
     """The Game feel section's figures equal the same counts taken in pandas, each inside its 95%
     interval; the chart counts the games with one winner by the tenth of the game in which the winner took the
     lead for good."""

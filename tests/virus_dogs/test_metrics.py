@@ -5,8 +5,8 @@ import pytest
 
 from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs import tables as tb
-from tests.virus_dogs.test_vd_audit import take
-from tests.virus_dogs.test_vd_scenarios import (
+from tests.virus_dogs.test_rule_audit import take
+from tests.virus_dogs.test_scenarios import (
     ANTISEPTIC, DECLARE_DRAWN, DRAW, END, HIDE, MARKET, MASK, MORE, STOP, P, ok, play, run,
 )
 
@@ -155,7 +155,7 @@ def test_deck_bucket():
     assert [tb.deck_bucket(d, 48) for d in (48, 50, 46, 45, 24, 1, 0)] == [0, 0, 0, 1, 10, 19, 20]
 
 
-# ---- sums over seeded batches (both engines: test_vd_engines compares them row by row) ---------
+# ---- sums over seeded batches (both engines: test_differential compares them row by row) ---------
 def test_new_columns_add_up_to_the_game_totals():
     """M-2/M-3: per-seat bats and antiseptics by context, ambulance cures and draw observations sum
     to the games-table totals; deck_used_pct keys are the 5% buckets."""

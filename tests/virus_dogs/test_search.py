@@ -1,5 +1,6 @@
-"""The virus-dogs search bot (sim.search, kernel_search.py): it does not peek (VD-22), it is
-reproducible, and the reference engine plays it through the same compiled search."""
+"""The virus-dogs search bot (sim.search, kernel_search.py): it does not peek (VD-22) and its worlds
+keep what the seat saw. Its runs for any batch and worker count, the reference engine's play of it
+and a search decision leaving the game as it was: tests/test_step_contract.py."""
 
 import numpy as np
 
@@ -10,8 +11,7 @@ from sim.games.virus_dogs import kernel_state as S
 from sim.games.virus_dogs.rules import V
 from sim.rng_compiled import mix64
 from sim.search import search_key
-from tests.engines import engines_agree, same_for_any_workers
-from tests.searching import assert_search_leaves_states, search_choice
+from tests.searching import search_choice
 
 BOTS = ["search", "cautious", "aggressive", "cautious"]
 BUDGET = 24
@@ -143,19 +143,3 @@ def test_worlds_keep_what_the_seat_saw():
                 assert all(w[x] == state[x] for x in KS.PUBLIC_SCALARS)
                 differ += not np.array_equal(w[S.O_H:S.O_H + 4 * NT], state[S.O_H:S.O_H + 4 * NT])
     assert kept >= 0.7 * tried and differ >= 0.5 * kept, (kept, tried, differ)
-
-
-def test_search_games_are_the_same_for_any_batch_and_worker_count(tmp_path):
-    """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
-    same_for_any_workers(GAME, CFG, 8, tmp_path)
-
-
-def test_reference_engine_asks_the_same_search():
-    """The reference engine with a search seat (through its fast twin) gives the fast engine's tables."""
-    engines_agree(GAME, CFG, 0, 4, limited=False)
-
-
-def test_search_leaves_the_game_as_it_was():
-    """The search works on copies: the game's buffer, its generator counter included, is the
-    same after a search decision (the game's own draws follow the engine's protocol)."""
-    assert_search_leaves_states(search_states(2, every=5)[:10], lambda state: choice(state, 7))

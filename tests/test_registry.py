@@ -1,0 +1,70 @@
+"""The game registry (``sim.games.MODULES``) is the one list of the built-in games: every other
+place that names them all is derived from it or checked against it here, each failure naming
+the place to edit."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sim.games import MODULES, available, get_game
+from tests.game_cases import CASES, SPEC_FILE
+
+ROOT = Path(__file__).resolve().parents[1]
+# import-linter contracts of pyproject.toml that list every game package, and the key that lists them
+GAME_CONTRACTS = {"Games are independent of each other": "modules",
+                  "Games know neither the runner nor the store": "source_modules"}
+
+
+def contracts() -> dict[str, dict]:
+    """pyproject.toml's import-linter contracts by name."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return {c["name"]: c for c in data["tool"]["importlinter"]["contracts"]}
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_every_registered_game_is_found_under_its_id(game):
+    assert importlib.import_module(MODULES[game]).GAME is get_game(game)
+    assert get_game(game).name == game and game in available()
+
+
+@pytest.mark.parametrize("name", list(GAME_CONTRACTS))
+def test_import_contracts_list_every_registered_game(name):
+    """import-linter reads pyproject.toml as it is: its lists of game packages must be the registry's."""
+    found = contracts()
+    assert name in found, f"pyproject.toml has no import-linter contract named '{name}'"
+    listed = found[name][GAME_CONTRACTS[name]]
+    missing = [m for m in MODULES.values() if m not in listed]
+    unknown = [m for m in listed if m not in MODULES.values()]
+    assert not missing and not unknown, (
+        f"pyproject.toml, contract '{name}', {GAME_CONTRACTS[name]}: add {missing}, remove {unknown} "
+        "(sim/games/__init__.py MODULES)")
+
+
+def test_every_registered_game_has_contract_test_data():
+    """tests/game_cases.py has an entry for every registered game and none for a game that is gone."""
+    games = set(available())
+    assert not games - set(CASES), f"add {sorted(games - set(CASES))} to CASES in {SPEC_FILE}"
+    assert not set(CASES) - games, f"remove {sorted(set(CASES) - games)} from CASES in {SPEC_FILE}"
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_every_built_in_game_has_its_test_folder(game):
+    """tests/<package>/ holds a game's own tests; its test_differential.py is what
+    `make test-boundscheck` runs again with bounds checks (tests/*/test_differential.py)."""
+    folder = ROOT / "tests" / MODULES[game].rsplit(".", 1)[1]
+    assert (folder / "__init__.py").exists(), f"create {folder.relative_to(ROOT)}/ (a package) for {game}'s tests"
+    assert (folder / "test_differential.py").exists(), f"add {folder.relative_to(ROOT)}/test_differential.py"
+    assert "tests/*/test_differential.py" in (ROOT / "Makefile").read_text()
+
+
+def test_cli_help_names_every_built_in_game():
+    """The game argument's help text of the CLI (cardlab/cli.py, GAME_ARG) lists the built-in games."""
+    text = (ROOT / "cardlab" / "cli.py").read_text()
+    help_text = re.search(r'GAME_ARG = typer\.Argument\(\.\.\., help="([^"]*)"', text).group(1)
+    missing = [g for g in MODULES if g not in help_text]
+    assert not missing, f"cardlab/cli.py GAME_ARG help: add {missing}"

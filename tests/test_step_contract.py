@@ -1,0 +1,283 @@
+"""The step contract (sim.step, docs/adding-a-game.md) and the search contract (sim.search),
+checked for every registered game that has them (``Game.step``; ``Step.search_module``).
+
+Each game's ``Step.variants`` are rule overrides under which every decision kind comes up. The
+per-game data (how a fast batch's raw arrays read as ``Step.outcome``, a table with a search
+seat) is in tests/game_cases.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.games import get_game
+from sim.search import N_STATS
+from sim.step import NAMES
+from tests.engines import engines_agree, same_for_any_workers
+from tests.game_cases import case
+from tests.stepping import check_driver_seats, decisions
+from tests.test_game_contract import GAMES, mixed_config, scripted_config
+
+STEP_GAMES_PER_VARIANT = 6
+
+
+def _step_of(game):
+    step = getattr(game, "step", None)
+    if step is None:
+        pytest.skip(f"{game.name} has no step contract (Game.step, sim/step.py)")
+    return step
+
+
+def _search_of(game):
+    step = _step_of(game)
+    if not step.search_module:
+        pytest.skip(f"{game.name} has no search bot (Step.search_module)")
+    return step.search()
+
+
+def _variant_ids():
+    """(game, variant index) of every registered game with the step contract."""
+    out = []
+    for name in GAMES:
+        step = getattr(get_game(name), "step", None)
+        out += [(name, v) for v in range(len(step.variants))] if step is not None else [(name, None)]
+    return out
+
+
+@pytest.fixture(params=GAMES)
+def game(request):
+    return get_game(request.param)
+
+
+@pytest.fixture(params=_variant_ids(), ids=lambda p: p[0] if p[1] is None else f"{p[0]}-{p[1]}")
+def game_variant(request):
+    """A game and the index of one of its ``Step.variants``."""
+    name, v = request.param
+    game = get_game(name)
+    _step_of(game)
+    return game, v
+
+
+def batch_outcome(game, cfg, raw, k):
+    """Game ``k`` of a fast batch's raw arrays, as ``Step.outcome`` names them (tests/game_cases.py)."""
+    return case(game.name, "batch_rows")(raw, k, cfg.players)
+
+
+def _same_outcome(got, want, what):
+    assert set(got) == set(want), what
+    for name in want:
+        assert np.array_equal(np.asarray(got[name], dtype=np.int64), np.asarray(want[name], dtype=np.int64)), (what, name)
+
+
+def _play_on_to_end(k, buf):
+    """``step_play_on`` until the game is over (a game with rounds plays one round per call)."""
+    while k.step_pending(buf)[0] >= 0:
+        k.step_play_on(buf)
+
+
+def _walk(step, k, buf, rng, out):
+    """Drive ``buf`` to the end with random legal options: per decision, a copy of the buffer
+    before it, its (seat, kind, legal options) and the position applied."""
+    path = []
+    while True:
+        seat, kind = k.step_pending(buf)
+        n = k.step_legal(buf, out)
+        if seat < 0:
+            assert n == 0 and kind < 0
+            return path
+        assert 1 <= n <= len(out) and 0 <= kind < len(step.kinds)
+        legal = out[:n].copy()
+        assert len(set(legal.tolist())) == n  # distinct options
+        pos = int(rng.integers(n))
+        path.append((buf.copy(), (int(seat), step.kinds[kind], n), legal, pos))
+        assert k.step_apply(buf, legal[pos]) == 0
+
+
+# ---- the step contract -----------------------------------------------------------------------
+
+def test_step_contract_names_and_layout(game):
+    step = _step_of(game)
+    k = step.kernel()
+    for name in NAMES:
+        assert callable(getattr(k, name)), name
+    assert k.SIZE == k.LAYOUT.size  # the one buffer, declared through sim.layout
+    buf = step.start(game.make_config(seed=1), 0)
+    assert buf.shape == (k.SIZE,) and buf.dtype == np.int64
+
+
+def test_step_contract_random_games_against_the_reference(game):
+    """Random games driven through the contract from outside: at a random decision the buffer
+    is copied, every legal option applied on its own copy and the game played on by the bots;
+    each finished copy equals the reference engine fed the same options, which also asks the
+    same decisions (seat, kind, number of options). A whole game of random options, and the
+    bots alone (start, play on), are checked the same way."""
+    step = _step_of(game)
+    k = step.kernel()
+    out = np.zeros(step.max_options, dtype=np.int64)
+    rng = np.random.default_rng(2024)
+    kinds_seen = set()
+    for v, overrides in enumerate(step.variants):
+        cfg = mixed_config(game, seed=17 + v)
+        cfg = game.make_config(players=cfg.players, bots=list(cfg.bots), seed=cfg.seed, overrides=overrides)
+        for index in range(STEP_GAMES_PER_VARIANT):
+            what = (game.name, overrides, index)
+            bots_only = step.start(cfg, index)
+            _play_on_to_end(k, bots_only)
+            _same_outcome(step.outcome(cfg, bots_only), step.reference_outcome(cfg, index, [])[0], what)
+
+            buf = step.start(cfg, index)
+            path = _walk(step, k, buf, rng, out)
+            assert path, what
+            kinds_seen |= {p[1][1] for p in path}
+            chosen = [p[3] for p in path]
+            got = step.outcome(cfg, buf)
+            want, asked = step.reference_outcome(cfg, index, chosen)
+            assert asked == [p[1] for p in path], what  # the same decisions, in the same order
+            _same_outcome(got, want, what)
+            assert k.step_apply(buf, np.int64(0)) == -1  # over
+
+            j = int(rng.integers(len(path)))
+            saved, pending, legal, _ = path[j]
+            before = saved.copy()
+            assert k.step_apply(saved.copy(), np.int64(10**9)) == -2  # not a legal option
+            for pos, option in enumerate(legal):
+                c = saved.copy()
+                assert k.step_apply(c, option) == 0
+                _play_on_to_end(k, c)
+                assert k.step_pending(c) == (-1, -1)
+                want, asked = step.reference_outcome(cfg, index, chosen[:j] + [pos])
+                assert asked[:j + 1] == [p[1] for p in path[:j + 1]], what
+                _same_outcome(step.outcome(cfg, c), want, (*what, j, pos))
+            assert np.array_equal(saved, before)  # the copies are independent
+    assert kinds_seen == set(step.kinds), sorted(set(step.kinds) - kinds_seen)
+
+
+def test_batch_games_are_step_start_then_play_on(game_variant):
+    """Every game of a fast batch equals ``step_start`` and ``step_play_on`` to the end of the
+    same index (its rows), and the batch's sums are the sums of the games' (scripted bots)."""
+    game, v = game_variant
+    step, k = game.step, game.step.kernel()
+    cfg = scripted_config(game, seed=9, overrides=step.variants[v])
+    start, count = 30, 12
+    raw = game.fast_batch(cfg, start, count)
+    sums = case(game.name, "batch_sums")(raw)
+    total = {name: np.zeros_like(np.asarray(x), dtype=np.int64) for name, x in sums.items()}
+    for i in range(count):
+        buf = step.start(cfg, start + i)
+        _play_on_to_end(k, buf)
+        out = step.outcome(cfg, buf)
+        rows = batch_outcome(game, cfg, raw, i)
+        assert set(out) == set(rows) | set(sums)  # every array of the outcome is checked
+        _same_outcome({n: out[n] for n in rows}, rows, (game.name, v, i))
+        for name in total:
+            total[name] += np.asarray(out[name], dtype=np.int64)
+    _same_outcome(total, sums, (game.name, v, "sums"))
+
+
+def test_options_not_listed_are_refused_and_change_nothing(game_variant):
+    """``step_apply`` refuses (-2) a code that is not among the pending decision's options and
+    leaves the buffer as it was: out of range, negative, a listed option plus one that is not
+    listed itself, a listed option with a high bit set; a finished game refuses every option (-1)."""
+    game, v = game_variant
+    step, k = game.step, game.step.kernel()
+    cfg = scripted_config(game, seed=2, overrides=step.variants[v])
+    asked = 0
+    for index, buf, _seat, kind, legal in decisions(step, cfg, 2):
+        listed = set(legal.tolist())
+        bad = {-7, 10**9, int(legal[-1]) | (1 << 62)} | {x for x in range(-2, 9) if x not in listed}
+        bad = (bad | {x + 1 for x in listed}) - listed
+        before = buf.copy()
+        for option in sorted(bad):
+            assert k.step_apply(buf, np.int64(option)) == -2, (kind, option, sorted(listed))
+        assert np.array_equal(buf, before), kind
+        assert k.step_apply(buf, legal[(index + len(legal) // 2) % len(legal)]) == 0
+        asked += 1
+        if k.step_pending(buf)[0] < 0:
+            over = buf.copy()
+            assert all(k.step_apply(buf, np.int64(x)) == -1 for x in (0, 1, -1, int(legal[0])))
+            assert np.array_equal(buf, over)
+    assert asked >= 2
+
+
+def test_driver_seats_answer_only_their_own_decisions(game_variant):
+    """step_seats against the reference engine with one seat's decisions forced (tests.stepping)."""
+    game, v = game_variant
+    cfg = scripted_config(game, seed=13, overrides=game.step.variants[v])
+    first = case(game.name, "driver_seat_games")
+    assert first >= cfg.players  # every seat the driver's once
+    check_driver_seats(game, cfg, range(first),
+                       lambda i: batch_outcome(game, cfg, game.fast_batch(cfg, i, 1), 0)["games"])
+
+
+def test_decisions_column_counts_the_decisions_the_reference_engine_asks(game):
+    """``games.decisions``: one per decision asked of a seat, out-of-turn ones included, as the
+    step contract's reference side lists them (``Step.reference_outcome``); single-option ones
+    too where the game counts them (``single_options_counted``)."""
+    step = _step_of(game)
+    least = 1 if case(game.name, "single_options_counted") else 2
+    cfg = scripted_config(game, seed=8)
+    column = game.run_batch(cfg, 0, 6, "fast")["games"]["decisions"].tolist()
+    asked = [step.reference_outcome(cfg, i, [])[1] for i in range(6)]
+    assert column == [sum(n >= least for _, _, n in a) for a in asked] and min(column) > 0
+    assert any(n == 1 for a in asked for _, _, n in a)  # the count tells single options apart
+
+
+# ---- the search contract ----------------------------------------------------------------------
+
+def search_config(game):
+    table = case(game.name, "search")
+    assert "search" in table["bots"], f"{game.name}: the search data's table has no search seat"
+    return game.make_config(players=len(table["bots"]), bots=table["bots"], seed=5, overrides=table["overrides"])
+
+
+def test_search_games_are_the_same_for_any_batch_and_worker_count(game, tmp_path):
+    """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
+    _search_of(game)
+    same_for_any_workers(game, search_config(game), case(game.name, "search")["games"], tmp_path)
+
+
+def test_reference_engine_plays_the_same_search(game):
+    """The reference engine with a search seat (through its fast twin) gives the fast engine's tables."""
+    _search_of(game)
+    engines_agree(game, search_config(game), 0, case(game.name, "search")["reference_games"], limited=False)
+
+
+def search_states(game, cfg, wanted: int, every: int = 5) -> list[tuple[int, np.ndarray]]:
+    """``wanted`` copies of games driven for their search seat, at every ``every``-th decision
+    the search weighs (each answered by a fixed pseudo-random option, so the states are
+    varied), with their game index."""
+    search, k = game.step.search(), game.step.kernel()
+    run = game.step.run_vector(cfg)
+    options = np.zeros(game.step.max_options, dtype=np.int64)
+    advance = getattr(search, "advance", lambda b, opts: None)  # past the decisions it does not weigh
+    out, n_seen = [], 0
+    for index in range(20):
+        if len(out) >= wanted:
+            return out[:wanted]
+        buf = np.zeros(k.SIZE, dtype=np.int64)
+        search.start_search_game(buf, np.uint64(cfg.seed), np.int64(index), run)
+        advance(buf, options)
+        while k.step_pending(buf)[0] >= 0:
+            n = k.step_legal(buf, options)
+            if n_seen % every == 0:
+                out.append((index, buf.copy()))
+            assert k.step_apply(buf, options[(n_seen * 7919) % n]) == 0
+            n_seen += 1
+            advance(buf, options)
+    pytest.fail(f"{len(out)} search states in 20 games of {game.name}, {wanted} wanted")
+
+
+def test_search_leaves_the_game_as_it_was(game):
+    """The search works on copies: the game's buffer, its generator counter included, is the
+    same after a search decision (the game's own draws follow the engine's protocol)."""
+    search = _search_of(game)
+    cfg = search_config(game)
+    states = search_states(game, cfg, 10)
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    for index, state in states:
+        before = state.copy()
+        search.search_option(state, np.uint64(cfg.seed), np.int64(index), stats)
+        assert np.array_equal(state, before)
+    assert stats.any()  # the search ran
+
