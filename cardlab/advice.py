@@ -92,9 +92,9 @@ def write(advice: dict, out: Path) -> Path:
     return path
 
 
-def player(source, out: Path, games: int, workers: int, engine: str) -> Callable:
+def player(source, out: Path, games: int, options) -> Callable:
     """``play(changes, seed, name)`` for ``suggest``: the source config with changed VPs, ``games``
-    games on ``seed`` into ``out/name`` (resumed if there), opened."""
+    games on ``seed`` into ``out/name`` (resumed if there; ``options``: a ``RunOptions``), opened."""
     from analysis.load import Run
     from sim import runner
 
@@ -103,7 +103,7 @@ def player(source, out: Path, games: int, workers: int, engine: str) -> Callable
         defaults = {p.name: p.default for p in source.game.params}  # a run from before a parameter existed
         cfg = dataclasses.replace(source.config, seed=seed, params={**defaults, **source.config.params, **vps})
         source.game.check(cfg)
-        runner.run(cfg, games, out / name, runner.RunOptions(workers=workers, engine=engine, progress=False))
+        runner.run(cfg, games, out / name, dataclasses.replace(options, progress=False))
         return Run(out / name)
 
     return play

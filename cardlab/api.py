@@ -326,6 +326,24 @@ def ladder(game: str, games: int, out: str | Path, rungs: str | None = None, bud
 
 
 # ---- checks and reading results ----------------------------------------------------------------
+def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, rounds: int = 3,
+            options: RunOptions = RunOptions(), notify: Notify = _quiet) -> tuple[dict[str, Any], Path]:
+    """``cardlab suggest``: the precept VPs to print for a daifugo madness run, checked by playing
+    them (``cardlab.advice``); the advice and the advice.json written into ``out``."""
+    from analysis.load import Run
+    from cardlab import advice
+
+    if rounds < 1:
+        raise ConfigError(f"--rounds must be at least 1, got {rounds}")
+    source = Run(run_dir)
+    if source.config.game != "daifugo" or source.config.params.get("mode") != "madness":
+        raise ConfigError(f"{run_dir}: this run has no parameters to suggest (daifugo madness runs with precepts get "
+                          "precept VPs)")
+    play = advice.player(source, Path(out), games or source.games_done, options)
+    result = advice.suggest(source, play, rounds, notify=notify)
+    return result, advice.write(result, Path(out))
+
+
 def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
     """The ``cardlab compare`` command: two runs of one game (each checked intact), win rates,
     per-game flags and length, with 95% intervals and p-values."""

@@ -253,17 +253,8 @@ def suggest(
     uneven card worth half a VP or more, checked against the VPs now on fresh games and revised
     where the check left a card further from even. Give RUN and OUT to `cardlab report`: the
     scorecard and the verdict show the answer."""
-    from analysis.load import Run
-    from cardlab import advice
-
-    if rounds < 1:
-        raise ConfigError(f"--rounds must be at least 1, got {rounds}")
-    source = Run(_run_dir(run))
-    if source.config.game != "daifugo" or source.config.params.get("mode") != "madness":
-        raise Fail(f"{run}: this run has no parameters to suggest (daifugo madness runs with precepts get precept VPs)")
-    play = advice.player(source, out, games or source.games_done, workers, engine)
-    result = advice.suggest(source, play, rounds, notify=(lambda s: None) if quiet else typer.echo)
-    path = advice.write(result, out)
+    result, path = api.suggest(_run_dir(run), out, games, rounds, RunOptions(workers=workers, engine=engine),
+                               notify=(lambda line: None) if quiet else typer.echo)
     typer.echo(result["answer"]["sentence"])
     typer.echo(f"wrote {path}")
 
