@@ -1,6 +1,7 @@
 """Fast kernel vs reference engine under default rules and rule variants, the kernel's layout,
 the density table and property tests (what every game shares: tests/test_game_contract.py)."""
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
