@@ -326,6 +326,33 @@ def ladder(game: str, games: int, out: str | Path, rungs: str | None = None, bud
 
 
 # ---- checks and reading results ----------------------------------------------------------------
+def report(runs: list[str | Path], out: str | Path, min_effect: float = 0.01, compare: bool = False,
+           robustness: bool = False, robustness_pair: tuple[str | Path, str | Path] | None = None) -> tuple[Path, Path]:
+    """Write OUT/report.html and OUT/report.pdf from run (or sweep) directories; ``compare``: an
+    A-vs-B part of the two runs; ``robustness``: the two runs are a search run and its scripted
+    run; ``robustness_pair``: that pair in a report of any runs (added to ``runs`` if not listed).
+    Returns the two paths."""
+    if not 0 <= min_effect < 1:
+        raise ConfigError(f"--min-effect must be in [0, 1), got {min_effect}")
+    if compare and len(runs) != 2:
+        raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(runs)}")
+    dirs = [Path(r) for r in runs]
+    pair = None
+    if robustness_pair is not None:
+        if robustness:
+            raise ConfigError("give either --robustness (the two runs listed) or --robustness-pair SEARCH SCRIPTED, not both")
+        pair = tuple(Path(p) for p in robustness_pair)
+        listed = {d.resolve() for d in dirs}
+        dirs += [p for p in pair if p.resolve() not in listed]
+    elif robustness:
+        if len(runs) != 2:
+            raise ConfigError(f"--robustness needs exactly two run directories (search run, scripted run), got {len(runs)}")
+        pair = (dirs[0], dirs[1])
+    from reports.build import build
+
+    return build(dirs, Path(out), min_effect, compare, pair)  # each run is checked (require_intact) as it is opened
+
+
 def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, rounds: int = 3,
             options: RunOptions = RunOptions(), notify: Notify = _quiet) -> tuple[dict[str, Any], Path]:
     """``cardlab suggest``: the precept VPs to print for a daifugo madness run, checked by playing

@@ -217,25 +217,9 @@ def report(
     """Write OUT/report.html (self-contained) and OUT/report.pdf from run directories, opening
     with the findings (adjusted for every test the report makes). A sweep directory gives each
     headline metric against the swept value with 95% bands; --compare an A-vs-B part."""
-    if not 0 <= min_effect < 1:
-        raise ConfigError(f"--min-effect must be in [0, 1), got {min_effect}")
-    if compare and len(runs) != 2:
-        raise ConfigError(f"--compare needs exactly two run directories (A and B), got {len(runs)}")
-    dirs = [_run_dir(r) for r in runs]
-    pair = None
-    if robustness_pair is not None and robustness_pair[0] is not None:
-        if robustness:
-            raise ConfigError("give either --robustness (the two runs listed) or --robustness-pair SEARCH SCRIPTED, not both")
-        pair = tuple(_run_dir(p) for p in robustness_pair)
-        listed = {d.resolve() for d in dirs}
-        dirs += [p for p in pair if p.resolve() not in listed]
-    elif robustness:
-        if len(runs) != 2:
-            raise ConfigError(f"--robustness needs exactly two run directories (search run, scripted run), got {len(runs)}")
-        pair = (dirs[0], dirs[1])
-    from reports.build import build
-
-    html, pdf = build(dirs, out, min_effect, compare, pair)  # each run is checked (require_intact) as it is opened
+    pair = robustness_pair if robustness_pair is not None and robustness_pair[0] is not None else None
+    html, pdf = api.report([_run_dir(r) for r in runs], out, min_effect, compare, robustness,
+                           pair and tuple(_run_dir(p) for p in pair))
     typer.echo(f"wrote {html} and {pdf}")
 
 
