@@ -123,8 +123,9 @@ class Step:
     # drives random games under each of them and checks that every kind was asked).
     variants: tuple[dict, ...] = ({},)
     kernel_module: str = ""  # the kernel module's import name, for the default ``kernel``
-    # the game's search part (sim.search): start_search_game, search_option, resume_copy,
-    # determinize, rollout, score, run_search_games; "" for a game without a search bot
+    # the game's search part (sim.search): determinize, resume_copy, rollout, score, search_decide
+    # and the driver functions of its sim.search.SearchDriver (start_search_game, search_option,
+    # advance, run_search_games, search_batch); "" for a game without a search bot
     search_module: str = ""
     search_opponents: tuple[str, ...] = ()  # the scripted bots the search bench seats against one search seat
     # the game's observation module for the reinforcement-learning environment (``cardlab.env``):
