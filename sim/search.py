@@ -12,6 +12,11 @@ Budget: ``budget`` rollouts a decision, spread evenly over the legal options; ``
 determinizations (0: one world per rollout of each option, i.e. ``budget // options``), each
 option played ``budget // (worlds * options)`` times (at least once) in each world.
 
+The driver (``SearchDriver``) is the same for every game: a game supplies only its parts (the
+compiled ``search_decide``, ``decide`` with its ``determinize``, ``resume_copy``, ``rollout`` and
+``score``; its step functions, where its buffer keeps the pending seat, its bot parameters and
+decision count, its search seats and rows).
+
 Randomness: the search draws only from its own counter-based stream, ``search_key(run seed,
 game, seat, decision number)``; a determinized world also plays on with a generator counter
 from that stream, never from the game's, so a game with search seats is the same game for any
@@ -24,9 +29,10 @@ import numpy as np
 from numba import njit
 
 from sim.rng_compiled import derive, mix64
+from sim.step import BOT_ANSWER  # noqa: F401  (a game's ``unsearched`` may answer it: the seat's rollout bot decides)
 
 SEARCH_SALT = np.uint64(0x5EA4C4B075EA4C4B)
-BOT_ANSWER = -3  # a game's ``search_option`` may answer this: the seat's rollout bot decides (``step_apply``)
+NOT_FORCED = -(1 << 62)  # a game's ``unsearched``: the search weighs the pending decision
 MAX_TRIES = 16  # re-deals tried for one world before it is given up (counted in ``stats``)
 # stats slots (``decide``'s ``stats`` array, summed over decisions)
 ST_DECISIONS, ST_WORLDS, ST_REJECTED, ST_ROLLOUTS, ST_EMPTY, ST_ROLLOUT_DECISIONS = range(6)
@@ -123,3 +129,94 @@ def rollout_loop(copy, rollout, dst, src, option, times):
         copy(dst, src)
         played += rollout(dst, option)
     return played
+
+
+class SearchDriver:
+    """The search players' driver over one game's parts: a table's games driven through the
+    step contract, the search seats' decisions by the compiled search (``decide``).
+
+    ``steps``: the game's ``sim.step.StepFunctions``; ``search_decide(b, seat, key, budget,
+    worlds, objective, opts, stats)``: ``decide`` with the game's parts, compiled (and cached)
+    in the game's module; ``new_state()``, ``run_vector(game, cfg)``: the kernel's;
+    ``pending_seat``: the buffer's pending-seat slot; ``max_options``: ``Step.max_options``;
+    ``bot_param(b, seat, k)`` and ``param_codes``: the seat's budget, determinizations and
+    objective; ``decision_number(b, seat)``: the pending decision's number in the search stream;
+    ``search_seats(b)``: after ``step_start``, the search seats' bit mask (their bots in the
+    step policies made their rollout bots); ``collect(b, k, raw)``: the finished game's rows
+    into game ``k`` of the batch arrays ``raw`` (``Game.new_arrays``); ``unsearched(b, opts)``
+    (optional): the pending decision's option when the search does not weigh it (``BOT_ANSWER``
+    included), else ``NOT_FORCED``; ``batch_rest(raw)`` (optional): the further ``step_go``
+    arguments of a batch's own calls."""
+
+    def __init__(self, *, steps, search_decide, new_state, run_vector, pending_seat, max_options, bot_param,
+                 param_codes, decision_number, search_seats, collect, unsearched=None, batch_rest=None):
+        self.steps, self.search_decide, self.new_state, self.run_vector = steps, search_decide, new_state, run_vector
+        self.pending_seat, self.max_options = pending_seat, max_options
+        self.bot_param, self.param_codes, self.decision_number = bot_param, param_codes, decision_number
+        self.search_seats, self.collect, self.unsearched = search_seats, collect, unsearched
+        self.batch_rest = batch_rest or (lambda raw: ())
+
+    def search_option(self, b, seed, game_index, stats, opts=None) -> int:
+        """The option the pending search seat of ``b`` chooses (``decide``), or ``unsearched``'s."""
+        opts = np.empty(self.max_options, dtype=np.int64) if opts is None else opts
+        if self.unsearched is not None:
+            x = int(self.unsearched(b, opts))
+            if x != NOT_FORCED:
+                return x
+        seat = np.int64(b[self.pending_seat])
+        params = [self.bot_param(b, seat, np.int64(k)) for k in self.param_codes]
+        return ask(self.search_decide, b, seat, seed, game_index, self.decision_number(b, seat), params, opts, stats)
+
+    def advance(self, b, opts) -> None:
+        """Apply ``unsearched`` options until a decision the search weighs is pending or the game
+        is over (nothing without ``unsearched``)."""
+        while self.unsearched is not None and b[self.pending_seat] >= 0:
+            x = self.unsearched(b, opts)
+            if x == NOT_FORCED:
+                return
+            self.steps.step_apply(b, x)
+
+    def start_search_game(self, b, seed, game_index, run, *rest) -> int:
+        """Game ``game_index`` driven for its search seats: they answer through the step driver,
+        their rollouts (and the decisions they do not search) are played by their rollout bots;
+        the other seats' bots answer theirs. Returns the search seats' bit mask."""
+        self.steps.step_start(b, seed, game_index, run, *rest)
+        mask = self.search_seats(b)
+        self.steps.step_seats(b, mask, *rest)
+        return mask
+
+    def run_search_games(self, seed, start: int, count: int, run, raw, stats) -> None:
+        """The kernel's batch for a table with search seats: each game driven through the step
+        contract, the search seats' decisions by ``search_option``; its rows into ``raw``."""
+        g = self.new_state()
+        opts = np.empty(self.max_options, dtype=np.int64)
+        rest = self.batch_rest(raw)
+        for k in range(count):
+            self.start_search_game(g, seed, start + k, run, *rest)
+            while g[self.pending_seat] >= 0:
+                status = self.steps.step_apply(g, self.search_option(g, seed, start + k, stats, opts), *rest)
+                assert status == 0, status
+            self.collect(g, k, raw)
+
+    def search_batch(self, game, cfg, start: int, count: int, stats):
+        """``Game.fast_batch`` for a table with search seats: the raw arrays of games ``start ..
+        start+count-1``; the search's counts add up in ``stats`` (``STAT_NAMES``)."""
+        raw = game.new_arrays(cfg, count)
+        self.run_search_games(cfg.seed, start, count, self.run_vector(game, cfg), raw, stats)
+        return raw
+
+    def functions(self) -> tuple:
+        """``search_option``, ``advance``, ``start_search_game``, ``run_search_games``,
+        ``search_batch``: a game's search module's entry points."""
+        return self.search_option, self.advance, self.start_search_game, self.run_search_games, self.search_batch
+
+
+def swap_search_seats(b, players: int, policies: int, search_policy: int, rollout_policy) -> int:
+    """The seats whose policy (block ``policies`` of ``b``) is ``search_policy`` as a bit mask,
+    their policies made ``rollout_policy(b, seat)`` (their rollout bots)."""
+    mask = 0
+    for s in range(players):
+        if b[policies + s] == search_policy:
+            mask |= 1 << s
+            b[policies + s] = int(rollout_policy(b, np.int64(s)))
+    return mask

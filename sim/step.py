@@ -15,6 +15,11 @@ game needs to go on), so a game is copied with ``buf.copy()``, and exposes five 
                                              with scored rounds: of the round; then the next
                                              round's first decision is pending)
 
+``step_pending`` and ``step_legal`` are the game's compiled functions; the others (and
+``step_seats(buf, mask)``, ``resume_at(buf, stop)``) are ``StepFunctions`` over the game's one
+compiled ``step_go``, the same Python for every game. ``step_apply``'s statuses are ``STATUS``;
+``BOT_ANSWER`` is no status and no game's option.
+
 ``run`` is the game's run vector (``Step.run_vector``). Options are the game's integer
 codes, listed in the order in which the reference engine lists the same decision's options,
 so the option at position ``k`` of ``step_legal`` is the reference engine's ``legal[k]``.
@@ -31,7 +36,16 @@ from typing import Any
 import numpy as np
 
 NAMES = ("step_start", "step_pending", "step_legal", "step_apply", "step_play_on")
-STATUS = {0: "applied", -1: "the game is over", -2: "not a legal option", -3: "too many options applied"}
+# ``step_apply``'s statuses
+OK, OVER, ILLEGAL, TOO_MANY = 0, -1, -2, -3
+STATUS = {OK: "applied", OVER: "the game is over", ILLEGAL: "not a legal option",
+          TOO_MANY: "too many options applied"}
+# An option no game lists and no status: applied (where a game accepts it) or answered by a
+# search seat (``sim.search``), the seat's own bot answers the pending decision.
+BOT_ANSWER = -(1 << 31)
+# The operations of a game's compiled ``step_go(b, op, x, seed, run, *rest)`` (see ``StepFunctions``)
+GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = range(5)
+NO_RUN = np.zeros(1, dtype=np.int64)  # the ``run`` of a ``step_go`` operation that does not read it
 
 
 def declare_fields(layout, seats: int, script: int, snapshot: int, snapshot_doc: str) -> tuple[int, ...]:
@@ -50,6 +64,56 @@ def declare_fields(layout, seats: int, script: int, snapshot: int, snapshot_doc:
     )
 
 
+class StepFunctions:
+    """The step contract's Python entry points over a game's one compiled ``step_go(b, op, x,
+    seed, run, *rest)``: numba code-generates the whole engine again for each compiled function
+    that reaches it, so every call that plays on goes through that one. ``op``: ``GO_START``
+    game ``x`` of the run seeded ``seed`` (``run``: the run vector); ``GO_SEATS`` the driver's
+    seats become the bit mask ``x``; ``GO_APPLY`` answer with option ``x`` (returns the status);
+    ``GO_PLAY_ON``; ``GO_RESUME`` the current unit played again from its start (``x``: the
+    game's stop code). ``rest``: the game's further arguments (default ``default_rest``; a
+    batch passes its own, e.g. the sums the pass adds to)."""
+
+    def __init__(self, step_go, *default_rest):
+        self.step_go, self.default_rest = step_go, default_rest
+
+    def go(self, b, op: int, x=0, seed=0, run=NO_RUN, *rest) -> int:
+        """``step_go(b, op, x, seed, run, *rest)`` with the contract's argument types."""
+        return int(self.step_go(b, op, np.int64(x), np.uint64(seed), run, *(rest or self.default_rest)))
+
+    def step_start(self, b, seed, game_index, run, *rest) -> None:
+        """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
+        (any contents; SIZE slots), up to its first decision."""
+        self.go(b, GO_START, game_index, seed, run, *rest)
+
+    def step_seats(self, b, seats, *rest) -> None:
+        """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
+        other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
+        self.go(b, GO_SEATS, seats, 0, NO_RUN, *rest)
+
+    def step_apply(self, b, option, *rest) -> int:
+        """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
+        decision or the game's end (a game with scored rounds: or the next round's first decision).
+        Returns ``STATUS``: 0, or (``b`` unchanged) -1 if the game is over, -2 for an option that is
+        not legal, -3 once the game's most options were applied in one unit (not reached)."""
+        return self.go(b, GO_APPLY, option, 0, NO_RUN, *rest)
+
+    def step_play_on(self, b, *rest) -> None:
+        """The seated bots play on from the pending decision to the end of the game (a game with
+        scored rounds: of the round; then the next round's first decision is pending)."""
+        self.go(b, GO_PLAY_ON, 0, 0, NO_RUN, *rest)
+
+    def resume_at(self, b, stop=0, *rest) -> None:
+        """The current unit played again from its start with the options applied in it (``stop``:
+        the game's stop code; the search's worlds, the tests)."""
+        self.go(b, GO_RESUME, stop, 0, NO_RUN, *rest)
+
+    def functions(self) -> tuple:
+        """``step_start``, ``step_seats``, ``step_apply``, ``step_play_on``, ``resume_at``: a
+        kernel module's entry points."""
+        return self.step_start, self.step_seats, self.step_apply, self.step_play_on, self.resume_at
+
+
 class Step:
     """A game's step contract: the kernel's five functions and the Python side around them."""
 
@@ -59,8 +123,9 @@ class Step:
     # drives random games under each of them and checks that every kind was asked).
     variants: tuple[dict, ...] = ({},)
     kernel_module: str = ""  # the kernel module's import name, for the default ``kernel``
-    # the game's search part (sim.search): start_search_game, search_option, resume_copy,
-    # determinize, rollout, score, run_search_games; "" for a game without a search bot
+    # the game's search part (sim.search): determinize, resume_copy, rollout, score, search_decide
+    # and the driver functions of its sim.search.SearchDriver (start_search_game, search_option,
+    # advance, run_search_games, search_batch); "" for a game without a search bot
     search_module: str = ""
     search_opponents: tuple[str, ...] = ()  # the scripted bots the search bench seats against one search seat
     # the game's observation module for the reinforcement-learning environment (``cardlab.env``):
@@ -84,6 +149,14 @@ class Step:
         if not self.search_module:
             raise NotImplementedError(f"{self.game.name} has no search bot")
         return import_module(self.search_module)
+
+    def search_twin(self, cfg, index: int):
+        """The fast twin of reference game ``index`` of ``cfg`` (``sim.search_twin``) that the
+        reference engine's search seats ask: the plug-in wires it in, the reference engine
+        imports no kernel."""
+        from sim.search_twin import SearchTwin
+
+        return SearchTwin(self.game, cfg, index, self.kernel(), self.search())
 
     def observation(self) -> ModuleType:
         """The game's observation module (``cardlab.env``)."""

@@ -8,12 +8,15 @@ seat) is in tests/game_cases.py.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from sim.games import get_game
+from sim.games import MODULES, get_game
 from sim.search import N_STATS
-from sim.step import NAMES
+from sim.step import BOT_ANSWER, NAMES, STATUS
 from tests.engines import engines_agree, same_for_any_workers
 from tests.game_cases import case
 from tests.stepping import check_driver_seats, decisions
@@ -281,3 +284,38 @@ def test_search_leaves_the_game_as_it_was(game):
         assert np.array_equal(state, before)
     assert stats.any()  # the search ran
 
+
+
+def imported_modules(py_file: Path, package: str) -> set[str]:
+    """Every module ``py_file`` (a module of ``package``) imports, at any depth of its code, and
+    every name it imports from a module, as dotted paths."""
+    out = set()
+    for node in ast.walk(ast.parse(py_file.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            mod = ".".join(x for x in (base, node.module) if x)
+            out |= {mod} | {f"{mod}.{a.name}" for a in node.names}
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_reference_engines_import_no_kernel(name):
+    """The reference engine is plain Python: none of its modules imports a fast-engine module
+    (a kernel, the search, its fast twin); the game plug-in wires the search twin in."""
+    package = MODULES[name]
+    root = Path(__file__).resolve().parents[1] / package.replace(".", "/")
+    files = [root / "reference.py"] if (root / "reference.py").exists() else sorted((root / "reference").glob("*.py"))
+    assert files
+    for f in files:
+        pkg = package if f.parent == root else f"{package}.reference"
+        fast = {m for m in imported_modules(f, pkg)
+                if any(part.startswith("kernel") for part in m.split(".")) or m in ("sim.search", "sim.search_twin")}
+        assert not fast, f"{f.relative_to(root.parents[2])} imports {sorted(fast)}"
+
+
+def test_bot_answer_is_no_status_and_no_option():
+    """``BOT_ANSWER`` is told apart from every ``step_apply`` status and from the options of every
+    game (options: -1 at the lowest)."""
+    assert BOT_ANSWER not in STATUS and BOT_ANSWER < -1

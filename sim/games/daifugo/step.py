@@ -141,13 +141,9 @@ def with_search_seats(bots, cfg, index: int, names, values):
     seats' rollout bots by name: the bot whose policy code is their ``rollout`` value)."""
     if "search" not in cfg.bots:
         return bots
-    from sim.search_twin import SearchTwin
-
     from . import GAME
-    from . import kernel
     from .bots import BOTS, BotAgent
-    from .kernel import search
 
     by_code = {spec.policy: name for name, spec in BOTS.items()}
     rollout = [by_code[int(v["rollout"])] if n == "search" else n for n, v in zip(names, values)]
-    return SearchSeats(bots, BotAgent(rollout, values), SearchTwin(GAME, cfg, index, kernel, search))
+    return SearchSeats(bots, BotAgent(rollout, values), GAME.step.search_twin(cfg, index))

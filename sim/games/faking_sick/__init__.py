@@ -61,9 +61,12 @@ class FakingSick(Game):
         return arr
 
     def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):
-        from .reference import run_game
+        from .reference import SearchSeats, run_game, seat_agent
 
-        return run_game(cfg, index, log)
+        agent = seat_agent(cfg, index)[1]
+        if "search" in cfg.bots:  # the search seats ask a fast twin of the game
+            agent = SearchSeats(agent, self.step.search_twin(cfg, index))
+        return run_game(cfg, index, log, agent)
 
     def record(self, engine, raw: dict[str, np.ndarray], row: int) -> None:
         from .reference import record

@@ -52,6 +52,7 @@ import numpy as np
 from numba import njit
 
 from sim.kernel_util import bot_param_words, fn, ir_inline, ix, script_option
+from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
 
 from . import kernel_state as KS
 from . import tables as T
@@ -78,19 +79,11 @@ def resume(b):
     play_turns(b)
 
 
-# ``step_go``'s operations
-GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = 0, 1, 2, 3, 4
-
-
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on, in one compiled function: numba code-generates the
-    whole engine again for each compiled function that reaches it, so ``step_start``,
-    ``step_seats``, ``step_apply``, ``step_play_on`` and the search's replays share this one.
-    ``op``: ``GO_START`` game ``x`` of the run seeded ``seed`` (``run``: ``run_vector``);
-    ``GO_SEATS`` the driver's seats become the bit mask ``x``; ``GO_APPLY`` answer with option
-    ``x``; ``GO_PLAY_ON``; ``GO_RESUME`` ``resume(b)`` (``STOP`` as the caller set it).
-    Returns ``step_apply``'s status (0 for the others)."""
+    """Every step-contract call that plays on (``sim.step.StepFunctions``; ``GO_RESUME``:
+    ``resume(b)``, ``STOP`` as the caller set it). Returns ``step_apply``'s status (0 for the
+    others)."""
     if op == GO_START:
         b[:] = 0
         begin_game(b, seed, x, run, True)
@@ -119,21 +112,8 @@ def step_go(b, op, x, seed, run):
     return 0
 
 
-def step_start(b, seed, game_index, run) -> None:
-    """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
-    (any contents; SIZE slots), up to its first decision."""
-    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
-
-
-def step_seats(b, seats) -> None:
-    """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
-    other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
-    step_go(b, GO_SEATS, np.int64(seats), np.uint64(0), b)
-
-
-def resume_at(b) -> None:
-    """``resume`` from Python (the tests' worlds): the turn played again from its start."""
-    step_go(b, GO_RESUME, np.int64(0), np.uint64(0), b)
+STEPS = StepFunctions(step_go)
+step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True)
@@ -220,20 +200,6 @@ def legal_option(b, option):
             total += k
         return total == min(b[K_PUSH], b[size_at(seat)])
     return 0 <= option <= FALLBACK and (play_options(b, seat, kind, banned_mask(b, seat)) >> option) & 1 == 1
-
-
-def step_apply(b, option) -> int:
-    """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
-    decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over, -2
-    for an option that is not legal, -3 once MAX_SCRIPT options were applied in one turn
-    (more than a turn has decisions: not reached)."""
-    return step_go(b, GO_APPLY, np.int64(option), np.uint64(0), b)
-
-
-def step_play_on(b) -> None:
-    """The seated bots play the game on from the pending decision to its end (results in the
-    game_row / seat_rows / sums blocks)."""
-    step_go(b, GO_PLAY_ON, np.int64(0), np.uint64(0), b)
 
 
 # ---- the batches -----------------------------------------------------------------------------

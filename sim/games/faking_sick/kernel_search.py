@@ -26,15 +26,16 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import ask, decide
+from sim.search import SearchDriver, decide, swap_search_seats
+from sim.step import GO_RESUME
 
 from . import tables as T
 from .bots import SEARCH
-from .kernel import GO_APPLY, GO_RESUME, GO_SEATS, GO_START, batch_sums, new_state, run_vector, step_go, step_legal
+from .kernel import STEPS, batch_sums, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
-    ROLLOUT_END, SCRIPT, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
+    ROLLOUT_END, SCRIPT, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, TURNS, bot_param, game_col,
     seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
@@ -232,50 +233,22 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
-def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
-    """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
-    seat = np.int64(b[PSEAT])
-    params = [bot_param(b, seat, np.int64(k)) for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE)]
-    return ask(search_decide, b, seat, seed, game_index, b[GAME_ROW + G_DECISIONS], params,
-               np.empty(MAX_OPTIONS, dtype=np.int64), stats)
+def search_seats(b):
+    """The search seats (policy SEARCH) as a bit mask, their step policies made their rollout bots."""
+    return swap_search_seats(b, b[K_N], STEP_POLICY, SEARCH, lambda b, s: bot_param(b, s, BP_ROLLOUT))
 
 
-def start_search_game(b, seed, game_index, run):
-    """Game ``game_index`` driven for its search seats (policy SEARCH): they answer through the
-    step driver, their rollouts are played by their rollout bots; the other seats' bots answer
-    theirs. Returns the search seats' bit mask."""
-    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
-    mask = 0
-    for s in range(b[K_N]):
-        if b[STEP_POLICY + s] == SEARCH:
-            mask |= 1 << s
-            b[STEP_POLICY + s] = np.int64(bot_param(b, np.int64(s), BP_ROLLOUT))
-    step_go(b, GO_SEATS, np.int64(mask), np.uint64(0), run)
-    return mask
-
-
-def run_search_games(b: np.ndarray, seed: int, start: int, count: int, run: np.ndarray, games: np.ndarray,
-                     seats: np.ndarray, stats: np.ndarray) -> None:
-    """``run_games`` for a table with search seats: each game driven through the step contract,
-    the search seats' decisions by ``search_option``; the batch sums add up in ``b``."""
-    g = np.zeros_like(b)
-    b[SUMS:FIXED_STOP] = 0
-    n = int(run[K_N])
-    for gi in range(count):
-        start_search_game(g, np.uint64(seed), np.int64(start + gi), run)
-        while g[PSEAT] >= 0:
-            step_go(g, GO_APPLY, np.int64(search_option(g, seed, start + gi, stats)), np.uint64(0), run)
-        b[SUMS:FIXED_STOP] += g[SUMS:FIXED_STOP]
-        games[gi] = g[GAME_ROW:GAME_ROW + T.NG]
-        seats[gi, :n] = g[SEAT_ROWS:SEAT_ROWS + n * T.NS].reshape(n, T.NS)
-
-
-def search_batch(game, cfg, start: int, count: int, stats: np.ndarray) -> dict[str, np.ndarray]:
-    """``kernel.run_kernel`` for a table with search seats: the tables.py arrays of games
-    ``start .. start+count-1``; the search's counts add up in ``stats`` (sim.search.STAT_NAMES)."""
-    arr = game.new_arrays(cfg, count)
-    state = new_state()
-    run_search_games(state, cfg.seed, start, count, run_vector(game, cfg), arr["games"], arr["seats"], stats)
-    for name, total in batch_sums(state, cfg.players).items():
+def collect(g, k, arr):
+    """Game ``k``'s rows and its sums into the tables.py arrays ``arr``."""
+    n = int(g[K_N])
+    arr["games"][k] = g[GAME_ROW:GAME_ROW + T.NG]
+    arr["seats"][k, :n] = g[SEAT_ROWS:SEAT_ROWS + n * T.NS].reshape(n, T.NS)
+    for name, total in batch_sums(g, n).items():
         arr[name] += total
-    return arr
+
+
+DRIVER = SearchDriver(
+    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
+    max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
+    decision_number=lambda b, seat: b[GAME_ROW + G_DECISIONS], search_seats=search_seats, collect=collect)
+search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

@@ -29,6 +29,7 @@ import numpy as np
 
 from sim.kernel_util import fn, inl, ix, param_float
 from sim.layout import Layout
+from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from sim.step import declare_fields
 
 from . import tables as T
@@ -54,7 +55,7 @@ assert MAX_PUSH < 1 << PUSH_BITS
 MAX_SCRIPT = 2 * (2 + (MAX_PLAYERS - 1) + 1)
 STEP = np.int64(3)  # every seat's policy in a game driven through the step contract (bots.py: 0..2)
 PENDING = np.int64(-2)  # a decision's answer when it is the step contract's pending decision
-BOT_ANSWER = np.int64(-3)  # a script entry: the seat's bot answered this decision (not a driver seat)
+BOT_ANSWER = np.int64(STEP_BOT_ANSWER)  # a script entry: the seat's bot answered this decision (not a driver seat)
 
 # ---- the state buffer ------------------------------------------------------------------------
 LAYOUT = Layout("faking-sick game state")

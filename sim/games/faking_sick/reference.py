@@ -618,20 +618,10 @@ class SearchSeats(CallEach):
         return legal[self.twin.answer(s, KINDS.index(kind), len(legal))]
 
 
-def with_search_seats(agent, cfg, index: int):
-    """``agent``, or with search seats at the table, ``SearchSeats`` over a fast twin."""
-    if "search" not in cfg.bots:
-        return agent
-    from sim.games.faking_sick import GAME, kernel, kernel_search
-    from sim.search_twin import SearchTwin
-
-    return SearchSeats(agent, SearchTwin(GAME, cfg, index, kernel, kernel_search))
-
-
-def run_game(cfg, index: int, log: list[str] | None = None) -> FakingSick:
-    """Set up and play game ``index`` of the run (seeded by ``Rng(cfg.seed, index)`` alone)."""
-    _, agent = seat_agent(cfg, index)
-    agent = with_search_seats(agent, cfg, index)
+def run_game(cfg, index: int, log: list[str] | None = None, agent=None) -> FakingSick:
+    """Set up and play game ``index`` of the run (seeded by ``Rng(cfg.seed, index)`` alone);
+    ``agent``: the seats' (default ``seat_agent``'s)."""
+    agent = seat_agent(cfg, index)[1] if agent is None else agent
     g = FakingSick(cfg.params, cfg.players, Rng(cfg.seed, index), agent, log)
     g.setup()
     g.play_game()

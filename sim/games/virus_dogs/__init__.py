@@ -66,7 +66,9 @@ class VirusDogs(Game):
     def play_reference(self, cfg: RunConfig, index: int, log: list | None = None) -> Engine:
         rng = Rng(cfg.seed, index)
         seats = self.seat_params(cfg, index)
-        agents = with_search_seats([BotAgent(b, values, rng) for b, values in seats], cfg, index)
+        agents = [BotAgent(b, values, rng) for b, values in seats]
+        if "search" in cfg.bots:  # the search seats ask a fast twin of the game
+            agents = with_search_seats(agents, self.step.search_twin(cfg, index), self.step.kinds)
         eng = Engine(Rules(cfg.params), cfg.players, rng, agents, log)
         if log is not None:
             log.append("seats: " + ", ".join(f"P{s}={b}" for s, (b, _) in enumerate(seats)))

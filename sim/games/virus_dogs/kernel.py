@@ -79,6 +79,7 @@ from sim.games.virus_dogs.kernel_turn import finalize, hq_steps, play, play_game
 from sim.games.virus_dogs.rules import deck_counts, param_vector
 from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, script_option
 from sim.rng import derive
+from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
 
 
 # ============================================================================================
@@ -181,20 +182,11 @@ def apply_option(b, option, dens):
     return status
 
 
-# ``step_go``'s operations
-GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = 0, 1, 2, 3, 4
-
-
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run, dens):
-    """Every step-contract call that plays on, in one compiled function: numba code-generates the
-    whole engine again for each compiled function that reaches it, so ``step_start``,
-    ``step_seats``, ``step_apply``, ``step_play_on``, the search's replays and its batches share
-    this one. ``op``: ``GO_START`` game ``x`` of the run seeded ``seed`` (``run``:
-    ``run_vector``); ``GO_SEATS`` the driver's seats become the bit mask ``x``; ``GO_APPLY``
-    answer with option ``x``; ``GO_PLAY_ON``; ``GO_RESUME`` ``resume(b, x, dens)``. The turn
-    ends of the pass are summed into ``dens`` (``NO_DENSITY``: none). Returns ``step_apply``'s
-    status (0 for the others)."""
+    """Every step-contract call that plays on (``sim.step.StepFunctions``; ``GO_RESUME``:
+    ``resume(b, x, dens)``), the search's batches included. The turn ends of the pass are summed
+    into ``dens`` (``NO_DENSITY``: none). Returns ``step_apply``'s status (0 for the others)."""
     if op == GO_START:
         start_game(b, seed, x, run, dens)
     elif op == GO_SEATS:
@@ -211,16 +203,8 @@ def step_go(b, op, x, seed, run, dens):
     return 0
 
 
-def step_start(b, seed, game_index, run) -> None:
-    """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
-    (any contents; SIZE slots), up to its first decision."""
-    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run, NO_DENSITY)
-
-
-def step_seats(b, seats) -> None:
-    """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
-    other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
-    step_go(b, GO_SEATS, np.int64(seats), np.uint64(0), b, NO_DENSITY)
+STEPS = StepFunctions(step_go, NO_DENSITY)
+step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True)
@@ -241,26 +225,6 @@ def step_legal(b, out):
     for j in range(n):
         out[j] = b[ix(O_POPT + j)]
     return n
-
-
-def step_apply(b, option) -> int:
-    """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
-    decision or the game's end. Returns 0, or (``b`` unchanged) -1 if the game is over,
-    -2 for an option that is not legal, -3 once MAX_SCRIPT options were applied in one unit
-    (more than a turn has decisions: not reached)."""
-    return step_go(b, GO_APPLY, np.int64(option), np.uint64(0), b, NO_DENSITY)
-
-
-def resume_at(b, stop: bool) -> None:
-    """``resume`` from Python: the unit played again, up to the pending decision (``stop``) or to
-    the end (the search's worlds, the tests)."""
-    step_go(b, GO_RESUME, np.int64(stop), np.uint64(0), b, NO_DENSITY)
-
-
-def step_play_on(b) -> None:
-    """The seated bots play the game on from the pending decision to its end (results in the
-    game_row/seat_rows/draw_sums blocks)."""
-    step_go(b, GO_PLAY_ON, np.int64(0), np.uint64(0), b, NO_DENSITY)
 
 
 @njit(cache=True, error_model="numpy")

@@ -38,10 +38,11 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, param_int
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import ask, decide
+from sim.search import SearchDriver, decide
+from sim.step import GO_RESUME
 
 from . import tables as tb
-from .kernel import GO_APPLY, GO_RESUME, GO_SEATS, GO_START, new_state, run_vector, step_go, step_legal
+from .kernel import STEPS, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     B_BUDGET, B_HORIZON, B_OBJECTIVE, B_WORLDS, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS, K_GIVE,
     K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT,
@@ -360,44 +361,20 @@ def decision_number(b, seat):
     return b[S_UNITS] * MAX_SCRIPT + k
 
 
-def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
-    """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
-    seat = np.int64(b[S_PSEAT])
-    params = [bot_param(b, seat, np.int64(k)) for k in (B_BUDGET, B_WORLDS, B_OBJECTIVE)]
-    return ask(search_decide, b, seat, seed, game_index, decision_number(b, seat), params,
-               np.empty(MAX_PENDING, dtype=np.int64), stats)
+def collect(g, k, raw):
+    """Game ``k``'s rows and its draw-series sums into ``kernel.run_fast``'s raw matrices ``raw``
+    (its turn ends were summed into the densities as it was played: ``batch_rest``)."""
+    games, seats, _, draws, deck = raw
+    n = int(g[S_N])
+    games[:, k] = g[O_GM:O_GM + tb.NG]
+    seats[:, k * n:(k + 1) * n] = g[O_SM:O_SM + n * tb.NS].reshape(n, tb.NS).T
+    draws += g[O_DRAWSUM:O_DRAWSUM + draws.size].reshape(draws.shape)
+    deck += g[O_DECKSUM:O_DECKSUM + deck.size].reshape(deck.shape)
 
 
-def start_search_game(b, seed, game_index, run, dens=None):
-    """Game ``game_index`` driven for its search seats (bots.SEARCH): they answer through the
-    step driver, their rollouts are played by their rollout bots; the other seats' bots answer
-    theirs (turn ends summed into ``dens``, if given). Returns the search seats' bit mask."""
-    dens = np.zeros((0, tb.ND), dtype=np.int64) if dens is None else dens
-    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run, dens)
-    mask = b[S_SEARCH]
-    step_go(b, GO_SEATS, np.int64(mask), np.uint64(0), run, dens)
-    return mask
-
-
-def run_search_games(seed: int, start: int, count: int, run: np.ndarray, games, seats, dens, draws, deck,
-                     stats: np.ndarray) -> None:
-    """``kernel.run_games`` for a table with search seats: each game driven through the step
-    contract, the search seats' decisions by ``search_option``."""
-    g = new_state()
-    n = int(run[0])
-    for k in range(count):
-        start_search_game(g, seed, start + k, run, dens)
-        while g[S_PSEAT] >= 0:
-            step_go(g, GO_APPLY, np.int64(search_option(g, seed, start + k, stats)), np.uint64(0), run, dens)
-        games[:, k] = g[O_GM:O_GM + tb.NG]
-        seats[:, k * n:(k + 1) * n] = g[O_SM:O_SM + n * tb.NS].reshape(n, tb.NS).T
-        draws += g[O_DRAWSUM:O_DRAWSUM + draws.size].reshape(draws.shape)
-        deck += g[O_DECKSUM:O_DECKSUM + deck.size].reshape(deck.shape)
-
-
-def search_batch(game, cfg, start: int, count: int, stats: np.ndarray):
-    """``kernel.run_fast`` for a table with search seats: the raw matrices of games
-    ``start .. start+count-1``; the search's counts add up in ``stats`` (sim.search.STAT_NAMES)."""
-    games, seats, dens, draws, deck = game.new_arrays(cfg, count)
-    run_search_games(cfg.seed, start, count, run_vector(game, cfg), games, seats, dens, draws, deck, stats)
-    return games, seats, dens, draws, deck
+DRIVER = SearchDriver(
+    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=S_PSEAT,
+    max_options=MAX_PENDING, bot_param=bot_param, param_codes=(B_BUDGET, B_WORLDS, B_OBJECTIVE),
+    decision_number=decision_number, search_seats=lambda b: b[S_SEARCH], collect=collect,
+    batch_rest=lambda raw: (raw[2],))
+search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

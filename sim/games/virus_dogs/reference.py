@@ -856,13 +856,7 @@ class SearchSeat:
         return self.twin.answer(seat, self.kinds.index(kind), len(legal))
 
 
-def with_search_seats(agents: list, cfg, index: int) -> list:
-    """``agents`` (one per seat), the search seats' replaced by ``SearchSeat`` over one fast twin
-    of game ``index`` when the table seats the ``search`` bot."""
-    if "search" not in cfg.bots:
-        return agents
-    from sim.games.virus_dogs import GAME, kernel, kernel_search
-    from sim.search_twin import SearchTwin
-
-    twin = SearchTwin(GAME, cfg, index, kernel, kernel_search)
-    return [SearchSeat(twin, GAME.step.kinds) if twin.is_search(s) else a for s, a in enumerate(agents)]
+def with_search_seats(agents: list, twin, kinds: tuple[str, ...]) -> list:
+    """``agents`` (one per seat), the search seats' replaced by ``SearchSeat`` over ``twin`` (a
+    fast twin of the game, ``sim.search_twin``; the decision kinds by code ``kinds``)."""
+    return [SearchSeat(twin, kinds) if twin.is_search(s) else a for s, a in enumerate(agents)]

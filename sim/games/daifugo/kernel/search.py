@@ -29,22 +29,22 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import BOT_ANSWER, ask, decide
+from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, swap_search_seats
+from sim.step import GO_RESUME
 
 from .. import rules as R
 from ..bots import SEARCH
-from .driver import GW, R_N, RW, SW, run_vector
+from .driver import GW, RW, SW, run_vector
 from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, DECISIONS,
                     DECK0, DECK_LEN, DECK_PTR, DISC, DRIVEN, FIELD, H0, IN_ROUND, K_PLAY, K_PULL_BACK, K_TEN_DISCARD, K_TRIM, NBOT, NP, NTOP, O_GROW, O_RROWS,
                     O_SROWS, PCARDS, PHI, PKIND, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED, RNG, ROLLOUT_END,
                     ROUND_ROLLOUT, SCRIPT, SNAP, STATE_SIZE, T5DONE, TOP0, UNDEALT, UNIT, WIN0, bit, bot_param,
                     nth_card, popcount)
-from .step import GO_RESUME, MAX_OPTIONS, new_state, step_apply, step_go, step_legal, step_seats, step_start
+from .step import MAX_OPTIONS, STEPS, new_state, step_go, step_legal
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000002)
 STOP_AT_NEXT = 1  # driven.STOP_AT_NEXT
-NOT_FORCED = -(1 << 62)  # ``unsearched``: the search weighs the pending decision
 
 
 def _public_slots() -> np.ndarray:
@@ -221,64 +221,19 @@ def unsearched(b, opts):
     return NOT_FORCED
 
 
-def advance(b: np.ndarray, opts: np.ndarray) -> None:
-    """Apply ``unsearched`` options until a decision the search weighs is pending or the game is
-    over (from Python: the step contract's compiled functions, no new engine code to compile)."""
-    while b[PSEAT] >= 0:
-        x = unsearched(b, opts)
-        if x == NOT_FORCED:
-            return
-        step_apply(b, x)
+def collect(b, k, raw):
+    """Game ``k``'s rows into ``run_kernel``'s raw rows ``raw`` (games, rounds, seats)."""
+    g, r, s = raw
+    n, rounds = int(b[NP]), r.shape[1]
+    g[k] = b[O_GROW:O_GROW + GW]
+    r[k] = b[O_RROWS:O_RROWS + rounds * RW].reshape(rounds, RW)
+    s[k] = b[O_SROWS:O_SROWS + n * SW].reshape(n, SW)
 
 
-def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray,
-                  opts: np.ndarray | None = None) -> int:
-    """The option the pending search seat of ``b`` chooses (``sim.search.decide``), or ``unsearched``'s."""
-    opts = np.empty(MAX_OPTIONS, dtype=np.int64) if opts is None else opts
-    x = int(unsearched(b, opts))
-    if x != NOT_FORCED:
-        return x
-    seat = np.int64(b[PSEAT])
-    params = [bot_param(b, seat, np.int64(k)) for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE)]
-    return ask(search_decide, b, seat, seed, game_index, b[DECISIONS], params, opts, stats)
-
-
-def start_search_game(b: np.ndarray, seed, game_index, run: np.ndarray) -> int:
-    """Game ``game_index`` driven for its search seats (policy SEARCH): they answer through the
-    step driver, their rollouts (and the decisions they do not search) by their rollout bots;
-    the other seats' bots answer theirs. Returns the search seats' bit mask."""
-    step_start(b, np.uint64(seed), np.int64(game_index), run)
-    mask = 0
-    for s in range(int(b[NP])):
-        if b[POL0 + s] == SEARCH:
-            mask |= 1 << s
-            b[POL0 + s] = int(bot_param(b, np.int64(s), np.int64(BP_ROLLOUT)))
-    step_seats(b, np.int64(mask))
-    return mask
-
-
-def run_search_games(b: np.ndarray, seed: int, start: int, count: int, run: np.ndarray, g: np.ndarray,
-                     r: np.ndarray, s: np.ndarray, stats: np.ndarray) -> None:
-    """``run_games`` for a table with search seats: each game driven through the step contract,
-    the search seats' decisions by ``search_option``; its rows into ``g``, ``r``, ``s``."""
-    n, rounds = int(run[R_N]), r.shape[1]
-    opts = np.empty(MAX_OPTIONS, dtype=np.int64)
-    for k in range(count):
-        start_search_game(b, np.uint64(seed), np.int64(start + k), run)
-        advance(b, opts)
-        while b[PSEAT] >= 0:
-            status = step_apply(b, np.int64(search_option(b, seed, start + k, stats, opts)))
-            assert status == 0, status
-            advance(b, opts)
-        g[k] = b[O_GROW:O_GROW + GW]
-        r[k] = b[O_RROWS:O_RROWS + rounds * RW].reshape(rounds, RW)
-        s[k] = b[O_SROWS:O_SROWS + n * SW].reshape(n, SW)
-
-
-def search_batch(game, cfg, start: int, count: int, stats: np.ndarray):
-    """``run_kernel`` for a table with search seats: the raw rows of games ``start ..
-    start+count-1``; the search's counts add up in ``stats`` (sim.search.STAT_NAMES)."""
-    raw = game.new_arrays(cfg, count)
-    b = new_state()
-    run_search_games(b, cfg.seed, start, count, run_vector(game, cfg), *raw, stats)
-    return raw
+DRIVER = SearchDriver(
+    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
+    max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
+    decision_number=lambda b, seat: b[DECISIONS], collect=collect, unsearched=unsearched,
+    search_seats=lambda b: swap_search_seats(b, int(b[NP]), POL0, SEARCH,
+                                             lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT))))
+search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

@@ -25,7 +25,7 @@ import numpy as np
 
 from sim.kernel_util import fn, inl, ix, param_float
 from sim.layout import Layout
-from sim.search import BOT_ANSWER as SEARCH_BOT_ANSWER
+from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 
 from .. import rules as R
 from .. import tables as T
@@ -122,7 +122,7 @@ DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's 
                        "step_seats narrows it); the other seats' bots answer theirs")
 ROUND_ROLLOUT, ROLLOUT_END = LAYOUT.scalars("round_rollout", "rollout_end")  # a search rollout ends when the
 # round is scored (``round_rollout`` 1), or before the turn-loop unit after ``rollout_end`` (0: none)
-BOT_ANSWER = np.int64(SEARCH_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
+BOT_ANSWER = np.int64(STEP_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
 POPT = LAYOUT.block("pending_options", MAX_LISTED, "a listing decision's options (step_legal)")
 SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied in the current unit, in decision order")
 SNAP = LAYOUT.block("snapshot", STATE_SIZE, "the engine state at the current unit's start (step_apply goes on from it)")

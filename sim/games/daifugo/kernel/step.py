@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, listed, script_option
+from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
 
 from .. import rules as R
 from .driven import PLAY_ROUND, STOP_AT_NEXT
@@ -56,20 +57,11 @@ def new_state():
     return np.zeros(SIZE, dtype=np.int64)
 
 
-# ``step_go``'s operations
-GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = 0, 1, 2, 3, 4
-NO_RUN = np.zeros(1, dtype=np.int64)
-
-
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on, in one compiled function: numba code-generates the
-    whole engine again for each compiled function that reaches it, so ``step_start``,
-    ``step_seats``, ``step_apply``, ``step_play_on`` and the search's replays share this one.
-    ``op``: ``GO_START`` game ``x`` of the run seeded ``seed`` (``run``: ``run_vector``);
-    ``GO_SEATS`` the driver's seats become the bit mask ``x``; ``GO_APPLY`` answer with option
-    ``x``; ``GO_PLAY_ON``; ``GO_RESUME`` ``resume(b, x)``. Returns ``step_apply``'s status (0
-    for the others)."""
+    """Every step-contract call that plays on (``sim.step.StepFunctions``; ``GO_RESUME``:
+    ``resume(b, x)``; ``GO_APPLY`` also takes ``BOT_ANSWER``). Returns ``step_apply``'s status
+    (0 for the others). ``resume_at``'s ``stop``: ``driven.STOP_AT_NEXT`` or ``PLAY_ROUND``."""
     stop = STOP_AT_NEXT
     if op == GO_START:
         b[:] = 0
@@ -95,16 +87,8 @@ def step_go(b, op, x, seed, run):
     return 0
 
 
-def step_start(b, seed, game_index, run) -> None:
-    """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
-    (any contents; SIZE slots), up to its first decision."""
-    step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
-
-
-def step_seats(b, seats) -> None:
-    """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
-    other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
-    step_go(b, GO_SEATS, np.int64(seats), np.uint64(0), NO_RUN)
+STEPS = StepFunctions(step_go)
+step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True)
@@ -179,21 +163,3 @@ def legal_option(b, option):
         k = popcount(option)
         return b[PLO] <= k <= b[PHI] and (k - b[PLO]) % b[PSTEP] == 0
     return listed(b, POPT, b[PN], option)
-
-
-def step_apply(b, option) -> int:
-    """Answer the pending decision, on to the next (``sim.step.STATUS``; -3, MAX_SCRIPT options
-    in one unit, is not reached). ``BOT_ANSWER`` (-3) lets the seat's own bot answer it."""
-    return int(step_go(b, GO_APPLY, np.int64(option), np.uint64(0), NO_RUN))
-
-
-def step_play_on(b) -> None:
-    """The seated bots play on from the pending decision to the end of the round; then the next
-    round's first decision is pending (after the last round: the game is over, its rows in the
-    game_row / round_rows / seat_rows blocks)."""
-    step_go(b, GO_PLAY_ON, np.int64(0), np.uint64(0), NO_RUN)
-
-
-def resume_at(b, stop) -> None:
-    """``resume`` from Python (``stop``: ``driven.STOP_AT_NEXT`` or ``PLAY_ROUND``)."""
-    step_go(b, GO_RESUME, np.int64(stop), np.uint64(0), NO_RUN)
