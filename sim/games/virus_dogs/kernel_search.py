@@ -29,6 +29,12 @@ same): what an opponent drew face up after the owner of the turn drew privately,
 seen after ``MAX_SEEN`` others following a shuffle. Worlds are not weighed by how likely they
 make the opponents' past plays, and a card an opponent played in the unit is placed in its hand
 at the unit's start even if it drew it in the unit.
+
+The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+(``reveal``): every hand as it is, the deck's cards that left it or were looked at in the unit
+where they were; only the chance still to come is drawn again from the search stream (the order
+of the rest of the deck, the generator of later shuffles), so it sees the hidden cards but not
+the future.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from .kernel_state import (
     O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, STEP_STOP,
     S_BAD, S_CARDS, S_CUR, S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO,
     S_N, S_NLIVE, S_PEND, S_PKIND, S_PN, S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_SEARCH,
-    S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
+    S_SEEING, S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
     S_U_SHOWN, S_VDECK, S_W_FIX, TP, V,
 )
 
@@ -182,6 +188,38 @@ def determinize(w, b, seat, key):
     w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
     return same_view(w, b, seat)
+
+
+@ir_inline
+def reveal(w, b, seat, key):
+    """``w`` (a copy of ``b``) as the true game at the unit's start, only the chance still to
+    come drawn again from the stream ``key`` (the all-seeing seat, bots.SEEING): every hand stays
+    as it is; the cards of the unit's starting deck below those that left it or were looked at
+    in the unit (and the viruses publicly known on top) are shuffled; every card drawn or looked
+    at after the unit's shuffles is put where it was; the world's generator goes on from the
+    stream. Replayed to the pending decision; False unless every hand is then as in ``b`` and
+    the seat sees the same (``same_view``)."""
+    d0 = w[snap(S_DSIZE)]
+    free_deck = d0 - min(d0, max(d0 - b[S_U_INTACT], w[snap(S_KTOP)]))
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    shuffle_at(r, 0, w, U_DECK, free_deck)
+    for i in range(b[S_U_SEEN]):
+        for f in range(3):
+            w[ix(O_W_CARDS + 3 * i + f)] = b[ix(O_U_SEEN + 4 * i + f)]
+    w[S_W_FIX] = b[S_U_SEEN]
+    w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
+    step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
+    return same_hands(w, b) and same_view(w, b, seat)
+
+
+@fn
+def same_hands(w, b):
+    """Does every seat hold in ``w`` the cards it holds in ``b``?"""
+    for i in range(b[S_N] * NT):
+        if w[ix(O_H + i)] != b[ix(O_H + i)]:
+            return False
+    return True
 
 
 @fn
@@ -327,6 +365,13 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True)
+def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
+                  score, stats)
+
+
 @fn
 def versus(w, s, o):
     """1 if seat ``s`` ends better placed than ``o``, 0.5 if as well, else 0: a winner over a
@@ -364,7 +409,8 @@ def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) 
     """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
     seat = np.int64(b[S_PSEAT])
     params = [bot_param(b, seat, np.int64(k)) for k in (B_BUDGET, B_WORLDS, B_OBJECTIVE)]
-    return ask(search_decide, b, seat, seed, game_index, decision_number(b, seat), params,
+    chooser = seeing_decide if b[S_SEEING] >> seat & 1 else search_decide
+    return ask(chooser, b, seat, seed, game_index, decision_number(b, seat), params,
                np.empty(MAX_PENDING, dtype=np.int64), stats)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.lead import Lead
+from sim.search_params import seats_search
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.rules import (
     ACTION_CARDS, AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE,
@@ -859,7 +860,7 @@ class SearchSeat:
 def with_search_seats(agents: list, cfg, index: int) -> list:
     """``agents`` (one per seat), the search seats' replaced by ``SearchSeat`` over one fast twin
     of game ``index`` when the table seats the ``search`` bot."""
-    if "search" not in cfg.bots:
+    if not seats_search(cfg.bots):
         return agents
     from sim.games.virus_dogs import GAME, kernel, kernel_search
     from sim.search_twin import SearchTwin
