@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim.config import RunConfig
 from sim.games.base import Game
+from sim.search_params import seats_search
 
 from . import rules
 from .bots import BOT_PARAMS, BOTS, DEFAULT_BOTS
@@ -48,7 +49,7 @@ class FakingSick(Game):
         return new_arrays(count, cfg.players)
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int) -> dict[str, np.ndarray]:
-        if "search" in cfg.bots:
+        if seats_search(cfg.bots):
             from sim.search import N_STATS
 
             from .kernel_search import search_batch

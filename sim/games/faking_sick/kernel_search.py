@@ -17,6 +17,11 @@ those it holds or sees), sorted, and shuffled with the search stream, so a world
 seat's observations and the stream alone. The re-deal forgets what the seat pushed to an
 opponent earlier (a world may give that opponent other cards) and does not weigh worlds by how
 likely they make the opponents' past plays.
+
+The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+(``reveal``): every hand and banned card as it is, the cards drawn in the turn where they were;
+only the chance still to come is drawn again from the search stream (the order of the rest of
+the draw pile, the generator of later reshuffles), so it sees the hidden cards but not the future.
 """
 
 from __future__ import annotations
@@ -29,12 +34,12 @@ from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import ask, decide
 
 from . import tables as T
-from .bots import SEARCH
+from .bots import SEARCH, SEEING
 from .kernel import GO_APPLY, GO_RESUME, GO_SEATS, GO_START, batch_sums, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
-    ROLLOUT_END, SCRIPT, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
+    ROLLOUT_END, SCRIPT, SEAT_ROWS, SEEING_SEATS, SNAP, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
     seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
@@ -43,6 +48,7 @@ OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000001)
 G_WINNER = T.G["winner"]
 G_DECISIONS = T.G["decisions"]
+G_CARDS_DRAWN = T.G["cards_drawn"]
 S_FINAL = T.S["final_hand"]
 P_PLAYS = T.P["plays"]
 # public columns of the games row (FS-11.1: plays, calls and their outcomes, draws, reveals)
@@ -153,6 +159,36 @@ def determinize(w, b, seat, key):
     return same_view(w, b, seat)
 
 
+@ir_inline
+def reveal(w, b, seat, key):
+    """``w`` (a copy of ``b``) as the true game at the turn's start, only the chance still to
+    come drawn again from the stream ``key`` (the all-seeing seat, bots.SEEING): every hand and
+    the banned pool stay as they are, the draw pile below the cards drawn in the turn so far is
+    shuffled, the world's generator goes on from the stream. Replayed to the pending decision;
+    False unless every hand and banned card is then as in ``b`` and the seat sees the same."""
+    pile_at = SNAP + FIXED_STOP - MUTABLE + w[snap(POOL_SIZE)]
+    drawn = b[ix(GAME_ROW + G_CARDS_DRAWN)] - w[snap(GAME_ROW + G_CARDS_DRAWN)]
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    shuffle_at(r, 0, w, pile_at, max(0, w[snap(ND)] - drawn))
+    w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
+    w[PSEAT] = -1
+    step_go(w, GO_RESUME, 0, np.uint64(0), w)  # ``run`` is not read
+    return same_cards(w, b) and same_view(w, b, seat)
+
+
+@fn
+def same_cards(w, b):
+    """Does every seat hold in ``w`` the cards and banned cards it holds in ``b``?"""
+    for i in range(b[K_N] * NT):
+        if w[ix(HAND + i)] != b[ix(HAND + i)]:
+            return False
+    for i in range(b[POOL_SIZE]):
+        if w[ix(BANNED + i)] != b[ix(BANNED + i)]:
+            return False
+    return True
+
+
 @fn
 def same_view(w, b, seat):
     """Does ``seat`` see the same in ``w`` as in ``b`` (FS-11.1 public, FS-11.2 its own)?"""
@@ -232,11 +268,19 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True)
+def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
+                  score, stats)
+
+
 def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
     """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
     seat = np.int64(b[PSEAT])
     params = [bot_param(b, seat, np.int64(k)) for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE)]
-    return ask(search_decide, b, seat, seed, game_index, b[GAME_ROW + G_DECISIONS], params,
+    chooser = seeing_decide if b[SEEING_SEATS] >> seat & 1 else search_decide
+    return ask(chooser, b, seat, seed, game_index, b[GAME_ROW + G_DECISIONS], params,
                np.empty(MAX_OPTIONS, dtype=np.int64), stats)
 
 
@@ -247,8 +291,9 @@ def start_search_game(b, seed, game_index, run):
     step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
     mask = 0
     for s in range(b[K_N]):
-        if b[STEP_POLICY + s] == SEARCH:
+        if b[STEP_POLICY + s] == SEARCH or b[STEP_POLICY + s] == SEEING:
             mask |= 1 << s
+            b[SEEING_SEATS] |= (b[STEP_POLICY + s] == SEEING) << s
             b[STEP_POLICY + s] = np.int64(bot_param(b, np.int64(s), BP_ROLLOUT))
     step_go(b, GO_SEATS, np.int64(mask), np.uint64(0), run)
     return mask

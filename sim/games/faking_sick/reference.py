@@ -16,6 +16,7 @@ import numpy as np
 from sim.lead import Lead
 from sim.games.base import seat_bots
 from sim.rng import Rng
+from sim.search_params import seats_search
 
 from . import bots as B
 from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
@@ -620,7 +621,7 @@ class SearchSeats(CallEach):
 
 def with_search_seats(agent, cfg, index: int):
     """``agent``, or with search seats at the table, ``SearchSeats`` over a fast twin."""
-    if "search" not in cfg.bots:
+    if not seats_search(cfg.bots):
         return agent
     from sim.games.faking_sick import GAME, kernel, kernel_search
     from sim.search_twin import SearchTwin
