@@ -62,7 +62,7 @@ def budget(run, bot: str = SEARCH) -> int:
 
 def all_seeing(run) -> bool:
     """Does an all-seeing search seat play in ``run`` (its bots, or its ``run.json`` mark)?"""
-    return SEEING in run.config.bots or bool(run.meta.get("all_seeing"))
+    return SEEING in run.config.bots or bool(getattr(run, "meta", {}).get("all_seeing"))
 
 
 def player_text(run) -> str:

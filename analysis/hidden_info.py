@@ -85,6 +85,18 @@ def random_share(ladder):
     return None
 
 
+def strongest_honest(ladder):
+    """The strongest honest player against the reference: the rung (not all-seeing, not random) with
+    the highest win share, or the reference itself (the equal share 1/players against its own
+    seats) when none wins more; its name, share and bootstrap draws."""
+    e = 1 / ladder.seats
+    best = (ladder.reference, e, np.full(BOOTSTRAP, e))
+    for k, (name, pairing) in enumerate(_against(ladder).items()):
+        if not name.startswith(SEEING + "@") and name != "random" and share(pairing)[0] > best[1]:
+            best = (name, share(pairing)[0], _draws(pairing, 30 + k))
+    return best
+
+
 def summary(ladder) -> pd.DataFrame:
     """One row per measured budget: G_0, G_m, G_u, the gain and the skill ratio (win shares and
     ratings), each with its 95% interval."""
@@ -103,6 +115,12 @@ def summary(ladder) -> pd.DataFrame:
             ratio = ratio_interval(float(est), skill_ratio(g0[1], _draws(m, 10 + k), _draws(u, 20 + k)))
             row.update({"G_0 (random)": g0[0], "skill ratio": ratio["ratio"], "ratio lo": ratio["lo"],
                         "ratio hi": ratio["hi"]})
+            name, gb, draws = strongest_honest(ladder)
+            if name != m.challenger:
+                est = skill_ratio(g0[0], gb, gu[0])
+                ratio = ratio_interval(float(est), skill_ratio(g0[1], draws, _draws(u, 20 + k)))
+                row.update({"strongest honest": name, "G_m best": gb, "best ratio": ratio["ratio"],
+                            "best lo": ratio["lo"], "best hi": ratio["hi"]})
         if "random" in r.players:
             i0, im, iu = (r.players.index(p) for p in ("random", m.challenger, u.challenger))
             est = skill_ratio(r.theta[i0], r.theta[im], r.theta[iu])
@@ -150,10 +168,11 @@ def measures(table: pd.DataFrame) -> pd.DataFrame:
              ("G_u: all-seeing search's win share", "G_u (all-seeing)", "G_u lo", "G_u hi"),
              ("gain G_u - G_m", "gain", "gain lo", "gain hi"),
              ("skill ratio (win shares)", "skill ratio", "ratio lo", "ratio hi"),
-             ("skill ratio (ratings)", "skill ratio (ratings)", "ratings lo", "ratings hi"))
-    rows = [{"budget": row["budget"], "measure": label, "value": row[v],
+             ("skill ratio (ratings)", "skill ratio (ratings)", "ratings lo", "ratings hi"),
+             ("skill ratio, strongest honest player ({})", "best ratio", "best lo", "best hi"))
+    rows = [{"budget": row["budget"], "measure": label.format(row.get("strongest honest")), "value": row[v],
              "95% low": row[lo] if lo else np.nan, "95% high": row[hi] if hi else np.nan}
-            for row in table.to_dict("records") for label, v, lo, hi in names if v in row]
+            for row in table.to_dict("records") for label, v, lo, hi in names if pd.notna(row.get(v, np.nan))]
     return pd.DataFrame(rows)
 
 
@@ -197,6 +216,10 @@ def _budget_sentence(ladder, row: dict) -> str:
             out += (f" ({row['skill ratio (ratings)']:.2f} [{row['ratings lo']:.2f}, {row['ratings hi']:.2f}] on the "
                     "ratings)")
         out += ": " + _ratio_words(row["skill ratio"]) + "."
+    if pd.notna(row.get("best ratio", np.nan)):
+        out += (f" The strongest honest player here is {row['strongest honest']} (win share {row['G_m best']:.3f}), not "
+                f"the search at this budget; with it as G_m the skill ratio is {row['best ratio']:.2f} "
+                f"[{row['best lo']:.2f}, {row['best hi']:.2f}].")
     return out
 
 

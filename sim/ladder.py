@@ -54,7 +54,7 @@ class Player:
                 raise ConfigError(f"player {text!r}: give the search budget as {bot}@N with N >= 1")
             return cls(bot, int(budget))
         if budget:
-            raise ConfigError(f"player {text!r}: only the search bots take a budget (@N)")
+            raise ConfigError(f"player {text!r}: only the search bot takes a budget (@N), as does the all-seeing one")
         return cls(bot)
 
 
