@@ -18,7 +18,7 @@ DF_MADNESS_GAMES ?= 50000
 VD_LADDER_GAMES ?= 6000
 # what hidden information is worth: a virus-dogs ladder of random, cautious (the reference), search and the
 # all-seeing search at budget VD_HIDDEN_BUDGET (600 games a pairing: the gain's 95% interval about +-0.045,
-# the skill ratio's about +-0.11)
+# the skill ratio's about +-0.15)
 VD_HIDDEN_GAMES ?= 2400
 VD_HIDDEN_BUDGET ?= 8
 # the robustness pair: daifugo madness played by four search seats (budget DF_SEARCH_BUDGET)
