@@ -155,10 +155,11 @@ def card_gains(ladder, budget: int) -> pd.DataFrame | None:
                      "seeing win rate": wu / nu if nu else np.nan, "gain": d["diff"], "lo": d["lo"], "hi": d["hi"],
                      "p": d["p"]})
     out = pd.DataFrame(rows)
+    out = out[(out["search games"] > 0) | (out["seeing games"] > 0)].reset_index(drop=True)  # cards not in play
     ok = out["p"].notna()
     out["q"] = np.nan
     out.loc[ok, "q"] = fdr_bh(out.loc[ok, "p"].to_numpy())
-    return out
+    return out if len(out) else None
 
 
 def measures(table: pd.DataFrame) -> pd.DataFrame:
