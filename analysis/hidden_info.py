@@ -171,7 +171,7 @@ def measures(table: pd.DataFrame) -> pd.DataFrame:
              ("skill ratio (win shares)", "skill ratio", "ratio lo", "ratio hi"),
              ("skill ratio (ratings)", "skill ratio (ratings)", "ratings lo", "ratings hi"),
              ("skill ratio, strongest honest player ({})", "best ratio", "best lo", "best hi"))
-    rows = [{"budget": row["budget"], "measure": label.format(row.get("strongest honest")), "value": row[v],
+    rows = [{"measure": label.format(row.get("strongest honest")), "budget": row["budget"], "value": row[v],
              "95% low": row[lo] if lo else np.nan, "95% high": row[hi] if hi else np.nan}
             for row in table.to_dict("records") for label, v, lo, hi in names if pd.notna(row.get(v, np.nan))]
     return pd.DataFrame(rows)
