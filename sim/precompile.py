@@ -52,10 +52,9 @@ def warm(name: str) -> None:
         observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
     if step.search_module:  # the search (each game's search_decide)
-        for bot in [b for b in ("search", "seeing") if b in game.bots]:  # the all-seeing one: its seeing_decide
-            bots = [bot, *step.search_opponents]
-            search_cfg = game.make_config(players=len(bots), bots=bots, overrides={f"bot.{bot}.budget": 2})
-            game.run_batch(search_cfg, 0, 1, "fast")
+        bots = ["search", *step.search_opponents]
+        search_cfg = game.make_config(players=len(bots), bots=bots, overrides={"bot.search.budget": 2})
+        game.run_batch(search_cfg, 0, 1, "fast")
 
 
 def source_size(game: str) -> int:
