@@ -42,7 +42,9 @@ DEFINITIONS = (
     "(Dreef et al.): (G_m - G_0) / (G_u - G_0) with G_0 the random bot, G_m the honest search and G_u the "
     "all-seeing search: the share of the way from random play to all-seeing play that honest play covers. Near 1 "
     "the hidden cards hardly matter to a good player; near 0 a player who cannot see them plays little better "
-    "than chance. Its 95% interval is a basic bootstrap over games. The skill index (section Skill index) asks "
+    "than chance. Its 95% interval is a basic bootstrap over games. On the ratings (Elo, a log-odds scale) the same "
+    "ratio is often larger than on win shares: near the random bot's win share of almost nothing, a small gain in "
+    "win share is many rating points. The skill index (section Skill index) asks "
     "another question: how far the best honest player beats a weaker one.")
 
 
