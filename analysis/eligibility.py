@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from analysis.sections import Section
 from sim.ladder import SEARCH, Player
-from sim.search_params import SEARCH_BOTS, SEEING
+from sim.search_params import HONEST_SEARCH, SEARCH_BOTS, SEEING, WEIGHTED
 
 MIN_DESIGN_GAMES = 2000
 """Fewest games a run needs for design findings. At an even four-seat table (win rate 25%) one
@@ -49,7 +49,7 @@ def player_rung(run) -> str | None:
     """The run's player as a ladder rung: ``search@B`` when a seat plays the search bot (its
     budget B), the bot when every seat plays the same one, else None (mixed scripted bots)."""
     bots = list(run.config.bots)
-    for bot in (SEEING, SEARCH):
+    for bot in (SEEING, SEARCH, WEIGHTED):
         if bot in bots:
             return Player(bot, budget(run, bot)).name
     return bots[0] if len(set(bots)) == 1 else None
@@ -121,7 +121,7 @@ class Standing:
 
     @property
     def searched(self) -> bool:
-        return SEARCH in self.run.config.bots
+        return any(b in HONEST_SEARCH for b in self.run.config.bots)
 
     @property
     def all_seeing(self) -> bool:

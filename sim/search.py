@@ -99,6 +99,54 @@ def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determini
     return opts[best]
 
 
+@njit(inline="always")
+def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, weight, rollout, score,
+                    stats):
+    """``decide`` with worlds weighed by how likely they make what the opponents did: each world's
+    rollouts count ``weight(world, b, seat)`` (the world replayed to the pending decision; the
+    likelihood of the opponents' observed plays in it, read from what the seat sees and the
+    world alone), and the option with the best weighted mean score is taken. The worlds are
+    still dealt uniformly: this is importance weighting of the same re-deals."""
+    n = legal(b, opts)
+    stats[ST_DECISIONS] += 1
+    if n <= 1:
+        return opts[0]
+    nw = worlds if worlds > 0 else max(1, budget // n)
+    reps = max(1, budget // (nw * n))
+    total = np.zeros(n)
+    count = np.zeros(n)
+    world = b.copy()
+    w = b.copy()
+    for d in range(nw):
+        ok = False
+        for attempt in range(MAX_TRIES):
+            copy(world, b)
+            if determinize(world, b, seat, sub_key(key, d * MAX_TRIES + attempt)):
+                ok = True
+                break
+            stats[ST_REJECTED] += 1
+        if not ok:
+            continue
+        stats[ST_WORLDS] += 1
+        wt = weight(world, b, seat)
+        for o in range(n):
+            for _ in range(reps):
+                copy(w, world)
+                stats[ST_ROLLOUT_DECISIONS] += rollout(w, opts[o])
+                total[o] += wt * score(w, seat, objective)
+                count[o] += wt
+                stats[ST_ROLLOUTS] += 1
+    best = 0
+    best_mean = -1e300
+    for o in range(n):
+        if count[o] > 0 and total[o] / count[o] > best_mean:
+            best_mean = total[o] / count[o]
+            best = o
+    if best_mean == -1e300:
+        stats[ST_EMPTY] += 1  # no world could be re-dealt (or every weight was 0): the first option
+    return opts[best]
+
+
 def ask(search_decide, b, seat, seed, game_index, decision, params, opts, stats) -> int:
     """A game's cached ``search_decide`` (``decide`` with its parts) called from Python for the
     pending ``seat`` of ``b``: its ``decision``-th decision in game ``game_index`` of the run

@@ -31,7 +31,11 @@ SEEING = "seeing"
 it is); only the chance still to come (the deck's order below the cards already seen, later
 shuffles and draws) is drawn again from the search stream. A yardstick of what hidden
 information is worth, never a player of a design run (``analysis.eligibility``)."""
-SEARCH_BOTS = (SEARCH, SEEING)
+WEIGHTED = "weighted"
+"""The search with weighted worlds (``sim.search.decide_weighted``): each re-dealt world weighed
+by how likely it makes the opponents' observed plays (faking-sick). An honest player."""
+SEARCH_BOTS = (SEARCH, SEEING, WEIGHTED)
+HONEST_SEARCH = (SEARCH, WEIGHTED)
 
 
 def seats_search(bots) -> bool:
@@ -44,5 +48,7 @@ def seats_seeing(bots) -> bool:
     return SEEING in bots
 
 
+WEIGHTED_DOC = ("search with weighted worlds (sim.search.decide_weighted): each re-dealt world counts as likely as it "
+                "makes the opponents' observed plays")
 SEEING_DOC = ("all-seeing search (sim.search): the search bot dealt the true hidden cards, only the chance "
               "still to come re-drawn; a yardstick, never a design-run player")

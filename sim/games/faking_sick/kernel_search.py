@@ -22,6 +22,11 @@ The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game 
 (``reveal``): every hand and banned card as it is, the cards drawn in the turn where they were;
 only the chance still to come is drawn again from the search stream (the order of the rest of
 the draw pile, the generator of later reshuffles), so it sees the hidden cards but not the future.
+
+The weighted seat (``bots.WEIGHTED``, ``weighted_decide``) deals its worlds as the search does
+and weighs each by ``likelihood``: how likely the world makes the opponents' plays so far if
+each opponent played one of its own banned types (a bluff, FS-5) with chance ``BLUFF_EPSILON``
+per play, its other types freely (an epsilon-softened honest player).
 """
 
 from __future__ import annotations
@@ -31,15 +36,15 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import ask, decide
+from sim.search import ask, decide, decide_weighted
 
 from . import tables as T
-from .bots import SEARCH, SEEING
+from .bots import SEARCH, SEEING, WEIGHTED
 from .kernel import GO_APPLY, GO_RESUME, GO_SEATS, GO_START, batch_sums, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
-    ROLLOUT_END, SCRIPT, SEAT_ROWS, SEEING_SEATS, SNAP, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
+    ROLLOUT_END, SCRIPT, SEAT_ROWS, SEEING_SEATS, SNAP, WEIGHTED_SEATS, STEPPED, STEP_POLICY, STOP, SUMS, TURNS, bot_param, game_col,
     seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
@@ -49,6 +54,7 @@ WORLD_SALT = np.uint64(0x77D1DE5EED000001)
 G_WINNER = T.G["winner"]
 G_DECISIONS = T.G["decisions"]
 G_CARDS_DRAWN = T.G["cards_drawn"]
+BLUFF_EPSILON = 0.5  # likelihood: the chance that an opponent's play is of one of its banned types
 S_FINAL = T.S["final_hand"]
 P_PLAYS = T.P["plays"]
 # public columns of the games row (FS-11.1: plays, calls and their outcomes, draws, reveals)
@@ -189,6 +195,27 @@ def same_cards(w, b):
     return True
 
 
+@njit(cache=True, error_model="numpy")
+def likelihood(w, b, seat):
+    """How likely world ``w`` makes the opponents' public plays so far (``b``'s play counts):
+    ``BLUFF_EPSILON`` to the power of their plays of the types the world bans for them (each
+    banned type counted once per opponent)."""
+    n = b[K_N]
+    k = b[K_BPP]
+    bluffs = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        for i in range(k):
+            t = w[ix(BANNED + o * k + i)]
+            dup = False
+            for j in range(i):
+                dup = dup or w[ix(BANNED + o * k + j)] == t
+            if t >= 0 and not dup:
+                bluffs += b[ix(PLAY_SUMS + (t * MAX_PLAYERS + o) * T.NP + P_PLAYS)]
+    return BLUFF_EPSILON ** bluffs
+
+
 @fn
 def same_view(w, b, seat):
     """Does ``seat`` see the same in ``w`` as in ``b`` (FS-11.1 public, FS-11.2 its own)?"""
@@ -275,11 +302,19 @@ def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True)
+def weighted_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide_weighted`` with this game's parts, each world weighed by ``likelihood``."""
+    return decide_weighted(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize,
+                           likelihood, rollout, score, stats)
+
+
 def search_option(b: np.ndarray, seed: int, game_index: int, stats: np.ndarray) -> int:
     """The option the pending search seat of ``b`` chooses (``sim.search.decide``)."""
     seat = np.int64(b[PSEAT])
     params = [bot_param(b, seat, np.int64(k)) for k in (BP_BUDGET, BP_WORLDS, BP_OBJECTIVE)]
-    chooser = seeing_decide if b[SEEING_SEATS] >> seat & 1 else search_decide
+    chooser = (seeing_decide if b[SEEING_SEATS] >> seat & 1 else weighted_decide if b[WEIGHTED_SEATS] >> seat & 1
+               else search_decide)
     return ask(chooser, b, seat, seed, game_index, b[GAME_ROW + G_DECISIONS], params,
                np.empty(MAX_OPTIONS, dtype=np.int64), stats)
 
@@ -291,9 +326,10 @@ def start_search_game(b, seed, game_index, run):
     step_go(b, GO_START, np.int64(game_index), np.uint64(seed), run)
     mask = 0
     for s in range(b[K_N]):
-        if b[STEP_POLICY + s] == SEARCH or b[STEP_POLICY + s] == SEEING:
+        if b[STEP_POLICY + s] == SEARCH or b[STEP_POLICY + s] == SEEING or b[STEP_POLICY + s] == WEIGHTED:
             mask |= 1 << s
             b[SEEING_SEATS] |= (b[STEP_POLICY + s] == SEEING) << s
+            b[WEIGHTED_SEATS] |= (b[STEP_POLICY + s] == WEIGHTED) << s
             b[STEP_POLICY + s] = np.int64(bot_param(b, np.int64(s), BP_ROLLOUT))
     step_go(b, GO_SEATS, np.int64(mask), np.uint64(0), run)
     return mask
