@@ -16,6 +16,11 @@ DF_GAMES ?= 100000
 DF_MADNESS_GAMES ?= 50000
 # games of the demo's virus-dogs skill ladder (all its pairings together)
 VD_LADDER_GAMES ?= 6000
+# what hidden information is worth: a virus-dogs ladder of random, cautious (the reference), search and the
+# all-seeing search at budget VD_HIDDEN_BUDGET (600 games a pairing: the gain's 95% interval about +-0.045,
+# the skill ratio's about +-0.15)
+VD_HIDDEN_GAMES ?= 2400
+VD_HIDDEN_BUDGET ?= 8
 # the robustness pair: daifugo madness played by four search seats (budget DF_SEARCH_BUDGET)
 # next to demo/daifugo-madness (the same config and seed, scripted bots)
 DF_SEARCH_GAMES ?= 800
@@ -41,7 +46,7 @@ venv: $(STAMP)
 # play on the other core; then the daifugo runs and the report.
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
 	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
 	    --robustness-pair $(DEMO_DIR)/daifugo-madness-search $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
@@ -61,6 +66,8 @@ demo-virus-dogs-faking-sick: $(STAMP)
 	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/faking-sick
 	$(BIN)/cardlab ladder virus-dogs --budgets 16,64 --games $(VD_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) \
 	    --out $(DEMO_DIR)/virus-dogs-ladder > /dev/null
+	$(BIN)/cardlab ladder virus-dogs --rungs random,cautious,search@$(VD_HIDDEN_BUDGET),seeing@$(VD_HIDDEN_BUDGET) \
+	    --reference cautious --games $(VD_HIDDEN_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/virus-dogs-hidden > /dev/null
 
 # the first pass also compiles the second pass's bounds-checked kernels while it compiles its own
 test: $(STAMP)

@@ -7,7 +7,12 @@ would be measured as rule effects. A run played by scripted bots needs only the 
 with a search seat must also be shown stronger than the reference by a skill ladder of the
 same game in the same report (``rated_strength``). A run that fails (``Standing.eligible``) is
 kept out of the findings and of the verdict: the robustness part shows it when it is one of
-its pair, else the list "Runs kept out of the design findings" (``kept_section``) names it.
+its pair, else the list "Runs kept out of the design findings" (``kept_sections``) names it.
+
+A run where the all-seeing search plays (``sim.search_params.SEEING``: it sees the hidden cards;
+``run.json`` marks it ``all_seeing``) is never eligible, whatever its games and strength: it is
+a yardstick of what hidden information is worth, not a player of the game. Such runs are listed
+apart, under "All-seeing runs kept out of the design findings".
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass
 
 from analysis.sections import Section
 from sim.ladder import SEARCH, Player
+from sim.search_params import HONEST_SEARCH, SEARCH_BOTS, SEEING, WEIGHTED
 
 MIN_DESIGN_GAMES = 2000
 """Fewest games a run needs for design findings. At an even four-seat table (win rate 25%) one
@@ -26,6 +32,8 @@ of four. With fewer games only effects that noise has inflated reach significanc
 findings rank by size, those would come first."""
 
 KEPT_TITLE = "Runs kept out of the design findings"
+SEEING_TITLE = "All-seeing runs kept out of the design findings"
+SEEING_REASON = "an all-seeing search seat plays in it (it sees the hidden cards: a yardstick, not a player)"
 NO_LADDER = "not rated (no skill ladder of this game in the report)"
 
 
@@ -41,14 +49,20 @@ def player_rung(run) -> str | None:
     """The run's player as a ladder rung: ``search@B`` when a seat plays the search bot (its
     budget B), the bot when every seat plays the same one, else None (mixed scripted bots)."""
     bots = list(run.config.bots)
-    if SEARCH in bots:
-        return Player(SEARCH, budget(run)).name
+    for bot in (SEEING, SEARCH, WEIGHTED):
+        if bot in bots:
+            return Player(bot, budget(run, bot)).name
     return bots[0] if len(set(bots)) == 1 else None
 
 
-def budget(run) -> int:
-    """The search bot's budget in ``run`` (its override, else the game's default)."""
-    return int(run.config.bot_param(SEARCH, "budget", run.game.bots[SEARCH].params))
+def budget(run, bot: str = SEARCH) -> int:
+    """The budget of search bot ``bot`` in ``run`` (its override, else the game's default)."""
+    return int(run.config.bot_param(bot, "budget", run.game.bots[bot].params))
+
+
+def all_seeing(run) -> bool:
+    """Does an all-seeing search seat play in ``run`` (its bots, or its ``run.json`` mark)?"""
+    return SEEING in run.config.bots or bool(getattr(run, "meta", {}).get("all_seeing"))
 
 
 def player_text(run) -> str:
@@ -56,7 +70,7 @@ def player_text(run) -> str:
     bots, out = list(run.config.bots), []
     for name in dict.fromkeys(bots):
         k = bots.count(name)
-        out.append(f"{name}{f' x{k}' if k > 1 else ''}" + (f" at budget {budget(run)}" if name == SEARCH else ""))
+        out.append(f"{name}{f' x{k}' if k > 1 else ''}" + (f" at budget {budget(run, name)}" if name in SEARCH_BOTS else ""))
     return ", ".join(out)
 
 
@@ -107,7 +121,11 @@ class Standing:
 
     @property
     def searched(self) -> bool:
-        return SEARCH in self.run.config.bots
+        return any(b in HONEST_SEARCH for b in self.run.config.bots)
+
+    @property
+    def all_seeing(self) -> bool:
+        return all_seeing(self.run)
 
     @property
     def too_small(self) -> bool:
@@ -115,12 +133,12 @@ class Standing:
 
     @property
     def eligible(self) -> bool:
-        return not self.too_small and (self.strength.stronger or not self.searched)
+        return not self.all_seeing and not self.too_small and (self.strength.stronger or not self.searched)
 
     @property
     def shown_strong(self) -> bool:
         """Enough games and a player rated above the reference: its play is evidence."""
-        return not self.too_small and self.strength.stronger
+        return not self.all_seeing and not self.too_small and self.strength.stronger
 
     def headline(self) -> str:
         """Player, budget, games and rated strength: "search x4 at budget 16, 800 games, not rated (...)"."""
@@ -129,7 +147,7 @@ class Standing:
     def reasons(self, any_player: bool = False) -> str:
         """Why the run is kept out, in words ("" when it is not); ``any_player``: also when a
         scripted player is not shown stronger (what a robustness part needs of its search run)."""
-        out = []
+        out = [SEEING_REASON] if self.all_seeing else []
         if self.too_small:
             out.append(f"{self.games:,} games are fewer than the {MIN_DESIGN_GAMES:,} that design findings need")
         if (self.searched or any_player) and not self.strength.stronger:
@@ -152,8 +170,27 @@ def kept_section(kept: list[Standing]) -> Section:
                    items=[(f"{s.run.path.name}: {s.headline()}. Kept out: {s.reasons()}.", (s.label, "")) for s in kept])
 
 
+def kept_sections(kept: list[Standing]) -> list[Section]:
+    """``kept_section`` of the runs kept out for a player or their size, then the all-seeing runs
+    apart (``seeing_section``); a list without the empty ones."""
+    honest = [s for s in kept if not s.all_seeing]
+    seeing = [s for s in kept if s.all_seeing]
+    return ([kept_section(honest)] if honest else []) + ([seeing_section(seeing)] if seeing else [])
+
+
+def seeing_section(kept: list[Standing]) -> Section:
+    """The list of runs kept out because the all-seeing search plays in them."""
+    text = ("In these runs a seat plays the all-seeing search: the search bot dealt the true hidden cards (the "
+            "opponents' hands, banned cards, hidden viruses). It measures what hidden information is worth and is "
+            "never a player of the game, so these runs join no findings list and no verdict line, whatever their "
+            "size; their own parts follow as measurements.")
+    return Section(SEEING_TITLE, text=text,
+                   items=[(f"{s.run.path.name}: {s.headline()}. Kept out: {s.reasons()}.", (s.label, "")) for s in kept])
+
+
 def kept_note(s: Standing) -> Section:
     """The first section of a kept-out run's own part: why its figures carry no finding."""
-    return Section("Kept out of the design findings", text=(
+    title = "All-seeing: kept out of the design findings" if s.all_seeing else "Kept out of the design findings"
+    return Section(title, text=(
         f"{s.headline()[:1].upper()}{s.headline()[1:]}. Kept out: {s.reasons()}. The sections below are measurements "
         "only: no finding or verdict line rests on them, and a value they suggest (such as a VP to print) is no advice."))

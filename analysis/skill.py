@@ -28,7 +28,7 @@ import pandas as pd
 from analysis.load import Run
 from analysis.sections import Section
 from sim.config import ConfigError
-from sim.ladder import LADDER_FILE
+from sim.ladder import LADDER_FILE, is_seeing
 from sim.stats import basic_interval, wilson
 
 ELO = 400.0 / np.log(10.0)
@@ -201,7 +201,7 @@ def ladder_summary(ladder: Ladder) -> dict:
             p, plo, phi = r.head_to_head(k, k - 1)
             row.update({"ahead of the rung below": p, "ahead lo": plo, "ahead hi": phi})
         rungs.append(row)
-    top, bottom = ladder.players[-1], ladder.players[0]
+    top, bottom = top_rung(ladder.players), ladder.players[0]
     pair = next((p for p in ladder.pairings if (p.challenger, p.opponent) == (top, bottom)), None)
     skill = None
     if pair is not None:
@@ -212,12 +212,18 @@ def ladder_summary(ladder: Ladder) -> dict:
         skill = {"top": top, "bottom": bottom, "share": s, "lo": lo, "hi": hi, "games": n, "equal": 1 / ladder.seats,
                  "index": index[0], "index_lo": index[1], "index_hi": index[2],
                  "upset": upset_games / max(n, 1), "upset_lo": float(ulo), "upset_hi": float(uhi),
-                 "head_to_head": r.head_to_head(0, len(ladder.players) - 1)}
+                 "head_to_head": r.head_to_head(0, ladder.players.index(top))}
         if top in vs_reference:  # the same index against the reference: how far good play beats decent play
             rs, rlo, rhi, _ = win_share(vs_reference[top].counts)
             skill["reference"] = ladder.reference
             skill["index_ref"], skill["index_ref_lo"], skill["index_ref_hi"] = skill_index(rs, rlo, rhi, ladder.seats)
     return {"ratings": r, "rungs": pd.DataFrame(rungs), "skill": skill}
+
+
+def top_rung(players: list[str]) -> str:
+    """The skill index's top rung: the last player that is not the all-seeing search (a yardstick,
+    ``analysis.hidden_info``)."""
+    return next(p for p in reversed(players) if not is_seeing(p))
 
 
 def sections(ladder: Ladder) -> list[Section]:
@@ -269,7 +275,7 @@ def rule_sections(ladder: Ladder) -> list[Section]:
 
     if ladder._rules is None:
         make = hook(ladder.game, "skill_sections")
-        against = [p for p in ladder.pairings if p.opponent == ladder.reference]
+        against = [p for p in ladder.pairings if p.opponent == ladder.reference and not is_seeing(p.challenger)]
         ladder._rules = []
         if make is not None and against:
             pair = max(against, key=lambda p: ladder.players.index(p.challenger))

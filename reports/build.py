@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import bot_diagnostics, common, eligibility, findings, skill, sweep, verdict
+from analysis import bot_diagnostics, common, eligibility, findings, hidden_info, skill, sweep, verdict
 from sim import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
@@ -137,11 +137,11 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     cands = findings.candidates(designed) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
     page = verdict.sections(designed, cands, min_effect, kept_out=bool(kept)) + [skill.verdict_section(ld) for ld in ladders]
-    parts = [("Verdict", page + ([eligibility.kept_section(kept)] if kept else [])),
+    parts = [("Verdict", page + eligibility.kept_sections(kept)),
              ("Findings", lists),
              (bot_diagnostics.PART, bot_diagnostics.sections(shown, diagnostics(shown)))]  # apart from the findings
     parts += [(title, make(len(cands))) for title, make in pending]
-    parts += [(ladder.title, skill.sections(ladder)) for ladder in ladders]
+    parts += [(ladder.title, skill.sections(ladder) + hidden_info.sections(ladder)) for ladder in ladders]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in shown})
     return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
 

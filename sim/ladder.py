@@ -8,6 +8,10 @@ bot at most (its budget is a parameter of the run), so two search budgets never 
 table: the ladder puts every player against one reference (the game's strongest scripted bot),
 and the top rung against the bottom rung; the ratings (``analysis.skill``) connect them all.
 
+The all-seeing search (``seeing@B``, ``sim.search_params.SEEING``) can be a rung too: a yardstick
+of what hidden information is worth (``analysis.hidden_info``), never the top rung of the skill
+index (``top_honest``), and its pairings' runs are marked ``all_seeing``.
+
 The ladder directory holds ``ladder.json`` (the game, the players in rung order, the reference
 and each pairing's run directory) and one run directory per pairing. Rerunning the same command
 resumes every pairing; another ladder into the same directory is refused.
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from sim.config import ConfigError, RunConfig
+from sim.search_params import SEARCH_BOTS, SEEING
 
 LADDER_FILE = "ladder.json"
 DEFAULT_BUDGETS = (16, 32, 64, 128)
@@ -40,16 +45,16 @@ class Player:
 
     @classmethod
     def parse(cls, game, text: str) -> "Player":
-        """``bot`` or ``search@budget``; an unknown bot or a bad budget is a ConfigError."""
+        """``bot``, ``search@budget`` or ``seeing@budget``; an unknown bot or a bad budget is a ConfigError."""
         bot, _, budget = text.strip().partition("@")
         if bot not in game.bots:
             raise ConfigError(f"unknown player {text!r} for {game.name}; bots: {', '.join(game.bots)}")
-        if bot == SEARCH:
+        if bot in SEARCH_BOTS:
             if not budget.isdigit() or int(budget) < 1:
-                raise ConfigError(f"player {text!r}: give the search budget as search@N with N >= 1")
+                raise ConfigError(f"player {text!r}: give the search budget as {bot}@N with N >= 1")
             return cls(bot, int(budget))
         if budget:
-            raise ConfigError(f"player {text!r}: only the search bot takes a budget (@N)")
+            raise ConfigError(f"player {text!r}: only the search bot takes a budget (@N), as does the all-seeing one")
         return cls(bot)
 
 
@@ -67,7 +72,7 @@ class Pairing:
 
 def default_players(game, budgets=DEFAULT_BUDGETS) -> list[Player]:
     """Random, every scripted bot in the game's order, then search at ``budgets``."""
-    scripted = [Player(b) for b in game.bots if b not in ("random", SEARCH)]
+    scripted = [Player(b) for b in game.bots if b not in ("random", *SEARCH_BOTS)]
     search = [Player(SEARCH, b) for b in budgets] if SEARCH in game.bots else []
     return ([Player("random")] if "random" in game.bots else []) + scripted + search
 
@@ -100,7 +105,7 @@ def reference_player(game, players: list[Player], name: str | None) -> Player:
         step = getattr(game, "step", None)
         name = step.search_opponents[0] if step is not None and step.search_opponents else players[0].name
     ref = Player.parse(game, name)
-    if ref.bot == SEARCH:
+    if ref.bot in SEARCH_BOTS:
         raise ConfigError("the reference must be a scripted bot (a game seats one search bot at most)")
     if ref not in players:
         raise ConfigError(f"the reference {ref.name} is not one of the players: {', '.join(p.name for p in players)}")
@@ -108,10 +113,10 @@ def reference_player(game, players: list[Player], name: str | None) -> Player:
 
 
 def plan(players: list[Player], reference: Player) -> list[Pairing]:
-    """Every other player against the reference, then the top rung against the bottom rung."""
+    """Every other player against the reference, then the top rung (``top_honest``) against the bottom rung."""
     pairings = [Pairing(p, reference) for p in players if p != reference]
-    top, bottom = players[-1], players[0]
-    if SEARCH not in (top.bot, bottom.bot) or top.bot != bottom.bot:  # two search budgets never share a table
+    top, bottom = top_honest(players), players[0]
+    if top.bot not in SEARCH_BOTS or bottom.bot not in SEARCH_BOTS:  # two search bots never share a table
         if Pairing(top, bottom) not in pairings:
             pairings.append(Pairing(top, bottom))
     return pairings
@@ -120,8 +125,18 @@ def plan(players: list[Player], reference: Player) -> list[Pairing]:
 def pairing_config(make_config: Callable[[list[str], dict], RunConfig], players: int, pairing: Pairing) -> RunConfig:
     """The run config of a pairing: ``make_config(bots, overrides)`` with the challenger first."""
     bots = [pairing.challenger.bot] + [pairing.opponent.bot] * (players - 1)
-    budget = pairing.challenger.budget if pairing.challenger.budget is not None else pairing.opponent.budget
-    return make_config(bots, {} if budget is None else {f"bot.{SEARCH}.budget": budget})
+    searcher = pairing.challenger if pairing.challenger.budget is not None else pairing.opponent
+    return make_config(bots, {} if searcher.budget is None else {f"bot.{searcher.bot}.budget": searcher.budget})
+
+
+def top_honest(players: list[Player]) -> Player:
+    """The top rung of the skill index: the last player that is not the all-seeing search."""
+    return next(p for p in reversed(players) if p.bot != SEEING)
+
+
+def is_seeing(name: str) -> bool:
+    """Is the rung ``name`` (``Player.name``) the all-seeing search?"""
+    return name.partition("@")[0] == SEEING
 
 
 def games_per_pairing(games: int, pairings: int) -> int:

@@ -105,6 +105,54 @@ def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determini
     return opts[best]
 
 
+@njit(inline="always")
+def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, weight, rollout, score,
+                    stats):
+    """``decide`` with worlds weighed by how likely they make what the opponents did: each world's
+    rollouts count ``weight(world, b, seat)`` (the world replayed to the pending decision; the
+    likelihood of the opponents' observed plays in it, read from what the seat sees and the
+    world alone), and the option with the best weighted mean score is taken. The worlds are
+    still dealt uniformly: this is importance weighting of the same re-deals."""
+    n = legal(b, opts)
+    stats[ST_DECISIONS] += 1
+    if n <= 1:
+        return opts[0]
+    nw = worlds if worlds > 0 else max(1, budget // n)
+    reps = max(1, budget // (nw * n))
+    total = np.zeros(n)
+    count = np.zeros(n)
+    world = b.copy()
+    w = b.copy()
+    for d in range(nw):
+        ok = False
+        for attempt in range(MAX_TRIES):
+            copy(world, b)
+            if determinize(world, b, seat, sub_key(key, d * MAX_TRIES + attempt)):
+                ok = True
+                break
+            stats[ST_REJECTED] += 1
+        if not ok:
+            continue
+        stats[ST_WORLDS] += 1
+        wt = weight(world, b, seat)
+        for o in range(n):
+            for _ in range(reps):
+                copy(w, world)
+                stats[ST_ROLLOUT_DECISIONS] += rollout(w, opts[o])
+                total[o] += wt * score(w, seat, objective)
+                count[o] += wt
+                stats[ST_ROLLOUTS] += 1
+    best = 0
+    best_mean = -1e300
+    for o in range(n):
+        if count[o] > 0 and total[o] / count[o] > best_mean:
+            best_mean = total[o] / count[o]
+            best = o
+    if best_mean == -1e300:
+        stats[ST_EMPTY] += 1  # no world could be re-dealt (or every weight was 0): the first option
+    return opts[best]
+
+
 def ask(search_decide, b, seat, seed, game_index, decision, params, opts, stats) -> int:
     """A game's cached ``search_decide`` (``decide`` with its parts) called from Python for the
     pending ``seat`` of ``b``: its ``decision``-th decision in game ``game_index`` of the run
@@ -146,11 +194,14 @@ class SearchDriver:
     into game ``k`` of the batch arrays ``raw`` (``Game.new_arrays``); ``unsearched(b, opts)``
     (optional): the pending decision's option when the search does not weigh it (``BOT_ANSWER``
     included), else ``NOT_FORCED``; ``batch_rest(raw)`` (optional): the further ``step_go``
-    arguments of a batch's own calls."""
+    arguments of a batch's own calls; ``decider(b, seat)`` (optional): the compiled search the
+    pending seat plays, where a game has several (the all-seeing search, weighted worlds;
+    default ``search_decide``)."""
 
     def __init__(self, *, steps, search_decide, new_state, run_vector, pending_seat, max_options, bot_param,
-                 param_codes, decision_number, search_seats, collect, unsearched=None, batch_rest=None):
+                 param_codes, decision_number, search_seats, collect, unsearched=None, batch_rest=None, decider=None):
         self.steps, self.search_decide, self.new_state, self.run_vector = steps, search_decide, new_state, run_vector
+        self.decider = decider or (lambda b, seat: search_decide)
         self.pending_seat, self.max_options = pending_seat, max_options
         self.bot_param, self.param_codes, self.decision_number = bot_param, param_codes, decision_number
         self.search_seats, self.collect, self.unsearched = search_seats, collect, unsearched
@@ -165,7 +216,7 @@ class SearchDriver:
                 return x
         seat = np.int64(b[self.pending_seat])
         params = [self.bot_param(b, seat, np.int64(k)) for k in self.param_codes]
-        return ask(self.search_decide, b, seat, seed, game_index, self.decision_number(b, seat), params, opts, stats)
+        return ask(self.decider(b, seat), b, seat, seed, game_index, self.decision_number(b, seat), params, opts, stats)
 
     def advance(self, b, opts) -> None:
         """Apply ``unsearched`` options until a decision the search weighs is pending or the game
@@ -211,12 +262,12 @@ class SearchDriver:
         return self.search_option, self.advance, self.start_search_game, self.run_search_games, self.search_batch
 
 
-def swap_search_seats(b, players: int, policies: int, search_policy: int, rollout_policy) -> int:
-    """The seats whose policy (block ``policies`` of ``b``) is ``search_policy`` as a bit mask,
-    their policies made ``rollout_policy(b, seat)`` (their rollout bots)."""
+def swap_search_seats(b, players: int, policies: int, search_policies: tuple[int, ...], rollout_policy) -> int:
+    """The seats whose policy (block ``policies`` of ``b``) is one of ``search_policies`` as a bit
+    mask, their policies made ``rollout_policy(b, seat)`` (their rollout bots)."""
     mask = 0
     for s in range(players):
-        if b[policies + s] == search_policy:
+        if b[policies + s] in search_policies:
             mask |= 1 << s
             b[policies + s] = int(rollout_policy(b, np.int64(s)))
     return mask

@@ -23,3 +23,32 @@ def search_params(rollout_bots: dict[str, int], objectives: tuple[str, ...]) -> 
         BotParam("horizon", 0.0, 1e6, "search: turns a rollout plays before it is scored on the position "
                  "(0: until what it scores is decided)"),
     )
+
+
+SEARCH = "search"
+SEEING = "seeing"
+"""The all-seeing search bot: the same search, its worlds the true game (every hidden card where
+it is); only the chance still to come (the deck's order below the cards already seen, later
+shuffles and draws) is drawn again from the search stream. A yardstick of what hidden
+information is worth, never a player of a design run (``analysis.eligibility``)."""
+WEIGHTED = "weighted"
+"""The search with weighted worlds (``sim.search.decide_weighted``): each re-dealt world weighed
+by how likely it makes the opponents' observed plays (faking-sick). An honest player."""
+SEARCH_BOTS = (SEARCH, SEEING, WEIGHTED)
+HONEST_SEARCH = (SEARCH, WEIGHTED)
+
+
+def seats_search(bots) -> bool:
+    """Does a table of ``bots`` seat a search bot (honest or all-seeing)?"""
+    return any(b in SEARCH_BOTS for b in bots)
+
+
+def seats_seeing(bots) -> bool:
+    """Does a table of ``bots`` seat the all-seeing bot (its run is marked ``all_seeing``)?"""
+    return SEEING in bots
+
+
+WEIGHTED_DOC = ("search with weighted worlds (sim.search.decide_weighted): each re-dealt world counts as likely as it "
+                "makes the opponents' observed plays")
+SEEING_DOC = ("all-seeing search (sim.search): the search bot dealt the true hidden cards, only the chance "
+              "still to come re-drawn; a yardstick, never a design-run player")

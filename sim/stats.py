@@ -8,7 +8,9 @@ means a 95% interval that excludes the reference:
   that interval just reaches zero (``rate_difference``);
 - a mean, or an estimate with a standard error: the t interval and the t test
   (``estimate_test``, ``mean_test``); a difference of two means: Welch's (``mean_difference``);
-- a bootstrap statistic: the basic interval and the p-value that inverts it (``basic_p``);
+- a bootstrap statistic: the basic interval and the p-value that inverts it (``basic_p``),
+  a ratio such as the skill ratio of Dreef et al. (``skill_ratio``) from games resampled
+  (``share_draws``, ``ratio_interval``);
   a largest-minus-smallest spread of rates beyond what chance alone gives: a parametric (normal,
   with the rates' covariance) basic bootstrap (``spread_beyond_chance``, ``draws_difference``);
 - a rank correlation: Spearman's rho with the Fisher-z interval (Bonett-Wright standard error)
@@ -304,6 +306,37 @@ def draws_difference(estimate_a: float, draws_a, estimate_b: float, draws_b) -> 
         return {"diff": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
     lo, hi = basic_interval(d, draws)
     return {"diff": d, "lo": lo, "hi": hi, "p": basic_p(d, draws)}
+
+
+def skill_ratio(g0, gm, gu):
+    """Dreef et al.'s skill ratio (gm - g0) / (gu - g0): how much of the way from a player of
+    strength ``g0`` (random) to one of ``gu`` (all-seeing) a player of ``gm`` goes; NaN where
+    gu equals g0. Arrays work too (bootstrap draws)."""
+    g0, gm, gu = (np.asarray(x, dtype=float) for x in (g0, gm, gu))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(gu != g0, (gm - g0) / np.where(gu != g0, gu - g0, 1.0), np.nan)
+
+
+def share_draws(values, counts, draws: int, seed: int = 0) -> np.ndarray:
+    """Bootstrap draws of a mean over games given as categories (``values`` with ``counts``
+    games each): the games resampled with replacement (multinomial over the categories)."""
+    values, counts = np.asarray(values, dtype=float), np.asarray(counts, dtype=float)
+    n = int(counts.sum())
+    if n == 0:
+        return np.full(draws, np.nan)
+    picks = np.random.default_rng(seed).multinomial(n, counts / n, size=draws)
+    return picks @ values / n
+
+
+def ratio_interval(estimate: float, draws) -> dict:
+    """A ratio's basic bootstrap 95% interval from its draws (``basic_interval``); draws that are
+    not finite (a denominator at zero) are dropped, and their share reported (``undefined``)."""
+    draws = np.asarray(draws, dtype=float)
+    ok = np.isfinite(draws)
+    if not np.isfinite(estimate) or ok.sum() < 2:
+        return {"ratio": float(estimate), "lo": np.nan, "hi": np.nan, "undefined": float(1 - ok.mean())}
+    lo, hi = basic_interval(float(estimate), draws[ok])
+    return {"ratio": float(estimate), "lo": lo, "hi": hi, "undefined": float(1 - ok.mean())}
 
 
 def mean_ci(values) -> tuple[float, float, float]:

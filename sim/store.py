@@ -5,7 +5,9 @@ Layout of a run directory::
     run.json                      run facts (config, hash, seed, bots, engine, code version,
                                   game count, batch size), the finished batches (each with the
                                   code version that played it and, per table, its file's row
-                                  count and SHA-256) and the code changes allowed on resume
+                                  count and SHA-256) and the code changes allowed on resume;
+                                  ``all_seeing: true`` when a seat plays the all-seeing bot
+                                  (it sees the hidden cards: never a design run)
     <table>/part-00000.parquet    one file per table per batch; schema metadata key
                                   ``cardlab`` repeats the run facts and the batch range
 
@@ -44,6 +46,7 @@ import pydantic
 import pyarrow.parquet as pq
 
 from sim.config import ConfigError, RunConfig
+from sim.search_params import seats_seeing
 
 MANIFEST = "run.json"
 LOCK = ".cardlab.lock"
@@ -432,7 +435,7 @@ def run_meta(facts: RunFacts) -> dict[str, Any]:
         "batch_size": facts.batch_size,
         "tables": list(facts.tables),
         "code_version": code_version(),
-    }
+    } | ({"all_seeing": True} if seats_seeing(facts.config.bots) else {})
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -22,6 +22,7 @@ from sim import runner
 from sim.config import ConfigError
 from sim.games import available, get_game
 from sim.games.base import ENGINES, seat_bots
+from sim.search_params import SEARCH, SEARCH_BOTS
 from sim.verify import compare_engines, replay_and_check
 from tests.engines import engines_agree
 from tests.game_cases import CASES, case
@@ -35,15 +36,16 @@ REQUIRED = {"games": ("game", "winner", "n_winners"), "seats": ("game", "seat", 
 
 
 def mixed_config(game, seed: int = 11):
-    """Every bot of the game seated, as many players as that takes (within the game's range)."""
-    bots = list(game.bots)
+    """Every bot of the game seated, as many players as that takes (within the game's range); the
+    search's variants (the all-seeing yardstick, weighted worlds: the search with other worlds) left out."""
+    bots = [b for b in game.bots if b == SEARCH or b not in SEARCH_BOTS]
     players = min(game.max_players, max(game.default_players, len(bots)))
     return game.make_config(players=players, bots=[bots[i % len(bots)] for i in range(players)], seed=seed)
 
 
 def scripted_config(game, seed: int, overrides=None):
     """Every scripted bot of the game seated (no search seat), as many players as that takes."""
-    bots = [b for b in game.bots if b != "search"]
+    bots = [b for b in game.bots if b not in SEARCH_BOTS]
     players = min(game.max_players, max(game.default_players, len(bots)))
     return game.make_config(players=players, bots=[bots[i % len(bots)] for i in range(players)], seed=seed,
                             overrides=overrides)

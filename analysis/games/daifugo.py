@@ -612,3 +612,16 @@ def robustness_kinds(run, use_control: bool = False) -> list:
         out.append(Kind(f"law_{col}", f"Laws against {ref}: {title}", f"{measure}, against {ref}", unit, frame(rows),
                         noun="law", short=f"{short} against {ref}"))
     return out
+
+
+HIDDEN_CARDS_TEXT = ("the games in which the card was revealed as a law, and those in which the player's seat held "
+                     "it as a precept")
+
+
+def hidden_cards(run) -> dict[str, str]:
+    """The rule cards for ``analysis.hidden_info``: each card as a law (revealed in the game,
+    ``laws_mask``) and as a precept the seat held (``owner_NN``); conditions on the seat row ``s``
+    and the game row ``g``."""
+    laws = {f"{rule_cards.label(c)} (law)": f"(g.laws_mask >> {c - 1}) & 1 = 1" for c in rule_cards.CARDS}
+    precepts = {f"{rule_cards.label(c)} (precept)": f"g.owner_{c:02d} = s.seat" for c in rule_cards.CARDS}
+    return laws | precepts

@@ -258,3 +258,12 @@ def robustness_kinds(run, use_control: bool = False) -> list:
         rows.append({"item": f"card {TYPES[int(r.card)]}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
     return [Kind("card", "Call success by played card", "call success on the card minus on the other cards", "share",
                  frame(rows), noun="card", short="call-success difference")]
+
+
+HIDDEN_CARDS_TEXT = "the games in which the player's own face-down banned cards at setup include the type (FS-2.1)"
+
+
+def hidden_cards(run) -> dict[str, str]:
+    """The bannable types for ``analysis.hidden_info``: each type's condition on the seat row ``s``
+    (the seat was dealt a banned card of that type: fixed by the deal, the same games for both players)."""
+    return {GLOSSARY[t]: f"s.initial_banned_{t.lower()} > 0" for t in BANNED_TYPES}

@@ -371,3 +371,12 @@ def robustness_kinds(run, use_control: bool = False) -> list:
         rows.append({"item": f"card {c.upper()}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
     return [Kind("card", "Win rate by card use", "the win rate of seats that played the card minus of those that did not",
                  "share", frame(rows), noun="card", short="win-rate difference")]
+
+
+HIDDEN_CARDS_TEXT = "the games in which the player's seat played at least one card of the kind"
+
+
+def hidden_cards(run) -> dict[str, str]:
+    """The action cards for ``analysis.hidden_info``: each kind's condition on the seat row ``s``
+    (the seat played at least one)."""
+    return {GLOSSARY[c.upper()]: f"s.played_{c} > 0" for c in CARDS}

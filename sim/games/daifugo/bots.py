@@ -22,12 +22,13 @@ card). Ties always go to the first option in the engine's canonical order.
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
-from sim.search_params import search_params
+from sim.search_params import SEEING_DOC, search_params
 
 from . import rules as R
 from .plays import JOKER_SINGLE, SET, value, strength
 
 RANDOM, GREEDY, STRATEGIST = 0, 1, 2
+SEEING = 4  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
 SEARCH = 3  # a search seat (sim.search); its rollouts, and the decisions it does not search, by policy ``rollout``
 
 BOTS = {
@@ -57,6 +58,7 @@ BOTS["search"] = BotSpec(
     "rollout bot in re-dealt worlds; the round's setup decisions and decisions with more options than the budget "
     "by the rollout bot",
 )
+BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
 SEARCH_PARAMS = search_params({"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST},
                               ("win", "placement"))
 BOT_PARAMS = (

@@ -9,6 +9,7 @@ import numpy as np
 from sim.config import ConfigError
 from sim.games.base import Game, Table
 from sim.rng import Rng
+from sim.search_params import seats_search
 
 from . import rules as R
 from . import tables as T
@@ -144,7 +145,7 @@ class Daifugo(Game):
         return T.alloc(count, cfg.players, R.n_rounds(cfg))
 
     def fast_batch(self, cfg, start, count):
-        if "search" in cfg.bots:
+        if seats_search(cfg.bots):
             from sim.search import N_STATS
 
             from .kernel.search import search_batch

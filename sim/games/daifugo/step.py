@@ -27,6 +27,7 @@ from itertools import combinations
 
 import numpy as np
 
+from sim.search_params import SEARCH_BOTS, seats_search
 from sim.step import Forced, Step
 
 from . import rules as R
@@ -139,11 +140,11 @@ class SearchSeats:
 def with_search_seats(bots, cfg, index: int, names, values):
     """``bots``, or at a table with search seats, ``SearchSeats`` over a fast twin (the search
     seats' rollout bots by name: the bot whose policy code is their ``rollout`` value)."""
-    if "search" not in cfg.bots:
+    if not seats_search(cfg.bots):
         return bots
     from . import GAME
     from .bots import BOTS, BotAgent
 
     by_code = {spec.policy: name for name, spec in BOTS.items()}
-    rollout = [by_code[int(v["rollout"])] if n == "search" else n for n, v in zip(names, values)]
+    rollout = [by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)]
     return SearchSeats(bots, BotAgent(rollout, values), GAME.step.search_twin(cfg, index))

@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim.config import RunConfig
 from sim.games.base import Game
+from sim.search_params import seats_search
 
 from . import rules
 from .bots import BOT_PARAMS, BOTS, DEFAULT_BOTS
@@ -48,7 +49,7 @@ class FakingSick(Game):
         return new_arrays(count, cfg.players)
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int) -> dict[str, np.ndarray]:
-        if "search" in cfg.bots:
+        if seats_search(cfg.bots):
             from sim.search import N_STATS
 
             from .kernel_search import search_batch
@@ -64,7 +65,7 @@ class FakingSick(Game):
         from .reference import SearchSeats, run_game, seat_agent
 
         agent = seat_agent(cfg, index)[1]
-        if "search" in cfg.bots:  # the search seats ask a fast twin of the game
+        if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
             agent = SearchSeats(agent, self.step.search_twin(cfg, index))
         return run_game(cfg, index, log, agent)
 

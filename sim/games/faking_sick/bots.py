@@ -30,11 +30,13 @@ Push (policies 1 and 2): own banned types first (slot order), then the type held
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
-from sim.search_params import search_params
+from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
 from .rules import NT
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
+SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
+WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel_search.likelihood)
 SEARCH = 9  # a search seat (sim.search); its rollouts are played by policy ``rollout`` with its call/bluff values
 
 SEARCH_PARAMS = search_params({"random": RANDOM, "honest": HONEST, "bluffer": BLUFFER}, ("win", "placement"))
@@ -58,6 +60,8 @@ BOTS["search"] = BotSpec(
                        "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0},
     "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
 )
+BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
+BOTS["weighted"] = BotSpec("weighted", WEIGHTED, dict(BOTS["search"].params), WEIGHTED_DOC)
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
 BOT_PARAMS = (
     BotParam("call_prob", 0.0, 1.0, "random calls a play with this probability"),

@@ -17,6 +17,16 @@ those it holds or sees), sorted, and shuffled with the search stream, so a world
 seat's observations and the stream alone. The re-deal forgets what the seat pushed to an
 opponent earlier (a world may give that opponent other cards) and does not weigh worlds by how
 likely they make the opponents' past plays.
+
+The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+(``reveal``): every hand and banned card as it is, the cards drawn in the turn where they were;
+only the chance still to come is drawn again from the search stream (the order of the rest of
+the draw pile, the generator of later reshuffles), so it sees the hidden cards but not the future.
+
+The weighted seat (``bots.WEIGHTED``, ``weighted_decide``) deals its worlds as the search does
+and weighs each by ``likelihood``: how likely the world makes the opponents' plays so far if
+each opponent played one of its own banned types (a bluff, FS-5) with chance ``BLUFF_EPSILON``
+per play, its other types freely (an epsilon-softened honest player).
 """
 
 from __future__ import annotations
@@ -26,16 +36,17 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide, swap_search_seats
+from sim.search import SearchDriver, decide, decide_weighted, swap_search_seats
 from sim.step import GO_RESUME
 
 from . import tables as T
-from .bots import SEARCH
+from .bots import SEARCH, SEEING, WEIGHTED
 from .kernel import STEPS, batch_sums, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
-    ROLLOUT_END, SCRIPT, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, TURNS, bot_param, game_col,
+    ROLLOUT_END, SCRIPT, SEAT_ROWS, SEEING_SEATS, SNAP, STEPPED, STEP_POLICY, STOP, TURNS, WEIGHTED_SEATS, bot_param,
+    game_col,
     seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
@@ -44,6 +55,8 @@ OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000001)
 G_WINNER = T.G["winner"]
 G_DECISIONS = T.G["decisions"]
+G_CARDS_DRAWN = T.G["cards_drawn"]
+BLUFF_EPSILON = 0.5  # likelihood: the chance that an opponent's play is of one of its banned types
 S_FINAL = T.S["final_hand"]
 P_PLAYS = T.P["plays"]
 # public columns of the games row (FS-11.1: plays, calls and their outcomes, draws, reveals)
@@ -154,6 +167,57 @@ def determinize(w, b, seat, key):
     return same_view(w, b, seat)
 
 
+@ir_inline
+def reveal(w, b, seat, key):
+    """``w`` (a copy of ``b``) as the true game at the turn's start, only the chance still to
+    come drawn again from the stream ``key`` (the all-seeing seat, bots.SEEING): every hand and
+    the banned pool stay as they are, the draw pile below the cards drawn in the turn so far is
+    shuffled, the world's generator goes on from the stream. Replayed to the pending decision;
+    False unless every hand and banned card is then as in ``b`` and the seat sees the same."""
+    pile_at = SNAP + FIXED_STOP - MUTABLE + w[snap(POOL_SIZE)]
+    drawn = b[ix(GAME_ROW + G_CARDS_DRAWN)] - w[snap(GAME_ROW + G_CARDS_DRAWN)]
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    shuffle_at(r, 0, w, pile_at, max(0, w[snap(ND)] - drawn))
+    w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
+    w[PSEAT] = -1
+    step_go(w, GO_RESUME, 0, np.uint64(0), w)  # ``run`` is not read
+    return same_cards(w, b) and same_view(w, b, seat)
+
+
+@fn
+def same_cards(w, b):
+    """Does every seat hold in ``w`` the cards and banned cards it holds in ``b``?"""
+    for i in range(b[K_N] * NT):
+        if w[ix(HAND + i)] != b[ix(HAND + i)]:
+            return False
+    for i in range(b[POOL_SIZE]):
+        if w[ix(BANNED + i)] != b[ix(BANNED + i)]:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def likelihood(w, b, seat):
+    """How likely world ``w`` makes the opponents' public plays so far (``b``'s play counts):
+    ``BLUFF_EPSILON`` to the power of their plays of the types the world bans for them (each
+    banned type counted once per opponent)."""
+    n = b[K_N]
+    k = b[K_BPP]
+    bluffs = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        for i in range(k):
+            t = w[ix(BANNED + o * k + i)]
+            dup = False
+            for j in range(i):
+                dup = dup or w[ix(BANNED + o * k + j)] == t
+            if t >= 0 and not dup:
+                bluffs += b[ix(PLAY_SUMS + (t * MAX_PLAYERS + o) * T.NP + P_PLAYS)]
+    return BLUFF_EPSILON ** bluffs
+
+
 @fn
 def same_view(w, b, seat):
     """Does ``seat`` see the same in ``w`` as in ``b`` (FS-11.1 public, FS-11.2 its own)?"""
@@ -233,9 +297,35 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True)
+def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
+                  score, stats)
+
+
+@njit(cache=True)
+def weighted_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide_weighted`` with this game's parts, each world weighed by ``likelihood``."""
+    return decide_weighted(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize,
+                           likelihood, rollout, score, stats)
+
+
 def search_seats(b):
-    """The search seats (policy SEARCH) as a bit mask, their step policies made their rollout bots."""
-    return swap_search_seats(b, b[K_N], STEP_POLICY, SEARCH, lambda b, s: bot_param(b, s, BP_ROLLOUT))
+    """The search seats (policy SEARCH, SEEING or WEIGHTED) as a bit mask, the all-seeing and
+    weighted ones marked, their step policies made their rollout bots."""
+    for s in range(b[K_N]):
+        b[SEEING_SEATS] |= int(b[STEP_POLICY + s] == SEEING) << s
+        b[WEIGHTED_SEATS] |= int(b[STEP_POLICY + s] == WEIGHTED) << s
+    return swap_search_seats(b, b[K_N], STEP_POLICY, (SEARCH, SEEING, WEIGHTED),
+                             lambda b, s: bot_param(b, s, BP_ROLLOUT))
+
+
+def decider(b, seat):
+    """The compiled search the pending ``seat`` plays: all-seeing, weighted worlds or honest."""
+    if b[SEEING_SEATS] >> seat & 1:
+        return seeing_decide
+    return weighted_decide if b[WEIGHTED_SEATS] >> seat & 1 else search_decide
 
 
 def collect(g, k, arr):
@@ -250,5 +340,6 @@ def collect(g, k, arr):
 DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
     max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
-    decision_number=lambda b, seat: b[GAME_ROW + G_DECISIONS], search_seats=search_seats, collect=collect)
+    decision_number=lambda b, seat: b[GAME_ROW + G_DECISIONS], search_seats=search_seats, collect=collect,
+    decider=decider)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

@@ -115,6 +115,10 @@ DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's 
                        "step_seats says otherwise); the bots answer the others', noted BOT_ANSWER in the script")
 ROLLOUT_END = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
                             "have started (0: never; kernel_search.rollout)")
+SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
+                            "kernel_search.reveal)")
+WEIGHTED_SEATS = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
+                              "kernel_search.likelihood)")
 PSEAT, PKIND, APPLIED, STEP_POLICY, SCRIPT, SNAP = declare_fields(
     LAYOUT, MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
     "the state at the current turn's start: MUTABLE .. FIXED_STOP, the banned pool, the draw pile and "

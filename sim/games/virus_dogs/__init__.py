@@ -14,6 +14,7 @@ from sim.games.virus_dogs.bots import BOT_PARAMS, BOTS, BotAgent
 from sim.games.virus_dogs.reference import Engine, with_search_seats
 from sim.games.virus_dogs.rules import PARAMS, Rules
 from sim.rng import Rng
+from sim.search_params import seats_search
 
 
 class VirusDogs(Game):
@@ -54,7 +55,7 @@ class VirusDogs(Game):
                 np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64), *tb.new_draw_sums())
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
-        if "search" in cfg.bots:
+        if seats_search(cfg.bots):
             from sim.games.virus_dogs.kernel_search import search_batch
             from sim.search import N_STATS
 
@@ -67,7 +68,7 @@ class VirusDogs(Game):
         rng = Rng(cfg.seed, index)
         seats = self.seat_params(cfg, index)
         agents = [BotAgent(b, values, rng) for b, values in seats]
-        if "search" in cfg.bots:  # the search seats ask a fast twin of the game
+        if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
             agents = with_search_seats(agents, self.step.search_twin(cfg, index), self.step.kinds)
         eng = Engine(Rules(cfg.params), cfg.players, rng, agents, log)
         if log is not None:

@@ -26,11 +26,12 @@ Shared estimates, identical in both engines:
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
-from sim.search_params import search_params
+from sim.search_params import SEEING_DOC, search_params
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
 SEARCH = 9  # a search seat (sim.search); its rollouts, and its play without a search driver, are policy ``rollout``
+SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
 SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE},
                               ("win", "placement"))
 BOTS = {
@@ -50,6 +51,7 @@ BOTS["search"] = BotSpec(
                        "horizon": 16.0, **_SCRIPTED},
     "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
 )
+BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
 
 # suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
 BOT_PARAMS = (
@@ -121,7 +123,7 @@ class BotAgent:
     def __init__(self, name: str, params: dict[str, float], rng):
         self.name = name
         self.policy = BOTS[name].policy
-        if self.policy == SEARCH:  # without a search driver (sim.search_twin) a search seat plays its rollout bot
+        if self.policy in (SEARCH, SEEING):  # without a search driver (sim.search_twin) a search seat plays its rollout bot
             self.policy = int(params["rollout"])
         self.p = {k: ppm(v) for k, v in params.items()}
         self.rng = rng

@@ -29,6 +29,12 @@ same): what an opponent drew face up after the owner of the turn drew privately,
 seen after ``MAX_SEEN`` others following a shuffle. Worlds are not weighed by how likely they
 make the opponents' past plays, and a card an opponent played in the unit is placed in its hand
 at the unit's start even if it drew it in the unit.
+
+The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+(``reveal``): every hand as it is, the deck's cards that left it or were looked at in the unit
+where they were; only the chance still to come is drawn again from the search stream (the order
+of the rest of the deck, the generator of later shuffles), so it sees the hidden cards but not
+the future.
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ from .kernel_state import (
     O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, STEP_STOP,
     S_BAD, S_CARDS, S_CUR, S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO,
     S_N, S_NLIVE, S_PEND, S_PKIND, S_PN, S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_SEARCH,
-    S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
+    S_SEEING, S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
     S_U_SHOWN, S_VDECK, S_W_FIX, TP, V,
 )
 
@@ -183,6 +189,38 @@ def determinize(w, b, seat, key):
     w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
     return same_view(w, b, seat)
+
+
+@ir_inline
+def reveal(w, b, seat, key):
+    """``w`` (a copy of ``b``) as the true game at the unit's start, only the chance still to
+    come drawn again from the stream ``key`` (the all-seeing seat, bots.SEEING): every hand stays
+    as it is; the cards of the unit's starting deck below those that left it or were looked at
+    in the unit (and the viruses publicly known on top) are shuffled; every card drawn or looked
+    at after the unit's shuffles is put where it was; the world's generator goes on from the
+    stream. Replayed to the pending decision; False unless every hand is then as in ``b`` and
+    the seat sees the same (``same_view``)."""
+    d0 = w[snap(S_DSIZE)]
+    free_deck = d0 - min(d0, max(d0 - b[S_U_INTACT], w[snap(S_KTOP)]))
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    shuffle_at(r, 0, w, U_DECK, free_deck)
+    for i in range(b[S_U_SEEN]):
+        for f in range(3):
+            w[ix(O_W_CARDS + 3 * i + f)] = b[ix(O_U_SEEN + 4 * i + f)]
+    w[S_W_FIX] = b[S_U_SEEN]
+    w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
+    step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
+    return same_hands(w, b) and same_view(w, b, seat)
+
+
+@fn
+def same_hands(w, b):
+    """Does every seat hold in ``w`` the cards it holds in ``b``?"""
+    for i in range(b[S_N] * NT):
+        if w[ix(O_H + i)] != b[ix(O_H + i)]:
+            return False
+    return True
 
 
 @fn
@@ -328,6 +366,13 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True)
+def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
+                  score, stats)
+
+
 @fn
 def versus(w, s, o):
     """1 if seat ``s`` ends better placed than ``o``, 0.5 if as well, else 0: a winner over a
@@ -372,9 +417,14 @@ def collect(g, k, raw):
     deck += g[O_DECKSUM:O_DECKSUM + deck.size].reshape(deck.shape)
 
 
+def decider(b, seat):
+    """The compiled search the pending ``seat`` plays: all-seeing or honest."""
+    return seeing_decide if b[S_SEEING] >> seat & 1 else search_decide
+
+
 DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=S_PSEAT,
     max_options=MAX_PENDING, bot_param=bot_param, param_codes=(B_BUDGET, B_WORLDS, B_OBJECTIVE),
     decision_number=decision_number, search_seats=lambda b: b[S_SEARCH], collect=collect,
-    batch_rest=lambda raw: (raw[2],))
+    batch_rest=lambda raw: (raw[2],), decider=decider)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

@@ -204,6 +204,8 @@ COUNTED_ALL = np.int64(1 << 62)  # ``draws_counted`` while the engine unwinds fr
 S_STEPPED = LAYOUT.scalar("stepped", "1 in a game driven through the step contract (policies hold STEP)")
 S_SEARCH = LAYOUT.scalar("search_seats", "bit s: seat s's bot is the search bot (bots.SEARCH; step_start plays it "
                          "by its rollout bot)")
+S_SEEING = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
+                         "kernel_search.reveal)")
 # the scalars a copy of a driven game goes on from (kernel_search.resume_copy), one block:
 S_STOP = LAYOUT.scalar("stop", "1: the engine stops at the driver's first decision past the applied options; "
                        "0: the bots answer it")

@@ -15,6 +15,11 @@ in the round's exchange and collusion swaps, the hand an opponent revealed for c
 the second joker's way into the king's hand (card 05). Worlds are not weighed by how likely
 they make the opponents' past plays.
 
+The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+(``reveal``): every hand, the set-aside and the removed cards as they are; only the chance still
+to come is drawn again from the search stream (the order of the undrawn rule cards, the generator
+of later deals), so it sees the hidden cards but not the future.
+
 The search answers the decisions of the turns (plays, revolts, pull-backs, ten discards,
 flux, the recycle, loophole and dobon windows). The round's setup decisions (draft, gifts,
 collusion, trim, start player) are made before any turn, where a re-deal would have to undo
@@ -33,12 +38,12 @@ from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, swap_search
 from sim.step import GO_RESUME
 
 from .. import rules as R
-from ..bots import SEARCH
+from ..bots import SEARCH, SEEING
 from .driver import GW, RW, SW, run_vector
 from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, DECISIONS,
                     DECK0, DECK_LEN, DECK_PTR, DISC, DRIVEN, FIELD, H0, IN_ROUND, K_PLAY, K_PULL_BACK, K_TEN_DISCARD, K_TRIM, NBOT, NP, NTOP, O_GROW, O_RROWS,
                     O_SROWS, PCARDS, PHI, PKIND, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED, RNG, ROLLOUT_END,
-                    ROUND_ROLLOUT, SCRIPT, SNAP, STATE_SIZE, T5DONE, TOP0, UNDEALT, UNIT, WIN0, bit, bot_param,
+                    ROUND_ROLLOUT, SCRIPT, SEEING_SEATS, SNAP, STATE_SIZE, T5DONE, TOP0, UNDEALT, UNIT, WIN0, bit, bot_param,
                     nth_card, popcount)
 from .step import MAX_OPTIONS, STEPS, new_state, step_go, step_legal
 
@@ -111,6 +116,32 @@ def determinize(w, b, seat, key):
     w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_view(w, b, seat)
+
+
+@ir_inline
+def reveal(w, b, seat, key):
+    """``w`` (a copy of ``b``) as the true game at the unit's start, only the chance still to
+    come drawn again from the stream ``key`` (the all-seeing seat, bots.SEEING): every hand, the
+    set-aside and the removed cards stay as they are, the undrawn rule cards are shuffled, the
+    world's generator goes on from the stream. Replayed to the pending decision; False unless
+    every hand and hidden zone is then as in ``b`` and the seat sees the same."""
+    r = np.empty(1, dtype=np.uint64)
+    r[0] = key
+    drawn = w[snap(DECK_PTR)]
+    shuffle_at(r, 0, w, snap(DECK0 + drawn), w[snap(DECK_LEN)] - drawn)
+    w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
+    return same_cards(w, b) and same_view(w, b, seat)
+
+
+@fn
+def same_cards(w, b):
+    """Does every seat hold in ``w`` the cards it holds in ``b``, and are the set-aside and the
+    removed cards the same?"""
+    for o in range(b[NP]):
+        if w[ix(H0 + o)] != b[ix(H0 + o)]:
+            return False
+    return w[UNDEALT] == b[UNDEALT] and w[REMOVED] == b[REMOVED]
 
 
 @fn
@@ -208,6 +239,13 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True)
+def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
+    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
+                  score, stats)
+
+
 @njit(cache=True, error_model="numpy")
 def unsearched(b, opts):
     """The option of the pending decision when the search does not weigh it: its only option,
@@ -230,10 +268,22 @@ def collect(b, k, raw):
     s[k] = b[O_SROWS:O_SROWS + n * SW].reshape(n, SW)
 
 
+def search_seats(b):
+    """The search seats (policy SEARCH or SEEING) as a bit mask, the all-seeing ones marked,
+    their policies made their rollout bots."""
+    for s in range(int(b[NP])):
+        b[SEEING_SEATS] |= int(b[POL0 + s] == SEEING) << s
+    return swap_search_seats(b, int(b[NP]), POL0, (SEARCH, SEEING), lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT)))
+
+
+def decider(b, seat):
+    """The compiled search the pending ``seat`` plays: all-seeing or honest."""
+    return seeing_decide if b[SEEING_SEATS] >> seat & 1 else search_decide
+
+
 DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
     max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
     decision_number=lambda b, seat: b[DECISIONS], collect=collect, unsearched=unsearched,
-    search_seats=lambda b: swap_search_seats(b, int(b[NP]), POL0, SEARCH,
-                                             lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT))))
+    search_seats=search_seats, decider=decider)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

@@ -122,6 +122,8 @@ DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's 
                        "step_seats narrows it); the other seats' bots answer theirs")
 ROUND_ROLLOUT, ROLLOUT_END = LAYOUT.scalars("round_rollout", "rollout_end")  # a search rollout ends when the
 # round is scored (``round_rollout`` 1), or before the turn-loop unit after ``rollout_end`` (0: none)
+SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
+                            "kernel/search.reveal)")
 BOT_ANSWER = np.int64(STEP_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
 POPT = LAYOUT.block("pending_options", MAX_LISTED, "a listing decision's options (step_legal)")
 SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied in the current unit, in decision order")
