@@ -29,25 +29,36 @@ SEARCH = "search"
 
 @dataclass(frozen=True)
 class Player:
-    """A rung: a bot, and for the search bot its budget (rollouts a decision)."""
+    """A rung: a bot, and for the search bot its budget (rollouts a decision) and, when not its
+    default one, the bot that plays its rollouts (``rollout``, whose policy code is ``rollout_code``)."""
 
     bot: str
     budget: int | None = None
+    rollout: str | None = None
+    rollout_code: int | None = None
 
     @property
     def name(self) -> str:
-        return f"{self.bot}@{self.budget}" if self.budget is not None else self.bot
+        if self.budget is None:
+            return self.bot
+        return f"{self.bot}@{self.budget}" + (f":{self.rollout}" if self.rollout else "")
 
     @classmethod
     def parse(cls, game, text: str) -> "Player":
-        """``bot`` or ``search@budget``; an unknown bot or a bad budget is a ConfigError."""
+        """``bot``, ``search@budget`` or ``search@budget:rollout-bot``; an unknown bot or a bad
+        budget is a ConfigError."""
         bot, _, budget = text.strip().partition("@")
         if bot not in game.bots:
             raise ConfigError(f"unknown player {text!r} for {game.name}; bots: {', '.join(game.bots)}")
         if bot == SEARCH:
+            budget, _, rollout = budget.partition(":")
             if not budget.isdigit() or int(budget) < 1:
                 raise ConfigError(f"player {text!r}: give the search budget as search@N with N >= 1")
-            return cls(bot, int(budget))
+            if not rollout:
+                return cls(bot, int(budget))
+            if rollout not in game.bots or rollout == SEARCH:
+                raise ConfigError(f"player {text!r}: unknown rollout bot {rollout!r}")
+            return cls(bot, int(budget), rollout, game.bots[rollout].policy)
         if budget:
             raise ConfigError(f"player {text!r}: only the search bot takes a budget (@N)")
         return cls(bot)
@@ -120,8 +131,11 @@ def plan(players: list[Player], reference: Player) -> list[Pairing]:
 def pairing_config(make_config: Callable[[list[str], dict], RunConfig], players: int, pairing: Pairing) -> RunConfig:
     """The run config of a pairing: ``make_config(bots, overrides)`` with the challenger first."""
     bots = [pairing.challenger.bot] + [pairing.opponent.bot] * (players - 1)
-    budget = pairing.challenger.budget if pairing.challenger.budget is not None else pairing.opponent.budget
-    return make_config(bots, {} if budget is None else {f"bot.{SEARCH}.budget": budget})
+    search = pairing.challenger if pairing.challenger.budget is not None else pairing.opponent
+    if search.budget is None:
+        return make_config(bots, {})
+    rollout = {} if search.rollout_code is None else {f"bot.{SEARCH}.rollout": search.rollout_code}
+    return make_config(bots, {f"bot.{SEARCH}.budget": search.budget, **rollout})
 
 
 def games_per_pairing(games: int, pairings: int) -> int:
@@ -155,10 +169,11 @@ def write_manifest(out: Path, doc: dict) -> None:
 
 def run_ladder(game, players: list[Player], reference: Player, games: int, out: str | Path,
                make_config: Callable[[list[str], dict], RunConfig], workers: int = 1, stopping_precision=None, allow_code_change: bool = False,
-               notify: Callable[[str], None] = print) -> list[tuple[Pairing, object]]:
+               notify: Callable[[str], None] = print,
+               notes: Callable[[RunConfig], dict | None] = lambda cfg: None) -> list[tuple[Pairing, object]]:
     """Play (or resume) every pairing of the ladder into ``out``, ``games`` in all, split evenly
     over the pairings (each the cap of its stopping rule with ``stopping_precision``); returns
-    (pairing, run summary)."""
+    (pairing, run summary). ``notes(cfg)``: further run.json keys of a pairing's run."""
     from sim import runner
     from sim.stopping import StoppingRule
     from sim.store import writer_lock
@@ -175,7 +190,7 @@ def run_ladder(game, players: list[Player], reference: Player, games: int, out: 
             rule = None if stopping_precision is None else StoppingRule(stopping_precision,
                                                                         f"bot_win:{pairing.challenger.bot}")
             options = runner.RunOptions(workers=workers, progress=False, allow_code_change=allow_code_change,
-                                        stopping=rule)
+                                        stopping=rule, notes=notes(cfg))
             summary = runner.run(cfg, each, out / pairing.name, options)
             notify(f"{pairing.name}: {summary.games:,} games ({summary.seconds:.1f} s)")
             done.append((pairing, summary))
