@@ -80,7 +80,8 @@ def simulate(
     """Play GAMES games and write Parquet batches and run.json into OUT."""
     options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine)
     with _interruptible(out):
-        summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric, policy)
+        summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric,
+                               policy=policy)
     _print_run(summary, out, games)
 
 

@@ -139,13 +139,14 @@ def record_search_choices(game, cfg, games: int) -> dict[str, np.ndarray]:
     """Play games ``0 .. games-1`` of ``cfg`` (search seats driven through the step contract)
     and record, at every search decision with two or more legal options, each option's
     features (``x``), whether the search chose it (``chosen``) and the decision's number
-    (``group``)."""
+    (``group``); only the kinds the game's learned bot weighs (its ``KINDS``, default all)."""
     from sim.search import BOT_ANSWER, N_STATS
 
     step = game.step
     kernel, search = step.kernel(), step.search()
     features_of = _learned_kernel(game).features_of
     run = kernel.run_vector(game, cfg)
+    weighed = [step.kinds.index(k) for k in getattr(game.learned, "KINDS", step.kinds)]
     opts = np.zeros(step.max_options, dtype=np.int64)
     stats = np.zeros(N_STATS, dtype=np.int64)
     xs, chosen, group = [], [], []
@@ -158,7 +159,7 @@ def record_search_choices(game, cfg, games: int) -> dict[str, np.ndarray]:
                 break
             n = int(kernel.step_legal(buf, opts))
             option = int(search.search_option(buf, cfg.seed, index, stats))
-            if n >= 2 and option != BOT_ANSWER:
+            if n >= 2 and option != BOT_ANSWER and kind in weighed:
                 xs.append(features_of(buf, np.int64(seat), np.int64(kind), opts, np.int64(n)))
                 chosen.append(opts[:n] == option)
                 group.append(np.full(n, len(group)))
