@@ -69,20 +69,89 @@ def check_metric(metric: str | None, precision: float | None) -> None:
 def simulate(game: str, games: int, out: str | Path, players: int | None = None, bots: list[str] | str | None = None,
              seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
              options: RunOptions = RunOptions(), precision: float | None = None,
-             metric: str | None = None) -> RunSummary:
+             metric: str | None = None, policy: str | Path | None = None) -> RunSummary:
     """The ``cardlab simulate`` command: play ``games`` games into run directory ``out``
     (resumed if there). With ``precision`` the games are a cap: the run stops once ``metric``'s
-    95% interval half-width (default ``seat_win``, every seat) is at most ``precision``."""
+    95% interval half-width (default ``seat_win``, every seat) is at most ``precision``. With
+    ``policy`` (a ``cardlab train`` file) the learned bot plays its weights."""
     import dataclasses
 
     from sim import runner
     from sim.stopping import StoppingRule
 
     check_metric(metric, precision)
-    cfg = config(game, players, bots, seed, params, config_file)
+    cfg, policy = policy_config(lambda p: config(game, players, bots, seed, p, config_file), game, params, policy)
     if precision is not None:
         options = dataclasses.replace(options, stopping=StoppingRule(precision, metric or "seat_win"))
-    return runner.run(cfg, games, out, options)
+    return runner.run(cfg, games, out, dataclasses.replace(options, notes=policy_notes(cfg, policy)))
+
+
+def with_policy(game: str, params: Params, policy: str | Path | None) -> dict[str, Any]:
+    """``params`` with the weights of the policy file ``policy`` (if given) for the learned bot
+    and the search bot's rollouts; a file that is missing, damaged or for another game is a
+    one-line ConfigError."""
+    from sim.learned import load_policy, policy_overrides
+
+    g = get_game(game)
+    if policy is None:
+        return overrides(params)
+    if getattr(g, "learned", None) is None:
+        raise ConfigError(f"{g.name} has no learned bot")
+    return {**policy_overrides(g, load_policy(policy, g.name, g.learned.FEATURES)), **overrides(params)}
+
+
+def policy_config(make: Callable[[dict], RunConfig], game: str, params: Params,
+                  policy: str | Path | None) -> tuple[RunConfig, str | Path | None]:
+    """``make(params)`` (a run config) with the weights of the policy file ``policy`` or, when it
+    seats the learned bot without one, of the game's own, so that the config holds the weights
+    it plays; and that file (None when it plays no learned bot)."""
+    cfg = make(with_policy(game, params, policy))
+    played = played_policy(cfg, policy)
+    if played is not None and policy is None:
+        cfg = make(with_policy(game, params, played))
+    return cfg, played
+
+
+def played_policy(cfg: RunConfig, policy: str | Path | None) -> str | Path | None:
+    """The policy file ``cfg``'s learned bot plays: ``policy``, else the game's own; None when
+    ``cfg`` seats no learned bot (nor search rollouts by it)."""
+    from sim.learned import seats_learned
+
+    g = get_game(cfg.game)
+    if not seats_learned(g, cfg):
+        return None
+    if policy is None and g.learned.POLICY_FILE.exists():
+        return g.learned.POLICY_FILE
+    return policy
+
+
+def policy_notes(cfg: RunConfig, policy: str | Path | None) -> dict[str, Any] | None:
+    """run.json's record of the policy file (``policy_config``) a run plays."""
+    from sim.learned import policy_note
+
+    return None if policy is None else {"learned_policy": policy_note(policy)}
+
+
+def train(game: str, games: int, out: str | Path, budget: int = 64, players: int | None = None,
+          bots: list[str] | str | None = None, seed: int | None = None, params: Params = None,
+          config_file: str | Path | None = None) -> dict[str, Any]:
+    """The ``cardlab train`` command: play ``games`` games with search seats at ``budget``
+    rollouts a decision (default table: one search seat against the game's search bench
+    opponents), fit the learned bot to the search's choices and write the policy file ``out``;
+    returns its contents."""
+    from sim.learned import save_policy, train as fit
+
+    g = get_game(game)
+    if getattr(g, "learned", None) is None or "search" not in g.bots:
+        raise ConfigError(f"{g.name} has no learned bot to train")
+    if games < 1 or budget < 1:
+        raise ConfigError("--games and --budget must be at least 1")
+    if bots is None:
+        bots = ["search", *g.step.search_opponents]
+    cfg = config(game, players, bots, seed, {**overrides(params), "bot.search.budget": budget}, config_file)
+    doc = fit(g, cfg, games)
+    save_policy(out, doc)
+    return doc
 
 
 def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_manifest: bool = False,
@@ -296,11 +365,12 @@ def ladder(game: str, games: int, out: str | Path, rungs: str | None = None, bud
            reference: str | None = None, precision: float | None = None, players: int | None = None,
            seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
            workers: int = 1, allow_code_change: bool = False, notify: Notify = _quiet,
-           report_dir: str | Path | None = None) -> dict[str, Any]:
+           report_dir: str | Path | None = None, policy: str | Path | None = None) -> dict[str, Any]:
     """The ``cardlab ladder`` command: play (or resume) a skill ladder on shared deals into ``out``
     (each player against the reference, the top rung against the bottom, ``games`` in all) and
     return the game's name, its players and summary (``analysis.skill.ladder_summary``: ratings,
-    rungs, skill index), and with ``report_dir`` the ladder's report files (``report``: HTML, PDF)."""
+    rungs, skill index), and with ``report_dir`` the ladder's report files (``report``: HTML, PDF).
+    With ``policy`` (a ``cardlab train`` file) the learned bot plays its weights."""
     from analysis.skill import Ladder, ladder_summary
     from sim.ladder import players_from, reference_player, run_ladder
     from sim.stopping import StoppingRule
@@ -312,11 +382,14 @@ def ladder(game: str, games: int, out: str | Path, rungs: str | None = None, bud
     ref = reference_player(g, ladder_players, reference)
     base = config(game, players, None, seed, params, config_file)
 
-    def make_config(bots, extra):
+    def learned_aware_config(bots, extra):
         more = {k: str(v) for k, v in extra.items()}
-        return config(game, base.players, ",".join(bots), seed, {**overrides(params), **more}, config_file)
+        return policy_config(lambda p: config(game, base.players, ",".join(bots), seed, {**overrides(p), **more},
+                                              config_file), game, params, policy)
 
-    run_ladder(g, ladder_players, ref, games, out, make_config, workers, precision, allow_code_change, notify=notify)
+    run_ladder(g, ladder_players, ref, games, out, lambda bots, extra: learned_aware_config(bots, extra)[0], workers,
+               precision, allow_code_change, notify=notify,
+               notes=lambda cfg: policy_notes(cfg, played_policy(cfg, policy)))
     summary = {"game": g.name, "players": ladder_players, **ladder_summary(Ladder.open(out))}
     if report_dir is not None:
         from reports.build import build

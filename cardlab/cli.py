@@ -49,6 +49,7 @@ BOTS = typer.Option(None, "--bots", "-b", help="Comma-separated bot per table po
 SEED = typer.Option(None, "--seed", "-s", help="Run seed (0 if omitted and not in --config).")
 SETS = typer.Option(None, "--set", help="Rule or bot parameter override key=value (bot.<bot>.<param>=v); repeatable.")
 CONFIG = typer.Option(None, "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>].")
+POLICY = typer.Option(None, "--policy", help="Policy file of the learned bot (cardlab train; default: the game's own).")
 ALLOW_CODE_CHANGE = typer.Option(
     False, "--allow-code-change", help="Resume a run played by another code version (recorded in run.json)."
 )
@@ -74,11 +75,13 @@ def simulate(
         None, "--precision", help="Stop once the metric's 95% interval half-width is at most this (--games is the cap)."),
     metric: Optional[str] = typer.Option(None, "--metric", help="Metric for --precision (default seat_win, every "
                                          "seat): seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
+    policy: Optional[Path] = POLICY,
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
     options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine)
     with _interruptible(out):
-        summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric)
+        summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric,
+                               policy=policy)
     _print_run(summary, out, games)
 
 
@@ -448,7 +451,7 @@ def ladder(
     out: Path = typer.Option(..., "--out", "-o", help="Ladder directory: ladder.json and one run per pairing."),
     rungs: Optional[str] = typer.Option(None, "--rungs", help="Players from the weakest up, e.g. "
                                         "random,cautious,search@16,search@64 (default: random, each scripted bot, "
-                                        "search at --budgets)."),
+                                        "search at --budgets); search@64:learned names the search's rollout bot."),
     budgets: Optional[str] = typer.Option(None, "--budgets", help="Search budgets of the default rungs "
                                           "(default 16,32,64,128)."),
     reference: Optional[str] = typer.Option(None, "--reference", help="Every player's opponent (default: the "
@@ -462,12 +465,13 @@ def ladder(
     workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
     report_dir: Optional[Path] = typer.Option(None, "--report", help="Also write the ladder's report into this directory."),
     allow_code_change: bool = ALLOW_CODE_CHANGE,
+    policy: Optional[Path] = POLICY,
 ):
     """Play a skill ladder on shared deals (each player against the reference, the top rung
     against the bottom) and print the ratings and the skill index; rerun to resume."""
     try:
         summary = api.ladder(game, games, out, rungs, budgets, reference, precision, players, seed, sets, config,
-                             workers, allow_code_change, notify=typer.echo, report_dir=report_dir)
+                             workers, allow_code_change, notify=typer.echo, report_dir=report_dir, policy=policy)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
     name, bottom = summary["game"], summary["players"][0].name
@@ -483,6 +487,28 @@ def ladder(
     if report_dir is not None:
         html, pdf = summary["report"]
         typer.echo(f"wrote {html} and {pdf}")
+
+
+@app.command()
+def train(
+    game: str = GAME_ARG,
+    games: int = typer.Option(200, "--games", "-n", help="Games played with search seats."),
+    budget: int = typer.Option(64, "--budget", help="The search's rollouts a decision."),
+    out: Path = typer.Option(..., "--out", "-o", help="Policy file to write (JSON)."),
+    players: Optional[int] = PLAYERS,
+    bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Table with one or more search seats (default: "
+                                       "search against the game's search bench opponents)."),
+    seed: Optional[int] = SEED,
+    sets: Optional[List[str]] = SETS,
+    config: Optional[Path] = CONFIG,
+):
+    """Fit the learned bot to the search bot's choices in GAMES games and write its policy file."""
+    doc = api.train(game, games, out, budget, players, bots, seed, sets, config)
+    fit = doc["fit"]
+    typer.echo(f"{doc['game']}: {fit['decisions']:,} search decisions; the learned bot picks the search's option "
+               f"at {fit['agreement']:.1%} of them (McFadden R2 {fit['mcfadden_r2']:.3f}) -> {out}")
+    for name, w, se in zip(doc["features"], doc["weights"], fit["std_errors"]):
+        typer.echo(f"  {name:<20} {w:+9.3f}" + ("" if se is None else f"  (se {se:.3f})"))
 
 
 @app.command()

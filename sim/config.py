@@ -195,6 +195,7 @@ class RunOptions:
     allow_code_change: bool = False
     notify: Callable[[str], None] | None = None
     stopping: Any = None  # a sim.stopping.StoppingRule (sim.stopping builds on this module)
+    notes: dict[str, Any] | None = None  # further run.json keys kept with the run (the learned bot's policy file)
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:

@@ -34,25 +34,36 @@ SEARCH = "search"
 
 @dataclass(frozen=True)
 class Player:
-    """A rung: a bot, and for the search bot its budget (rollouts a decision)."""
+    """A rung: a bot, and for the search bot its budget (rollouts a decision) and, when not its
+    default one, the bot that plays its rollouts (``rollout``, whose policy code is ``rollout_code``)."""
 
     bot: str
     budget: int | None = None
+    rollout: str | None = None
+    rollout_code: int | None = None
 
     @property
     def name(self) -> str:
-        return f"{self.bot}@{self.budget}" if self.budget is not None else self.bot
+        if self.budget is None:
+            return self.bot
+        return f"{self.bot}@{self.budget}" + (f":{self.rollout}" if self.rollout else "")
 
     @classmethod
     def parse(cls, game, text: str) -> "Player":
-        """``bot``, ``search@budget`` or ``seeing@budget``; an unknown bot or a bad budget is a ConfigError."""
+        """``bot``, ``search@budget``, ``seeing@budget`` or ``search@budget:rollout-bot``; an
+        unknown bot or a bad budget is a ConfigError."""
         bot, _, budget = text.strip().partition("@")
         if bot not in game.bots:
             raise ConfigError(f"unknown player {text!r} for {game.name}; bots: {', '.join(game.bots)}")
         if bot in SEARCH_BOTS:
+            budget, _, rollout = budget.partition(":")
             if not budget.isdigit() or int(budget) < 1:
                 raise ConfigError(f"player {text!r}: give the search budget as {bot}@N with N >= 1")
-            return cls(bot, int(budget))
+            if not rollout:
+                return cls(bot, int(budget))
+            if rollout not in game.bots or rollout in SEARCH_BOTS:
+                raise ConfigError(f"player {text!r}: unknown rollout bot {rollout!r}")
+            return cls(bot, int(budget), rollout, game.bots[rollout].policy)
         if budget:
             raise ConfigError(f"player {text!r}: only the search bot takes a budget (@N), as does the all-seeing one")
         return cls(bot)
@@ -126,7 +137,10 @@ def pairing_config(make_config: Callable[[list[str], dict], RunConfig], players:
     """The run config of a pairing: ``make_config(bots, overrides)`` with the challenger first."""
     bots = [pairing.challenger.bot] + [pairing.opponent.bot] * (players - 1)
     searcher = pairing.challenger if pairing.challenger.budget is not None else pairing.opponent
-    return make_config(bots, {} if searcher.budget is None else {f"bot.{searcher.bot}.budget": searcher.budget})
+    if searcher.budget is None:
+        return make_config(bots, {})
+    rollout = {} if searcher.rollout_code is None else {f"bot.{searcher.bot}.rollout": searcher.rollout_code}
+    return make_config(bots, {f"bot.{searcher.bot}.budget": searcher.budget, **rollout})
 
 
 def top_honest(players: list[Player]) -> Player:
@@ -170,10 +184,11 @@ def write_manifest(out: Path, doc: dict) -> None:
 
 def run_ladder(game, players: list[Player], reference: Player, games: int, out: str | Path,
                make_config: Callable[[list[str], dict], RunConfig], workers: int = 1, stopping_precision=None, allow_code_change: bool = False,
-               notify: Callable[[str], None] = print) -> list[tuple[Pairing, object]]:
+               notify: Callable[[str], None] = print,
+               notes: Callable[[RunConfig], dict | None] = lambda cfg: None) -> list[tuple[Pairing, object]]:
     """Play (or resume) every pairing of the ladder into ``out``, ``games`` in all, split evenly
     over the pairings (each the cap of its stopping rule with ``stopping_precision``); returns
-    (pairing, run summary)."""
+    (pairing, run summary). ``notes(cfg)``: further run.json keys of a pairing's run."""
     from sim import runner
     from sim.stopping import StoppingRule
     from sim.store import writer_lock
@@ -190,7 +205,7 @@ def run_ladder(game, players: list[Player], reference: Player, games: int, out: 
             rule = None if stopping_precision is None else StoppingRule(stopping_precision,
                                                                         f"bot_win:{pairing.challenger.bot}")
             options = runner.RunOptions(workers=workers, progress=False, allow_code_change=allow_code_change,
-                                        stopping=rule)
+                                        stopping=rule, notes=notes(cfg))
             summary = runner.run(cfg, each, out / pairing.name, options)
             notify(f"{pairing.name}: {summary.games:,} games ({summary.seconds:.1f} s)")
             done.append((pairing, summary))

@@ -111,6 +111,8 @@ def _run_locked(cfg, facts, game, metric, rd, previous, options: RunOptions) -> 
     """``run`` under the run directory's writer lock."""
     out, games, stopping = rd.path, facts.games, options.stopping
     kept, problems = rd.open(facts, options.allow_code_change)
+    if options.notes:
+        rd.keep(facts, options.notes)
     damaged = [f"{p}; playing batch {p.batch} again" for p in problems]
     for line in damaged if options.notify else []:
         options.notify(line)

@@ -488,3 +488,42 @@ def rank_agreement(est_a, se_a, est_b, se_b, seed: int = 0, draws: int = RANK_DR
         return {"rho": rho, "lo": np.nan, "hi": np.nan, "draws": d}
     lo, hi = basic_interval(rho, d)
     return {"rho": rho, "lo": max(-1.0, lo), "hi": min(1.0, hi), "draws": d}
+
+
+def conditional_logit(x: np.ndarray, chosen: np.ndarray, groups: np.ndarray) -> dict:
+    """A linear softmax over each group's alternatives (McFadden's conditional logit, statsmodels
+    ``ConditionalLogit``): ``x`` one row of features per alternative, ``chosen`` 1 for the one
+    picked in its group, ``groups`` the group of each row. Features that never differ within a
+    group, or that repeat a combination of the earlier ones there, carry no information: they get
+    weight 0 and no standard error (nor do any when the information matrix is singular). Returns ``params`` and ``bse`` (one per feature), the
+    log-likelihood ``llf``, the uniform choice's ``llf_null``, ``groups`` and ``max_score``, the largest absolute gradient
+    of the log-likelihood at the estimate (near 0 at a maximum; a separating feature leaves a
+    large weight with a small gradient)."""
+    import warnings
+
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    x = np.asarray(x, dtype=float)
+    chosen = np.asarray(chosen, dtype=float)
+    groups = np.asarray(groups)
+    _, inverse, sizes = np.unique(groups, return_inverse=True, return_counts=True)
+    means = np.zeros((len(sizes), x.shape[1]))
+    np.add.at(means, inverse, x)
+    within = x - means[inverse] / sizes[inverse, None]
+    keep: list[int] = []
+    for j in range(x.shape[1]):
+        if np.linalg.matrix_rank(within[:, keep + [j]]) == len(keep) + 1:
+            keep.append(j)
+    params = np.zeros(x.shape[1])
+    bse = np.full(x.shape[1], np.nan)
+    model = ConditionalLogit(chosen, x[:, keep], groups=groups)
+    with warnings.catch_warnings():  # a feature that separates the choices: a large finite weight
+        warnings.simplefilter("ignore")
+        try:
+            fit = model.fit(method="bfgs", maxiter=1000, disp=False)
+            bse[keep] = fit.bse
+        except ValueError:  # a singular information matrix: the estimate without standard errors
+            fit = model.fit(method="bfgs", maxiter=1000, disp=False, skip_hessian=True)
+    params[keep] = fit.params
+    return {"params": params, "bse": bse, "llf": float(fit.llf), "llf_null": float(-np.log(sizes).sum()),
+            "groups": int(len(sizes)), "max_score": float(np.max(np.abs(fit.model.score(fit.params)), initial=0.0))}

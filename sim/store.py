@@ -50,6 +50,7 @@ from sim.search_params import seats_seeing
 
 MANIFEST = "run.json"
 LOCK = ".cardlab.lock"
+NOTES = ("learned_policy",)  # manifest keys that describe a run beyond its facts, kept on resume (RunDir.keep)
 META_KEY = b"cardlab"
 
 
@@ -179,6 +180,7 @@ class RunDir:
         self._batches: dict[int, dict[str, Any]] = {}
         self._code_changes: list[dict[str, Any]] = []
         self._extra: dict[str, Any] = {}  # further manifest keys (a stopping rule's record)
+        self._notes: dict[str, Any] = {}  # manifest keys a run keeps when resumed (``keep``)
 
     # ---- manifest ---------------------------------------------------------------------
     def manifest(self) -> dict[str, Any]:
@@ -240,6 +242,7 @@ class RunDir:
         if diff:
             raise ConfigError(f"{self.path} holds a run with another {', '.join(diff)}; use a new --out directory")
         self._code_changes = list(old["code_changes"])
+        self._notes = {k: old[k] for k in NOTES if k in old}
         self._check_code_version(old, allow_code_change)
         problems = self.check_batches(old["batches"], facts.tables)
         bad = {p.batch for p in problems}
@@ -264,6 +267,11 @@ class RunDir:
             )
         at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self._code_changes.append({"batches_from": others, "to": mine, "at": at})
+
+    def keep(self, facts: RunFacts, notes: dict[str, Any]) -> None:
+        """Record ``notes`` (keys of ``NOTES``) in the manifest, kept when the run is resumed."""
+        self._notes.update({k: v for k, v in notes.items() if k in NOTES})
+        self._write_manifest(facts)
 
     def add_batch(self, facts: RunFacts, entry: dict[str, Any]) -> None:
         """Record a finished batch (the entry ``write_batch`` returned) in the manifest."""
@@ -310,6 +318,7 @@ class RunDir:
         doc["batches"] = [self._batches[k] for k in sorted(self._batches)]
         doc["complete"] = len(self._batches) == facts.n_batches()
         doc["code_changes"] = self._code_changes
+        doc.update(self._notes)
         doc.update(self._extra)
         try:
             _atomic_write(self.path / MANIFEST, json.dumps(doc, indent=2).encode())

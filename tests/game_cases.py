@@ -21,6 +21,9 @@ Keys:
 - ``single_options_counted``: whether the ``decisions`` column counts decisions of one option;
 - ``search``: a table with a search seat (``bots``, ``overrides``) and the games its run
   (``games``) and its reference-engine check (``reference_games``) play (games with a search bot);
+- ``learned``: tables for the learned bot's engine check (games with a learned bot): ``bots``
+  with its seats, the rule ``overrides`` and the ``games`` both engines play, and a table with
+  a search seat whose rollouts the learned bot plays (``search_bots``, ``search_games``);
 - ``feel``: the game-feel columns the contract checks over simulated games (``leader_from``,
   the first turn it can name ``first_turn``, the tables to play ``tables``), or None for a
   game whose feel measures follow other definitions (checked in its own tests);
@@ -87,6 +90,10 @@ CASES = {
         "single_options_counted": True,
         "search": {"bots": ["search", "cautious", "aggressive", "cautious"], "overrides": {"bot.search.budget": 24},
                    "games": 8, "reference_games": 4},
+        "learned": {"bots": ["learned", "cautious", "learned", "random", "aggressive"], "games": 300,
+                    "overrides": {"mask_take_mode": "prefix", "draw_count_declared_upfront": True,
+                                  "hq_target": "choice"},
+                    "search_bots": ["search", "learned", "cautious"], "search_games": 3},
         "feel": {"leader_from": "leader_from_turn", "first_turn": 0,
                  "tables": [(4, None), (3, ["random", "aggressive", "cautious"])]},
         "chart_games": 150,
@@ -136,6 +143,9 @@ CASES = {
         "single_options_counted": True,
         "search": {"bots": ["search", "bluffer", "caller", "honest"], "overrides": {"bot.search.budget": 24},
                    "games": 8, "reference_games": 6},
+        "learned": {"bots": ["learned", "caller", "learned", "random"], "games": 300,
+                    "overrides": {"play_after_draw": True, "call_priority": "random"},
+                    "search_bots": ["search", "learned", "honest"], "search_games": 3},
         "feel": {"leader_from": "leader_from_turn", "first_turn": 1, "tables": [(3, None), (4, None)]},
         "chart_games": 150,
     },

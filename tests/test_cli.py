@@ -284,15 +284,16 @@ def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path,
 
     calls = []
 
-    def fake(*args):
-        calls.append(args)
+    def fake(*args, **kwargs):
+        calls.append((args, kwargs))
         return RunSummary(args[2], 40, 4, 3, 1.25, game="toy")
 
     monkeypatch.setattr(api, "simulate", fake)
     res = cardlab("simulate", "toy", "-n", 50, "-o", tmp_path / "r", "-w", 2, "--batch-size", 10, "--engine",
                   "reference", "-q", "--set", "lucky_bonus=1", "--precision", 0.05, "--metric", "seat_spread")
     assert res.returncode == 0, res.stderr
-    game, games, out, players, bots, seed, sets, config, options, precision, metric = calls[0]
+    (game, games, out, players, bots, seed, sets, config, options, precision, metric), kwargs = calls[0]
+    assert kwargs == {"policy": None}
     assert (game, games, out, players, bots, seed, sets, config) == ("toy", 50, tmp_path / "r", None, None, None,
                                                                      ["lucky_bonus=1"], None)
     assert (options.workers, options.batch_size, options.engine, options.progress, options.scheduler,

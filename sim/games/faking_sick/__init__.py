@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.config import RunConfig
+from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.search_params import seats_search
 
 from . import rules
-from .bots import BOT_PARAMS, BOTS, DEFAULT_BOTS
+from .bots import BLUFFER, BOT_PARAMS, BOTS, DEFAULT_BOTS, HONEST, LEARNED, RANDOM
 from .tables import TABLES, frames, new_arrays
 
 
@@ -36,6 +36,13 @@ class FakingSick(Game):
     rule_id_prefixes = ("FS",)
 
     @cached_property
+    def learned(self):
+        """The learned bot's features (sim.learned)."""
+        from . import learned
+
+        return learned
+
+    @cached_property
     def step(self):
         """The step contract (sim.step): the fast engine one decision at a time."""
         from .step import FakingSickStep
@@ -44,6 +51,10 @@ class FakingSick(Game):
 
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)
+        rollout = int(cfg.bot_values(self.bots["search"])["rollout"])
+        if "search" in cfg.bots and rollout not in (RANDOM, HONEST, BLUFFER, LEARNED):
+            raise ConfigError(f"bot.search.rollout {rollout} is no rollout bot; "
+                              f"{RANDOM} random, {HONEST} honest, {BLUFFER} bluffer, {LEARNED} learned")
 
     def new_arrays(self, cfg: RunConfig, count: int) -> dict[str, np.ndarray]:
         return new_arrays(count, cfg.players)

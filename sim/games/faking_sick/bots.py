@@ -30,16 +30,21 @@ Push (policies 1 and 2): own banned types first (slot order), then the type held
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
+from sim.learned import default_weights, weight_params
 from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
+from .learned import FEATURES, POLICY_FILE
 from .rules import NT
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
+LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
 SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
 WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel_search.likelihood)
 SEARCH = 9  # a search seat (sim.search); its rollouts are played by policy ``rollout`` with its call/bluff values
 
-SEARCH_PARAMS = search_params({"random": RANDOM, "honest": HONEST, "bluffer": BLUFFER}, ("win", "placement"))
+SEARCH_PARAMS = search_params({"random": RANDOM, "honest": HONEST, "bluffer": BLUFFER, "learned": LEARNED},
+                              ("win", "placement"))
+WEIGHTS = default_weights(POLICY_FILE, "faking-sick", FEATURES)
 _CALL = {"call_threshold": 0.5, "call_urgency": 0.2, "call_win_bonus": 0.25}
 
 BOTS: dict[str, BotSpec] = {
@@ -57,9 +62,12 @@ BOTS: dict[str, BotSpec] = {
 }
 BOTS["search"] = BotSpec(
     "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(BLUFFER), "objective": 1.0,
-                       "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0},
+                       "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0, **WEIGHTS},
     "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
 )
+BOTS["learned"] = BotSpec("learned", LEARNED, {**_CALL, **WEIGHTS},
+                          "plays the option with the highest weighted sum of features (weights fitted to the "
+                          "search's choices); calls and pushes as honest")
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
 BOTS["weighted"] = BotSpec("weighted", WEIGHTED, dict(BOTS["search"].params), WEIGHTED_DOC)
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
@@ -71,6 +79,7 @@ BOT_PARAMS = (
     BotParam("bluff_max", 0.0, 1.0, "bluff probability with no honest playable card"),
     BotParam("bluff_k", 0.01, 100.0, "honest cards in hand at which the bluff probability halves"),
     *SEARCH_PARAMS,
+    *weight_params(FEATURES),
 )
 
 

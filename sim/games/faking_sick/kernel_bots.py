@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba import njit
+
 from sim.kernel_util import fn, inl, ix
 from sim.rng import randbelow_at, uniform_at
 
-from .bots import BLUFFER, RANDOM
+from .bots import BLUFFER, LEARNED, RANDOM
+from .kernel_learned import learned_play, option_features
+from .learned import NFEAT
 from .kernel_state import (
     ALL_TYPES, APPLIED, ATK, ATTACK, BAN, BOT_ANSWER, BP_BK, BP_BMAX, BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, DRIVEN,
     DRIVER, FALLBACK, G_DECISIONS, MAX_SCRIPT, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG,
@@ -135,6 +139,8 @@ def step_policy(b, seat, kind):
 def bot_decide(b, pol, p, legal, bm):
     """A play decision of p by policy ``pol`` over the option mask ``legal`` (``bm``: p's banned
     types): the option code (a type, or FALLBACK)."""
+    if pol == LEARNED:
+        return learned_play(b, p, legal, bm)
     if pol == RANDOM:
         n_opts = np.int64(0)
         for x in range(NT + 1):
@@ -230,3 +236,14 @@ def choose_push(b, pol, caller):
         if y >= 0 and b[hand_at(caller, y)] > 0:
             return y
     return argmax_type(b, caller, np.int64(ALL_TYPES))
+
+
+@njit(cache=True, error_model="numpy")
+def features_of(b, seat, kind, options, n):
+    """The features of the ``n`` play options ``options`` of ``seat``'s pending decision ``kind``
+    (int64[n, NFEAT], ``kernel_learned``; ``sim.learned`` records them at the search's play decisions)."""
+    bm = banned_mask(b, seat)
+    out = np.zeros(n * NFEAT, dtype=np.int64)
+    for j in range(n):
+        option_features(b, seat, options[j], bm, out, j * NFEAT)
+    return out.reshape(n, NFEAT)

@@ -33,14 +33,16 @@ from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from sim.step import declare_fields
 
 from . import tables as T
+from .learned import FEATURES as LEARNED_FEATURES
 from .rules import K_BPP, K_LEN, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, MAX_PUSH, NT
 
 # bot parameter columns (order of Game.bot_param_names)
 BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k",
-                   "budget", "determinizations", "rollout", "objective", "horizon")
+                   "budget", "determinizations", "rollout", "objective", "horizon",
+                   *("w_" + f for f in LEARNED_FEATURES))  # the learned bot's weights from BP_W0 on
 NB = len(BOT_PARAM_NAMES)
 (BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, BP_BMAX, BP_BK, BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE,
- BP_HORIZON) = range(NB)
+ BP_HORIZON, BP_W0) = range(12)
 
 # ---- decisions and their option codes (step contract: ``step_legal``) -------------------------
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # reference.KINDS, by kind code
@@ -63,6 +65,7 @@ RULES = LAYOUT.block("rules", K_LEN, "the rule parameters (rules.encode): rules.
 assert RULES == 0
 POLICY = LAYOUT.block("policies", MAX_PLAYERS, "seat s's bot policy (bots.RANDOM ..; STEP when driven)")
 BOT_PARAMS = LAYOUT.block("bot_params", MAX_PLAYERS * NB, "seat s's BOT_PARAM_NAMES at s*NB (bot_param_words)")
+LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of one option (kernel_learned)")
 MUTABLE = LAYOUT.size
 RNG = LAYOUT.scalar("rng", "generator counter (sim.rng *_at)")
 ND = LAYOUT.scalar("draw_size", "cards in the draw pile")

@@ -14,10 +14,12 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from sim.lead import Lead
+from sim.learned import best_option
 from sim.games.base import seat_bots
 from sim.rng import Rng
 
 from . import bots as B
+from . import learned
 from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
 from .tables import BANNABLE, CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
 
@@ -540,6 +542,9 @@ def bot_decide(g: FakingSick, s: int, policy: int, bp: dict, kind: str, legal: l
         return {"push": [TYPES[t] for t in choose_push(g, s, policy)]}
     if policy == B.RANDOM:
         return legal[g.rng.randbelow(len(legal))]
+    if policy == B.LEARNED:
+        weights = [bp["w_" + f] for f in learned.FEATURES]
+        return legal[best_option(weights, [learned.reference_features(g, s, kind, o, ctx) for o in legal])]
     plays = [o for o in legal if "card" in o]
     honest = [0] * NT
     bluff = [0] * NT

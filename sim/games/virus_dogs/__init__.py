@@ -11,6 +11,8 @@ from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.bots import BOT_PARAMS, BOTS, BotAgent
+
+ROLLOUT_BOTS = {BOTS[b].policy: b for b in ("random", "cautious", "aggressive", "learned")}
 from sim.games.virus_dogs.reference import Engine, with_search_seats
 from sim.games.virus_dogs.rules import PARAMS, Rules
 from sim.rng import Rng
@@ -33,6 +35,13 @@ class VirusDogs(Game):
     length_column = "turns"
 
     @cached_property
+    def learned(self):
+        """The learned bot's features (sim.learned)."""
+        from sim.games.virus_dogs import learned
+
+        return learned
+
+    @cached_property
     def step(self):
         """The step contract (sim.step): the fast engine one decision at a time."""
         from sim.games.virus_dogs.step import VirusDogsStep
@@ -47,6 +56,10 @@ class VirusDogs(Game):
             raise ConfigError("draw_min must not exceed draw_max")
         if sum(Rules(v).counts) < 1:
             raise ConfigError("the starting deck must hold at least one card")
+        rollout = int(cfg.bot_values(BOTS["search"])["rollout"])
+        if "search" in cfg.bots and rollout not in ROLLOUT_BOTS:
+            raise ConfigError(f"bot.search.rollout {rollout} is no rollout bot; "
+                              f"{', '.join(f'{c} {b}' for c, b in ROLLOUT_BOTS.items())}")
 
     def new_arrays(self, cfg: RunConfig, count: int):
         """Column-major int32 ``games[col, game]``, ``seats[col, game * n + seat]``, the int64

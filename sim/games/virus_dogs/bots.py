@@ -26,13 +26,16 @@ Shared estimates, identical in both engines:
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
+from sim.learned import best_option, default_weights, weight_params
 from sim.search_params import SEEING_DOC, search_params
+from sim.games.virus_dogs.learned import FEATURES, POLICY_FILE, reference_features
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
+LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP)
 SEARCH = 9  # a search seat (sim.search); its rollouts, and its play without a search driver, are policy ``rollout``
 SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
-SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE},
+SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE, "learned": LEARNED},
                               ("win", "placement"))
 BOTS = {
     "random": BotSpec("random", RANDOM, {"allow_suicide": 0.0},
@@ -44,13 +47,17 @@ BOTS = {
                           "draws 2, coughs and controls likely carriers, plants viruses, bluffs"),
 }
 
+WEIGHTS = default_weights(POLICY_FILE, "virus-dogs", FEATURES)
+
 # the search seat carries every scripted bot's parameters, so that any ``rollout`` bot plays as it does seated
 _SCRIPTED = {k: v for name in ("random", "cautious", "aggressive") for k, v in BOTS[name].params.items()}
 BOTS["search"] = BotSpec(
     "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(CAUTIOUS), "objective": 1.0,
-                       "horizon": 16.0, **_SCRIPTED},
+                       "horizon": 16.0, **_SCRIPTED, **WEIGHTS},
     "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
 )
+BOTS["learned"] = BotSpec("learned", LEARNED, dict(WEIGHTS),
+                          "the option with the highest weighted sum of features (weights fitted to the search's choices)")
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
 
 # suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
@@ -68,6 +75,7 @@ BOT_PARAMS = (
     BotParam("quarantine_suspicion", 0.0, 100.0,
              "aggressive quarantines when the opponents' suspicion adds up to at least this"),
     *SEARCH_PARAMS,
+    *weight_params(FEATURES),
 )
 
 
@@ -127,6 +135,7 @@ class BotAgent:
             self.policy = int(params["rollout"])
         self.p = {k: ppm(v) for k, v in params.items()}
         self.rng = rng
+        self.weights = [params.get("w_" + f, 0.0) for f in FEATURES]
 
     def forced(self, eng, seat, kind, option) -> None:
         pass
@@ -135,6 +144,8 @@ class BotAgent:
         pass
 
     def decide(self, eng, seat: int, kind: str, legal: list[dict], ctx: dict) -> int:
+        if self.policy == LEARNED:
+            return best_option(self.weights, [reference_features(eng, seat, kind, o, ctx) for o in legal])
         if self.policy == RANDOM:
             keep_all = self.p["allow_suicide"] >= 500_000
             cands = [i for i, o in enumerate(legal) if keep_all or not suicidal(eng, seat, o)]

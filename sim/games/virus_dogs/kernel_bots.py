@@ -16,14 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import AGGRESSIVE, CAUTIOUS, RANDOM
+from sim.games.virus_dogs.bots import AGGRESSIVE, CAUTIOUS, LEARNED, RANDOM
+from sim.games.virus_dogs.kernel_learned import learned_option
 from sim.games.virus_dogs.kernel_state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN,
     A_SHF, A_SKIP, BAT, BM, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP,
     B_SUICIDE, CGH, COUNTED_ALL, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION,
     K_COUGH, K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_VIRUS, MSK, NB, NF, NO, NOX,
     NT, N_TYPES, ONE, O_BP, O_DECK, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_PSNAP,
-    O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX,
+    O_LOPT, O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX,
     P_SKIPSCOPE, P_THR, P_UPFRONT, QRN, R_ANT, R_DECLARE, R_HIDE, SHF, STEP, S_BAD, S_CARDS,
     S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
     S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
@@ -222,6 +223,8 @@ def choose_action(b, p, phase_a):
     pol = ask(b, p)
     if pol == STEP:
         return step_action(b, p, phase_a)
+    if pol == LEARNED:
+        return learned_option(b, p, K_ACTION, O_OPT, action_options(b, p, phase_a))
     if pol == RANDOM:
         nopt = action_options(b, p, phase_a)
         suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
@@ -383,6 +386,8 @@ def virus_response(b, seat):
     p = ask(b, seat)
     if p == STEP:
         return step_virus(b, seat, b[ix(O_H + seat * NT + ANT)] > 0)
+    if p == LEARNED:
+        return learned_virus(b, seat)
     h = O_H + seat * NT
     has_ant = b[ix(h + ANT)] > 0
     safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
@@ -406,6 +411,8 @@ def yes_no(b, seat, kind, giver):
     p = ask(b, seat)
     if p == STEP:
         return step_yes_no(b, seat, kind)
+    if p == LEARNED:
+        return learned_yes_no(b, seat, kind)
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     if kind == K_MORE:
@@ -455,6 +462,8 @@ def mask_take(b, seat, m):
     nopt = m + 1 if prefix else ONE << m
     if nopt == 1:
         return ZERO
+    if p == LEARNED:
+        return learned_mask(b, seat, nopt, prefix)
     if p == RANDOM:
         i = pick(b, nopt, NOX)
         return (ONE << i) - ONE if prefix else i
@@ -483,6 +492,8 @@ def market_take(b, seat, m):
         return step_market(b, seat, m)
     if m == 1:
         return ZERO
+    if p == LEARNED:
+        return learned_market(b, seat, m)
     if p == RANDOM:
         return pick(b, m, NOX)
     for i in range(m):
@@ -501,6 +512,8 @@ def give_card(b, seat):
     p = ask(b, seat)
     if p == STEP:
         return step_give(b, seat)
+    if p == LEARNED:
+        return learned_give(b, seat)
     h = O_H + seat * NT
     if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
@@ -529,6 +542,11 @@ def hq_choice(b, seat, nopt):
         for i in range(nopt):
             if b[ix(O_OPT + i)] == t:
                 return np.int64(i)
+    if p == LEARNED:
+        t = learned_option(b, seat, K_HQ, O_OPT, nopt)
+        for i in range(nopt):
+            if b[ix(O_OPT + i)] == t:
+                return np.int64(i)
     if p == RANDOM:
         return pick(b, nopt, NOX)
     best = ZERO
@@ -539,3 +557,53 @@ def hq_choice(b, seat, nopt):
         if so > wo or (so == wo and b[ix(O_PL + s * NF + F_HS)] < b[ix(O_PL + w * NF + F_HS)]):
             best = i
     return best
+
+
+# ============================================================================================
+# the learned bot's decisions (``kernel_learned``): each lists its options as ``step_*`` does
+# ============================================================================================
+@fn
+def learned_virus(b, seat):
+    """The learned bot's private-virus response: [R_ANT,] R_DECLARE, R_HIDE."""
+    k = ZERO
+    if b[ix(O_H + seat * NT + ANT)] > 0:
+        b[O_LOPT] = R_ANT
+        k = ONE
+    b[ix(O_LOPT + k)] = R_DECLARE
+    b[ix(O_LOPT + k + 1)] = R_HIDE
+    return learned_option(b, seat, K_VIRUS, O_LOPT, k + 2)
+
+
+@fn
+def learned_yes_no(b, seat, kind):
+    """The learned bot's yes/no decision: 1 (yes), 0 (no)."""
+    b[O_LOPT] = 1
+    b[O_LOPT + 1] = 0
+    return learned_option(b, seat, kind, O_LOPT, TWO) == 1
+
+
+@fn
+def learned_mask(b, seat, nopt, prefix):
+    """The learned bot's mask take: the bit sets in order, or (prefix) the prefixes by length."""
+    for i in range(nopt):
+        b[ix(O_LOPT + i)] = (ONE << i) - ONE if prefix else i
+    return learned_option(b, seat, K_MASK, O_LOPT, nopt)
+
+
+@fn
+def learned_market(b, seat, m):
+    """The learned bot's black-market take: a peeked index."""
+    for i in range(m):
+        b[ix(O_LOPT + i)] = i
+    return learned_option(b, seat, K_MARKET, O_LOPT, m)
+
+
+@fn
+def learned_give(b, seat):
+    """The learned bot's exchange gift: a held card code."""
+    k = ZERO
+    for c in range(N_TYPES):
+        if b[ix(O_H + seat * NT + c)] > 0:
+            b[ix(O_LOPT + k)] = c
+            k += 1
+    return learned_option(b, seat, K_GIVE, O_LOPT, k)

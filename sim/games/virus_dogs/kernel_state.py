@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.virus_dogs import tables as tb
+from sim.games.virus_dogs.learned import FEATURES as LEARNED_FEATURES, NFEAT
 from sim.games.virus_dogs.rules import (
     ACTION_CARDS, AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY,
     CGH, COUNT_PARAM, CTL, DOC, EXC, GIVE_ORDER, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL,
@@ -108,6 +109,9 @@ B_WORLDS = BOT_PARAMS.scalar("determinizations", "search: re-dealt worlds per de
 B_ROLLOUT = BOT_PARAMS.scalar("rollout", "search: the rollout bot's policy")
 B_OBJECTIVE = BOT_PARAMS.scalar("objective", "search: what a rollout scores")
 B_HORIZON = BOT_PARAMS.scalar("horizon", "search: turns a rollout plays")
+B_W0 = BOT_PARAMS.size  # the learned bot's feature weights (learned.FEATURES), one after another
+for _name in LEARNED_FEATURES:
+    BOT_PARAMS.scalar("w_" + _name, "learned: the weight of feature " + _name)
 BOT_PARAM_NAMES = tuple(BOT_PARAMS.fields)
 NB = BOT_PARAMS.size
 
@@ -237,6 +241,8 @@ O_USNAP = LAYOUT.block("unit_snapshot", USNAP_SIZE, "the engine state at the cur
                        "the per-game state (0 .. FRESH_STOP), then the generator's counter and the deck's used part")
 O_PSNAP = LAYOUT.block("pending_state", DECK_STOP, "the engine state at the pending decision (0 .. the deck's "
                        "top), while the engine unwinds")
+O_LOPT = LAYOUT.block("learned_options", MAX_PENDING, "the learned bot's legal options (kernel_learned)")
+O_LFEAT = LAYOUT.block("learned_features", NFEAT, "the features of one option (kernel_learned)")
 SIZE = LAYOUT.size
 NS = tb.NS
 
