@@ -47,3 +47,9 @@ class SearchTwin:
         position = None if option == BOT_ANSWER else int(np.flatnonzero(self.options[:n] == option)[0])
         self.kernel.step_apply(self.buf, np.int64(option))
         return position
+
+
+def twin_of(game, cfg, index: int) -> SearchTwin:
+    """The fast twin of reference game ``index`` of ``cfg`` that the reference engine's search
+    seats ask: the plug-in wires it in, so the reference engine imports no kernel."""
+    return SearchTwin(game, cfg, index, game.step.kernel(), game.step.search())

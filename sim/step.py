@@ -150,14 +150,6 @@ class Step:
             raise NotImplementedError(f"{self.game.name} has no search bot")
         return import_module(self.search_module)
 
-    def search_twin(self, cfg, index: int):
-        """The fast twin of reference game ``index`` of ``cfg`` (``sim.search_twin``) that the
-        reference engine's search seats ask: the plug-in wires it in, the reference engine
-        imports no kernel."""
-        from sim.search_twin import SearchTwin
-
-        return SearchTwin(self.game, cfg, index, self.kernel(), self.search())
-
     def observation(self) -> ModuleType:
         """The game's observation module (``cardlab.env``)."""
         if not self.observation_module:

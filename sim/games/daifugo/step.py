@@ -142,9 +142,11 @@ def with_search_seats(bots, cfg, index: int, names, values):
     seats' rollout bots by name: the bot whose policy code is their ``rollout`` value)."""
     if not seats_search(cfg.bots):
         return bots
+    from sim.search_twin import twin_of
+
     from . import GAME
     from .bots import BOTS, BotAgent
 
     by_code = {spec.policy: name for name, spec in BOTS.items()}
     rollout = [by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)]
-    return SearchSeats(bots, BotAgent(rollout, values), GAME.step.search_twin(cfg, index))
+    return SearchSeats(bots, BotAgent(rollout, values), twin_of(GAME, cfg, index))

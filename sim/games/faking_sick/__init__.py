@@ -73,11 +73,13 @@ class FakingSick(Game):
         return arr
 
     def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):
+        from sim.search_twin import twin_of
+
         from .reference import SearchSeats, run_game, seat_agent
 
         agent = seat_agent(cfg, index)[1]
         if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
-            agent = SearchSeats(agent, self.step.search_twin(cfg, index))
+            agent = SearchSeats(agent, twin_of(self, cfg, index))
         return run_game(cfg, index, log, agent)
 
     def record(self, engine, raw: dict[str, np.ndarray], row: int) -> None:

@@ -82,7 +82,9 @@ class VirusDogs(Game):
         seats = self.seat_params(cfg, index)
         agents = [BotAgent(b, values, rng) for b, values in seats]
         if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
-            agents = with_search_seats(agents, self.step.search_twin(cfg, index), self.step.kinds)
+            from sim.search_twin import twin_of
+
+            agents = with_search_seats(agents, twin_of(self, cfg, index), self.step.kinds)
         eng = Engine(Rules(cfg.params), cfg.players, rng, agents, log)
         if log is not None:
             log.append("seats: " + ", ".join(f"P{s}={b}" for s, (b, _) in enumerate(seats)))
