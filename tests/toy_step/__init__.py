@@ -3,7 +3,7 @@ the step contract and a search bot (``sim.step``, ``sim.search``): the template 
 kernel (``kernel.py``), reference engine (``reference.py``) and search part (``search.py``).
 
 Each seat is dealt a card 0..12; then each seat in turn keeps it or redraws once, while fewer
-than ``redraws`` seats have redrawn (then its one option is to keep). The others' cards are hidden.
+than ``redraws`` seats have redrawn (HR-1; then its one option is to keep). The others' cards are hidden.
 The highest card wins (the lucky bot's card gets ``lucky_bonus``; ties share the win);
 ``turns`` and ``decisions`` count the seats' decisions.
 """
@@ -49,7 +49,7 @@ class RedrawStep(Step):
 class HighCardRedraw(HighCard):
     name = "toy-step"
     title = "High card with one redraw (test game)"
-    params = (*HighCard.params, Param("redraws", 2, "int", "assumed", "T-3", "the most seats that redraw", lo=0, hi=5))
+    params = (*HighCard.params, Param("redraws", 2, "int", "assumed", "HR-1", "the most seats that redraw", lo=0, hi=5))
     bots = {"plain": BotSpec("plain", 0, {"nerve": 0.5}), "lucky": BotSpec("lucky", 1, {"nerve": 0.5}),
             "search": BotSpec("search", 2, {"nerve": 0.5, "budget": 64.0, "determinizations": 0.0, "rollout": 0.0,
                                             "objective": 0.0, "horizon": 0.0})}
