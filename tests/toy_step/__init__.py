@@ -29,6 +29,8 @@ def game_rows(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class RedrawStep(Step):
+    """The step contract: one decision kind, keep (0) or redraw (1)."""
+
     kinds = ("redraw",)
     max_options = 2
     kernel_module = "tests.toy_step.kernel"
@@ -58,6 +60,7 @@ class HighCardRedraw(HighCard):
 
     @cached_property
     def step(self):
+        """The step contract (``sim.step``): the fast engine one decision at a time."""
         return RedrawStep(self)
 
     def fast_batch(self, cfg, start, count):

@@ -44,6 +44,7 @@ def final_card(b, s):
 
 @njit(cache=True)
 def may_redraw(b):
+    """Have fewer than ``redraws`` seats redrawn (HR-1)?"""
     return b[USED] < b[REDRAWS]
 
 
@@ -117,6 +118,7 @@ step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 @njit(cache=True)
 def step_pending(b):
+    """The pending decision: (seat, kind 0 ``redraw``), or (-1, -1) once the game is over."""
     return b[PSEAT], b[PKIND]
 
 
@@ -140,6 +142,7 @@ def run_games(b, seed, start_index, count, run, cards):
 
 
 def run_vector(game, cfg) -> np.ndarray:
+    """The ``RUN`` vector of a configuration: what ``start`` seats every game from."""
     policy, words = bot_param_words(game, cfg)
     run = np.zeros(RUN.size, dtype=np.int64)
     run[R_N], run[R_BONUS], run[R_REDRAWS] = cfg.players, cfg.params["lucky_bonus"], cfg.params["redraws"]
@@ -149,4 +152,5 @@ def run_vector(game, cfg) -> np.ndarray:
 
 
 def new_state() -> np.ndarray:
+    """A zeroed state buffer (``LAYOUT``)."""
     return np.zeros(SIZE, dtype=np.int64)

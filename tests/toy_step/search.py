@@ -50,6 +50,7 @@ def determinize(w, b, seat, key):
 
 @njit(cache=True)
 def resume_copy(dst, src):
+    """The whole buffer: play goes on from all of it (it is small)."""
     dst[:] = src
 
 
@@ -76,6 +77,7 @@ def score(w, seat, objective):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
     return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
                   score, stats)
 
@@ -86,6 +88,7 @@ def bot_param(b, seat, k) -> float:
 
 
 def collect(b, k, raw):
+    """Game ``k``'s final cards into the batch arrays (the plug-in derives the rest from them)."""
     raw["cards"][k, :b[N]] = [final_card(b, s) for s in range(b[N])]
 
 
