@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-os.environ.setdefault("CARDLAB_GAMES", "toy=tests.toy_game")
+os.environ.setdefault("CARDLAB_GAMES", "toy=tests.toy_game,toy-step=tests.toy_step")
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ Keys:
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 SPEC_FILE = "tests/game_cases.py"
@@ -206,6 +207,23 @@ CASES = {
         ],
         "bad_scenarios": [],
         "feel": None,
+    },
+    "toy-step": {  # the step-contract template (tests/toy_step/), registered through CARDLAB_GAMES
+        "scenario": {"game": "toy-step", "seed": 1, "state": {"note": "echoed"}},
+        "recounted": {},
+        "bad_configs": [
+            (dict(players=6), "2 to 5 players"),
+            (dict(overrides={"redraws": 6}), "bad value 6 for 'redraws'"),
+        ],
+        "bad_scenarios": [],
+        "batch_rows": lambda raw, k, n: {"games": np.array([raw["winner"][k], raw["nwin"][k], raw["turns"][k]]),
+                                         "cards": raw["cards"][k]},
+        "batch_sums": lambda raw: {},
+        "driver_seat_games": 10,
+        "single_options_counted": True,
+        "search": {"bots": ["search", "plain", "search", "lucky", "search"], "overrides": {"bot.search.budget": 24},
+                   "games": 8, "reference_games": 6},
+        "feel": None,  # no lead to follow: one card a seat
     },
 }
 

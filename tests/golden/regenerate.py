@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-os.environ.setdefault("CARDLAB_GAMES", "toy=tests.toy_game")
+os.environ.setdefault("CARDLAB_GAMES", "toy=tests.toy_game,toy-step=tests.toy_step")  # as tests/conftest.py
 
 from sim.games import available, get_game  # noqa: E402
 from tests.golden import cases, path, render  # noqa: E402
