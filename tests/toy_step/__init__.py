@@ -83,7 +83,9 @@ class HighCardRedraw(HighCard):
         seated = self.seat_params(cfg, index)
         agents = [Bot(p["nerve"]) for _, p in seated]
         if "search" in cfg.bots:  # the search seats ask a fast twin of the game
-            twin = self.step.search_twin(cfg, index)
+            from sim.search_twin import twin_of
+
+            twin = twin_of(self, cfg, index)
             agents = [SearchSeat(twin) if twin.is_search(s) else a for s, a in enumerate(agents)]
         return play(cfg, index, seated, agents, log)
 

@@ -96,6 +96,6 @@ SEARCH_DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
     max_options=2, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
     decision_number=lambda b, seat: b[TURN],
-    search_seats=lambda b: swap_search_seats(b, b[N], POLICY, SEARCH, lambda b, s: bot_param(b, s, BP_ROLLOUT)),
+    search_seats=lambda b: swap_search_seats(b, b[N], POLICY, (SEARCH,), lambda b, s: bot_param(b, s, BP_ROLLOUT)),
     collect=collect)
 search_option, advance, start_search_game, run_search_games, search_batch = SEARCH_DRIVER.functions()
