@@ -64,45 +64,17 @@ def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determini
     -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and brought back
     to the same decision, False if the re-deal does not lead there; ``rollout(w, option)``:
     answer with ``option`` and play the game to its end, returning the decisions the engine
-    played; ``score(w, seat, objective) -> float``.
+    played; ``score(w, seat, objective) -> float``. Every world weighs the same
+    (``decide_weighted`` with ``unit_weight``).
     """
-    n = legal(b, opts)
-    stats[ST_DECISIONS] += 1
-    if n <= 1:
-        return opts[0]
-    nw = worlds if worlds > 0 else max(1, budget // n)
-    reps = max(1, budget // (nw * n))
-    total = np.zeros(n)
-    count = np.zeros(n)
-    world = b.copy()
-    w = b.copy()
-    for d in range(nw):
-        ok = False
-        for attempt in range(MAX_TRIES):
-            copy(world, b)
-            if determinize(world, b, seat, sub_key(key, d * MAX_TRIES + attempt)):
-                ok = True
-                break
-            stats[ST_REJECTED] += 1
-        if not ok:
-            continue
-        stats[ST_WORLDS] += 1
-        for o in range(n):
-            for _ in range(reps):
-                copy(w, world)
-                stats[ST_ROLLOUT_DECISIONS] += rollout(w, opts[o])
-                total[o] += score(w, seat, objective)
-                count[o] += 1
-                stats[ST_ROLLOUTS] += 1
-    best = 0
-    best_mean = -1e300
-    for o in range(n):
-        if count[o] > 0 and total[o] / count[o] > best_mean:
-            best_mean = total[o] / count[o]
-            best = o
-    if best_mean == -1e300:
-        stats[ST_EMPTY] += 1  # no world could be re-dealt: the first option
-    return opts[best]
+    return decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, unit_weight,
+                           rollout, score, stats)
+
+
+@njit(cache=True)
+def unit_weight(world, b, seat):
+    """Every world weighs 1 (the honest search)."""
+    return 1.0
 
 
 @njit(inline="always")
