@@ -16,7 +16,7 @@ Joker single.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from .rules import JOKER, pretty, RANK_NAMES, SUIT_SYMBOLS
@@ -35,15 +35,15 @@ class Play:
     high: int
     suits: int  # bitmask of represented suits
 
-    @property
+    @cached_property
     def mask(self) -> int:
         return sum(1 << c for c in self.cards)
 
-    @property
+    @cached_property
     def jokers(self) -> int:
         return sum(1 for c in self.cards if c >= JOKER)
 
-    @property
+    @cached_property
     def substitutes(self) -> int:
         """Cards played as another rank through card 20 (§4.20)."""
         return sum(1 for c, r in zip(self.cards, self.reps) if c < JOKER and r != c)
@@ -144,6 +144,12 @@ def strength(rank: int, reversed_: bool) -> int:
     return 12 - rank if reversed_ else rank
 
 
+@lru_cache(maxsize=None)
+def ranks_at_least(rank: int, reversed_: bool) -> tuple[int, ...]:
+    """§3.2: the ranks at least as strong as ``rank`` (ascending rank index)."""
+    return tuple(r for r in range(13) if strength(r, reversed_) >= strength(rank, reversed_))
+
+
 def value(x: Play, reversed_: bool) -> int:
     """§3.3: the number compared when beating: Joker single 13; stairs use the end that is weakest."""
     if x.kind == JOKER_SINGLE:
@@ -198,52 +204,66 @@ def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
     return None
 
 
-def _cards_by_rank(hand: set[int], subs: bool) -> dict[int, dict[int, int]]:
-    """rank -> {suit: the card standing for that rank and suit}: the natural cards and, with
-    ``subs`` (card 20), the A, 2 or 3 of a suit for its missing J, Q or K."""
-    by_rank: dict[int, dict[int, int]] = {}
-    for c in hand:
+def _cards_by_rank(hand: set[int], subs: bool) -> dict[int, tuple[tuple[int, int], ...]]:
+    """rank -> the (suit, card standing for that rank and suit) pairs by suit: the natural cards
+    and, with ``subs`` (card 20), the A, 2 or 3 of a suit for its missing J, Q or K."""
+    by_rank: dict[int, list[tuple[int, int]]] = {}
+    for c in sorted(hand):
         if c < JOKER:
-            by_rank.setdefault(c // 4, {})[c % 4] = c
+            by_rank.setdefault(c // 4, []).append((c % 4, c))
     if subs:
         for r, sub in SUBSTITUTE.items():
-            for s, c in by_rank.get(sub, {}).items():
-                by_rank.setdefault(r, {}).setdefault(s, c)  # only where the natural card is missing
-    return by_rank
+            natural = {s for s, _ in by_rank.get(r, [])}
+            stand_ins = [(s, c) for s, c in by_rank.get(sub, []) if s not in natural]
+            if stand_ins:  # only where the natural card is missing
+                by_rank[r] = sorted(by_rank.get(r, []) + stand_ins)
+    return {r: tuple(pairs) for r, pairs in by_rank.items()}
 
 
 def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
     """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
     ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
-    jokers = sorted(c for c in hand if c >= JOKER)
+    jokers = tuple(sorted(c for c in hand if c >= JOKER))
     by_rank = _cards_by_rank(hand, subs)
+    fewest = min(counts)
     out = []
     for r in ranks:
-        phys = by_rank.get(r, {})
-        held = sorted(phys)
-        if not held and not jokers:
-            continue
-        base = 4 * r
-        natural = all(phys[s] == base + s for s in held)
+        held = by_rank.get(r, ())
+        if len(held) + len(jokers) < fewest:
+            continue  # too few cards of this rank for any of the sizes asked
         for k in counts:
-            for j in range(0, min(len(jokers), k) + 1):
-                n = k - j
-                if (n == 0 and k == 1 and not lone_joker_wild) or n > len(held):
-                    continue
-                for nat in combinations(held, n):
-                    js = _designated(nat, j, lock)
-                    if len(js) < j:
-                        continue
-                    if natural:  # no substitute: natural cards ascending, then the jokers
-                        cards = tuple(base + s for s in nat)
-                        reps = cards + tuple(base + s for s in js)
-                        out.append(Play(SET, cards + tuple(jokers[:j]), reps, k, r, r, _suit_mask(nat + js)))
-                        continue
-                    pairs = [(phys[s], 4 * r + s) for s in nat] + list(zip(jokers[:j], (4 * r + s for s in js)))
-                    pairs.sort()
-                    out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
-                                    sum(1 << (x % 4) for _, x in pairs)))
+            out += _sets_of_rank(r, held, jokers, k, lock, lone_joker_wild)
     return out
+
+
+@lru_cache(maxsize=None)
+def _sets_of_rank(r: int, held: tuple[tuple[int, int], ...], jokers: tuple[int, ...], k: int, lock: int,
+                  lone_joker_wild: bool) -> tuple[Play, ...]:
+    """The sets of ``sets_of`` of k cards of rank r from the ``held`` (suit, card standing for
+    it) pairs and the ``jokers``, remembered: hands ask the same few questions per rank."""
+    phys = dict(held)
+    suits = [s for s, _ in held]
+    base = 4 * r
+    natural = all(c == base + s for s, c in held)
+    out = []
+    for j in range(0, min(len(jokers), k) + 1):
+        n = k - j
+        if (n == 0 and k == 1 and not lone_joker_wild) or n > len(suits):
+            continue
+        for nat in combinations(suits, n):
+            js = _designated(nat, j, lock)
+            if len(js) < j:
+                continue
+            if natural:  # no substitute: natural cards ascending, then the jokers
+                cards = tuple(base + s for s in nat)
+                reps = cards + tuple(base + s for s in js)
+                out.append(Play(SET, cards + jokers[:j], reps, k, r, r, _suit_mask(nat + js)))
+                continue
+            pairs = [(phys[s], base + s) for s in nat] + list(zip(jokers[:j], (base + s for s in js)))
+            pairs.sort()
+            out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
+                            sum(1 << (x % 4) for _, x in pairs)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=None)
@@ -266,12 +286,16 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     longest = min(13, len(hand))
     lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
     for s in range(4):
+        phys = [_physical(hand, r, s, subs) for r in range(13)]  # the card standing for each rank
+        held = sum(1 for c in phys if c is not None)
         for L in lengths:
+            if held + len(jokers) < L:
+                break  # not enough cards of this suit for a run this long (nor longer)
             for low in range(0, 14 - L):
                 window = range(low, low + L)
                 pairs, missing = [], []
                 for r in window:
-                    c = _physical(hand, r, s, subs)
+                    c = phys[r]
                     if c is not None and c != 4 * r + s and c // 4 in window:
                         c = None  # the substitute already stands for itself in this run
                     if c is None:
