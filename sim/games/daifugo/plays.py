@@ -50,6 +50,11 @@ class Play:
 
     def key(self) -> tuple:
         """Sort key of the canonical order (a card-02 fusion: after stairs, before the Joker single)."""
+        return self.order
+
+    @cached_property
+    def order(self) -> tuple:
+        """``key``, worked out once per play."""
         whole = getattr(self, "whole", None)
         if whole is not None:
             return (2, whole.kind, whole.count, whole.low, self.mask)
@@ -204,47 +209,48 @@ def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
     return None
 
 
-def _cards_by_rank(hand: set[int], subs: bool) -> dict[int, tuple[tuple[int, int], ...]]:
-    """rank -> the (suit, card standing for that rank and suit) pairs by suit: the natural cards
-    and, with ``subs`` (card 20), the A, 2 or 3 of a suit for its missing J, Q or K."""
-    by_rank: dict[int, list[tuple[int, int]]] = {}
+def _cards_by_rank(hand: set[int], subs: bool) -> list[list[int]]:
+    """Per rank, the cards standing for it, one per suit in suit order (a card's suit is its
+    id % 4): the natural cards and, with ``subs`` (card 20), the A, 2 or 3 of a suit for its
+    missing J, Q or K."""
+    by_rank: list[list[int]] = [[] for _ in range(13)]
     for c in sorted(hand):
         if c < JOKER:
-            by_rank.setdefault(c // 4, []).append((c % 4, c))
+            by_rank[c // 4].append(c)
     if subs:
         for r, sub in SUBSTITUTE.items():
-            natural = {s for s, _ in by_rank.get(r, [])}
-            stand_ins = [(s, c) for s, c in by_rank.get(sub, []) if s not in natural]
-            if stand_ins:  # only where the natural card is missing
-                by_rank[r] = sorted(by_rank.get(r, []) + stand_ins)
-    return {r: tuple(pairs) for r, pairs in by_rank.items()}
+            natural = {c % 4 for c in by_rank[r]}
+            stand_ins = [c for c in by_rank[sub] if c % 4 not in natural]  # only where the natural card is missing
+            by_rank[r] = sorted(by_rank[r] + stand_ins, key=lambda c: c % 4)
+    return by_rank
 
 
 def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
     """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
     ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
-    jokers = tuple(sorted(c for c in hand if c >= JOKER))
+    jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
     fewest = min(counts)
     out = []
     for r in ranks:
-        held = by_rank.get(r, ())
+        held = by_rank[r]
         if len(held) + len(jokers) < fewest:
             continue  # too few cards of this rank for any of the sizes asked
         for k in counts:
-            out += _sets_of_rank(r, held, jokers, k, lock, lone_joker_wild)
+            out += _sets_of_rank(r, tuple(held), jokers, k, lock, lone_joker_wild)
     return out
 
 
 @lru_cache(maxsize=None)
-def _sets_of_rank(r: int, held: tuple[tuple[int, int], ...], jokers: tuple[int, ...], k: int, lock: int,
+def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
                   lone_joker_wild: bool) -> tuple[Play, ...]:
-    """The sets of ``sets_of`` of k cards of rank r from the ``held`` (suit, card standing for
-    it) pairs and the ``jokers``, remembered: hands ask the same few questions per rank."""
-    phys = dict(held)
-    suits = [s for s, _ in held]
+    """The sets of ``sets_of`` of k cards of rank r from the ``held`` cards standing for it (one
+    per suit, in suit order) and the ``jokers``, remembered: hands ask the same few questions
+    per rank."""
+    phys = {c % 4: c for c in held}
+    suits = list(phys)
     base = 4 * r
-    natural = all(c == base + s for s, c in held)
+    natural = all(c // 4 == r for c in held)
     out = []
     for j in range(0, min(len(jokers), k) + 1):
         n = k - j
@@ -281,7 +287,7 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     """§3.1/§4.21: same-suit runs of 3+ consecutive represented ranks, no wrap-around, jokers fill
     gaps; with ``subs`` (card 20) a gap at J, Q or K takes its A, 2 or 3 when that card is not
     in the run itself, before a joker does."""
-    jokers = sorted(c for c in hand if c >= JOKER)
+    jokers = jokers_in(hand)
     out = []
     longest = min(13, len(hand))
     lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
@@ -310,9 +316,19 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     return out
 
 
+def jokers_in(hand: set[int]) -> tuple[int, ...]:
+    """The jokers of the hand, ascending (the Joker 52 and, with card 05, the second joker 53)."""
+    return tuple(c for c in (JOKER, JOKER + 1) if c in hand)
+
+
 def joker_single(hand: set[int]) -> list[Play]:
-    jokers = sorted(c for c in hand if c >= JOKER)
-    return [Play(JOKER_SINGLE, (jokers[0],), (JOKER,), 1, -1, -1, 0)] if jokers else []
+    jokers = jokers_in(hand)
+    return [_joker_single(jokers[0])] if jokers else []
+
+
+@lru_cache(maxsize=None)
+def _joker_single(joker: int) -> Play:
+    return Play(JOKER_SINGLE, (joker,), (JOKER,), 1, -1, -1, 0)
 
 
 def dobon_value(rank: int) -> int:
