@@ -179,14 +179,27 @@ def keep_finisher(eng, p, moves):
     if eng.applies(R.C04_TABOO, p):
         return moves
     hand = eng.hands[p]
-    ff = {c for c in hand if eng.forbidden_finish_card(p, c)}
+    ff = forbidden_finish_cards(eng, p, hand)
     if not ff:
         return moves
-    safe = [m for m in moves if any(c not in ff for c in hand.difference(m.cards))]
-    if not safe:
+    if all(hand.difference(m.cards) <= ff for m in moves):  # no play leaves a card p may finish on
         return moves
     return [m for m in moves if len(m.cards) == len(hand) or not hand.difference(m.cards) <= ff
             or eng.causes_revolution(p, m)]
+
+
+def forbidden_finish_cards(eng, p, cards) -> set[int]:
+    """The ``cards`` p may not finish on (``forbidden_finish_card``, asked once per rank: the
+    answer is the same for every card of a rank, and for both jokers)."""
+    forbidden = {}  # rank (13: the jokers) -> the answer
+    out = set()
+    for c in cards:
+        r = ex_value(c)
+        if r not in forbidden:
+            forbidden[r] = eng.forbidden_finish_card(p, c)
+        if forbidden[r]:
+            out.add(c)
+    return out
 
 
 def strategist_play(eng, p, can_pass, moves, prm):

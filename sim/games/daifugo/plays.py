@@ -230,23 +230,28 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
     ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
     jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
+    counts = tuple(counts)
     fewest = min(counts)
     out = []
     for r in ranks:
         held = by_rank[r]
         if len(held) + len(jokers) < fewest:
             continue  # too few cards of this rank for any of the sizes asked
-        for k in counts:
-            out += _sets_of_rank(r, tuple(held), jokers, k, lock, lone_joker_wild)
+        out += _sets_of_rank(r, tuple(held), jokers, counts, lock, lone_joker_wild)
     return out
 
 
 @lru_cache(maxsize=None)
-def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
+def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], counts: tuple[int, ...], lock: int,
                   lone_joker_wild: bool) -> tuple[Play, ...]:
-    """The sets of ``sets_of`` of k cards of rank r from the ``held`` cards standing for it (one
-    per suit, in suit order) and the ``jokers``, remembered: hands ask the same few questions
-    per rank."""
+    """The sets of ``sets_of`` of rank r from the ``held`` cards standing for it (one per suit,
+    in suit order) and the ``jokers``, remembered: hands ask the same few questions per rank."""
+    return tuple(x for k in counts for x in _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild))
+
+
+def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
+                       lone_joker_wild: bool) -> list[Play]:
+    """The sets of k cards of ``_sets_of_rank``."""
     phys = {c % 4: c for c in held}
     suits = list(phys)
     base = 4 * r
@@ -269,7 +274,7 @@ def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int
             pairs.sort()
             out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
                             sum(1 << (x % 4) for _, x in pairs)))
-    return tuple(out)
+    return out
 
 
 @lru_cache(maxsize=None)
