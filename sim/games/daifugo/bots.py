@@ -120,6 +120,15 @@ def rank_count(hand, c: int) -> int:
     return sum(1 for x in hand if x < R.JOKER and x // 4 == c // 4)
 
 
+def rank_counts(hand) -> list[int]:
+    """Natural cards of the hand per rank (``rank_count`` of every rank at once)."""
+    counts = [0] * 13
+    for x in hand:
+        if x < R.JOKER:
+            counts[x // 4] += 1
+    return counts
+
+
 def weakest_key(c: int):
     """greedy: weakest first in the normal order (Joker strongest)."""
     return (ex_value(c), c)
@@ -127,7 +136,8 @@ def weakest_key(c: int):
 
 def unpaired_key(hand):
     """strategist: unpaired cards first, then by rank; jokers last."""
-    return lambda c: (2, 0, c) if c >= R.JOKER else (int(rank_count(hand, c) >= 2), c // 4, c)
+    held = rank_counts(hand)
+    return lambda c: (2, 0, c) if c >= R.JOKER else (int(held[c // 4] >= 2), c // 4, c)
 
 
 class BotAgent:
@@ -171,14 +181,27 @@ def keep_finisher(eng, p, moves):
     if eng.applies(R.C04_TABOO, p):
         return moves
     hand = eng.hands[p]
-    ff = {c for c in hand if eng.forbidden_finish_card(p, c)}
+    ff = forbidden_finish_cards(eng, p, hand)
     if not ff:
         return moves
-    safe = [m for m in moves if any(c not in ff for c in hand.difference(m.cards))]
-    if not safe:
+    if all(hand.difference(m.cards) <= ff for m in moves):  # no play leaves a card p may finish on
         return moves
     return [m for m in moves if len(m.cards) == len(hand) or not hand.difference(m.cards) <= ff
             or eng.causes_revolution(p, m)]
+
+
+def forbidden_finish_cards(eng, p, cards) -> set[int]:
+    """The ``cards`` p may not finish on (``forbidden_finish_card``, asked once per rank: the
+    answer is the same for every card of a rank, and for both jokers)."""
+    forbidden = {}  # rank (13: the jokers) -> the answer
+    out = set()
+    for c in cards:
+        r = ex_value(c)
+        if r not in forbidden:
+            forbidden[r] = eng.forbidden_finish_card(p, c)
+        if forbidden[r]:
+            out.add(c)
+    return out
 
 
 def strategist_play(eng, p, can_pass, moves, prm):
@@ -215,16 +238,19 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 unseen_n[c // 4] -= 1
     opp = [len(eng.hands[q]) for q in range(eng.n) if q != p and eng.active[q]]
     min_opp = min(opp) if opp else 0
+    held = rank_counts(hand)
+    finishers = {c for c in hand if not ff_card(c)}  # the cards p may finish on
+    strongest_cards = {c for c in hand if c < R.JOKER and c // 4 == strongest}
     best, best_cost = None, 1 << 30
     for m in moves:
         cost = value(m, rv) * 16 + (15 - m.count) + 200 * m.jokers
-        if any(c < R.JOKER and c // 4 == strongest for c in m.cards):
+        if not strongest_cards.isdisjoint(m.cards):
             cost += 100
-        if m.kind == SET and m.count - m.jokers < rank_count(hand, 4 * m.low):
+        if m.kind == SET and m.count - m.jokers < held[m.low]:
             cost += 8
-        rest = [c for c in hand if c not in m.cards]
+        rest = hand.difference(m.cards)
         if rest:
-            if all(ff_card(c) for c in rest):
+            if rest.isdisjoint(finishers):  # only forbidden-finish cards would remain
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300

@@ -16,7 +16,7 @@ Joker single.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from .rules import JOKER, pretty, RANK_NAMES, SUIT_SYMBOLS
@@ -35,21 +35,26 @@ class Play:
     high: int
     suits: int  # bitmask of represented suits
 
-    @property
+    @cached_property
     def mask(self) -> int:
         return sum(1 << c for c in self.cards)
 
-    @property
+    @cached_property
     def jokers(self) -> int:
         return sum(1 for c in self.cards if c >= JOKER)
 
-    @property
+    @cached_property
     def substitutes(self) -> int:
         """Cards played as another rank through card 20 (§4.20)."""
         return sum(1 for c, r in zip(self.cards, self.reps) if c < JOKER and r != c)
 
     def key(self) -> tuple:
         """Sort key of the canonical order (a card-02 fusion: after stairs, before the Joker single)."""
+        return self.order
+
+    @cached_property
+    def order(self) -> tuple:
+        """``key``, worked out once per play."""
         whole = getattr(self, "whole", None)
         if whole is not None:
             return (2, whole.kind, whole.count, whole.low, self.mask)
@@ -144,6 +149,12 @@ def strength(rank: int, reversed_: bool) -> int:
     return 12 - rank if reversed_ else rank
 
 
+@lru_cache(maxsize=None)
+def ranks_at_least(rank: int, reversed_: bool) -> tuple[int, ...]:
+    """§3.2: the ranks at least as strong as ``rank`` (ascending rank index)."""
+    return tuple(r for r in range(13) if strength(r, reversed_) >= strength(rank, reversed_))
+
+
 def value(x: Play, reversed_: bool) -> int:
     """§3.3: the number compared when beating: Joker single 13; stairs use the end that is weakest."""
     if x.kind == JOKER_SINGLE:
@@ -198,51 +209,71 @@ def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
     return None
 
 
-def _cards_by_rank(hand: set[int], subs: bool) -> dict[int, dict[int, int]]:
-    """rank -> {suit: the card standing for that rank and suit}: the natural cards and, with
-    ``subs`` (card 20), the A, 2 or 3 of a suit for its missing J, Q or K."""
-    by_rank: dict[int, dict[int, int]] = {}
-    for c in hand:
+def _cards_by_rank(hand: set[int], subs: bool) -> list[list[int]]:
+    """Per rank, the cards standing for it, one per suit in suit order (a card's suit is its
+    id % 4): the natural cards and, with ``subs`` (card 20), the A, 2 or 3 of a suit for its
+    missing J, Q or K."""
+    by_rank: list[list[int]] = [[] for _ in range(13)]
+    for c in sorted(hand):
         if c < JOKER:
-            by_rank.setdefault(c // 4, {})[c % 4] = c
+            by_rank[c // 4].append(c)
     if subs:
         for r, sub in SUBSTITUTE.items():
-            for s, c in by_rank.get(sub, {}).items():
-                by_rank.setdefault(r, {}).setdefault(s, c)  # only where the natural card is missing
+            natural = {c % 4 for c in by_rank[r]}
+            stand_ins = [c for c in by_rank[sub] if c % 4 not in natural]  # only where the natural card is missing
+            by_rank[r] = sorted(by_rank[r] + stand_ins, key=lambda c: c % 4)
     return by_rank
 
 
 def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
     """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
     ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
-    jokers = sorted(c for c in hand if c >= JOKER)
+    jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
+    counts = tuple(counts)
+    fewest = min(counts)
     out = []
     for r in ranks:
-        phys = by_rank.get(r, {})
-        held = sorted(phys)
-        if not held and not jokers:
+        held = by_rank[r]
+        if len(held) + len(jokers) < fewest:
+            continue  # too few cards of this rank for any of the sizes asked
+        out += _sets_of_rank(r, tuple(held), jokers, counts, lock, lone_joker_wild)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], counts: tuple[int, ...], lock: int,
+                  lone_joker_wild: bool) -> tuple[Play, ...]:
+    """The sets of ``sets_of`` of rank r from the ``held`` cards standing for it (one per suit,
+    in suit order) and the ``jokers``, remembered: hands ask the same few questions per rank."""
+    return tuple(x for k in counts for x in _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild))
+
+
+def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
+                       lone_joker_wild: bool) -> list[Play]:
+    """The sets of k cards of ``_sets_of_rank``."""
+    phys = {c % 4: c for c in held}
+    suits = list(phys)
+    base = 4 * r
+    natural = all(c // 4 == r for c in held)
+    out = []
+    for j in range(0, min(len(jokers), k) + 1):
+        n = k - j
+        if (n == 0 and k == 1 and not lone_joker_wild) or n > len(suits):
             continue
-        base = 4 * r
-        natural = all(phys[s] == base + s for s in held)
-        for k in counts:
-            for j in range(0, min(len(jokers), k) + 1):
-                n = k - j
-                if (n == 0 and k == 1 and not lone_joker_wild) or n > len(held):
-                    continue
-                for nat in combinations(held, n):
-                    js = _designated(nat, j, lock)
-                    if len(js) < j:
-                        continue
-                    if natural:  # no substitute: natural cards ascending, then the jokers
-                        cards = tuple(base + s for s in nat)
-                        reps = cards + tuple(base + s for s in js)
-                        out.append(Play(SET, cards + tuple(jokers[:j]), reps, k, r, r, _suit_mask(nat + js)))
-                        continue
-                    pairs = [(phys[s], 4 * r + s) for s in nat] + list(zip(jokers[:j], (4 * r + s for s in js)))
-                    pairs.sort()
-                    out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
-                                    sum(1 << (x % 4) for _, x in pairs)))
+        for nat in combinations(suits, n):
+            js = _designated(nat, j, lock)
+            if len(js) < j:
+                continue
+            if natural:  # no substitute: natural cards ascending, then the jokers
+                cards = tuple(base + s for s in nat)
+                reps = cards + tuple(base + s for s in js)
+                out.append(Play(SET, cards + jokers[:j], reps, k, r, r, _suit_mask(nat + js)))
+                continue
+            pairs = [(phys[s], base + s) for s in nat] + list(zip(jokers[:j], (base + s for s in js)))
+            pairs.sort()
+            out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
+                            sum(1 << (x % 4) for _, x in pairs)))
     return out
 
 
@@ -261,17 +292,21 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     """§3.1/§4.21: same-suit runs of 3+ consecutive represented ranks, no wrap-around, jokers fill
     gaps; with ``subs`` (card 20) a gap at J, Q or K takes its A, 2 or 3 when that card is not
     in the run itself, before a joker does."""
-    jokers = sorted(c for c in hand if c >= JOKER)
+    jokers = jokers_in(hand)
     out = []
     longest = min(13, len(hand))
     lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
     for s in range(4):
+        phys = [_physical(hand, r, s, subs) for r in range(13)]  # the card standing for each rank
+        held = sum(1 for c in phys if c is not None)
         for L in lengths:
+            if held + len(jokers) < L:
+                break  # not enough cards of this suit for a run this long (nor longer)
             for low in range(0, 14 - L):
                 window = range(low, low + L)
                 pairs, missing = [], []
                 for r in window:
-                    c = _physical(hand, r, s, subs)
+                    c = phys[r]
                     if c is not None and c != 4 * r + s and c // 4 in window:
                         c = None  # the substitute already stands for itself in this run
                     if c is None:
@@ -286,9 +321,19 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     return out
 
 
+def jokers_in(hand: set[int]) -> tuple[int, ...]:
+    """The jokers of the hand, ascending (the Joker 52 and, with card 05, the second joker 53)."""
+    return tuple(c for c in (JOKER, JOKER + 1) if c in hand)
+
+
 def joker_single(hand: set[int]) -> list[Play]:
-    jokers = sorted(c for c in hand if c >= JOKER)
-    return [Play(JOKER_SINGLE, (jokers[0],), (JOKER,), 1, -1, -1, 0)] if jokers else []
+    jokers = jokers_in(hand)
+    return [_joker_single(jokers[0])] if jokers else []
+
+
+@lru_cache(maxsize=None)
+def _joker_single(joker: int) -> Play:
+    return Play(JOKER_SINGLE, (joker,), (JOKER,), 1, -1, -1, 0)
 
 
 def dobon_value(rank: int) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import rules as R
 from ..plays import (JOKER_SINGLE, SET, STAIRS, Fusion, Play, beats, equal, fusions_of, joker_single, one_step,
-                     sets_of, stairs_of, strength, value)
+                     ranks_at_least, sets_of, stairs_of, value)
 
 
 class MoveGen:
@@ -36,8 +36,7 @@ class MoveGen:
             cand += joker_single(hand)
         elif t.kind == SET:
             counts = {t.count, 1, 2, 3, 4} if self.applies(R.C06_SLIP, p) else {t.count}
-            at_least = [r for r in range(13) if strength(r, rv) >= strength(t.low, rv)]
-            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, at_least, subs)
+            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, ranks_at_least(t.low, rv), subs)
             cand += joker_single(hand)
         elif self.may_follow_stairs(p):
             cand += stairs_of(hand, t.count, subs)
