@@ -26,9 +26,10 @@ depends on the seat's observations and the stream alone. Forgotten (a world may 
 them): hands shown and cards seen in peeks in earlier units, and the cards the seat passed in
 earlier units' exchanges. Not placed but checked (a world is kept only if its replay shows the
 same): what an opponent drew face up after the owner of the turn drew privately, and cards
-seen after ``MAX_SEEN`` others following a shuffle. Worlds are not weighed by how likely they
-make the opponents' past plays, and a card an opponent played in the unit is placed in its hand
-at the unit's start even if it drew it in the unit.
+seen after ``MAX_SEEN`` others following a shuffle. The honest search does not weigh worlds by
+how likely they make the opponents' past decisions (the weighted seat, below, does), and a card
+an opponent played in the unit is placed in its hand at the unit's start even if it drew it in
+the unit.
 
 The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
 (``reveal``): every hand as it is, the deck's cards that left it or were looked at in the unit
