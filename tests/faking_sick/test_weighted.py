@@ -3,6 +3,7 @@ sim.search.decide_weighted): it does not peek (FS-11.2/11.3), and a world's weig
 epsilon-softened honest likelihood of the opponents' plays."""
 
 import numpy as np
+import pytest
 
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import kernel as K
@@ -37,7 +38,7 @@ def test_likelihood_is_epsilon_to_the_plays_of_banned_types():
     w[S.BANNED + o * k], w[S.BANNED + o * k + 1] = 1, 2
     w[S.BANNED + p * k], w[S.BANNED + p * k + 1] = 1, 1
     w[S.BANNED + seat * k] = 1
-    assert KS.likelihood(w, b, np.int64(seat)) == KS.BLUFF_EPSILON ** (3 + 2 + 4)
+    assert KS.likelihood(w, b, np.int64(seat)) == pytest.approx(KS.BLUFF_EPSILON ** (3 + 2 + 4), rel=1e-12)
 
 
 def test_no_peeking_weighted_choice_unchanged_when_the_hidden_cards_are_permuted():

@@ -57,7 +57,7 @@ class VirusDogs(Game):
         if sum(Rules(v).counts) < 1:
             raise ConfigError("the starting deck must hold at least one card")
         rollout = int(cfg.bot_values(BOTS["search"])["rollout"])
-        if "search" in cfg.bots and rollout not in ROLLOUT_BOTS:
+        if seats_search(cfg.bots) and rollout not in ROLLOUT_BOTS:
             raise ConfigError(f"bot.search.rollout {rollout} is no rollout bot; "
                               f"{', '.join(f'{c} {b}' for c, b in ROLLOUT_BOTS.items())}")
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
 from sim.learned import best_option, default_weights, weight_params
-from sim.search_params import SEEING_DOC, search_params
+from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 from sim.games.virus_dogs.learned import FEATURES, POLICY_FILE, reference_features
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
@@ -35,6 +35,7 @@ RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
 LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP)
 SEARCH = 9  # a search seat (sim.search); its rollouts, and its play without a search driver, are policy ``rollout``
 SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
+WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel_search.likelihood)
 SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE, "learned": LEARNED},
                               ("win", "placement"))
 BOTS = {
@@ -59,6 +60,7 @@ BOTS["search"] = BotSpec(
 BOTS["learned"] = BotSpec("learned", LEARNED, dict(WEIGHTS),
                           "the option with the highest weighted sum of features (weights fitted to the search's choices)")
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
+BOTS["weighted"] = BotSpec("weighted", WEIGHTED, dict(BOTS["search"].params), WEIGHTED_DOC)
 
 # suspicion (module docstring): cards a player took into the hand unseen since it was last revealed
 BOT_PARAMS = (
@@ -131,7 +133,7 @@ class BotAgent:
     def __init__(self, name: str, params: dict[str, float], rng):
         self.name = name
         self.policy = BOTS[name].policy
-        if self.policy in (SEARCH, SEEING):  # without a search driver (sim.search_twin) a search seat plays its rollout bot
+        if self.policy in (SEARCH, SEEING, WEIGHTED):  # without a search driver (sim.search_twin) a search seat plays its rollout bot
             self.policy = int(params["rollout"])
         self.p = {k: ppm(v) for k, v in params.items()}
         self.rng = rng

@@ -64,13 +64,13 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import SEARCH, SEEING
+from sim.games.virus_dogs.bots import SEARCH, SEEING, WEIGHTED
 from sim.games.virus_dogs.kernel_state import (
     BOT_PARAM_NAMES, B_ROLLOUT, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
     O_SCRIPT, O_SM, O_SPOL, O_SSEAT, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
     S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
-    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, V, restore_unit,
+    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, S_WEIGHTED, V, restore_unit,
 )
 # The buffer's layout, the decision kinds and the pending-options size, read from here by the
 # step wrapper (step.py) and the tests:
@@ -155,17 +155,21 @@ def start_game(b, seed, game_index, run, dens):
     begin_game(b, seed, game_index, run)
     search = 0
     seeing = 0
+    weighted = 0
     for s in range(b[S_N]):
         pol = b[ix(O_POL + s)]
         if pol == SEEING:
             seeing |= 1 << s
-        if pol == SEARCH or pol == SEEING:  # played by its rollout bot unless a search driver takes the seat
+        if pol == WEIGHTED:
+            weighted |= 1 << s
+        if pol == SEARCH or pol == SEEING or pol == WEIGHTED:  # played by its rollout bot unless a search driver takes the seat
             search |= 1 << s
             pol = param_int(b[ix(O_BP + s * NB + B_ROLLOUT)])
         b[ix(O_SPOL + s)] = pol
         b[ix(O_POL + s)] = STEP
     b[S_SEARCH] = search
     b[S_SEEING] = seeing
+    b[S_WEIGHTED] = weighted
     b[S_STEPPED] = 1
     b[S_STOP] = 1
     b[S_DRIVER] = (1 << b[S_N]) - 1

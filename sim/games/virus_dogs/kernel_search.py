@@ -26,15 +26,26 @@ depends on the seat's observations and the stream alone. Forgotten (a world may 
 them): hands shown and cards seen in peeks in earlier units, and the cards the seat passed in
 earlier units' exchanges. Not placed but checked (a world is kept only if its replay shows the
 same): what an opponent drew face up after the owner of the turn drew privately, and cards
-seen after ``MAX_SEEN`` others following a shuffle. Worlds are not weighed by how likely they
-make the opponents' past plays, and a card an opponent played in the unit is placed in its hand
-at the unit's start even if it drew it in the unit.
+seen after ``MAX_SEEN`` others following a shuffle. The honest search does not weigh worlds by
+how likely they make the opponents' past decisions (the weighted seat, below, does), and a card
+an opponent played in the unit is placed in its hand at the unit's start even if it drew it in
+the unit.
 
 The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
 (``reveal``): every hand as it is, the deck's cards that left it or were looked at in the unit
 where they were; only the chance still to come is drawn again from the search stream (the order
 of the rest of the deck, the generator of later shuffles), so it sees the hidden cards but not
 the future.
+
+The weighted seat (``bots.WEIGHTED``, ``weighted_decide``) deals its worlds as the search does
+and weighs each by ``likelihood``: how likely the world makes the opponents' earlier decisions
+not to reveal the viruses it gives them, under the rollout bot's rule softened by
+``HIDE_EPSILON``. A cautious player hides a virus it drew only when it must (VD-6: with no
+antiseptic, and with no doctor or ambulance while a declaration is safe); a virus a world puts
+in an opponent's hand beside a card that would have made that player cure or declare it counts
+``HIDE_EPSILON`` (the hand read at the pending decision: cards taken after the virus are not
+told apart). Within the unit the replay already keeps only worlds where the opponents' bots
+decide as observed.
 """
 
 from __future__ import annotations
@@ -44,24 +55,25 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, param_int
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide
+from sim.search import SearchDriver, decide, decide_weighted
 from sim.step import GO_RESUME
 
 from . import tables as tb
 from .kernel import STEPS, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
-    B_BUDGET, B_HORIZON, B_OBJECTIVE, B_WORLDS, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS, K_GIVE,
+    AMB, ANT, B_BUDGET, B_HORIZON, B_OBJECTIVE, B_WORLDS, DOC, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS, K_GIVE,
     K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT,
     O_BP, O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT,
-    O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, STEP_STOP,
+    O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, P_THR, STEP_STOP,
     S_BAD, S_CARDS, S_CUR, S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO,
     S_N, S_NLIVE, S_PEND, S_PKIND, S_PN, S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_SEARCH,
     S_SEEING, S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
-    S_U_SHOWN, S_VDECK, S_W_FIX, TP, V,
+    S_U_SHOWN, S_VDECK, S_WEIGHTED, S_W_FIX, TP, V,
 )
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000002)
+HIDE_EPSILON = 0.5  # likelihood: the chance that an opponent hides a virus its rollout rule would cure or declare
 U_RNG = O_USNAP + FRESH_STOP  # the unit snapshot's generator counter, then its deck
 U_DECK = U_RNG + 1
 # public scalars (VD-22: deck and reserve sizes, set-aside and known-top viruses, the turn, ...)
@@ -366,11 +378,41 @@ def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
                   score, stats)
 
 
+@njit(cache=True, error_model="numpy")
+def must_hide(w, o):
+    """Would a cautious seat ``o`` of ``w`` hide a virus it drew, holding what it holds (VD-6)?
+    Not with an antiseptic, nor with a doctor or an ambulance while a declaration is safe."""
+    h = O_H + o * NT
+    if w[ix(h + ANT)] > 0:
+        return False
+    safe = w[ix(O_PL + o * NF + F_O)] + 1 < w[O_P + P_THR]
+    return not (safe and (w[ix(h + DOC)] > 0 or w[ix(h + AMB)] > 0))
+
+
+@njit(cache=True, error_model="numpy")
+def likelihood(w, b, seat):
+    """How likely world ``w`` (replayed to the pending decision) makes the opponents' keeping
+    their viruses hidden: ``HIDE_EPSILON`` to the power of the viruses it puts in the hands of
+    live opponents that would not have had to hide them (``must_hide``)."""
+    unlikely = 0
+    for o in range(b[S_N]):
+        if o != seat and w[ix(O_PL + o * NF + F_LIVE)] == 1 and not must_hide(w, o):
+            unlikely += w[ix(O_H + o * NT + V)]
+    return HIDE_EPSILON ** unlikely
+
+
 @njit(cache=True)
 def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
     """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
     return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
                   score, stats)
+
+
+@njit(cache=True)
+def weighted_decide(b, seat, key, budget, worlds, objective, opts, stats):
+    """``sim.search.decide_weighted`` with this game's parts, each world weighed by ``likelihood``."""
+    return decide_weighted(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize,
+                           likelihood, rollout, score, stats)
 
 
 @fn
@@ -418,8 +460,10 @@ def collect(g, k, raw):
 
 
 def decider(b, seat):
-    """The compiled search the pending ``seat`` plays: all-seeing or honest."""
-    return seeing_decide if b[S_SEEING] >> seat & 1 else search_decide
+    """The compiled search the pending ``seat`` plays: all-seeing, weighted worlds or honest."""
+    if b[S_SEEING] >> seat & 1:
+        return seeing_decide
+    return weighted_decide if b[S_WEIGHTED] >> seat & 1 else search_decide
 
 
 DRIVER = SearchDriver(

@@ -210,6 +210,8 @@ S_SEARCH = LAYOUT.scalar("search_seats", "bit s: seat s's bot is the search bot 
                          "by its rollout bot)")
 S_SEEING = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
                          "kernel_search.reveal)")
+S_WEIGHTED = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
+                           "kernel_search.likelihood)")
 # the scalars a copy of a driven game goes on from (kernel_search.resume_copy), one block:
 S_STOP = LAYOUT.scalar("stop", "1: the engine stops at the driver's first decision past the applied options; "
                        "0: the bots answer it")
