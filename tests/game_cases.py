@@ -194,6 +194,9 @@ CASES = {
         "search": {"bots": ["search", "strategist", "greedy", "strategist"],
                    "overrides": {"mode": "madness", "bot.search.budget": 24, "bot.search.horizon": 12},
                    "games": 6, "reference_games": 4},
+        "learned": {"bots": ["learned", "strategist", "learned", "random"], "games": 40,
+                    "overrides": {"mode": "madness"},
+                    "search_bots": ["search", "learned", "greedy"], "search_games": 2},
         "feel": None,  # rounds scored by points: tests/daifugo/test_feel.py
         "chart_games": 20,
     },
