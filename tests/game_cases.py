@@ -163,6 +163,8 @@ CASES = {
         "bad_configs": [
             (dict(players=7), "3 to 6 players"),
             (dict(players=2), "3 to 6 players"),
+            (dict(bots=["search", "greedy", "greedy", "greedy"], overrides={"bot.search.rollout": 3}),
+             "bot.search.rollout 3 is no rollout bot"),
             (dict(overrides={"rule_deck": "07,26"}), "bad item '26' in 'rule_deck'"),
             (dict(overrides={"rule_deck": "7x"}), "bad item '7x' in 'rule_deck'"),
             (dict(overrides={"rounds": 0}), "bad value 0 for 'rounds'"),
