@@ -164,6 +164,8 @@ CASES = {
         "bad_configs": [
             (dict(players=7), "3 to 6 players"),
             (dict(players=2), "3 to 6 players"),
+            (dict(bots=["search", "greedy", "greedy", "greedy"], overrides={"bot.search.rollout": 3}),
+             "bot.search.rollout 3 is no rollout bot"),
             (dict(overrides={"rule_deck": "07,26"}), "bad item '26' in 'rule_deck'"),
             (dict(overrides={"rule_deck": "7x"}), "bad item '7x' in 'rule_deck'"),
             (dict(overrides={"rounds": 0}), "bad value 0 for 'rounds'"),
@@ -195,6 +197,9 @@ CASES = {
         "search": {"bots": ["search", "strategist", "greedy", "strategist"],
                    "overrides": {"mode": "madness", "bot.search.budget": 24, "bot.search.horizon": 12},
                    "games": 6, "reference_games": 4},
+        "learned": {"bots": ["learned", "strategist", "learned", "random"], "games": 40,
+                    "overrides": {"mode": "madness"},
+                    "search_bots": ["search", "learned", "greedy"], "search_games": 2},
         "feel": None,  # rounds scored by points: tests/daifugo/test_feel.py
         "chart_games": 20,
     },

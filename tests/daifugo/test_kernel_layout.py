@@ -4,6 +4,7 @@ from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
 from sim.games.daifugo import tables as T
 from sim.games.daifugo.kernel import state as S
+from sim.games.daifugo.learned import FEATURES
 
 
 def test_state_fields_are_named_and_sized_by_the_rules():
@@ -31,6 +32,7 @@ def test_move_rows_and_scratch():
     assert K.LAYOUT["moves"].size == K.MAX_MOVES * K.MOVE_COLS
     assert K.LAYOUT["deck"].size >= R.N_CARD_IDS
     assert K.LAYOUT["order"].size >= max(R.N_RULE_CARDS, R.MAX_PLAYERS)
+    assert K.LAYOUT["learned_features"].size == len(FEATURES)  # one play option's (kernel/learned.py)
 
 
 def test_run_vector_and_bot_parameter_columns():

@@ -17,19 +17,27 @@ card). Ties always go to the first option in the engine's canonical order.
               unseen cards and, with a small hand, leads a play nobody can beat; drafts
               precepts by a scored preference (card value + hand fit); trims and gives
               away its weakest unpaired cards (also to the king under card 08).
+- learned:    plays (D8/D9) the option whose features (learned.py) weigh most by its ``w_*``
+              weights, fitted to the search's choices (``cardlab train``); every other
+              decision as the strategist.
 """
 
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
+from sim.learned import best_option, default_weights, weight_params
 from sim.search_params import SEEING_DOC, search_params
 
+from . import learned
 from . import rules as R
 from .plays import JOKER_SINGLE, SET, value, strength
 
 RANDOM, GREEDY, STRATEGIST = 0, 1, 2
 SEEING = 4  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
 SEARCH = 3  # a search seat (sim.search); its rollouts, and the decisions it does not search, by policy ``rollout``
+LEARNED = 5  # the learned bot (sim.learned): its plays by weights, every other decision as STRATEGIST
+ROLLOUT_BOTS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST, "learned": LEARNED}
+WEIGHTS = default_weights(learned.POLICY_FILE, "daifugo", learned.FEATURES)
 
 BOTS = {
     "random": BotSpec("random", RANDOM, {}, "uniform over legal options"),
@@ -53,14 +61,16 @@ BOTS = {
 }
 BOTS["search"] = BotSpec(
     "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(STRATEGIST), "objective": 1.0,
-                       "horizon": 20.0, **BOTS["strategist"].params},
+                       "horizon": 20.0, **BOTS["strategist"].params, **WEIGHTS},
     "determinized Monte Carlo search (sim.search) over the turns: each play or window option played out by the "
     "rollout bot in re-dealt worlds; the round's setup decisions and decisions with more options than the budget "
     "by the rollout bot",
 )
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
-SEARCH_PARAMS = search_params({"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST},
-                              ("win", "placement"))
+BOTS["learned"] = BotSpec("learned", LEARNED, {**BOTS["strategist"].params, **WEIGHTS},
+                          "plays the option with the highest weighted sum of features (weights fitted to the "
+                          "search's choices); every other decision as strategist")
+SEARCH_PARAMS = search_params(ROLLOUT_BOTS, ("win", "placement"))
 BOT_PARAMS = (
     BotParam("revolt_below", 0.0, 13.0, "strategist revolts when the mean strength (0-12) of its natural cards is below this"),
     BotParam("pass_control_above", 0.0, float(R.BASE_DECK),
@@ -76,7 +86,7 @@ BOT_PARAMS = (
              "strategist exchanges hands through its card-18 precept when it receives at least this many cards fewer"),
     BotParam("recycle_hand", 0.0, 13.0,
              "strategist recycles (card 01) the strongest discard card once its hand has at most this many cards"),
-) + SEARCH_PARAMS
+) + SEARCH_PARAMS + weight_params(learned.FEATURES)
 BOT_PARAM_NAMES = tuple(dict.fromkeys(k for spec in BOTS.values() for k in spec.params))  # Game.bot_param_names()
 GREEDY_RECYCLE_HAND = 3  # greedy recycles (card 01) at this hand size or smaller (spec §6 D14)
 
@@ -159,6 +169,9 @@ def _random_index(eng, n):
 def decide_play(eng, p, options, pol, prm):
     if pol == RANDOM:
         return options[_random_index(eng, len(options))]
+    if pol == LEARNED:
+        weights = [prm["w_" + f] for f in learned.FEATURES]
+        return options[best_option(weights, [learned.reference_features(eng, p, "play", m) for m in options])]
     moves = [m for m in options if m is not None]
     if not moves:
         return None
@@ -327,7 +340,7 @@ def decide_give(eng, p, options, pol, prm):
     weakest card, strategist its weakest unpaired card."""
     if pol == RANDOM:
         return options[_random_index(eng, len(options))]
-    if pol == STRATEGIST and eng.applies(R.C08_METAMORPHOSIS, p):
+    if pol in (STRATEGIST, LEARNED) and eng.applies(R.C08_METAMORPHOSIS, p):
         return min(options, key=unpaired_key(eng.hands[p]))
     return options[0]
 

@@ -13,7 +13,7 @@ from sim.search_params import seats_search
 
 from . import rules as R
 from . import tables as T
-from .bots import BOT_PARAMS, BOTS, BotAgent
+from .bots import BOT_PARAMS, BOTS, ROLLOUT_BOTS, BotAgent
 
 
 def bot_params(cfg, names):
@@ -121,6 +121,13 @@ class Daifugo(Game):
     }
 
     @cached_property
+    def learned(self):
+        """The learned bot's features (sim.learned)."""
+        from . import learned
+
+        return learned
+
+    @cached_property
     def step(self):
         """The step contract (sim.step): the fast engine one decision at a time."""
         from .step import DaifugoStep
@@ -131,6 +138,11 @@ class Daifugo(Game):
         h = cfg.params["hand_size_six"] if cfg.players == 6 else cfg.params["hand_size"]
         if h * cfg.players > R.BASE_DECK:
             raise ConfigError(f"hand size {h} x {cfg.players} players needs more than {R.BASE_DECK} cards")
+        for bot in sorted({b for b in cfg.bots if seats_search([b])}):
+            rollout = int(cfg.bot_values(self.bots[bot])["rollout"])
+            if rollout not in ROLLOUT_BOTS.values():
+                raise ConfigError(f"bot.{bot}.rollout {rollout} is no rollout bot; "
+                                  + ", ".join(f"{code} {name}" for name, code in ROLLOUT_BOTS.items()))
 
     def bench_config(self):
         """One round, 4 players, no rule cards, default bots (issue: rounds/s)."""

@@ -40,13 +40,13 @@ class DaifugoStep(Step):
     observation_module = "sim.games.daifugo.observe"
     search_opponents = ("greedy", "greedy", "greedy")  # the strongest scripted bot (greedy beats strategist: the skill ladder)
     # Together every kind comes up: normal mode with the out-of-turn cards, card 12 as a law and
-    # the optional 3-card revolution; madness with cards 12 and 18 drafted as precepts (full hands
-    # and six rounds, so that the holder of 18 revolts); small hands under card 24, where a hand
-    # of forbidden-finish cards (card 24's condition) comes up, with the all-or-nothing trim and
-    # the mandatory ten discard. Small trims keep the option lists short (the test tries each
+    # the optional 3-card revolution; madness with cards 12 and 18 drafted as precepts (ten-card
+    # hands, which five seats can be dealt, and ten rounds, so that the holder of 18 revolts);
+    # small hands under card 24, where a hand of forbidden-finish cards (card 24's condition)
+    # comes up, with the all-or-nothing trim and the mandatory ten discard. Small trims keep the option lists short (the test tries each
     # option of a random decision).
     variants = ({"rule_deck": "01,03,07,10,12,24,25", "three_card_revolution_optional": True, "trim_to": 9},
-                {"mode": "madness", "rule_deck": "02,07,12,18", "hand_size": 13, "trim_to": 13, "madness_rounds": 6},
+                {"mode": "madness", "rule_deck": "02,07,12,18", "hand_size": 10, "trim_to": 10, "madness_rounds": 10},
                 {"rule_deck": "24,03,25", "rounds": 3, "hand_size": 4, "trim_to": 2, "trim_mode": "all_or_nothing",
                  "ten_discard_mandatory": True})
 

@@ -17,7 +17,7 @@ from sim.kernel_util import fn, inl, ix
 from sim.rng import randbelow_at
 
 from .. import rules as R
-from ..bots import DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, GREEDY_RECYCLE_HAND, RANDOM, STRATEGIST
+from ..bots import DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, GREEDY_RECYCLE_HAND, LEARNED, RANDOM, STRATEGIST
 from .state import (A0, B_BOSS_HAND, B_DRAFT_CARD, B_DRAFT_FIT, B_DRAFT_VP, B_FLUX_MARGIN, B_PASS_CONTROL_ABOVE,
                     B_PULLBACK_MARGIN, B_RECYCLE_HAND, B_REVOLT_BELOW, DECISIONS, DISC, FIELD, H0, JOKERK, JOKER_BITS,
                     K_COLLUSION, K_COLLUSION_GIVE, K_DOBON, K_DRAFT, K_FLUX, K_GIVE, K_LOOPHOLE, K_PLAY, K_PULL_BACK,
@@ -26,6 +26,7 @@ from .state import (A0, B_BOSS_HAND, B_DRAFT_CARD, B_DRAFT_FIT, B_DRAFT_VP, B_FL
                     move_revolts, mv, mvalue, nth_card, policy, popcount, reversed_, strength)
 from .driven import (ASK_BOT, driven_cards, driven_play, driven_revealed, driven_seat, driven_subset, driven_target,
                      driven_yes_no)
+from .learned import learned_play
 from .movegen import copy_move
 
 PREF = np.array(DRAFT_PREF, dtype=np.int64)
@@ -219,6 +220,8 @@ def decide_play(b, n, p, nm, can_pass):
     if pol == RANDOM:
         i = random_index(b, nopt)
         return i - 1 if can_pass else i
+    if pol == LEARNED:
+        return learned_play(b, p, nm, can_pass)
     if not can_pass:  # leading (§2.11.1)
         nm = keep_finisher(b, nm, p)
     if pol == GREEDY:
@@ -378,7 +381,7 @@ def decide_draft(b, q, nrev):
 def decide_give(b, c, opts, free):
     """D2 ``give``: the card commoner c gives the king among ``opts`` (the tied strongest cards,
     or with card 08 ``free`` the whole hand): random uniform, else the first; under card 08 the
-    strategist gives its weakest unpaired card."""
+    strategist (and the learned bot) gives its weakest unpaired card."""
     x = driven_cards(b, c, K_GIVE, opts, False)
     if x != ASK_BOT:
         return x
@@ -388,7 +391,7 @@ def decide_give(b, c, opts, free):
     pol = ask(b, c)
     if pol == RANDOM:
         return nth_card(opts, random_index(b, nt))
-    if free and pol == STRATEGIST:
+    if free and (pol == STRATEGIST or pol == LEARNED):
         return unpaired_order_pick(b[ix(H0 + c)], 0)
     return nth_card(opts, 0)
 

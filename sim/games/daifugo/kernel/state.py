@@ -30,6 +30,7 @@ from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from .. import rules as R
 from .. import tables as T
 from ..bots import BOT_PARAM_NAMES
+from ..learned import FEATURES as LEARNED_FEATURES
 
 MAX_MOVES = 1024  # rows of the move table (legal plays of one decision)
 NB = len(BOT_PARAM_NAMES)
@@ -109,6 +110,7 @@ MOVE_COLS = MOVE.size
 MV0 = LAYOUT.block("moves", MAX_MOVES * MOVE_COLS, "the move table: legal play m at m * MOVE_COLS (MOVE)")
 DECK_0 = LAYOUT.block("deck", R.N_CARD_IDS, "card ids shuffled for the deal")
 ORDER0 = LAYOUT.block("order", max(R.N_RULE_CARDS, R.MAX_PLAYERS), "rule deck shuffle, seat orders")
+LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of one play option (kernel/learned.py)")
 # ---- the step contract (kernel/step.py, kernel/driven.py): a game driven from outside -----------
 (K_DRAFT, K_GIVE, K_KING_GIVE, K_COLLUDE, K_COLLUSION, K_COLLUSION_GIVE, K_COLLUSION_RETURN, K_TRIM, K_START,
  K_PLAY, K_REVOLT, K_PULL_BACK, K_TEN_DISCARD, K_FLUX, K_RECYCLE, K_LOOPHOLE, K_DOBON) = range(len(R.DECISION_KINDS))
