@@ -16,7 +16,7 @@ from pathlib import Path
 from sim.games import _modules
 from sim.step import observe
 
-PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r}, step_only={step_only!r})"
+PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r})"
 # the numba settings of the bounds-checked compile (`make test-boundscheck` sets the same; at
 # optimisation level 0 it compiled a third faster, but its tests then ran eight times longer)
 BOUNDSCHECK_ENV = {"NUMBA_BOUNDSCHECK": "1"}
@@ -30,12 +30,10 @@ class Compiled:
     boundscheck: bool = False  # compiled with NUMBA_BOUNDSCHECK=1 (its own cache, sim.jit_cache)
 
 
-def warm(name: str, step_only: bool = False) -> None:
+def warm(name: str) -> None:
     """Play one game of ``name`` in the batch kernel and, where the game has the step contract,
     one decision through each of its entry points, its observation where it has one (and one game
-    with a search seat where it has a search bot): compiles (or loads) everything a run or a driver
-    calls. ``step_only``: the batch kernel and the step contract alone (what the bounds-checked
-    test pass plays; the search compiles the whole engine once more)."""
+    with a search seat where it has a search bot): compiles (or loads) everything a run or a driver calls."""
     import numpy as np
 
     from sim.games import get_game
@@ -50,9 +48,6 @@ def warm(name: str, step_only: bool = False) -> None:
     options = np.zeros(step.max_options, dtype=np.int64)
     kernel.step_pending(buf)
     kernel.step_apply(buf.copy(), options[0] if kernel.step_legal(buf, options) else 0)
-    if step_only:
-        kernel.step_play_on(buf)
-        return
     if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
         observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
@@ -87,7 +82,7 @@ def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[
     while queue or running:
         while queue and len(running) < jobs:
             (name, bc), log = queue.pop(0), tempfile.TemporaryFile("w+")
-            proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name, step_only=bc)],
+            proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name)],
                                     stdout=subprocess.DEVNULL, stderr=log, text=True, env=compile_env(bc))
             running[name, bc] = (proc, time.perf_counter(), log)
         key = _first_finished(running)
