@@ -21,10 +21,10 @@ VD_LADDER_GAMES ?= 6000
 # the skill ratio's about +-0.15)
 VD_HIDDEN_GAMES ?= 2400
 VD_HIDDEN_BUDGET ?= 8
-# the robustness pair: daifugo madness played by four search seats (budget DF_SEARCH_BUDGET)
-# next to demo/daifugo-madness (the same config and seed, scripted bots)
-DF_SEARCH_GAMES ?= 800
-DF_SEARCH_BUDGET ?= 16
+# the robustness pair: daifugo madness played by four learned bots (DF_MADNESS_GAMES games) next to
+# demo/daifugo-madness (the same config and seed, scripted bots); a madness ladder of random,
+# strategist, greedy (the reference) and learned (DF_LADDER_GAMES games in all) rates the learned player
+DF_LADDER_GAMES ?= 6000
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
@@ -46,9 +46,9 @@ venv: $(STAMP)
 # play on the other core; then the daifugo runs and the report.
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness \
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness $(DEMO_DIR)/daifugo-ladder \
 	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
-	    --robustness-pair $(DEMO_DIR)/daifugo-madness-search $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
+	    --robustness-pair $(DEMO_DIR)/daifugo-madness-learned $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
 	$(BIN)/cardlab compile daifugo
@@ -56,8 +56,10 @@ demo-daifugo: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set laws=off --out $(DEMO_DIR)/daifugo-madness-base
-	$(BIN)/cardlab simulate daifugo --games $(DF_SEARCH_GAMES) --seed $(SEED) --workers $(WORKERS) --batch-size 200 -q --set mode=madness \
-	    --bots search,search,search,search --set bot.search.budget=$(DF_SEARCH_BUDGET) --out $(DEMO_DIR)/daifugo-madness-search
+	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness \
+	    --bots learned,learned,learned,learned --out $(DEMO_DIR)/daifugo-madness-learned
+	$(BIN)/cardlab ladder daifugo --rungs random,strategist,greedy,learned --reference greedy --set mode=madness \
+	    --games $(DF_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo-ladder > /dev/null
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
 
 demo-virus-dogs-faking-sick: $(STAMP)

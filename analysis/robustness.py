@@ -1,5 +1,5 @@
-"""Do the findings hold under strong play? One run played by search seats next to one played by
-scripted bots, the same game, players, seed and rule parameters.
+"""Do the findings hold under strong play? One run played by a strong player (search seats, or
+the learned bot) next to one played by scripted bots, the same game, players, seed and rule parameters.
 
 Per finding kind (seat advantage; each game's per-card measures: daifugo's precept win-rate
 changes and each law's four effects, faking-sick's call success by played card, virus-dogs'
@@ -171,18 +171,18 @@ def q_text(q: float) -> str:
 def item_sentence(r, kind: Kind) -> tuple[str, str]:
     """A verdict line (level, sentence) for a changed item, in words."""
     u = kind.unit
-    s = f"{value_text(r.est_s, u)} ({q_text(r.q_s)}) under search play"
+    s = f"{value_text(r.est_s, u)} ({q_text(r.q_s)}) under strong play"
     b = f"{value_text(r.est_b, u)} ({q_text(r.q_b)}) under scripted play"
     differ = (f"the two estimates differ (difference {value_text(r.diff, u)}, {q_text(r.diff_q)})" if r.diff_q < ALPHA
               else f"the two estimates do not differ significantly ({q_text(r.diff_q)})")
-    head = f"Under search play, {r.item}'s {kind.short}"
+    head = f"Under strong play, {r.item}'s {kind.short}"
     if r.verdict == "reverses":
         return "red", f"{head} reverses: {s} against {b}, each significant; {differ}."
     if r.verdict == "flips sign":
-        sig = "significant under search play only" if r.q_s < ALPHA else "significant under scripted play only"
+        sig = "significant under strong play only" if r.q_s < ALPHA else "significant under scripted play only"
         return ("red" if r.diff_q < ALPHA else "amber"), f"{head} flips sign: {s} against {b} ({sig}); {differ}."
     if r.verdict == "loses significance":
-        tail = "; more search games could still show it" if r.diff_q >= ALPHA else ""
+        tail = "; more strong-play games could still show it" if r.diff_q >= ALPHA else ""
         return ("red" if r.diff_q < ALPHA else "amber"), \
             f"{head} keeps its sign but loses significance: {s} against {b}; {differ}{tail}."
     return ("red" if r.diff_q < ALPHA else "amber"), \
@@ -205,7 +205,7 @@ def kind_marks(r: KindResult) -> list[tuple[str, str]]:
     k, c, n = r.kind, counts(r), len(r.table)
     kept = c["holds"] + c["significant in neither"]
     held = r.table[r.table["verdict"] == "holds"]["item"].tolist()
-    first = (f"{k.title}: {kept} of {n} {k.noun}s keep their verdict under search play "
+    first = (f"{k.title}: {kept} of {n} {k.noun}s keep their verdict under strong play "
              f"({c['holds']} significant in both runs with the same sign"
              + (f": {', '.join(held)}" if held and len(held) <= 8 else "")
              + f", {c['significant in neither']} significant in neither); {agreement_text(r)}.")
@@ -225,8 +225,8 @@ def kind_table(r: KindResult) -> pd.DataFrame:
     u, t = r.kind.unit, r.table
     return pd.DataFrame({
         r.kind.noun: [i.removeprefix(f"{r.kind.noun} ") for i in t["item"]],
-        "search [95% CI]": [interval_text(*v, u) for v in zip(t["est_s"], t["lo_s"], t["hi_s"])],
-        "search q": t["q_s"],
+        "strong play [95% CI]": [interval_text(*v, u) for v in zip(t["est_s"], t["lo_s"], t["hi_s"])],
+        "strong play q": t["q_s"],
         "scripted [95% CI]": [interval_text(*v, u) for v in zip(t["est_b"], t["lo_b"], t["hi_b"])],
         "scripted q": t["q_b"],
         "difference q": t["diff_q"],
@@ -256,14 +256,14 @@ def kind_figure(r: KindResult):
     u, t = r.kind.unit, r.table
     scale = 100.0 if u == "share" else 1.0
     pair = [tuple(scale * t[f"{c}_{s}"].to_numpy(float) for c in ("est", "lo", "hi")) for s in ("s", "b")]
-    return charts.paired_forest([i.removeprefix(f"{r.kind.noun} ") for i in t["item"]], pair[0], pair[1], ("search run", "scripted run"),
-                                f"{r.kind.title}: search run and scripted run (95% intervals)",
+    return charts.paired_forest([i.removeprefix(f"{r.kind.noun} ") for i in t["item"]], pair[0], pair[1], ("strong run", "scripted run"),
+                                f"{r.kind.title}: strong run and scripted run (95% intervals)",
                                 f"{r.kind.measure} ({units_text(u)})", ylabel=r.kind.noun)
 
 
 METHOD = ("Within each run and finding kind the p-values are adjusted by Benjamini-Hochberg; an item is "
           f"significant at q < {ALPHA}. An item's verdict changes when the sign of its estimate flips, or when it is "
-          "significant in one run and not in the other. The difference of the two estimates (search minus scripted) "
+          "significant in one run and not in the other. The difference of the two estimates (strong minus scripted) "
           "has its own normal test, standard errors combined as for independent runs (each taken from the "
           "estimate's 95% interval: its width over 2 x 1.96), adjusted within the kind. Agreement is Spearman's rank "
           "correlation of the two runs' estimates over the items of the kind (scipy); its 95% interval is a "
@@ -297,7 +297,7 @@ def smoke_text(standing) -> str:
     """Why a search run too small or not shown stronger than the reference is no evidence."""
     return (f"A smoke test of the robustness machinery, not evidence: {standing.reasons(any_player=True)}. The lines "
             "below show that the two runs can be compared; whether the findings hold under strong play needs a "
-            f"search run of at least {MIN_DESIGN_GAMES:,} games whose player a skill ladder of the game rates above "
+            f"strong run of at least {MIN_DESIGN_GAMES:,} games whose player a skill ladder of the game rates above "
             "the scripted reference. No line of this part is marked red.")
 
 
@@ -310,7 +310,7 @@ def sections(strong, scripted, results: list[KindResult], standing=None) -> list
     ``standing`` (the search run's ``analysis.eligibility.Standing``): when it is not shown
     strong, the part opens with a smoke-test line and marks nothing red."""
     evidence = standing is None or standing.shown_strong
-    out = _sections(strong, scripted, results, "strong play" if evidence else "play at this search budget")
+    out = _sections(strong, scripted, results, "strong play" if evidence else "this run's play")
     if evidence:
         return out
     for s in out:
@@ -328,16 +328,16 @@ def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Se
                    else " Law effects are measured against rounds without the law at the same round number (the other "
                         "laws' average) in both runs, so the two compare like with like even when only one has a "
                         "control run." + _other_reference(strong, scripted))
-    intro = (f"Search run: {strong.path} ({strong.games_done:,} games; {players_text(strong)}). Scripted run: "
+    intro = (f"Strong run: {strong.path} ({strong.games_done:,} games; {players_text(strong)}). Scripted run: "
              f"{scripted.path} ({scripted.games_done:,} games; {players_text(scripted)}). The same game, players, seed "
              f"and rule parameters. Per finding kind, each item's estimate in both runs with its 95% interval, "
              f"whether its verdict holds, and how well the two runs agree on the order of the items. "
              + METHOD + law_ref + " A run with fewer games has wider intervals: an item that loses significance but "
-             "whose two estimates do not differ may need more search games, not a different rule.")
+             "whose two estimates do not differ may need more strong-play games, not a different rule.")
     n_changed = sum(sum(counts(r)[v] for v in CHANGED) for r in results)
     n_items = sum(len(r.table) for r in results)
     marks = [("green" if not n_changed else "amber",
-              f"{n_items - n_changed} of {n_items} items keep their verdict under search play; {n_changed} change "
+              f"{n_items - n_changed} of {n_items} items keep their verdict under strong play; {n_changed} change "
               "(named by kind below).")]
     real = [f"{row.item} ({r.kind.short}: {row.verdict})" for r in results for row in r.table.itertuples()
             if row.verdict in CHANGED and row.diff_q < ALPHA]
@@ -346,15 +346,15 @@ def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Se
                              f"estimates, so {play} changes them: {'; '.join(real)}."))
     if n_changed - len(real):
         marks.append(("amber", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
-                               "significantly: the search run cannot tell them apart from the scripted run's (more "
-                               "search games would)."))
-    out = [Section("Search play against scripted play", text=intro, marks=marks,
+                               "significantly: the strong run cannot tell them apart from the scripted run's (more "
+                               "strong-play games would)."))
+    out = [Section("Strong play against scripted play", text=intro, marks=marks,
                    tables=[("Agreement by finding kind", summary_table(results))])]
     for r in results:
         only = (f" Estimated in one run only (left out): {', '.join(r.only)}." if r.only else "")
         if r.kind.key == "seat":
             mixed = [f"the {name} run's seats have different bots ({', '.join(run.config.bots)})"
-                     for name, run in (("search", strong), ("scripted", scripted)) if len(set(run.config.bots)) > 1]
+                     for name, run in (("strong", strong), ("scripted", scripted)) if len(set(run.config.bots)) > 1]
             if mixed:
                 only += (f" {'; '.join(mixed)[0].upper()}{'; '.join(mixed)[1:]}, so its seat advantage mixes the seat "
                          "with the bot in it.")
@@ -362,6 +362,6 @@ def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Se
                 + f", 95% interval in brackets, Benjamini-Hochberg q within this kind and run.{only}")
         figs = [(f"{r.kind.title}: both runs", kind_figure(r))] if len(r.table) else []
         out.append(Section(f"Robustness: {r.kind.title.lower()}", text=text, marks=kind_marks(r),
-                           tables=[(f"{r.kind.title}: search run and scripted run ({units_text(r.kind.unit)}; q: "
+                           tables=[(f"{r.kind.title}: strong run and scripted run ({units_text(r.kind.unit)}; q: "
                                     "Benjamini-Hochberg within the kind)", kind_table(r))], figures=figs))
     return out

@@ -41,11 +41,11 @@ def test_a_sign_flip_and_a_lost_significance_are_named_and_nothing_else():
     assert [v[f"precept {i:02d}"] for i in (7, 8, 9, 10)] == ["significant in neither"] * 4
     marks = rb.kind_marks(r)
     lines = [t for _, t in marks]
-    assert lines[0].startswith("Precepts: 8 of 10 precepts keep their verdict under search play (4 significant in both")
+    assert lines[0].startswith("Precepts: 8 of 10 precepts keep their verdict under strong play (4 significant in both")
     assert ("red", next(t for t in lines if "precept 01" in t)) in marks
-    assert "Under search play, precept 01's win-rate change reverses: -10.0 pp (q < 0.001) under search play " \
+    assert "Under strong play, precept 01's win-rate change reverses: -10.0 pp (q < 0.001) under strong play " \
            "against +10.0 pp (q < 0.001) under scripted play" in lines[1]
-    assert "Under search play, precept 03's win-rate change keeps its sign but loses significance: +0.4 pp" in lines[2]
+    assert "Under strong play, precept 03's win-rate change keeps its sign but loses significance: +0.4 pp" in lines[2]
     assert len(lines) == 3  # no other item is named
     counts = rb.counts(r)
     assert counts == {"holds": 4, "significant in neither": 4, "reverses": 1, "flips sign": 0,
