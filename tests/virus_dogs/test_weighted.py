@@ -60,6 +60,26 @@ def test_no_peeking_weighted_choice_unchanged_when_the_hidden_cards_are_permuted
             pairs.append((state, other, key))
     assert len(pairs) >= 15
     assert [weighted_choice(a, k) for a, _, k in pairs] == [weighted_choice(b, k) for _, b, k in pairs]
+    # the same check fails a weight that peeks: worlds nearer the true hands weigh more
+    peeks = [(peeking_choice(a, k), peeking_choice(b, k)) for a, b, k in pairs]
+    assert any(x != y for x, y in peeks)
+
+
+def peeking_choice(b: np.ndarray, key) -> int:
+    """The weighted search with a weight that reads the true hands of ``b``: 0.01 to the number
+    of cards a world's hands differ from them by."""
+    seat, hands = int(b[S.S_PSEAT]), slice(S.O_H, S.O_H + int(b[S.S_N]) * NT)
+
+    def peek(w, truth, s):
+        return 0.01 ** float(np.abs(w[hands] - truth[hands]).sum())
+
+    def redeal(w, b, seat, key):  # a compiled uint64 comes back to Python as an int
+        return KS.determinize.py_func(w, b, seat, np.uint64(key))
+
+    head = (b, np.int64(seat), np.uint64(key), np.int64(BUDGET), np.int64(0), np.int64(1),
+            np.empty(GAME.step.max_options, dtype=np.int64))
+    return int(decide_weighted.py_func(*head, K.step_legal, KS.resume_copy, redeal, peek, KS.rollout.py_func,
+                                       KS.score, np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_with_every_weight_1_the_weighted_search_is_the_search():
