@@ -42,8 +42,8 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# The daifugo engine compiles (about a minute, one core) while the other two games compile and
-# play on the other core; then the daifugo runs and the report.
+# The daifugo engine compiles (its batch kernel: no demo run of it searches) while the other two
+# games compile and play on the other core; then the daifugo runs and the report.
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness $(DEMO_DIR)/daifugo-ladder \
@@ -51,7 +51,7 @@ demo: $(STAMP)
 	    --robustness-pair $(DEMO_DIR)/daifugo-madness-learned $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 demo-daifugo: $(STAMP)
-	$(BIN)/cardlab compile daifugo
+	$(BIN)/cardlab compile daifugo --batch-only
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
@@ -63,7 +63,8 @@ demo-daifugo: $(STAMP)
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
 
 demo-virus-dogs-faking-sick: $(STAMP)
-	$(BIN)/cardlab compile virus-dogs faking-sick --jobs 1
+	$(BIN)/cardlab compile virus-dogs --jobs 1
+	$(BIN)/cardlab compile faking-sick --batch-only
 	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/virus-dogs
 	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/faking-sick
 	$(BIN)/cardlab ladder virus-dogs --budgets 16,64 --games $(VD_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) \

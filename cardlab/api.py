@@ -500,9 +500,10 @@ def export(run_dir: str | Path, sql: str, out: str | Path) -> int:
 
 
 # ---- engines and games ---------------------------------------------------------------------------
-def compile_engines(games: list[str] | None = None, jobs: int | None = None) -> list:
+def compile_engines(games: list[str] | None = None, jobs: int | None = None, batch_only: bool = False) -> list:
     """The ``cardlab compile`` command: the fast engines of ``games`` (None or ``"all"`` among
-    them: every game) compiled into numba's cache, ``jobs`` at once; one result per game."""
+    them: every game) compiled into numba's cache, ``jobs`` at once (only their batch kernels if
+    ``batch_only``); one result per game."""
     from sim.games import available, check_game
     from sim.precompile import compile_games
 
@@ -512,7 +513,7 @@ def compile_engines(games: list[str] | None = None, jobs: int | None = None) -> 
     names = available() if everything else list(dict.fromkeys(games))
     if jobs is not None and jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
-    return compile_games(names, jobs)
+    return compile_games(names, jobs, batch_only=batch_only)
 
 
 def tables(game: str) -> list[tuple[str, Any, dict[str, Any]]]:

@@ -391,11 +391,13 @@ def _print_bench(r) -> None:
 def compile_engines(
     games: List[str] = typer.Argument(None, help="Game ids (default: all)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Games compiled at once (default: one per core)."),
+    batch_only: bool = typer.Option(False, "--batch-only", help="Only the batch kernel: what a run of scripted and "
+                                    "learned bots plays (the step contract and the search compile on first use)."),
 ):
     """Compile the fast engines into numba's cache ahead of a run, one process per game, several
     at once (a run's workers then load them instead of each compiling the same engine)."""
     t = time.perf_counter()
-    results = api.compile_engines(games, jobs)
+    results = api.compile_engines(games, jobs, batch_only)
     for r in results:
         typer.echo(f"{r.game}: {'failed: ' + r.error if r.error else 'ready'} ({r.seconds:.1f} s)")
     failed = [r.game for r in results if r.error]

@@ -16,7 +16,7 @@ from pathlib import Path
 from sim.games import _modules
 from sim.step import observe
 
-PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r})"
+PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r}, batch_only={batch_only!r})"
 # the numba settings of the bounds-checked compile (`make test-boundscheck` sets the same; at
 # optimisation level 0 it compiled a third faster, but its tests then ran eight times longer)
 BOUNDSCHECK_ENV = {"NUMBA_BOUNDSCHECK": "1"}
@@ -30,8 +30,9 @@ class Compiled:
     boundscheck: bool = False  # compiled with NUMBA_BOUNDSCHECK=1 (its own cache, sim.jit_cache)
 
 
-def warm(name: str) -> None:
-    """Play one game of ``name`` in the batch kernel and, where the game has the step contract,
+def warm(name: str, batch_only: bool = False) -> None:
+    """Play one game of ``name`` in the batch kernel and, where the game has the step contract
+    (unless ``batch_only``: a run of scripted and learned bots needs the batch kernel alone),
     one decision through each of its entry points, its observation where it has one (and one game
     with a search seat where it has a search bot): compiles (or loads) everything a run or a driver calls."""
     import numpy as np
@@ -42,7 +43,7 @@ def warm(name: str) -> None:
     cfg = game.make_config()
     game.run_batch(cfg, 0, 1, "fast")
     step = getattr(game, "step", None)
-    if step is None:
+    if step is None or batch_only:
         return
     kernel, buf = step.kernel(), step.start(cfg, 0)
     options = np.zeros(step.max_options, dtype=np.int64)
@@ -71,10 +72,12 @@ def compile_env(boundscheck: bool) -> dict[str, str]:
     return env | BOUNDSCHECK_ENV if boundscheck else env
 
 
-def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[bool, ...] = (False,)) -> list[Compiled]:
+def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[bool, ...] = (False,),
+                  batch_only: bool = False) -> list[Compiled]:
     """Warm each game in its own process (at most ``jobs`` at once, largest source first),
-    which compiles or loads its fast engine, once per bounds-check setting in ``boundscheck``;
-    how long each took, and its error (in the order of ``games``, then of ``boundscheck``)."""
+    which compiles or loads its fast engine (its batch kernel alone if ``batch_only``), once per
+    bounds-check setting in ``boundscheck``; how long each took, and its error (in the order of
+    ``games``, then of ``boundscheck``)."""
     jobs = max(1, jobs or os.cpu_count() or 1)
     queue = [(g, bc) for g in sorted(games, key=source_size, reverse=True) for bc in boundscheck]
     running: dict[tuple[str, bool], tuple] = {}  # (game, boundscheck) -> (process, start time, stderr file)
@@ -82,7 +85,7 @@ def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[
     while queue or running:
         while queue and len(running) < jobs:
             (name, bc), log = queue.pop(0), tempfile.TemporaryFile("w+")
-            proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name)],
+            proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name, batch_only=batch_only)],
                                     stdout=subprocess.DEVNULL, stderr=log, text=True, env=compile_env(bc))
             running[name, bc] = (proc, time.perf_counter(), log)
         key = _first_finished(running)

@@ -24,7 +24,7 @@ def test_largest_source_compiles_first(monkeypatch):
     monkeypatch.setattr(precompile.subprocess, "Popen", popen)
     results = precompile.compile_games(list(MODULES), jobs=1)
     sizes = {g: precompile.source_size(g) for g in MODULES}
-    assert [s.split("warm(")[1].split(")")[0].strip("'") for s in started] == sorted(sizes, key=sizes.get, reverse=True)
+    assert [s.split("warm(")[1].split(",")[0].strip("'") for s in started] == sorted(sizes, key=sizes.get, reverse=True)
     assert [r.error for r in results] == [""] * len(MODULES)
 
 
@@ -36,3 +36,28 @@ def test_each_bounds_check_setting_compiles_in_its_own_process(monkeypatch):
     assert [(r.boundscheck, r.error) for r in results] == [(False, "toy:unset"), (True, "toy:1")]
     monkeypatch.setenv("NUMBA_OPT", "0")
     assert "NUMBA_OPT" not in precompile.compile_env(False) and precompile.compile_env(True)["NUMBA_BOUNDSCHECK"] == "1"
+
+
+def test_batch_only_reaches_the_warm_up(monkeypatch):
+    """``cardlab compile --batch-only`` warms the batch kernel alone (sim.precompile.warm)."""
+    monkeypatch.setattr(precompile, "PLAY_ONE_GAME", "import sys; sys.exit({name!r} + ':' + str({batch_only!r}))")
+    assert [r.error for r in precompile.compile_games(["toy"], batch_only=True)] == ["toy:True"]
+    assert [r.error for r in precompile.compile_games(["toy"])] == ["toy:False"]
+
+
+def test_a_batch_only_warm_up_leaves_the_step_contract_alone(monkeypatch):
+    """With ``batch_only`` the step kernel is never loaded; without it, it is."""
+    import pytest
+
+    from sim.games import get_game
+
+    class Loaded(Exception):
+        pass
+
+    def kernel(self):
+        raise Loaded
+
+    monkeypatch.setattr(type(get_game("toy-step").step), "kernel", kernel)
+    precompile.warm("toy-step", batch_only=True)
+    with pytest.raises(Loaded):
+        precompile.warm("toy-step")
