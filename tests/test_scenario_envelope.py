@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -198,9 +195,9 @@ def test_faking_sick_has_no_forced_decisions():
 
 # ---- through the command line -------------------------------------------------------------
 def cardlab_scenario(spec):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "cardlab.cli", "scenario", "-"], capture_output=True, text=True,
-                          env=env, cwd=ROOT, input=json.dumps(spec), timeout=300)
+    from tests.test_cli import cardlab
+
+    return cardlab("scenario", "-", stdin=json.dumps(spec))
 
 
 @pytest.mark.parametrize("game, field, value, needle", [

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.test_cli import cardlab  # in this process: the console entry point's exit codes and output
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def cardlab(*args, stdin=None):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "cardlab.cli", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=ROOT, input=stdin, timeout=300)
 
 
 @pytest.mark.parametrize("args, needle", [
