@@ -35,7 +35,7 @@ DF_LADDER_GAMES ?= 6000
 # (0: none; the normal pass compares the same games)
 BOUNDSCHECK_REFERENCE_GAMES ?= 0
 
-.PHONY: venv demo demo-daifugo demo-virus-dogs-faking-sick test test-boundscheck golden bench clean
+.PHONY: venv demo demo-daifugo-faking-sick demo-virus-dogs test test-boundscheck golden bench clean
 
 # --no-compile: a module is byte-compiled when first imported, not every installed one up front
 # (the set-up takes about 20 s instead of 42)
@@ -47,16 +47,17 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# The daifugo engine compiles (its batch kernel: no demo run of it searches) while the other two
-# games compile and play on the other core; then the daifugo runs and the report.
+# Two halves of about the same work run at once: daifugo and faking-sick (their batch kernels
+# only: no demo run of theirs searches), and virus-dogs with its search ladders; then the report.
 demo: $(STAMP)
-	$(MAKE) -j2 demo-daifugo demo-virus-dogs-faking-sick
+	$(MAKE) -j2 demo-daifugo-faking-sick demo-virus-dogs
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness $(DEMO_DIR)/daifugo-ladder \
 	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
 	    --robustness-pair $(DEMO_DIR)/daifugo-madness-learned $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
-demo-daifugo: $(STAMP)
-	$(BIN)/cardlab compile daifugo --batch-only
+demo-daifugo-faking-sick: $(STAMP)
+	$(BIN)/cardlab compile daifugo faking-sick --batch-only --jobs 1
+	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/faking-sick
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
@@ -67,11 +68,9 @@ demo-daifugo: $(STAMP)
 	    --games $(DF_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo-ladder > /dev/null
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
 
-demo-virus-dogs-faking-sick: $(STAMP)
-	$(BIN)/cardlab compile virus-dogs --jobs 1
-	$(BIN)/cardlab compile faking-sick --batch-only
+demo-virus-dogs: $(STAMP)
+	$(BIN)/cardlab compile virus-dogs
 	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/virus-dogs
-	$(BIN)/cardlab simulate faking-sick --games $(FS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/faking-sick
 	$(BIN)/cardlab ladder virus-dogs --budgets 16,64 --games $(VD_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) \
 	    --out $(DEMO_DIR)/virus-dogs-ladder > /dev/null
 	$(BIN)/cardlab ladder virus-dogs --rungs random,cautious,search@$(VD_HIDDEN_BUDGET),seeing@$(VD_HIDDEN_BUDGET) \
