@@ -110,6 +110,21 @@ def test_step_contract_names_and_layout(game):
     assert buf.shape == (k.SIZE,) and buf.dtype == np.int64
 
 
+def test_step_fields_are_declared_alike(game):
+    """Every game declares the step contract's fields through sim.step.StepFields: those it has
+    under the shared names and docs, in the shared order, the scalars in one run; every game has
+    the driver seats, the pending decision, the script and the snapshot."""
+    layout = _step_of(game).kernel().LAYOUT
+    shared = StepFields.SCALARS + StepFields.BLOCKS
+    names = [n for n in layout.fields if n in shared]
+    assert names == [n for n in shared if n in names]
+    assert {"driver_seats", "pending_seat", "pending_kind", "applied", "script", "snapshot"} <= set(names)
+    for n in names:
+        assert layout[n].doc.startswith(StepFields.DOCS.get(n, "")), n
+    scalars = [layout[n].offset for n in names if n in StepFields.SCALARS]
+    assert scalars == list(range(scalars[0], scalars[0] + len(scalars)))
+
+
 def test_step_fields_declare_only_what_a_game_asks_for():
     """Without replays, listed options, step policies or a pending state, those fields are not
     in the layout and read -1; the game's own fields go between the scalars and the blocks."""
