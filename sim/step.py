@@ -59,8 +59,8 @@ class StepFields:
         STEP_FIELDS.blocks(seats, script, snapshot, snapshot_doc, pending_state=0)
         ... the game's own step blocks ...
 
-    so that the scalars and blocks a copy goes on from lie in one run from the first scalar
-    to the ``script`` block (a game's search copies them so: its ``resume_copy``).
+    so that the fields a copy of a game goes on from, shared and the game's own, can lie in one
+    run (a game's search copies them in runs: its ``resume_copy``).
 
     Scalars: ``stepped`` and ``stop`` (``replays``: a game that goes on by playing its current
     unit again from the snapshot), ``driver_seats``, ``pending_seat``, ``pending_kind``,
