@@ -134,3 +134,23 @@ def script_option(b, option, legal, pending_seat, applied, script, max_script):
     b[ix(script + b[applied])] = option
     b[applied] += 1
     return 0
+
+
+# ---- the step contract's snapshots (sim.step.StepFields): one copy, the same in every game ---------
+# A game saves the state it goes on from (the current unit's start, ``snapshot``; the pending
+# decision, ``pending_state``) as consecutive ranges of its buffer, and puts it back range by range
+# in the same order; each call returns the block slot the next range goes to (or comes from).
+@inl
+def save_snapshot(b, at, lo, n):
+    """``b[lo:lo + n]`` into the snapshot block from its slot ``at``; returns ``at + n``."""
+    for i in range(n):
+        b[ix(at + i)] = b[ix(lo + i)]
+    return at + n
+
+
+@inl
+def restore_snapshot(b, at, lo, n):
+    """The ``n`` snapshot slots from ``at`` back to ``b[lo:lo + n]``; returns ``at + n``."""
+    for i in range(n):
+        b[ix(lo + i)] = b[ix(at + i)]
+    return at + n

@@ -2,10 +2,10 @@
 
 A game that has it sets ``step`` on its plug-in (``Game.step``) to a ``Step``. Its kernel
 keeps the whole state of a game in progress in one int64 buffer declared with
-``sim.layout.Layout`` (engine state, generator counter, seats and bot parameters, what the
-game needs to go on), so a game is copied with ``buf.copy()``, and exposes five functions
-(compiled, or Python functions over one compiled function) with the same names in every game
-(docs/adding-a-game.md, "The step contract"):
+``sim.layout.Layout`` (engine state, generator counter, seats and bot parameters, and what the
+game needs to go on: ``StepFields``), so a game is copied with ``buf.copy()``, and exposes five
+functions (compiled, or Python functions over one compiled function) with the same names in
+every game (docs/adding-a-game.md, "The step contract"):
 
     step_start(buf, seed, game_index, run)   game ``game_index`` of a run, up to its first decision
     step_pending(buf) -> (seat, kind)        the pending decision; (-1, -1) once the game is over
@@ -48,20 +48,77 @@ GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = range(5)
 NO_RUN = np.zeros(1, dtype=np.int64)  # the ``run`` of a ``step_go`` operation that does not read it
 
 
-def declare_fields(layout, seats: int, script: int, snapshot: int, snapshot_doc: str) -> tuple[int, ...]:
-    """Declare on ``layout`` (a ``sim.layout.Layout``) the step fields a game's buffer has: the
-    pending decision's seat and kind, the options applied from outside and their count, each
-    seat's bot policy while the seats' policies read STEP, and the snapshot the engine goes on
-    from (``snapshot`` slots, ``snapshot_doc``: of what). Returns their offsets in that order:
-    ``pending_seat, pending_kind, applied, step_policies, script, snapshot``."""
-    return (
-        layout.scalar("pending_seat", "the seat of the pending decision, -1 when none (the game is over)"),
-        layout.scalar("pending_kind", "the kind of the pending decision (Step.kinds)"),
-        layout.scalar("applied", "options applied from outside (step_apply) held in the script block"),
-        layout.block("step_policies", seats, "seat s's bot policy while the seats' policies read STEP"),
-        layout.block("script", script, "the options applied from outside, in decision order"),
-        layout.block("snapshot", snapshot, snapshot_doc),
-    )
+class StepFields:
+    """The step contract's fields of a game's buffer (``sim.layout.Layout``): the same names, in
+    the same order, with the same meaning in every game. They are declared in two calls, the
+    game's own step fields (plain ``layout.scalar`` / ``block``, documented as the game's) around
+    the second::
+
+        STEP_FIELDS = StepFields(LAYOUT, replays=True, options=0)  # the scalars
+        ... the game's own step scalars ...
+        STEP_FIELDS.blocks(seats, script, snapshot, snapshot_doc, pending_state=0)
+        ... the game's own step blocks ...
+
+    so that the fields a copy of a game goes on from, shared and the game's own, can lie in one
+    run (a game's search copies them in runs: its ``resume_copy``).
+
+    Scalars: ``stepped`` and ``stop`` (``replays``: a game that goes on by playing its current
+    unit again from the snapshot), ``driver_seats``, ``pending_seat``, ``pending_kind``,
+    ``applied``, and ``pending_count`` (``options``: a game whose buffer lists the pending
+    decision's options). Blocks: ``pending_options`` (``options`` slots), ``step_policies``
+    (``seats`` slots; none for 0), ``script``, ``snapshot``, and ``pending_state`` (a game whose
+    engine unwinds past the pending decision to the unit's end and then puts the state at the
+    decision back). Each field's offset is the attribute of its name (-1: the game has none);
+    ``scalars`` holds the scalars' offsets, ``blocks`` returns the blocks', in this order.
+    ``sim.kernel_util.save_snapshot`` and ``restore_snapshot`` copy the state to and from
+    ``snapshot`` and ``pending_state``."""
+
+    SCALARS = ("stepped", "stop", "driver_seats", "pending_seat", "pending_kind", "applied", "pending_count")
+    BLOCKS = ("pending_options", "step_policies", "script", "snapshot", "pending_state")
+    DOCS = {
+        "stepped": "1 in a game driven through the step contract (0 in a batch game)",
+        "stop": "how the engine goes on past the applied options: 0 the bots answer, 1 it stops at the "
+                "driver's next decision (a game may have further codes: resume_at's stop)",
+        "driver_seats": "bit s: the step driver answers seat s's decisions (all seats unless step_seats says "
+                        "otherwise); the other seats' bots answer theirs",
+        "pending_seat": "the seat of the pending decision, -1 when none (the game is over)",
+        "pending_kind": "the kind of the pending decision (Step.kinds)",
+        "applied": "entries of the script block: the options applied from outside in the current unit",
+        "pending_count": "the pending decision's options listed in pending_options (or as the game's own fields say)",
+        "pending_options": "the pending decision's legal options, canonical order",
+        "step_policies": "seat s's bot policy in a driven game (a policies block, if any, reads STEP)",
+        "script": "the options applied from outside in the current unit, in decision order (BOT_ANSWER: "
+                  "the seat's bot answered)",
+        "pending_state": "the engine state at the pending decision, while the engine unwinds past it",
+    }
+
+    def __init__(self, layout, replays: bool = True, options: int = 0):
+        self.layout, self.options = layout, int(options)
+        for name in self.SCALARS + self.BLOCKS:
+            setattr(self, name, -1)
+        wanted = {"stepped": replays, "stop": replays, "pending_count": self.options > 0}
+        self.scalars = tuple(self._declare(name, 1, self.DOCS[name])
+                             for name in self.SCALARS if wanted.get(name, True))
+
+    def blocks(self, seats: int, script: int, snapshot: int, snapshot_doc: str,
+               pending_state: int = 0, pending_state_doc: str = "") -> tuple[int, ...]:
+        """Declare the blocks: ``pending_options`` (if ``options``), ``step_policies`` (``seats``
+        slots, if any), ``script`` (the most options applied in one unit), ``snapshot``
+        (``snapshot`` slots, ``snapshot_doc``: the state at the current unit's start, of what)
+        and ``pending_state`` (``pending_state`` slots, if any, ``pending_state_doc``: of what).
+        Returns their offsets in that order."""
+        sizes = {"pending_options": self.options, "step_policies": seats, "script": script,
+                 "snapshot": snapshot, "pending_state": pending_state}
+        docs = {"snapshot": snapshot_doc,
+                "pending_state": self.DOCS["pending_state"] + (": " + pending_state_doc if pending_state_doc else "")}
+        optional = ("pending_options", "step_policies", "pending_state")
+        return tuple(self._declare(name, sizes[name], docs.get(name, self.DOCS.get(name, "")))
+                     for name in self.BLOCKS if name not in optional or sizes[name] > 0)
+
+    def _declare(self, name: str, size: int, doc: str) -> int:
+        offset = self.layout.block(name, size, doc)
+        setattr(self, name, offset)
+        return offset
 
 
 class StepFunctions:

@@ -3,7 +3,8 @@
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import bot_param_words, fn, inl, listed, param_float, param_int, script_option
+from sim.kernel_util import (bot_param_words, fn, inl, listed, param_float, param_int, restore_snapshot, save_snapshot,
+                              script_option)
 
 
 @inl
@@ -71,3 +72,23 @@ def test_bot_parameters_travel_as_float64_bits():
     assert words[0, 0] == np.float64(0.25).view(np.int64) == 0x3FD0000000000000
     assert [_read(words, 0, j) for j in range(3)] == [(0.25, 0), (8.9, 8), (0.0, 0)]
     assert [_read(words, 1, j) for j in range(3)] == [(1e-7, 0), (64.0, 64), (-2.5, -2)]
+
+
+@njit(cache=False)
+def _snapshot_round_trip(b, snap):
+    """Save b[0:3] and b[5:7] one after the other into the snapshot at ``snap``, scribble over
+    them, put them back; the snapshot's next slot after each call."""
+    k = save_snapshot(b, snap, 0, 3)
+    end = save_snapshot(b, k, 5, 2)
+    for i in range(8):
+        b[i] = -1
+    k2 = restore_snapshot(b, snap, 0, 3)
+    return k, end, restore_snapshot(b, k2, 5, 2)
+
+
+def test_snapshot_ranges_go_one_after_the_other_and_come_back():
+    """save_snapshot puts each range after the last; restore_snapshot reads them back in the
+    same order; the slots between the ranges are not saved."""
+    b = np.array([10, 11, 12, 13, 14, 15, 16, 17, 0, 0, 0, 0, 0], dtype=np.int64)
+    assert _snapshot_round_trip(b, 8) == (11, 13, 13)
+    assert b.tolist() == [10, 11, 12, -1, -1, 15, 16, -1, 10, 11, 12, 15, 16]

@@ -16,7 +16,8 @@ import pytest
 
 from sim.games import MODULES, get_game
 from sim.search import N_STATS
-from sim.step import BOT_ANSWER, NAMES, STATUS
+from sim.layout import Layout
+from sim.step import BOT_ANSWER, NAMES, STATUS, StepFields
 from tests.engines import engines_agree, same_for_any_workers
 from tests.game_cases import case
 from tests.stepping import check_driver_seats, decisions
@@ -107,6 +108,38 @@ def test_step_contract_names_and_layout(game):
     assert k.SIZE == k.LAYOUT.size  # the one buffer, declared through sim.layout
     buf = step.start(game.make_config(seed=1), 0)
     assert buf.shape == (k.SIZE,) and buf.dtype == np.int64
+
+
+def test_step_fields_are_declared_alike(game):
+    """Every game declares the step contract's fields through sim.step.StepFields: those it has
+    under the shared names and docs, in the shared order, the scalars in one run; every game has
+    the driver seats, the pending decision, the script and the snapshot."""
+    layout = _step_of(game).kernel().LAYOUT
+    shared = StepFields.SCALARS + StepFields.BLOCKS
+    names = [n for n in layout.fields if n in shared]
+    assert names == [n for n in shared if n in names]
+    assert {"driver_seats", "pending_seat", "pending_kind", "applied", "script", "snapshot"} <= set(names)
+    for n in names:
+        assert layout[n].doc.startswith(StepFields.DOCS.get(n, "")), n
+    scalars = [layout[n].offset for n in names if n in StepFields.SCALARS]
+    assert scalars == list(range(scalars[0], scalars[0] + len(scalars)))
+
+
+def test_step_fields_declare_only_what_a_game_asks_for():
+    """Without replays, listed options, step policies or a pending state, those fields are not
+    in the layout and read -1; the game's own fields go between the scalars and the blocks."""
+    lean, full = Layout("lean"), Layout("full")
+    f = StepFields(lean, replays=False)
+    lean.scalar("own")
+    assert f.blocks(0, 4, 0, "none") == (lean["script"].offset, lean["snapshot"].offset)
+    assert list(lean.fields) == ["driver_seats", "pending_seat", "pending_kind", "applied", "own", "script",
+                                 "snapshot"]
+    assert (f.stepped, f.stop, f.pending_count, f.pending_options, f.step_policies, f.pending_state) == (-1,) * 6
+    g = StepFields(full, options=7)
+    assert g.scalars == tuple(range(7)) and (g.stop, g.pending_count) == (1, 6)
+    assert g.blocks(3, 4, 5, "of what", 9, "of what else") == (7, 14, 17, 21, 26)
+    assert full["pending_state"].size == 9 and full["pending_state"].doc.endswith(": of what else")
+    assert full.size == 35
 
 
 def test_step_contract_random_games_against_the_reference(game):

@@ -36,7 +36,7 @@ def test_kind_codes_are_the_reference_names():
     for code, name in enumerate(R.DECISION_KINDS):
         assert getattr(KS, f"K_{name.upper()}") == code, name
     f = K.LAYOUT.fields
-    assert f["snapshot"].size == f["decision_state"].size == KS.STATE_SIZE
+    assert f["snapshot"].size == f["pending_state"].size == KS.STATE_SIZE
     assert f["pending_options"].size == KS.MAX_LISTED >= R.N_RULE_CARDS + 1 and K.SIZE == K.LAYOUT.size
 
 

@@ -14,7 +14,7 @@ from numba import njit
 from sim.kernel_util import bot_param_words, param_float, script_option
 from sim.layout import Layout
 from sim.rng import derive, randbelow_at
-from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions, declare_fields
+from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFields, StepFunctions
 
 MAX_SEATS, NB = 5, 6  # bot parameter words per seat: nerve and the search's five
 KEEP, REDRAW = 0, 1  # the options of the one decision kind, ``redraw``
@@ -26,13 +26,14 @@ R_POLICY = RUN.block("table_policies", MAX_SEATS, "policy of each table position
 R_PARAMS = RUN.block("table_bot_params", MAX_SEATS * NB, "bot parameter words of each table position")
 
 LAYOUT = Layout("toy-step state")
-N, BONUS, REDRAWS, RNG, TURN, USED, DRIVER = LAYOUT.scalars(
-    "players", "lucky_bonus", "redraws", "rng", "turn", "used", "driver")
+N, BONUS, REDRAWS, RNG, TURN, USED = LAYOUT.scalars("players", "lucky_bonus", "redraws", "rng", "turn", "used")
 CARD = LAYOUT.block("card", MAX_SEATS, "each seat's card, hidden from the others (no bonus added)")
 REDRAWN = LAYOUT.block("redrawn", MAX_SEATS, "1 for a seat that redrew (public)")
 PARAMS = LAYOUT.block("params", MAX_SEATS * NB, "each seat's bot parameter words")
-PSEAT, PKIND, APPLIED, POLICY, SCRIPT, SNAP = declare_fields(
-    LAYOUT, MAX_SEATS, MAX_SEATS, 0, "none: play goes on from the state itself")
+# the step fields (sim.step.StepFields); no replays: play goes on from the state itself
+STEP_FIELDS = StepFields(LAYOUT, replays=False)
+DRIVER, PSEAT, PKIND, APPLIED = STEP_FIELDS.scalars
+POLICY, SCRIPT, SNAP = STEP_FIELDS.blocks(MAX_SEATS, MAX_SEATS, 0, "none: play goes on from the state itself")
 SIZE = LAYOUT.size
 
 

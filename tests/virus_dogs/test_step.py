@@ -18,7 +18,7 @@ def test_step_fields_are_declared_and_fit():
     decision (a full action menu, every subset of the largest mask peek); the kind names are
     the reference engine's."""
     f = K.LAYOUT.fields
-    assert f["unit_snapshot"].size == K.FRESH_STOP + 1 + f["deck"].size and f["deck"].offset == f["rng"].stop
+    assert f["snapshot"].size == K.FRESH_STOP + 1 + f["deck"].size and f["deck"].offset == f["rng"].stop
     assert f["pending_state"].size == f["deck"].stop <= f["stepped"].offset
     assert f["pending_options"].size >= max(f["options"].size, 1 << GAME.param("mask_peek").hi,
                                             GAME.param("black_market_look").hi)

@@ -11,9 +11,10 @@ The whole state of a game in progress is one int64 buffer laid out by ``LAYOUT``
    sums (the batch adds every game's into the same cells; a game driven through the step
    contract starts from zero, so they are that game's alone);
 3. the variable-length blocks: the banned pool, the draw pile and the discard pile;
-4. the step contract's fields (kernel.py): the pending decision, the options applied in the
-   current turn and the snapshot of the state at that turn's start (``step_turn`` saves it,
-   ``restore_turn`` puts it back).
+4. the step contract's fields (kernel.py; ``sim.step.StepFields``, and faking-sick's own): the
+   pending decision, the options applied in the current turn and the snapshot of the state at
+   that turn's start (``step_turn`` saves it, ``restore_turn`` puts it back, with
+   ``sim.kernel_util.save_snapshot`` / ``restore_snapshot``).
 
 The draw pile is ``DRAW .. DRAW + b[ND]`` with its top LAST; the discard pile is
 ``b[DLO] .. b[DHI]`` bottom -> top inside a block with room for the whole deck below (cards
@@ -27,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix, param_float
+from sim.kernel_util import fn, inl, ix, param_float, restore_snapshot, save_snapshot
 from sim.layout import Layout
 from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
-from sim.step import declare_fields
+from sim.step import StepFields
 
 from . import tables as T
 from .learned import FEATURES as LEARNED_FEATURES
@@ -107,23 +108,23 @@ BANNED = LAYOUT.block("banned", MAX_POOL, "the shuffled banned pool: seat p's sl
 DRAW = LAYOUT.block("draw_pile", MAX_DECK, "draw pile, bottom -> top")
 DISC = LAYOUT.block("discard_pile", 2 * MAX_DECK + 1, "discard pile within, restarted at DISC_MID")
 DISC_MID = DISC + MAX_DECK
-# The step contract (kernel.py): a game driven from outside replays its current turn from the
-# snapshot taken at the turn's start, the options applied in the turn answering its decisions.
-STEPPED = LAYOUT.scalar("stepped", "1 in a game driven through the step contract (policies hold STEP)")
-STOP = LAYOUT.scalar("stop", "1: the engine stops at the decision after the applied ones; 0: the bots answer it")
+# The step contract (kernel.py, sim.step.StepFields): a game driven from outside replays its
+# current turn from the snapshot taken at the turn's start, the options applied in the turn
+# answering its decisions.
+STEP_FIELDS = StepFields(LAYOUT)
+STEPPED, STOP, DRIVER, PSEAT, PKIND, APPLIED = STEP_FIELDS.scalars
+# faking-sick's own step scalars:
 TURN_DEC = LAYOUT.scalar("turn_decisions", "decisions asked before the current turn (the script is this turn's)")
 SNAP_TURNS = LAYOUT.scalar("snapshot_turns", "turns started at the snapshot (-1: none yet)")
 DRIVEN = LAYOUT.scalar("driver_option", "the step driver's option of the decision being asked, or PENDING")
-DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
-                       "step_seats says otherwise); the bots answer the others', noted BOT_ANSWER in the script")
 ROLLOUT_END = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
                             "have started (0: never; kernel_search.rollout)")
 SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
                             "kernel_search.reveal)")
 WEIGHTED_SEATS = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
                               "kernel_search.likelihood)")
-PSEAT, PKIND, APPLIED, STEP_POLICY, SCRIPT, SNAP = declare_fields(
-    LAYOUT, MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
+STEP_POLICY, SCRIPT, SNAP = STEP_FIELDS.blocks(
+    MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
     "the state at the current turn's start: MUTABLE .. FIXED_STOP, the banned pool, the draw pile and "
     "the discard pile (bottom -> top) one after the other")
 SIZE = LAYOUT.size
@@ -229,32 +230,16 @@ def step_turn(b):
     b[TURN_DEC] = b[game_col(G_DECISIONS)]
     b[SNAP_TURNS] = b[TURNS]
     if b[STOP]:
-        k = to_snapshot(b, MUTABLE, SNAP, FIXED_STOP - MUTABLE)
-        k = to_snapshot(b, BANNED, k, b[POOL_SIZE])
-        k = to_snapshot(b, DRAW, k, b[ND])
-        to_snapshot(b, b[DLO], k, b[DHI] - b[DLO])
+        k = save_snapshot(b, SNAP, MUTABLE, FIXED_STOP - MUTABLE)
+        k = save_snapshot(b, k, BANNED, b[POOL_SIZE])
+        k = save_snapshot(b, k, DRAW, b[ND])
+        save_snapshot(b, k, b[DLO], b[DHI] - b[DLO])
 
 
 @fn
 def restore_turn(b):
     """The state at the current turn's start back from the snapshot."""
-    k = from_snapshot(b, SNAP, MUTABLE, FIXED_STOP - MUTABLE)  # pool size and pile bounds first
-    k = from_snapshot(b, k, BANNED, b[POOL_SIZE])
-    k = from_snapshot(b, k, DRAW, b[ND])
-    from_snapshot(b, k, b[DLO], b[DHI] - b[DLO])
-
-
-@inl
-def to_snapshot(b, src, k, n):
-    """``b[src:src+n]`` into the snapshot at ``k``; returns the snapshot's next slot."""
-    for i in range(n):
-        b[ix(k + i)] = b[ix(src + i)]
-    return k + n
-
-
-@inl
-def from_snapshot(b, k, dst, n):
-    """The snapshot's ``n`` slots from ``k`` back to ``b[dst:dst+n]``; returns its next slot."""
-    for i in range(n):
-        b[ix(dst + i)] = b[ix(k + i)]
-    return k + n
+    k = restore_snapshot(b, SNAP, MUTABLE, FIXED_STOP - MUTABLE)  # pool size and pile bounds first
+    k = restore_snapshot(b, k, BANNED, b[POOL_SIZE])
+    k = restore_snapshot(b, k, DRAW, b[ND])
+    restore_snapshot(b, k, b[DLO], b[DHI] - b[DLO])

@@ -70,14 +70,14 @@ from sim.games.virus_dogs.kernel_state import (
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
     O_SCRIPT, O_SM, O_SPOL, O_SSEAT, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
     S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
-    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, S_WEIGHTED, V, restore_unit,
+    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, S_WEIGHTED, V, ZERO, restore_unit,
 )
 # The buffer's layout, the decision kinds and the pending-options size, read from here by the
 # step wrapper (step.py) and the tests:
 from sim.games.virus_dogs.kernel_state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel_turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, script_option
+from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option
 from sim.rng import derive
 from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
 
@@ -142,8 +142,7 @@ def stopped(b):
     """After a pass: at a pending decision, the state there back from ``pending_state`` (the
     engine unwound past it) and every draw up to it summed."""
     if b[S_PSEAT] >= 0:
-        for i in range(O_DECK + b[ix(O_PSNAP + S_DSIZE)]):
-            b[ix(i)] = b[ix(O_PSNAP + i)]
+        restore_snapshot(b, O_PSNAP, ZERO, O_DECK + b[ix(O_PSNAP + S_DSIZE)])
         b[S_COUNTED] = b[O_GM + tb.G_DRAWS]
 
 

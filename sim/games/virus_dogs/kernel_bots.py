@@ -29,7 +29,7 @@ from sim.games.virus_dogs.kernel_state import (
     S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
     S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
 )
-from sim.kernel_util import fn, inl, ix, listed, param_float
+from sim.kernel_util import fn, inl, ix, listed, param_float, save_snapshot
 from sim.rng import randbelow_at, uniform_at
 
 
@@ -91,8 +91,7 @@ def step_answer(b, seat, kind, nopt):
     b[S_PN] = nopt
     b[S_STOP] = 0
     b[S_COUNTED] = COUNTED_ALL
-    for j in range(O_DECK + b[S_DSIZE]):
-        b[ix(O_PSNAP + j)] = b[ix(j)]
+    save_snapshot(b, O_PSNAP, ZERO, O_DECK + b[S_DSIZE])
     b[S_OVER] = 1
     return b[O_POPT]
 

@@ -25,9 +25,10 @@ from sim.games.virus_dogs.rules import (
     CGH, COUNT_PARAM, CTL, DOC, EXC, GIVE_ORDER, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL,
     MSK, N_TYPES, NO_WINNER, P_INDEX, PARAMS, QRN, SHF, TP, TURN_CAP, V,
 )
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, restore_snapshot, save_snapshot
 from sim.layout import Layout
 from sim.rng import randbelow_at, shuffle_at
+from sim.step import StepFields
 
 
 # ---- typed constants ----------------------------------------------------------------------------
@@ -143,7 +144,8 @@ S_HQ_D = LAYOUT.scalar("hq_drawer", "the drawer of the next hard-quarantine step
 S_HQ_STEPS = LAYOUT.scalar("hq_step", "hard-quarantine steps taken (VD-20.11)")
 # What a driven game notes about the current unit (a turn, or a hard-quarantine step), kept with the
 # engine state so that the unit's snapshot and the pending decision's state hold it too
-# (``unit_start``; read by kernel_search.determinize). A batch game leaves them at 0.
+# (``unit_start``; read by kernel_search.determinize). A batch game leaves them at 0. They are
+# virus-dogs' own (its search deals its worlds from them), not fields of the step contract.
 S_UNITS = LAYOUT.scalar("units", "driven: units started (turns and hard-quarantine steps)")
 S_U_D0 = LAYOUT.scalar("unit_deck", "driven: deck size at the unit's start")
 S_U_INTACT = LAYOUT.scalar("unit_intact", "driven: cards of the unit's starting deck (from the bottom) no card "
@@ -196,28 +198,29 @@ assert O_DECK == O_RNG + 1  # a snapshot copies the counter and the deck's used 
 # Summed over the batch (zero at allocation, copied out by ``kernel.run_games``):
 O_DRAWSUM = LAYOUT.block("draw_sums", tb.DRAW_ROWS * tb.NW, "draw_density sums, row r at draw_sums + r*NW")
 O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_density sums, bucket k at deck_sums + k*NW")
+O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
 # The step contract (``kernel.step_*``; docs/adding-a-game.md): what a game in progress needs
 # beyond the engine state to go on from outside. A driven game goes on from units, each pass of
 # the turn loop and each hard-quarantine step (``kernel_turn.play`` and ``hq_steps``, resumable at
-# either): the engine state at the current unit's start (``unit_snapshot``: the per-game part and
+# either): the engine state at the current unit's start (``snapshot``: the per-game part and
 # the generator's counter and the deck) and the driver's options applied since (``script``).
+# The fields every game has are declared by ``sim.step.StepFields``, virus-dogs' own around them.
 MAX_SCRIPT = 1 << 10  # driver options applied in one unit (a turn holds far fewer decisions)
 MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
 PENDING = np.int64(-2)  # ``driver_option`` of the decision that becomes the pending one
 COUNTED_ALL = np.int64(1 << 62)  # ``draws_counted`` while the engine unwinds from a pending decision
-S_STEPPED = LAYOUT.scalar("stepped", "1 in a game driven through the step contract (policies hold STEP)")
+# virus-dogs' own, set at ``step_start`` (the same in every copy of a game: ``resume_copy`` leaves them):
 S_SEARCH = LAYOUT.scalar("search_seats", "bit s: seat s's bot is the search bot (bots.SEARCH; step_start plays it "
                          "by its rollout bot)")
 S_SEEING = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
                          "kernel_search.reveal)")
 S_WEIGHTED = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
                            "kernel_search.likelihood)")
-# the scalars a copy of a driven game goes on from (kernel_search.resume_copy), one block:
-S_STOP = LAYOUT.scalar("stop", "1: the engine stops at the driver's first decision past the applied options; "
-                       "0: the bots answer it")
+STEP_FIELDS = StepFields(LAYOUT, options=MAX_PENDING)
+S_STEPPED, S_STOP, S_DRIVER, S_PSEAT, S_PKIND, S_SCRIPTED, S_PN = STEP_FIELDS.scalars
+# virus-dogs' own step scalars (with the shared ones from ``stop`` on, what a copy of a driven game
+# goes on from: kernel_search.resume_copy copies S_STOP .. STEP_STOP):
 S_RESUMING = LAYOUT.scalar("resuming", "1 while the engine goes on from the unit snapshot, up to its unit's start")
-S_DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
-                         "step_seats says otherwise); the other seats' bots answer theirs")
 S_UDRV = LAYOUT.scalar("driver_asked", "the driver's decisions asked in this pass of the unit (the script index)")
 S_DRIVEN = LAYOUT.scalar("driver_option", "the option of the driver's decision being asked, or PENDING")
 S_COUNTED = LAYOUT.scalar("draws_counted", "draw events already summed into draw_sums / deck_sums "
@@ -226,23 +229,17 @@ S_REND = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap 
                        "have started (0: never; kernel_search.rollout)")
 S_W_FIX = LAYOUT.scalar("world_fixed", "a re-dealt world (kernel_search): cards in world_cards, put in place "
                         "after the unit's shuffles as the seat saw them")
-S_SCRIPTED = LAYOUT.scalar("applied", "driver options applied in the current unit (step_apply), in the script block")
-S_PSEAT = LAYOUT.scalar("pending_seat", "the seat of the pending decision, -1 once the game is over")
-S_PKIND = LAYOUT.scalar("pending_kind", "the kind of the pending decision (K_*, KINDS)")
-S_PN = LAYOUT.scalar("pending_count", "legal options of the pending decision")
 STEP_STOP = LAYOUT.size
-O_POPT = LAYOUT.block("pending_options", MAX_PENDING, "the pending decision's legal options, canonical order")
-O_SPOL = LAYOUT.block("step_policies", MAX_SEATS, "seat s's bot policy while ``policies`` holds STEP (step contract)")
-O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
-O_SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the driver options applied in the current unit, in decision order")
+USNAP_SIZE = FRESH_STOP + 1 + MAX_CARDS
+O_POPT, O_SPOL, O_SCRIPT, O_USNAP, O_PSNAP = STEP_FIELDS.blocks(
+    MAX_SEATS, MAX_SCRIPT, USNAP_SIZE,
+    "the engine state at the current unit's start: the per-game state (0 .. FRESH_STOP), then the "
+    "generator's counter and the deck's used part",
+    DECK_STOP, "0 .. the deck's top")
+# virus-dogs' own step blocks:
 O_SSEAT = LAYOUT.block("script_seats", MAX_SCRIPT, "the seat of each applied option")
 O_W_CARDS = LAYOUT.block("world_cards", 3 * MAX_SEEN, "a re-dealt world: the shuffle's number, the place and the "
                          "code of each card the seat saw after a shuffle of the unit (unit_seen_cards)")
-USNAP_SIZE = FRESH_STOP + 1 + MAX_CARDS
-O_USNAP = LAYOUT.block("unit_snapshot", USNAP_SIZE, "the engine state at the current unit's start: "
-                       "the per-game state (0 .. FRESH_STOP), then the generator's counter and the deck's used part")
-O_PSNAP = LAYOUT.block("pending_state", DECK_STOP, "the engine state at the pending decision (0 .. the deck's "
-                       "top), while the engine unwinds")
 O_LOPT = LAYOUT.block("learned_options", MAX_PENDING, "the learned bot's legal options (kernel_learned)")
 O_LFEAT = LAYOUT.block("learned_features", NFEAT, "the features of one option (kernel_learned)")
 SIZE = LAYOUT.size
@@ -450,21 +447,15 @@ def unit_start(b):
     b[S_U_SEEN] = 0
     b[S_W_FIX] = 0  # a re-dealt world's cards were the unit's it was dealt in
     if b[S_STOP]:
-        copy_state(b, O_USNAP, ZERO, FRESH_STOP)
-        copy_state(b, O_USNAP + FRESH_STOP, O_RNG, 1 + b[S_DSIZE])
+        k = save_snapshot(b, O_USNAP, ZERO, FRESH_STOP)
+        save_snapshot(b, k, O_RNG, 1 + b[S_DSIZE])
 
 
 @fn
 def restore_unit(b):
     """The engine state at the current unit's start back from its snapshot."""
-    copy_state(b, ZERO, O_USNAP, FRESH_STOP)
-    copy_state(b, O_RNG, O_USNAP + FRESH_STOP, 1 + b[S_DSIZE])
-
-
-@inl
-def copy_state(b, dst, src, n):
-    for i in range(n):
-        b[ix(dst + i)] = b[ix(src + i)]
+    k = restore_snapshot(b, O_USNAP, ZERO, FRESH_STOP)  # the deck's size first
+    restore_snapshot(b, k, O_RNG, 1 + b[S_DSIZE])
 
 
 @fn

@@ -5,7 +5,7 @@ the seat's bot answer (``ASK_BOT``: the game is not driven, or it plays on).
 
 The pending decision is the first one after the applied options while the engine ``STOP``s:
 its options are described (a list in ``pending_options``, the moves of a play, or the subsets
-of a card mask by size), the engine state is kept in ``decision_state`` and the decision is
+of a card mask by size), the engine state is kept in ``pending_state`` and the decision is
 answered with its first option, so that the unit (a round's setup or a pass of the turn loop)
 runs to its end without any caller knowing; ``step.resume`` then puts the kept state back.
 The option codes are ``DaifugoStep``'s (``sim/games/daifugo/step.py``).
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, save_snapshot
 
 from .state import (APPLIED, BOT_ANSWER, CAPTURED, DECISIONS, DRIVEN, DRIVER, DSNAP, ORDER0, PCARDS, PHI, PKIND,
                     PLO, PN, POPT, PPASS, PSEAT, PSTEP, REVEAL0, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEEN, SNAP,
@@ -61,8 +61,7 @@ def offer(b, option):
 @inl
 def capture(b, first):
     """The pending decision is described: keep the engine state, answer it with ``first``."""
-    for i in range(STATE_SIZE):
-        b[ix(DSNAP + i)] = b[ix(i)]
+    save_snapshot(b, DSNAP, 0, STATE_SIZE)
     b[CAPTURED] = 1
     return first
 
@@ -132,8 +131,7 @@ def begin_driven_unit(b, setup):
     if setup and b[STOP] == PLAY_ROUND and u > b[SNAP_UNIT]:
         b[STOP] = STOP_AT_NEXT
     if b[STOP] == STOP_AT_NEXT and u > b[SNAP_UNIT]:
-        for i in range(STATE_SIZE):
-            b[ix(SNAP + i)] = b[ix(i)]
+        save_snapshot(b, SNAP, 0, STATE_SIZE)
         b[SNAP_UNIT] = u
         b[APPLIED] = 0
         b[SEEN] = 0

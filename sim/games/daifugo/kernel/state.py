@@ -26,6 +26,7 @@ import numpy as np
 from sim.kernel_util import fn, inl, ix, param_float
 from sim.layout import Layout
 from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
+from sim.step import StepFields
 
 from .. import rules as R
 from .. import tables as T
@@ -116,21 +117,25 @@ LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of
  K_PLAY, K_REVOLT, K_PULL_BACK, K_TEN_DISCARD, K_FLUX, K_RECYCLE, K_LOOPHOLE, K_DOBON) = range(len(R.DECISION_KINDS))
 MAX_SCRIPT = 256  # options applied in one unit (a round's setup or one pass of the turn loop)
 MAX_LISTED = 64  # options of a decision that lists them (cards, seats, rule cards)
-DRIVEN, STOP, CAPTURED, PSEAT, PKIND, APPLIED, SEEN, SNAP_UNIT = LAYOUT.scalars(
-    "driven", "stop", "captured", "pending_seat", "pending_kind", "applied", "seen", "snapshot_unit")
-PN, PPASS, PCARDS, PLO, PHI, PSTEP = LAYOUT.scalars(
-    "pending_count", "pending_may_pass", "pending_cards", "pending_smallest", "pending_largest", "pending_size_step")
-DRIVER = LAYOUT.scalar("driver_seats", "bit s: the step driver answers seat s's decisions (all seats unless "
-                       "step_seats narrows it); the other seats' bots answer theirs")
+STEP_FIELDS = StepFields(LAYOUT, options=MAX_LISTED)  # the fields every game has (sim.step)
+DRIVEN, STOP, DRIVER, PSEAT, PKIND, APPLIED, PN = STEP_FIELDS.scalars
+# daifugo's own step scalars: where a replayed unit is, and the pending decision beyond a list
+CAPTURED = LAYOUT.scalar("captured", "1 once the pending decision is described and its state kept (driven.capture)")
+SEEN = LAYOUT.scalar("seen", "the applied options the unit played again has answered so far")
+SNAP_UNIT = LAYOUT.scalar("snapshot_unit", "the unit whose start the snapshot holds (0: none yet)")
+PPASS = LAYOUT.scalar("pending_may_pass", "a pending play: 1 when the pass (-1) is an option (pending_count: the "
+                      "move-table rows)")
+PCARDS = LAYOUT.scalar("pending_cards", "a pending trim, pull-back or ten discard: the card mask chosen from")
+PLO, PHI, PSTEP = LAYOUT.scalars("pending_smallest", "pending_largest", "pending_size_step")  # its sizes
 ROUND_ROLLOUT, ROLLOUT_END = LAYOUT.scalars("round_rollout", "rollout_end")  # a search rollout ends when the
 # round is scored (``round_rollout`` 1), or before the turn-loop unit after ``rollout_end`` (0: none)
 SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
                             "kernel/search.reveal)")
 BOT_ANSWER = np.int64(STEP_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
-POPT = LAYOUT.block("pending_options", MAX_LISTED, "a listing decision's options (step_legal)")
-SCRIPT = LAYOUT.block("script", MAX_SCRIPT, "the options applied in the current unit, in decision order")
-SNAP = LAYOUT.block("snapshot", STATE_SIZE, "the engine state at the current unit's start (step_apply goes on from it)")
-DSNAP = LAYOUT.block("decision_state", STATE_SIZE, "the engine state at the pending decision")
+# no step_policies: a driven game's seats keep their bots' policies, ``driver_seats`` tells the driver's
+POPT, SCRIPT, SNAP, DSNAP = STEP_FIELDS.blocks(
+    0, MAX_SCRIPT, STATE_SIZE, "the engine state at the current unit's start (step_apply goes on from it)",
+    STATE_SIZE, "0 .. STATE_SIZE")
 SIZE = LAYOUT.size
 
 

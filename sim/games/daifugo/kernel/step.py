@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, listed, script_option
+from sim.kernel_util import fn, ir_inline, ix, listed, restore_snapshot, script_option
 from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
 
 from .. import rules as R
@@ -37,8 +37,7 @@ def resume(b, stop):
     options answering its first decisions; then (``stop``) up to the pending decision, or the
     bots play the round out (PLAY_ROUND) and the next round's first decision is pending."""
     if b[SNAP_UNIT] > 0:
-        for i in range(STATE_SIZE):
-            b[ix(i)] = b[ix(SNAP + i)]
+        restore_snapshot(b, SNAP, 0, STATE_SIZE)
     b[SEEN] = 0
     b[CAPTURED] = 0
     b[PSEAT] = -1
@@ -46,8 +45,7 @@ def resume(b, stop):
     b[STOP] = stop
     play_game(b, b[NP], b[PV + R.P_ROUNDS])
     if b[CAPTURED]:
-        for i in range(STATE_SIZE):
-            b[ix(i)] = b[ix(DSNAP + i)]
+        restore_snapshot(b, DSNAP, 0, STATE_SIZE)
         if b[PKIND] == K_PLAY:
             turn_moves(b, b[PSEAT])
 
