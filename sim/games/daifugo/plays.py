@@ -18,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
+from operator import attrgetter
 
 from .rules import JOKER, pretty, RANK_NAMES, SUIT_SYMBOLS
 
 SET, STAIRS, JOKER_SINGLE = 0, 1, 2
+JOKERS = (JOKER, JOKER + 1)  # the Joker and the second joker of card 05
 KIND_NAMES = ("set", "stairs", "joker")
 
 
@@ -89,6 +91,14 @@ class Fusion(Play):
 
     def text(self) -> str:
         return Play.text(self) + " into " + self.whole.text()
+
+
+def canonical(plays) -> list[Play]:
+    """The plays in the canonical order (``Play.key``)."""
+    return sorted(plays, key=_ORDER)
+
+
+_ORDER = attrgetter("order")
 
 
 def _fusion(t: Play, kind: int, pairs: list[tuple[int, int]]) -> Fusion:
@@ -209,19 +219,19 @@ def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
     return None
 
 
-def _cards_by_rank(hand: set[int], subs: bool) -> list[list[int]]:
+def _cards_by_rank(hand: set[int], subs: bool) -> list[tuple[int, ...]]:
     """Per rank, the cards standing for it, one per suit in suit order (a card's suit is its
     id % 4): the natural cards and, with ``subs`` (card 20), the A, 2 or 3 of a suit for its
     missing J, Q or K."""
-    by_rank: list[list[int]] = [[] for _ in range(13)]
+    by_rank: list[tuple[int, ...]] = [()] * 13
     for c in sorted(hand):
         if c < JOKER:
-            by_rank[c // 4].append(c)
+            by_rank[c // 4] += (c,)
     if subs:
         for r, sub in SUBSTITUTE.items():
             natural = {c % 4 for c in by_rank[r]}
             stand_ins = [c for c in by_rank[sub] if c % 4 not in natural]  # only where the natural card is missing
-            by_rank[r] = sorted(by_rank[r] + stand_ins, key=lambda c: c % 4)
+            by_rank[r] = tuple(sorted(by_rank[r] + tuple(stand_ins), key=lambda c: c % 4))
     return by_rank
 
 
@@ -237,7 +247,7 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
         held = by_rank[r]
         if len(held) + len(jokers) < fewest:
             continue  # too few cards of this rank for any of the sizes asked
-        out += _sets_of_rank(r, tuple(held), jokers, counts, lock, lone_joker_wild)
+        out += _sets_of_rank(r, held, jokers, counts, lock, lone_joker_wild)
     return out
 
 
@@ -323,7 +333,7 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
 
 def jokers_in(hand: set[int]) -> tuple[int, ...]:
     """The jokers of the hand, ascending (the Joker 52 and, with card 05, the second joker 53)."""
-    return tuple(c for c in (JOKER, JOKER + 1) if c in hand)
+    return tuple([c for c in JOKERS if c in hand])
 
 
 def joker_single(hand: set[int]) -> list[Play]:
