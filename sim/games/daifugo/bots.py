@@ -156,10 +156,10 @@ class BotAgent:
     def __init__(self, names, params):
         self.names = list(names)
         self.params = list(params)
+        self.policies = [BOTS[name].policy for name in self.names]
 
     def decide(self, eng, p, kind, options):
-        pol = BOTS[self.names[p]].policy
-        return DECIDERS[kind](eng, p, options, pol, self.params[p])
+        return DECIDERS[kind](eng, p, options, self.policies[p], self.params[p])
 
 
 def _random_index(eng, n):
@@ -197,9 +197,10 @@ def keep_finisher(eng, p, moves):
     ff = forbidden_finish_cards(eng, p, hand)
     if not ff:
         return moves
-    if all(hand.difference(m.cards) <= ff for m in moves):  # no play leaves a card p may finish on
+    leaves_finisher = [not hand.difference(m.cards) <= ff for m in moves]
+    if not any(leaves_finisher):  # no play leaves a card p may finish on
         return moves
-    return [m for m in moves if len(m.cards) == len(hand) or not hand.difference(m.cards) <= ff
+    return [m for m, keeps in zip(moves, leaves_finisher) if len(m.cards) == len(hand) or keeps
             or eng.causes_revolution(p, m)]
 
 
@@ -224,8 +225,8 @@ def strategist_play(eng, p, can_pass, moves, prm):
     for m in moves:  # finish when legal
         if m.count == n and not eng.finish_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             return m
-    nat = [c for c in hand if c < R.JOKER]
-    if nat and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat)):
+    held = rank_counts(hand)
+    if weak_hand(held, rv, prm):
         for m in moves:
             if eng.causes_revolution(p, m):
                 return m
@@ -251,7 +252,6 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 unseen_n[c // 4] -= 1
     opp = [len(eng.hands[q]) for q in range(eng.n) if q != p and eng.active[q]]
     min_opp = min(opp) if opp else 0
-    held = rank_counts(hand)
     finishers = {c for c in hand if not ff_card(c)}  # the cards p may finish on
     strongest_cards = {c for c in hand if c < R.JOKER and c // 4 == strongest}
     best, best_cost = None, 1 << 30
@@ -274,6 +274,13 @@ def strategist_play(eng, p, can_pass, moves, prm):
     if can_pass and (best_cost >= 1000 or (best_cost >= 100 and float(min_opp) > prm["pass_control_above"])):
         return None
     return best
+
+
+def weak_hand(held, rv, prm) -> bool:
+    """Strategist: the mean strength of the natural cards (``held``: per rank) under the
+    current order is below ``revolt_below`` (then a revolution helps)."""
+    nat = sum(held)
+    return nat > 0 and float(sum(k * strength(r, rv) for r, k in enumerate(held))) < prm["revolt_below"] * float(nat)
 
 
 def _is_boss(m, rv, unseen_n, jk_unseen):
@@ -313,7 +320,7 @@ DRAFT_FIT_RANK = {3: R.R10, 9: R.R8, 10: R.RK, 11: R.RQ, 19: R.RJ, 22: R.R3}
 def draft_fit(hand, c: int) -> int:
     """Hand fit of a precept for the strategist (D1): how many cards of the dealt hand the
     card's effect uses (the ranks it acts on, sets it makes, runs it needs)."""
-    counts = [sum(1 for s in range(4) if 4 * r + s in hand) for r in range(13)]
+    counts = rank_counts(hand)
     jokers = sum(1 for x in hand if x >= R.JOKER)
     if c in DRAFT_FIT_RANK:
         return 3 * counts[DRAFT_FIT_RANK[c]]
@@ -376,9 +383,7 @@ def decide_revolt(eng, p, options, pol, prm):
         return options[_random_index(eng, 2)]
     if pol == GREEDY:
         return True
-    nat = [c for c in eng.hands[p] if c < R.JOKER]
-    rv = eng.reversed
-    return bool(nat) and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat))
+    return weak_hand(rank_counts(eng.hands[p]), eng.reversed, prm)
 
 
 def decide_flux(eng, p, options, pol, prm):

@@ -78,10 +78,10 @@ def fill_arrays(eng, g, r, s) -> None:
         for pos, q in enumerate(h.ranking):
             r[k, T.R_POS0 + q] = pos + 1
             s[q, T.S_POS0 + k] = pos + 1
-    for c in range(1, R.N_RULE_CARDS + 1):
-        g[T.G_OWNER0 + c - 1] = eng.owner[c]
-        g[T.G_PICK0 + c - 1] = eng.precept_pick[c]
-        g[T.G_PICK_ROUND0 + c - 1] = eng.precept_round[c]
+    cards = R.N_RULE_CARDS  # cards 1..25 (index 0 of the engine's lists is unused)
+    g[T.G_OWNER0:T.G_OWNER0 + cards] = eng.owner[1:]
+    g[T.G_PICK0:T.G_PICK0 + cards] = eng.precept_pick[1:]
+    g[T.G_PICK_ROUND0:T.G_PICK_ROUND0 + cards] = eng.precept_round[1:]
     standings = [h.standing for h in eng.history[:-1]] + [eng.scores]
     g[T.G_FEEL0:T.G_FEEL0 + len(T.FEEL_COLS)] = game_feel(standings, eng.winners)
     for q in range(eng.n):

@@ -34,7 +34,8 @@ class Resolution:
             self.count_special_play(p, x, t, r_before)
         if not self.pv[R.P_LOCKOUT]:
             self.passed = set()
-        self.say(f"P{p} {'fuses' if fused else 'plays'} {x.text()}")
+        if self.log is not None:
+            self.say(f"P{p} {'fuses' if fused else 'plays'} {x.text()}")
         revolted = self.step_revolution(p, x)  # S2 (and the 13 claim)
         self.step_jback(p, x)  # S3 (a fusion: the added cards only, DEC-31)
         if not fused:

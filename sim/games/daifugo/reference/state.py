@@ -229,8 +229,8 @@ class GameState:
 
     def is_hunt_trigger(self, p: int, x: Play) -> bool:
         """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
-        return (x.kind == SET and x.count == 1 and not isinstance(x, Fusion) and self.contains_rank(x, R.RQ)
-                and self.applies(R.C11_HUNT, p))
+        return (x.kind == SET and x.count == 1 and not isinstance(x, Fusion) and self.applies(R.C11_HUNT, p)
+                and self.contains_rank(x, R.RQ))
 
     def is_three_return(self, p: int, x: Play, t: Play | None) -> bool:
         """§4.22: a single of represented rank 3 onto a Joker single (not a joker played as a card)."""
