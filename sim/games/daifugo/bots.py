@@ -280,7 +280,7 @@ def weak_hand(held, rv, prm) -> bool:
     """Strategist: the mean strength of the natural cards (``held``: per rank) under the
     current order is below ``revolt_below`` (then a revolution helps)."""
     nat = sum(held)
-    return nat > 0 and float(sum(k * strength(r, rv) for r, k in enumerate(held))) < prm["revolt_below"] * float(nat)
+    return nat > 0 and float(sum(k * strength(r, rv) for r, k in enumerate(held) if k)) < prm["revolt_below"] * float(nat)
 
 
 def _is_boss(m, rv, unseen_n, jk_unseen):

@@ -303,32 +303,42 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     gaps; with ``subs`` (card 20) a gap at J, Q or K takes its A, 2 or 3 when that card is not
     in the run itself, before a joker does."""
     jokers = jokers_in(hand)
-    out = []
     longest = min(13, len(hand))
-    lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
+    lengths = tuple(range(3, longest + 1)) if length is None else ((length,) if length <= longest else ())
+    out = []
     for s in range(4):
-        phys = [_physical(hand, r, s, subs) for r in range(13)]  # the card standing for each rank
-        held = sum(1 for c in phys if c is not None)
-        for L in lengths:
-            if held + len(jokers) < L:
-                break  # not enough cards of this suit for a run this long (nor longer)
-            for low in range(0, 14 - L):
-                window = range(low, low + L)
-                pairs, missing = [], []
-                for r in window:
-                    c = phys[r]
-                    if c is not None and c != 4 * r + s and c // 4 in window:
-                        c = None  # the substitute already stands for itself in this run
-                    if c is None:
-                        missing.append(4 * r + s)
-                    else:
-                        pairs.append((c, 4 * r + s))
-                if not pairs or len(missing) > len(jokers):
-                    continue
-                pairs = sorted(pairs + list(zip(jokers, missing)))
-                out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
-                                low + L - 1, 1 << s))
+        phys = tuple(_physical(hand, r, s, subs) for r in range(13))  # the card standing for each rank
+        out += _stairs_of_suit(s, phys, jokers, lengths)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _stairs_of_suit(s: int, phys: tuple[int | None, ...], jokers: tuple[int, ...],
+                    lengths: tuple[int, ...]) -> tuple[Play, ...]:
+    """The runs of ``stairs_of`` in suit s from ``phys``, the card standing for each rank (None:
+    a gap), remembered: a suit of a hand is asked again until one of its cards is played."""
+    held = sum(1 for c in phys if c is not None)
+    out = []
+    for L in lengths:
+        if held + len(jokers) < L:
+            break  # not enough cards of this suit for a run this long (nor longer)
+        for low in range(0, 14 - L):
+            window = range(low, low + L)
+            pairs, missing = [], []
+            for r in window:
+                c = phys[r]
+                if c is not None and c != 4 * r + s and c // 4 in window:
+                    c = None  # the substitute already stands for itself in this run
+                if c is None:
+                    missing.append(4 * r + s)
+                else:
+                    pairs.append((c, 4 * r + s))
+            if not pairs or len(missing) > len(jokers):
+                continue
+            pairs = sorted(pairs + list(zip(jokers, missing)))
+            out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
+                            low + L - 1, 1 << s))
+    return tuple(out)
 
 
 def jokers_in(hand: set[int]) -> tuple[int, ...]:
