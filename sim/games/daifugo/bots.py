@@ -231,15 +231,13 @@ def strategist_play(eng, p, can_pass, moves, prm):
             if eng.causes_revolution(p, m):
                 return m
     strongest = 0 if rv else 12
-    a9, a19 = eng.applies(R.C09_EIGHT_CUT, p), eng.applies(R.C19_JBACK, p)
+    # ranks p may not finish on (jokers neither); none when card 04 applies to p
+    ff_ranks = {strongest}
+    if eng.applies(R.C09_EIGHT_CUT, p):
+        ff_ranks.add(R.R8)
+    if eng.applies(R.C19_JBACK, p):
+        ff_ranks.add(R.RJ)
     taboo = eng.applies(R.C04_TABOO, p)
-
-    def ff_card(c):
-        if taboo:  # card 04: no finish is forbidden for p
-            return False
-        r = c // 4
-        return c >= R.JOKER or r == strongest or (a9 and r == R.R8) or (a19 and r == R.RJ)
-
     leading = not can_pass
     boss_check = leading and n <= prm["boss_hand"]
     if boss_check:
@@ -252,7 +250,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 unseen_n[c // 4] -= 1
     opp = [len(eng.hands[q]) for q in range(eng.n) if q != p and eng.active[q]]
     min_opp = min(opp) if opp else 0
-    finishers = {c for c in hand if not ff_card(c)}  # the cards p may finish on
+    finishers = set(hand) if taboo else {c for c in hand if c < R.JOKER and c // 4 not in ff_ranks}
     strongest_cards = {c for c in hand if c < R.JOKER and c // 4 == strongest}
     best, best_cost = None, 1 << 30
     for m in moves:

@@ -169,9 +169,8 @@ def value(x: Play, reversed_: bool) -> int:
     """§3.3: the number compared when beating: Joker single 13; stairs use the end that is weakest."""
     if x.kind == JOKER_SINGLE:
         return 13
-    if x.kind == STAIRS and reversed_:
-        return strength(x.high, True)
-    return strength(x.low, reversed_)
+    rank = x.high if x.kind == STAIRS and reversed_ else x.low
+    return 12 - rank if reversed_ else rank  # strength(rank, reversed_)
 
 
 def beats(x: Play, t: Play, reversed_: bool) -> bool:
@@ -241,13 +240,12 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
     jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
     counts = tuple(counts)
-    fewest = min(counts)
+    fewest_held = min(counts) - len(jokers)  # fewer cards of a rank make none of the sizes asked
     out = []
     for r in ranks:
         held = by_rank[r]
-        if len(held) + len(jokers) < fewest:
-            continue  # too few cards of this rank for any of the sizes asked
-        out += _sets_of_rank(r, held, jokers, counts, lock, lone_joker_wild)
+        if len(held) >= fewest_held:
+            out += _sets_of_rank(r, held, jokers, counts, lock, lone_joker_wild)
     return out
 
 
@@ -347,8 +345,11 @@ def jokers_in(hand: set[int]) -> tuple[int, ...]:
 
 
 def joker_single(hand: set[int]) -> list[Play]:
-    jokers = jokers_in(hand)
-    return [_joker_single(jokers[0])] if jokers else []
+    """The Joker single of the hand (its lowest joker), if it holds one."""
+    for c in JOKERS:
+        if c in hand:
+            return [_joker_single(c)]
+    return []
 
 
 @lru_cache(maxsize=None)

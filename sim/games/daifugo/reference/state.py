@@ -280,7 +280,7 @@ class GameState:
         return -1
 
     def n_active(self) -> int:
-        return sum(self.active)
+        return self.active.count(True)
 
     def ask(self, p: int, kind: str, options):
         """A decision of p; a single option is applied without asking (the agent is told)."""
