@@ -197,7 +197,8 @@ def keep_finisher(eng, p, moves):
     ff = forbidden_finish_cards(eng, p, hand)
     if not ff:
         return moves
-    leaves_finisher = [not hand.difference(m.cards) <= ff for m in moves]
+    finishers = hand - ff  # a play leaves one of them unless it plays them all
+    leaves_finisher = [not finishers.issubset(m.cards) for m in moves]
     if not any(leaves_finisher):  # no play leaves a card p may finish on
         return moves
     return [m for m, keeps in zip(moves, leaves_finisher) if len(m.cards) == len(hand) or keeps
@@ -225,8 +226,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
     for m in moves:  # finish when legal
         if m.count == n and not eng.finish_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             return m
-    held = rank_counts(hand)
-    if weak_hand(held, rv, prm):
+    if weak_hand(hand, rv, prm):
         for m in moves:
             if eng.causes_revolution(p, m):
                 return m
@@ -250,7 +250,8 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 unseen_n[c // 4] -= 1
     opp = [len(eng.hands[q]) for q in range(eng.n) if q != p and eng.active[q]]
     min_opp = min(opp) if opp else 0
-    finishers = set(hand) if taboo else {c for c in hand if c < R.JOKER and c // 4 not in ff_ranks}
+    held = rank_counts(hand)
+    finishers = set(hand) if taboo else {c for c in hand if c < R.JOKER and c // 4 not in ff_ranks}  # p may finish on
     strongest_cards = {c for c in hand if c < R.JOKER and c // 4 == strongest}
     best, best_cost = None, 1 << 30
     for m in moves:
@@ -259,9 +260,8 @@ def strategist_play(eng, p, can_pass, moves, prm):
             cost += 100
         if m.kind == SET and m.count - m.jokers < held[m.low]:
             cost += 8
-        rest = hand.difference(m.cards)
-        if rest:
-            if rest.isdisjoint(finishers):  # only forbidden-finish cards would remain
+        if len(m.cards) < n:  # cards remain
+            if finishers.issubset(m.cards):  # only forbidden-finish cards would remain
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300
@@ -274,11 +274,14 @@ def strategist_play(eng, p, can_pass, moves, prm):
     return best
 
 
-def weak_hand(held, rv, prm) -> bool:
-    """Strategist: the mean strength of the natural cards (``held``: per rank) under the
-    current order is below ``revolt_below`` (then a revolution helps)."""
-    nat = sum(held)
-    return nat > 0 and float(sum(k * strength(r, rv) for r, k in enumerate(held) if k)) < prm["revolt_below"] * float(nat)
+def weak_hand(hand, rv, prm) -> bool:
+    """Strategist: the mean strength of the natural cards under the current order is below
+    ``revolt_below`` (then a revolution helps)."""
+    ranks = [c // 4 for c in hand if c < R.JOKER]
+    if not ranks:
+        return False
+    total = 12 * len(ranks) - sum(ranks) if rv else sum(ranks)  # strength: the rank, reversed 12 - rank (§3.2)
+    return float(total) < prm["revolt_below"] * float(len(ranks))
 
 
 def _is_boss(m, rv, unseen_n, jk_unseen):
@@ -381,7 +384,7 @@ def decide_revolt(eng, p, options, pol, prm):
         return options[_random_index(eng, 2)]
     if pol == GREEDY:
         return True
-    return weak_hand(rank_counts(eng.hands[p]), eng.reversed, prm)
+    return weak_hand(eng.hands[p], eng.reversed, prm)
 
 
 def decide_flux(eng, p, options, pol, prm):

@@ -37,6 +37,14 @@ class Play:
     high: int
     suits: int  # bitmask of represented suits
 
+    def __hash__(self) -> int:
+        return self.hash
+
+    @cached_property
+    def hash(self) -> int:
+        """The hash, worked out once per play (legal plays are collected in dicts)."""
+        return hash((self.kind, self.cards, self.reps))
+
     @cached_property
     def mask(self) -> int:
         return sum(1 << c for c in self.cards)
