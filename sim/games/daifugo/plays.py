@@ -349,7 +349,9 @@ def _stairs_of_suit(s: int, phys: tuple[int | None, ...], jokers: tuple[int, ...
 
 def jokers_in(hand: set[int]) -> tuple[int, ...]:
     """The jokers of the hand, ascending (the Joker 52 and, with card 05, the second joker 53)."""
-    return tuple([c for c in JOKERS if c in hand])
+    if JOKER + 1 in hand:  # the second joker
+        return JOKERS if JOKER in hand else (JOKER + 1,)
+    return (JOKER,) if JOKER in hand else ()
 
 
 def joker_single(hand: set[int]) -> list[Play]:

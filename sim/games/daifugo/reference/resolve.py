@@ -21,7 +21,7 @@ class Resolution:
         # S1: cards to the field; X is the new top play
         for c in x.cards:
             self.hands[p].remove(c)
-        self.field |= set(x.cards)
+        self.field.update(x.cards)
         self.top, self.top_owner = (x.whole if fused else x), p
         self.stats.plays += 1
         self.total_plays += 1
