@@ -243,31 +243,27 @@ def _cards_by_rank(hand: set[int], subs: bool) -> list[tuple[int, ...]]:
 
 
 def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
-    """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
-    ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
+    """All sets/singles of the given sizes (ascending) and ranks (§3.1), jokers wild, 2-4 cards
+    or 1; with ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when
+    needed). In the canonical order for ascending ``ranks``."""
     jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
-    counts = tuple(counts)
-    fewest_held = min(counts) - len(jokers)  # fewer cards of a rank make none of the sizes asked
     out = []
-    for r in ranks:
-        held = by_rank[r]
-        if len(held) >= fewest_held:
-            out += _sets_of_rank(r, held, jokers, counts, lock, lone_joker_wild)
+    for k in counts:
+        fewest_held = k - len(jokers)  # fewer cards of a rank make no set of k
+        for r in ranks:
+            held = by_rank[r]
+            if len(held) >= fewest_held:
+                out += _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild)
     return out
 
 
 @lru_cache(maxsize=None)
-def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], counts: tuple[int, ...], lock: int,
-                  lone_joker_wild: bool) -> tuple[Play, ...]:
-    """The sets of ``sets_of`` of rank r from the ``held`` cards standing for it (one per suit,
-    in suit order) and the ``jokers``, remembered: hands ask the same few questions per rank."""
-    return tuple(x for k in counts for x in _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild))
-
-
 def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
-                       lone_joker_wild: bool) -> list[Play]:
-    """The sets of k cards of ``_sets_of_rank``."""
+                       lone_joker_wild: bool) -> tuple[Play, ...]:
+    """The sets of k cards of rank r from the ``held`` cards standing for it (one per suit, in
+    suit order) and the ``jokers``, in the canonical order; remembered: hands ask the same few
+    questions per rank."""
     phys = {c % 4: c for c in held}
     suits = list(phys)
     base = 4 * r
@@ -290,7 +286,7 @@ def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k
             pairs.sort()
             out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
                             sum(1 << (x % 4) for _, x in pairs)))
-    return out
+    return tuple(canonical(out))
 
 
 @lru_cache(maxsize=None)
