@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
+from operator import attrgetter
 
 import numpy as np
 
@@ -67,6 +68,9 @@ def seat_values(eng, q: int) -> dict[str, int]:
             "revolutions": eng.revs_by_seat[q], "precepts_mask": mask, "n_precepts": bin(mask).count("1")}
 
 
+ROUND_VALUES = attrgetter(*T.ROUND_COLS)  # a RoundStats' values of the ``tables.ROUND_COLS``, in order
+
+
 def fill_arrays(eng, g, r, s) -> None:
     """Copy a finished reference game into one game's raw rows (``tables.GAME_ROW`` ..., column
     by column in the order ``tables.py`` declares them)."""
@@ -74,7 +78,7 @@ def fill_arrays(eng, g, r, s) -> None:
     g[:T.G_FIXED] = [values[c] for c in T.GAME_COLS]
     for k, h in enumerate(eng.history):
         g[T.G_LAW0 + k] = h.law
-        r[k, :T.R_FIXED] = [int(getattr(h, c)) for c in T.ROUND_COLS]  # RoundStats has every column
+        r[k, :T.R_FIXED] = ROUND_VALUES(h)  # RoundStats has every column
         for pos, q in enumerate(h.ranking):
             r[k, T.R_POS0 + q] = pos + 1
             s[q, T.S_POS0 + k] = pos + 1

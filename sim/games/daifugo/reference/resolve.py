@@ -112,7 +112,8 @@ class Resolution:
         if cards:
             self.stats.pull_backs += 1
             self.stats.pulled_cards += len(cards)
-            self.say(f"P{p} pulls back {' '.join(R.pretty(c) for c in sorted(cards))}")
+            if self.log is not None:
+                self.say(f"P{p} pulls back {' '.join(R.pretty(c) for c in sorted(cards))}")
 
     def step_ten_discard(self, p: int, x: Play) -> bool:
         """S5 / §4.3 / DEC-32: t represented 10s let p discard up to t cards face up (D12;
@@ -135,7 +136,8 @@ class Resolution:
         if cards:
             self.stats.ten_discards += 1
             self.stats.ten_discarded += len(cards)
-            self.say(f"P{p} discards {' '.join(R.pretty(c) for c in sorted(cards))}")
+            if self.log is not None:
+                self.say(f"P{p} discards {' '.join(R.pretty(c) for c in sorted(cards))}")
         return not self.hands[p]
 
     def step_hunt(self, p: int, x: Play) -> None:
@@ -164,7 +166,9 @@ class Resolution:
         for i, q in enumerate(seats):
             self.hands[q] = hands[i - 1]
         self.stats.flux_swaps += 1
-        self.say("flux: hands move " + " ".join(f"P{q}->P{seats[(i + 1) % len(seats)]}" for i, q in enumerate(seats)))
+        if self.log is not None:
+            self.say("flux: hands move "
+                     + " ".join(f"P{q}->P{seats[(i + 1) % len(seats)]}" for i, q in enumerate(seats)))
 
     def flux_source(self, p: int) -> int:
         """The seat whose hand p would receive through card 18 (D13)."""
@@ -185,7 +189,8 @@ class Resolution:
             if shared and (self.suit_lock == 0 or self.pv[R.P_LOCK_TIGHTEN]):
                 if self.suit_lock == 0:
                     self.stats.suit_locks += 1
-                    self.say("suit lock " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if shared >> s & 1))
+                    if self.log is not None:
+                        self.say("suit lock " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if shared >> s & 1))
                 self.suit_lock |= shared
         if self.applies(R.C15_NUMBER_LOCK, p) and not self.num_lock and one_step(x, t, r_before):
             self.num_lock = True
