@@ -59,9 +59,17 @@ def game_values(eng) -> dict[str, int]:
             "kings_kept": sum(x.king_kept for x in h), "decisions": eng.decisions}
 
 
-def seat_values(eng, q: int) -> dict[str, int]:
-    """Seat q's ``tables.SEAT_COLS`` values, by column name."""
-    mask = sum(1 << (c - 1) for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] == q)
+def precept_masks(eng) -> list[int]:
+    """Per seat, the precepts it holds as a bit mask (bit c - 1: card c)."""
+    masks = [0] * eng.n
+    for c in range(1, R.N_RULE_CARDS + 1):
+        if eng.owner[c] >= 0:
+            masks[eng.owner[c]] |= 1 << (c - 1)
+    return masks
+
+
+def seat_values(eng, q: int, mask: int) -> dict[str, int]:
+    """Seat q's ``tables.SEAT_COLS`` values, by column name (``mask``: its precepts)."""
     return {"points": eng.scores[q], "rank_points": eng.rank_pts[q], "bonus_points": eng.bonus_pts[q],
             "precept_points": eng.vp_pts[q], "win": int(q in eng.winners),
             "firsts": sum(1 for h in eng.history if h.ranking[0] == q), "forbidden": eng.ff_by_seat[q],
@@ -88,8 +96,8 @@ def fill_arrays(eng, g, r, s) -> None:
     g[T.G_PICK_ROUND0:T.G_PICK_ROUND0 + cards] = eng.precept_round[1:]
     standings = [h.standing for h in eng.history[:-1]] + [eng.scores]
     g[T.G_FEEL0:T.G_FEEL0 + len(T.FEEL_COLS)] = game_feel(standings, eng.winners)
-    for q in range(eng.n):
-        values = seat_values(eng, q)
+    for q, mask in enumerate(precept_masks(eng)):
+        values = seat_values(eng, q, mask)
         s[q, :T.S_FIXED] = [values[c] for c in T.SEAT_COLS]
 
 
