@@ -248,11 +248,9 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 jk_unseen -= 1
             else:
                 unseen_n[c // 4] -= 1
-    opp = [len(eng.hands[q]) for q in range(eng.n) if q != p and eng.active[q]]
-    min_opp = min(opp) if opp else 0
     held = rank_counts(hand)
     finishers = set(hand) if taboo else {c for c in hand if c < R.JOKER and c // 4 not in ff_ranks}  # p may finish on
-    strongest_cards = {c for c in hand if c < R.JOKER and c // 4 == strongest}
+    strongest_cards = hand.intersection(range(4 * strongest, 4 * strongest + 4))
     best, best_cost = None, 1 << 30
     for m in moves:
         cost = value(m, rv) * 16 + (15 - m.count) + 200 * m.jokers
@@ -269,8 +267,9 @@ def strategist_play(eng, p, can_pass, moves, prm):
             cost += 1000
         if cost < best_cost:
             best, best_cost = m, cost
-    if can_pass and (best_cost >= 1000 or (best_cost >= 100 and float(min_opp) > prm["pass_control_above"])):
-        return None
+    if can_pass and best_cost >= 100:  # pass on a forbidden finish, or on control cards while opponents hold many
+        if best_cost >= 1000 or float(learned.fewest_opponent_cards(eng, p)) > prm["pass_control_above"]:
+            return None
     return best
 
 
