@@ -248,9 +248,12 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
     needed). In the canonical order for ascending ``ranks``."""
     jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
+    most_held = max(map(len, by_rank))
     out = []
     for k in counts:
         fewest_held = k - len(jokers)  # fewer cards of a rank make no set of k
+        if fewest_held > most_held:
+            break  # no rank makes a set this large (nor larger)
         for r in ranks:
             held = by_rank[r]
             if len(held) >= fewest_held:
