@@ -96,9 +96,8 @@ def fill_arrays(eng, g, r, s) -> None:
     g[T.G_PICK_ROUND0:T.G_PICK_ROUND0 + cards] = eng.precept_round[1:]
     standings = [h.standing for h in eng.history[:-1]] + [eng.scores]
     g[T.G_FEEL0:T.G_FEEL0 + len(T.FEEL_COLS)] = game_feel(standings, eng.winners)
-    for q, mask in enumerate(precept_masks(eng)):
-        values = seat_values(eng, q, mask)
-        s[q, :T.S_FIXED] = [values[c] for c in T.SEAT_COLS]
+    seats = [seat_values(eng, q, mask) for q, mask in enumerate(precept_masks(eng))]
+    s[:eng.n, :T.S_FIXED] = [[values[c] for c in T.SEAT_COLS] for values in seats]
 
 
 class Daifugo(Game):
