@@ -66,7 +66,8 @@ class Rng:
         return float(uniform(self.state))
 
     def shuffle(self, items: list) -> None:
-        """Shuffle a Python list in place with the same protocol as ``shuffle``."""
-        for i in range(len(items) - 1, 0, -1):
-            j = int(randbelow(self.state, i + 1))
-            items[i], items[j] = items[j], items[i]
+        """Shuffle a Python list in place with the same protocol as ``shuffle``: the compiled
+        ``shuffle`` permutes the positions (the same draws, the same swaps) in one call."""
+        order = np.arange(len(items), dtype=np.int64)
+        shuffle(self.state, order, len(items))
+        items[:] = [items[i] for i in order.tolist()]

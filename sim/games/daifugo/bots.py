@@ -156,10 +156,10 @@ class BotAgent:
     def __init__(self, names, params):
         self.names = list(names)
         self.params = list(params)
+        self.policies = [BOTS[name].policy for name in self.names]
 
     def decide(self, eng, p, kind, options):
-        pol = BOTS[self.names[p]].policy
-        return DECIDERS[kind](eng, p, options, pol, self.params[p])
+        return DECIDERS[kind](eng, p, options, self.policies[p], self.params[p])
 
 
 def _random_index(eng, n):
@@ -197,9 +197,11 @@ def keep_finisher(eng, p, moves):
     ff = forbidden_finish_cards(eng, p, hand)
     if not ff:
         return moves
-    if all(hand.difference(m.cards) <= ff for m in moves):  # no play leaves a card p may finish on
+    finishers = hand - ff  # a play leaves one of them unless it plays them all
+    leaves_finisher = [not finishers.issubset(m.cards) for m in moves]
+    if not any(leaves_finisher):  # no play leaves a card p may finish on
         return moves
-    return [m for m in moves if len(m.cards) == len(hand) or not hand.difference(m.cards) <= ff
+    return [m for m, keeps in zip(moves, leaves_finisher) if len(m.cards) == len(hand) or keeps
             or eng.causes_revolution(p, m)]
 
 
@@ -224,21 +226,18 @@ def strategist_play(eng, p, can_pass, moves, prm):
     for m in moves:  # finish when legal
         if m.count == n and not eng.finish_forbidden(p, m, eng.top, rv, eng.rev, eng.causes_revolution(p, m)):
             return m
-    nat = [c for c in hand if c < R.JOKER]
-    if nat and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat)):
+    if weak_hand(hand, rv, prm):
         for m in moves:
             if eng.causes_revolution(p, m):
                 return m
     strongest = 0 if rv else 12
-    a9, a19 = eng.applies(R.C09_EIGHT_CUT, p), eng.applies(R.C19_JBACK, p)
+    # ranks p may not finish on (jokers neither); none when card 04 applies to p
+    ff_ranks = {strongest}
+    if eng.applies(R.C09_EIGHT_CUT, p):
+        ff_ranks.add(R.R8)
+    if eng.applies(R.C19_JBACK, p):
+        ff_ranks.add(R.RJ)
     taboo = eng.applies(R.C04_TABOO, p)
-
-    def ff_card(c):
-        if taboo:  # card 04: no finish is forbidden for p
-            return False
-        r = c // 4
-        return c >= R.JOKER or r == strongest or (a9 and r == R.R8) or (a19 and r == R.RJ)
-
     leading = not can_pass
     boss_check = leading and n <= prm["boss_hand"]
     if boss_check:
@@ -249,11 +248,9 @@ def strategist_play(eng, p, can_pass, moves, prm):
                 jk_unseen -= 1
             else:
                 unseen_n[c // 4] -= 1
-    opp = [len(eng.hands[q]) for q in range(eng.n) if q != p and eng.active[q]]
-    min_opp = min(opp) if opp else 0
     held = rank_counts(hand)
-    finishers = {c for c in hand if not ff_card(c)}  # the cards p may finish on
-    strongest_cards = {c for c in hand if c < R.JOKER and c // 4 == strongest}
+    finishers = set(hand) if taboo else {c for c in hand if c < R.JOKER and c // 4 not in ff_ranks}  # p may finish on
+    strongest_cards = hand.intersection(range(4 * strongest, 4 * strongest + 4))
     best, best_cost = None, 1 << 30
     for m in moves:
         cost = value(m, rv) * 16 + (15 - m.count) + 200 * m.jokers
@@ -261,9 +258,8 @@ def strategist_play(eng, p, can_pass, moves, prm):
             cost += 100
         if m.kind == SET and m.count - m.jokers < held[m.low]:
             cost += 8
-        rest = hand.difference(m.cards)
-        if rest:
-            if rest.isdisjoint(finishers):  # only forbidden-finish cards would remain
+        if len(m.cards) < n:  # cards remain
+            if finishers.issubset(m.cards):  # only forbidden-finish cards would remain
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300
@@ -271,9 +267,20 @@ def strategist_play(eng, p, can_pass, moves, prm):
             cost += 1000
         if cost < best_cost:
             best, best_cost = m, cost
-    if can_pass and (best_cost >= 1000 or (best_cost >= 100 and float(min_opp) > prm["pass_control_above"])):
-        return None
+    if can_pass and best_cost >= 100:  # pass on a forbidden finish, or on control cards while opponents hold many
+        if best_cost >= 1000 or float(learned.fewest_opponent_cards(eng, p)) > prm["pass_control_above"]:
+            return None
     return best
+
+
+def weak_hand(hand, rv, prm) -> bool:
+    """Strategist: the mean strength of the natural cards under the current order is below
+    ``revolt_below`` (then a revolution helps)."""
+    ranks = [c // 4 for c in hand if c < R.JOKER]
+    if not ranks:
+        return False
+    total = 12 * len(ranks) - sum(ranks) if rv else sum(ranks)  # strength: the rank, reversed 12 - rank (§3.2)
+    return float(total) < prm["revolt_below"] * float(len(ranks))
 
 
 def _is_boss(m, rv, unseen_n, jk_unseen):
@@ -313,7 +320,7 @@ DRAFT_FIT_RANK = {3: R.R10, 9: R.R8, 10: R.RK, 11: R.RQ, 19: R.RJ, 22: R.R3}
 def draft_fit(hand, c: int) -> int:
     """Hand fit of a precept for the strategist (D1): how many cards of the dealt hand the
     card's effect uses (the ranks it acts on, sets it makes, runs it needs)."""
-    counts = [sum(1 for s in range(4) if 4 * r + s in hand) for r in range(13)]
+    counts = rank_counts(hand)
     jokers = sum(1 for x in hand if x >= R.JOKER)
     if c in DRAFT_FIT_RANK:
         return 3 * counts[DRAFT_FIT_RANK[c]]
@@ -376,9 +383,7 @@ def decide_revolt(eng, p, options, pol, prm):
         return options[_random_index(eng, 2)]
     if pol == GREEDY:
         return True
-    nat = [c for c in eng.hands[p] if c < R.JOKER]
-    rv = eng.reversed
-    return bool(nat) and float(sum(strength(c // 4, rv) for c in nat)) < prm["revolt_below"] * float(len(nat))
+    return weak_hand(eng.hands[p], eng.reversed, prm)
 
 
 def decide_flux(eng, p, options, pol, prm):

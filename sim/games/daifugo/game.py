@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
+from operator import attrgetter
 
 import numpy as np
 
@@ -58,13 +59,24 @@ def game_values(eng) -> dict[str, int]:
             "kings_kept": sum(x.king_kept for x in h), "decisions": eng.decisions}
 
 
-def seat_values(eng, q: int) -> dict[str, int]:
-    """Seat q's ``tables.SEAT_COLS`` values, by column name."""
-    mask = sum(1 << (c - 1) for c in range(1, R.N_RULE_CARDS + 1) if eng.owner[c] == q)
+def precept_masks(eng) -> list[int]:
+    """Per seat, the precepts it holds as a bit mask (bit c - 1: card c)."""
+    masks = [0] * eng.n
+    for c in range(1, R.N_RULE_CARDS + 1):
+        if eng.owner[c] >= 0:
+            masks[eng.owner[c]] |= 1 << (c - 1)
+    return masks
+
+
+def seat_values(eng, q: int, mask: int) -> dict[str, int]:
+    """Seat q's ``tables.SEAT_COLS`` values, by column name (``mask``: its precepts)."""
     return {"points": eng.scores[q], "rank_points": eng.rank_pts[q], "bonus_points": eng.bonus_pts[q],
             "precept_points": eng.vp_pts[q], "win": int(q in eng.winners),
             "firsts": sum(1 for h in eng.history if h.ranking[0] == q), "forbidden": eng.ff_by_seat[q],
             "revolutions": eng.revs_by_seat[q], "precepts_mask": mask, "n_precepts": bin(mask).count("1")}
+
+
+ROUND_VALUES = attrgetter(*T.ROUND_COLS)  # a RoundStats' values of the ``tables.ROUND_COLS``, in order
 
 
 def fill_arrays(eng, g, r, s) -> None:
@@ -74,19 +86,18 @@ def fill_arrays(eng, g, r, s) -> None:
     g[:T.G_FIXED] = [values[c] for c in T.GAME_COLS]
     for k, h in enumerate(eng.history):
         g[T.G_LAW0 + k] = h.law
-        r[k, :T.R_FIXED] = [int(getattr(h, c)) for c in T.ROUND_COLS]  # RoundStats has every column
+        r[k, :T.R_FIXED] = ROUND_VALUES(h)  # RoundStats has every column
         for pos, q in enumerate(h.ranking):
             r[k, T.R_POS0 + q] = pos + 1
             s[q, T.S_POS0 + k] = pos + 1
-    for c in range(1, R.N_RULE_CARDS + 1):
-        g[T.G_OWNER0 + c - 1] = eng.owner[c]
-        g[T.G_PICK0 + c - 1] = eng.precept_pick[c]
-        g[T.G_PICK_ROUND0 + c - 1] = eng.precept_round[c]
+    cards = R.N_RULE_CARDS  # cards 1..25 (index 0 of the engine's lists is unused)
+    g[T.G_OWNER0:T.G_OWNER0 + cards] = eng.owner[1:]
+    g[T.G_PICK0:T.G_PICK0 + cards] = eng.precept_pick[1:]
+    g[T.G_PICK_ROUND0:T.G_PICK_ROUND0 + cards] = eng.precept_round[1:]
     standings = [h.standing for h in eng.history[:-1]] + [eng.scores]
     g[T.G_FEEL0:T.G_FEEL0 + len(T.FEEL_COLS)] = game_feel(standings, eng.winners)
-    for q in range(eng.n):
-        values = seat_values(eng, q)
-        s[q, :T.S_FIXED] = [values[c] for c in T.SEAT_COLS]
+    seats = [seat_values(eng, q, mask) for q, mask in enumerate(precept_masks(eng))]
+    s[:eng.n, :T.S_FIXED] = [[values[c] for c in T.SEAT_COLS] for values in seats]
 
 
 class Daifugo(Game):

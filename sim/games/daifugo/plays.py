@@ -18,10 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
+from operator import attrgetter
 
 from .rules import JOKER, pretty, RANK_NAMES, SUIT_SYMBOLS
 
 SET, STAIRS, JOKER_SINGLE = 0, 1, 2
+JOKERS = (JOKER, JOKER + 1)  # the Joker and the second joker of card 05
 KIND_NAMES = ("set", "stairs", "joker")
 
 
@@ -34,6 +36,14 @@ class Play:
     low: int  # lowest represented rank (-1 for the Joker single)
     high: int
     suits: int  # bitmask of represented suits
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    @cached_property
+    def hash(self) -> int:
+        """The hash, worked out once per play (legal plays are collected in dicts)."""
+        return hash((self.kind, self.cards, self.reps))
 
     @cached_property
     def mask(self) -> int:
@@ -89,6 +99,14 @@ class Fusion(Play):
 
     def text(self) -> str:
         return Play.text(self) + " into " + self.whole.text()
+
+
+def canonical(plays) -> list[Play]:
+    """The plays in the canonical order (``Play.key``)."""
+    return sorted(plays, key=_ORDER)
+
+
+_ORDER = attrgetter("order")
 
 
 def _fusion(t: Play, kind: int, pairs: list[tuple[int, int]]) -> Fusion:
@@ -159,9 +177,8 @@ def value(x: Play, reversed_: bool) -> int:
     """§3.3: the number compared when beating: Joker single 13; stairs use the end that is weakest."""
     if x.kind == JOKER_SINGLE:
         return 13
-    if x.kind == STAIRS and reversed_:
-        return strength(x.high, True)
-    return strength(x.low, reversed_)
+    rank = x.high if x.kind == STAIRS and reversed_ else x.low
+    return 12 - rank if reversed_ else rank  # strength(rank, reversed_)
 
 
 def beats(x: Play, t: Play, reversed_: bool) -> bool:
@@ -209,49 +226,47 @@ def _physical(hand: set[int], r: int, s: int, subs: bool) -> int | None:
     return None
 
 
-def _cards_by_rank(hand: set[int], subs: bool) -> list[list[int]]:
+def _cards_by_rank(hand: set[int], subs: bool) -> list[tuple[int, ...]]:
     """Per rank, the cards standing for it, one per suit in suit order (a card's suit is its
     id % 4): the natural cards and, with ``subs`` (card 20), the A, 2 or 3 of a suit for its
     missing J, Q or K."""
-    by_rank: list[list[int]] = [[] for _ in range(13)]
+    by_rank: list[tuple[int, ...]] = [()] * 13
     for c in sorted(hand):
         if c < JOKER:
-            by_rank[c // 4].append(c)
+            by_rank[c // 4] += (c,)
     if subs:
         for r, sub in SUBSTITUTE.items():
             natural = {c % 4 for c in by_rank[r]}
             stand_ins = [c for c in by_rank[sub] if c % 4 not in natural]  # only where the natural card is missing
-            by_rank[r] = sorted(by_rank[r] + stand_ins, key=lambda c: c % 4)
+            by_rank[r] = tuple(sorted(by_rank[r] + tuple(stand_ins), key=lambda c: c % 4))
     return by_rank
 
 
 def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=range(13), subs: bool = False) -> list[Play]:
-    """All sets/singles of the given sizes and ranks (§3.1), jokers wild, 2-4 cards or 1; with
-    ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when needed)."""
+    """All sets/singles of the given sizes (ascending) and ranks (§3.1), jokers wild, 2-4 cards
+    or 1; with ``subs`` (card 20) a missing J, Q or K of a suit may be its A, 2 or 3 (only when
+    needed). In the canonical order for ascending ``ranks``."""
     jokers = jokers_in(hand)
     by_rank = _cards_by_rank(hand, subs)
-    counts = tuple(counts)
-    fewest = min(counts)
+    most_held = max(map(len, by_rank))
     out = []
-    for r in ranks:
-        held = by_rank[r]
-        if len(held) + len(jokers) < fewest:
-            continue  # too few cards of this rank for any of the sizes asked
-        out += _sets_of_rank(r, tuple(held), jokers, counts, lock, lone_joker_wild)
+    for k in counts:
+        fewest_held = k - len(jokers)  # fewer cards of a rank make no set of k
+        if fewest_held > most_held:
+            break  # no rank makes a set this large (nor larger)
+        for r in ranks:
+            held = by_rank[r]
+            if len(held) >= fewest_held:
+                out += _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild)
     return out
 
 
 @lru_cache(maxsize=None)
-def _sets_of_rank(r: int, held: tuple[int, ...], jokers: tuple[int, ...], counts: tuple[int, ...], lock: int,
-                  lone_joker_wild: bool) -> tuple[Play, ...]:
-    """The sets of ``sets_of`` of rank r from the ``held`` cards standing for it (one per suit,
-    in suit order) and the ``jokers``, remembered: hands ask the same few questions per rank."""
-    return tuple(x for k in counts for x in _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild))
-
-
 def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
-                       lone_joker_wild: bool) -> list[Play]:
-    """The sets of k cards of ``_sets_of_rank``."""
+                       lone_joker_wild: bool) -> tuple[Play, ...]:
+    """The sets of k cards of rank r from the ``held`` cards standing for it (one per suit, in
+    suit order) and the ``jokers``, in the canonical order; remembered: hands ask the same few
+    questions per rank."""
     phys = {c % 4: c for c in held}
     suits = list(phys)
     base = 4 * r
@@ -274,7 +289,7 @@ def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k
             pairs.sort()
             out.append(Play(SET, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), k, r, r,
                             sum(1 << (x % 4) for _, x in pairs)))
-    return out
+    return tuple(canonical(out))
 
 
 @lru_cache(maxsize=None)
@@ -293,42 +308,57 @@ def stairs_of(hand: set[int], length: int | None, subs: bool = False) -> list[Pl
     gaps; with ``subs`` (card 20) a gap at J, Q or K takes its A, 2 or 3 when that card is not
     in the run itself, before a joker does."""
     jokers = jokers_in(hand)
-    out = []
     longest = min(13, len(hand))
-    lengths = range(3, longest + 1) if length is None else ([length] if length <= longest else [])
+    lengths = tuple(range(3, longest + 1)) if length is None else ((length,) if length <= longest else ())
+    out = []
     for s in range(4):
-        phys = [_physical(hand, r, s, subs) for r in range(13)]  # the card standing for each rank
-        held = sum(1 for c in phys if c is not None)
-        for L in lengths:
-            if held + len(jokers) < L:
-                break  # not enough cards of this suit for a run this long (nor longer)
-            for low in range(0, 14 - L):
-                window = range(low, low + L)
-                pairs, missing = [], []
-                for r in window:
-                    c = phys[r]
-                    if c is not None and c != 4 * r + s and c // 4 in window:
-                        c = None  # the substitute already stands for itself in this run
-                    if c is None:
-                        missing.append(4 * r + s)
-                    else:
-                        pairs.append((c, 4 * r + s))
-                if not pairs or len(missing) > len(jokers):
-                    continue
-                pairs = sorted(pairs + list(zip(jokers, missing)))
-                out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
-                                low + L - 1, 1 << s))
+        phys = tuple(_physical(hand, r, s, subs) for r in range(13))  # the card standing for each rank
+        out += _stairs_of_suit(s, phys, jokers, lengths)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _stairs_of_suit(s: int, phys: tuple[int | None, ...], jokers: tuple[int, ...],
+                    lengths: tuple[int, ...]) -> tuple[Play, ...]:
+    """The runs of ``stairs_of`` in suit s from ``phys``, the card standing for each rank (None:
+    a gap), remembered: a suit of a hand is asked again until one of its cards is played."""
+    held = sum(1 for c in phys if c is not None)
+    out = []
+    for L in lengths:
+        if held + len(jokers) < L:
+            break  # not enough cards of this suit for a run this long (nor longer)
+        for low in range(0, 14 - L):
+            window = range(low, low + L)
+            pairs, missing = [], []
+            for r in window:
+                c = phys[r]
+                if c is not None and c != 4 * r + s and c // 4 in window:
+                    c = None  # the substitute already stands for itself in this run
+                if c is None:
+                    missing.append(4 * r + s)
+                else:
+                    pairs.append((c, 4 * r + s))
+            if not pairs or len(missing) > len(jokers):
+                continue
+            pairs = sorted(pairs + list(zip(jokers, missing)))
+            out.append(Play(STAIRS, tuple(c for c, _ in pairs), tuple(x for _, x in pairs), L, low,
+                            low + L - 1, 1 << s))
+    return tuple(out)
 
 
 def jokers_in(hand: set[int]) -> tuple[int, ...]:
     """The jokers of the hand, ascending (the Joker 52 and, with card 05, the second joker 53)."""
-    return tuple(c for c in (JOKER, JOKER + 1) if c in hand)
+    if JOKER + 1 in hand:  # the second joker
+        return JOKERS if JOKER in hand else (JOKER + 1,)
+    return (JOKER,) if JOKER in hand else ()
 
 
 def joker_single(hand: set[int]) -> list[Play]:
-    jokers = jokers_in(hand)
-    return [_joker_single(jokers[0])] if jokers else []
+    """The Joker single of the hand (its lowest joker), if it holds one."""
+    for c in JOKERS:
+        if c in hand:
+            return [_joker_single(c)]
+    return []
 
 
 @lru_cache(maxsize=None)

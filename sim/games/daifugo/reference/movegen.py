@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import rules as R
 from ..plays import (JOKER_SINGLE, SET, STAIRS, Fusion, Play, beats, equal, fusions_of, joker_single, one_step,
-                     ranks_at_least, sets_of, stairs_of, value)
+                     canonical, ranks_at_least, sets_of, stairs_of, value)
 
 
 class MoveGen:
@@ -25,7 +25,7 @@ class MoveGen:
             if self.may_lead_stairs(p):
                 out += stairs_of(hand, None, subs)
             out += joker_single(hand)
-            return self.exile_filter(p, sorted(out, key=Play.key))
+            return self.exile_filter(p, canonical(out))
         rv = self.reversed
         cand = []
         if self.applies(R.C23_WISDOM, p):
@@ -35,14 +35,14 @@ class MoveGen:
                 cand += sets_of(hand, (1,), self.suit_lock, lone, [R.R3])
             cand += joker_single(hand)
         elif t.kind == SET:
-            counts = {t.count, 1, 2, 3, 4} if self.applies(R.C06_SLIP, p) else {t.count}
-            cand += sets_of(hand, sorted(counts), self.suit_lock, lone, ranks_at_least(t.low, rv), subs)
+            counts = (1, 2, 3, 4) if self.applies(R.C06_SLIP, p) else (t.count,)  # a set has 1-4 cards
+            cand += sets_of(hand, counts, self.suit_lock, lone, ranks_at_least(t.low, rv), subs)
             cand += joker_single(hand)
         elif self.may_follow_stairs(p):
             cand += stairs_of(hand, t.count, subs)
         out = {x: None for x in cand if self.may_play(p, x)}
-        out.update({x: None for x in self.fusion_plays(p)})
-        return self.exile_filter(p, sorted(out, key=Play.key))
+        out.update(dict.fromkeys(self.fusion_plays(p)))
+        return self.exile_filter(p, canonical(out))
 
     def fusion_plays(self, p: int) -> list[Fusion]:
         """S0 / §4.2 / DEC-30: card-02 fusions of p onto the top play: revolution-size for p

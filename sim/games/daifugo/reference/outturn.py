@@ -81,8 +81,9 @@ class OutOfTurnRules:
             self.discard.remove(c)
             self.hands[p].add(c)
             self.stats.loopholes += 1
-            self.say(f"P{p} reveals {' '.join(R.pretty(x) for x in sorted(self.hands[p] - {c}))} "
-                     f"and takes {R.pretty(c)} (card 24)")
+            if self.log is not None:
+                self.say(f"P{p} reveals {' '.join(R.pretty(x) for x in sorted(self.hands[p] - {c}))} "
+                         f"and takes {R.pretty(c)} (card 24)")
 
     # ------------------------------------------------------------ 25 Dobon
     def dobon_target(self) -> int:
@@ -128,7 +129,8 @@ class OutOfTurnRules:
         self.stats.dobons += 1
         self.active[q] = False
         self.passed.discard(q)
-        self.say(f"P{q} calls Cthulhu: dobon with {' '.join(R.pretty(c) for c in cards)}")
+        if self.log is not None:
+            self.say(f"P{q} calls Cthulhu: dobon with {' '.join(R.pretty(c) for c in cards)}")
         self.place_top(q)
         self.say(f"P{q} goes out, place {len(self.top_list)}")
         if self.n_active() <= 1:

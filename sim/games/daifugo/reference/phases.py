@@ -110,7 +110,8 @@ class Phases:
                     self.discard.add(x)
                 self.stats.trimmed += len(cards)
                 if cards:
-                    self.say(f"P{p} trims {' '.join(R.pretty(x) for x in sorted(cards))}")
+                    if self.log is not None:
+                        self.say(f"P{p} trims {' '.join(R.pretty(x) for x in sorted(cards))}")
             self.trim_left.pop(0)
         self.phase = "start"
 
@@ -284,7 +285,8 @@ class Phases:
         self.stats.second_joker = int(self.jokers == 2)
         self.history.append(self.stats)
         self.prev_ranking = ranking
-        self.say("round ranking: " + " ".join(f"P{q}" for q in ranking))
+        if self.log is not None:
+            self.say("round ranking: " + " ".join(f"P{q}" for q in ranking))
 
     def add_precept_vp(self) -> None:
         """§1.5: each player adds the VP of every precept they hold."""

@@ -21,7 +21,7 @@ class Resolution:
         # S1: cards to the field; X is the new top play
         for c in x.cards:
             self.hands[p].remove(c)
-        self.field |= set(x.cards)
+        self.field.update(x.cards)
         self.top, self.top_owner = (x.whole if fused else x), p
         self.stats.plays += 1
         self.total_plays += 1
@@ -34,7 +34,8 @@ class Resolution:
             self.count_special_play(p, x, t, r_before)
         if not self.pv[R.P_LOCKOUT]:
             self.passed = set()
-        self.say(f"P{p} {'fuses' if fused else 'plays'} {x.text()}")
+        if self.log is not None:
+            self.say(f"P{p} {'fuses' if fused else 'plays'} {x.text()}")
         revolted = self.step_revolution(p, x)  # S2 (and the 13 claim)
         self.step_jback(p, x)  # S3 (a fusion: the added cards only, DEC-31)
         if not fused:
@@ -111,7 +112,8 @@ class Resolution:
         if cards:
             self.stats.pull_backs += 1
             self.stats.pulled_cards += len(cards)
-            self.say(f"P{p} pulls back {' '.join(R.pretty(c) for c in sorted(cards))}")
+            if self.log is not None:
+                self.say(f"P{p} pulls back {' '.join(R.pretty(c) for c in sorted(cards))}")
 
     def step_ten_discard(self, p: int, x: Play) -> bool:
         """S5 / §4.3 / DEC-32: t represented 10s let p discard up to t cards face up (D12;
@@ -134,7 +136,8 @@ class Resolution:
         if cards:
             self.stats.ten_discards += 1
             self.stats.ten_discarded += len(cards)
-            self.say(f"P{p} discards {' '.join(R.pretty(c) for c in sorted(cards))}")
+            if self.log is not None:
+                self.say(f"P{p} discards {' '.join(R.pretty(c) for c in sorted(cards))}")
         return not self.hands[p]
 
     def step_hunt(self, p: int, x: Play) -> None:
@@ -163,7 +166,9 @@ class Resolution:
         for i, q in enumerate(seats):
             self.hands[q] = hands[i - 1]
         self.stats.flux_swaps += 1
-        self.say("flux: hands move " + " ".join(f"P{q}->P{seats[(i + 1) % len(seats)]}" for i, q in enumerate(seats)))
+        if self.log is not None:
+            self.say("flux: hands move "
+                     + " ".join(f"P{q}->P{seats[(i + 1) % len(seats)]}" for i, q in enumerate(seats)))
 
     def flux_source(self, p: int) -> int:
         """The seat whose hand p would receive through card 18 (D13)."""
@@ -184,7 +189,8 @@ class Resolution:
             if shared and (self.suit_lock == 0 or self.pv[R.P_LOCK_TIGHTEN]):
                 if self.suit_lock == 0:
                     self.stats.suit_locks += 1
-                    self.say("suit lock " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if shared >> s & 1))
+                    if self.log is not None:
+                        self.say("suit lock " + "".join(R.SUIT_SYMBOLS[s] for s in range(4) if shared >> s & 1))
                 self.suit_lock |= shared
         if self.applies(R.C15_NUMBER_LOCK, p) and not self.num_lock and one_step(x, t, r_before):
             self.num_lock = True

@@ -16,6 +16,17 @@ from ..rules import JOKER
 LEAD_AS = {R.RA: R.RJ, R.R2: R.RQ, R.R3: R.RK}
 
 
+def param_vector(cfg) -> tuple[int, ...]:
+    """``rules.param_vector`` of ``cfg``, worked out once for consecutive games of one
+    configuration (a batch plays all its games with one frozen ``RunConfig``, kept here)."""
+    if _LAST_CONFIG[0] is not cfg:
+        _LAST_CONFIG[:] = [cfg, tuple(R.param_vector(cfg))]
+    return _LAST_CONFIG[1]
+
+
+_LAST_CONFIG: list = [None, ()]  # the configuration last asked for and its parameter vector
+
+
 class StopRun(Exception):
     """Raised by scripted agents: decisions exhausted (``waiting``) or an illegal decision."""
 
@@ -90,7 +101,7 @@ class GameState:
 
     def __init__(self, cfg, rng, agent, log: list | None = None):
         self.cfg = cfg
-        self.pv = R.param_vector(cfg)
+        self.pv = param_vector(cfg)
         self.rng = rng
         self.agent = agent
         self.log = log
@@ -123,6 +134,8 @@ class GameState:
         self._clear_round()
 
     def say(self, text: str) -> None:
+        """A play-by-play line, kept when the game is logged (``log``; lines that take work to
+        build are built only then)."""
         if self.log is not None:
             self.log.append(text)
 
@@ -229,8 +242,8 @@ class GameState:
 
     def is_hunt_trigger(self, p: int, x: Play) -> bool:
         """§4.11: a single of represented rank Q (DEC-24 for a wild joker) by a player 11 applies to."""
-        return (x.kind == SET and x.count == 1 and not isinstance(x, Fusion) and self.contains_rank(x, R.RQ)
-                and self.applies(R.C11_HUNT, p))
+        return (x.kind == SET and x.count == 1 and not isinstance(x, Fusion) and self.applies(R.C11_HUNT, p)
+                and self.contains_rank(x, R.RQ))
 
     def is_three_return(self, p: int, x: Play, t: Play | None) -> bool:
         """§4.22: a single of represented rank 3 onto a Joker single (not a joker played as a card)."""
@@ -280,7 +293,7 @@ class GameState:
         return -1
 
     def n_active(self) -> int:
-        return sum(self.active)
+        return self.active.count(True)
 
     def ask(self, p: int, kind: str, options):
         """A decision of p; a single option is applied without asking (the agent is told)."""
