@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.search import N_STATS, decide_weighted, unit_weight
+from sim.search import MODE_HONEST, N_STATS, decide_weighted, unit_weight
 
 
 def search_choice(kernel, search, b: np.ndarray, seat: int, key, budget: int, max_options: int,
                   determinize=None, rollout=None) -> int:
     """The search seat's choice at ``b`` with the search stream ``key``: the game's cached
-    ``search_decide``, or ``sim.search.decide`` (``decide_weighted`` with ``unit_weight``) run as Python over the game's compiled parts
-    with another ``determinize`` (and ``rollout``, default the game's as Python), nothing compiled anew."""
+    ``search_decide`` (honest worlds), or the honest search (``sim.search.decide_weighted`` with
+    ``unit_weight``) run as Python over the game's compiled parts with another ``determinize`` (and
+    ``rollout``, default the game's as Python), nothing compiled anew."""
     head = (b, np.int64(seat), np.uint64(key), np.int64(budget), np.int64(0), np.int64(1),
             np.empty(max_options, dtype=np.int64))
     stats = np.zeros(N_STATS, dtype=np.int64)
     if determinize is None:
-        return int(search.search_decide(*head, stats))
+        return int(search.search_decide(*head, np.int64(MODE_HONEST), stats))
     def redeal(w, b, seat, key):  # a compiled uint64 comes back to Python as an int
         return determinize(w, b, seat, np.uint64(key))
 

@@ -15,10 +15,10 @@ in the round's exchange and collusion swaps, the hand an opponent revealed for c
 the second joker's way into the king's hand (card 05). Worlds are not weighed by how likely
 they make the opponents' past plays.
 
-The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand, the set-aside and the removed cards as they are; only the chance still
-to come is drawn again from the search stream (the order of the undrawn rule cards, the generator
-of later deals), so it sees the hidden cards but not the future.
+to come is drawn again from the search stream (the order of the undrawn rule cards, the
+generator of later deals), so it sees the hidden cards but not the future.
 
 The search answers the decisions of the turns (plays, revolts, pull-backs, ten discards,
 flux, the recycle, loophole and dobon windows). The round's setup decisions (draft, gifts,
@@ -34,7 +34,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, swap_search_seats
+from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, seat_mode, swap_search_seats, unit_weight
 from sim.step import GO_RESUME
 
 from .. import rules as R
@@ -233,17 +233,11 @@ def score(w, seat, objective):
 
 
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
-
-
-@njit(cache=True)
-def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
-                  score, stats)
+def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest or
+    all-seeing (``reveal``) worlds by ``mode``; every world weighs the same."""
+    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
+                  unit_weight, rollout, score, stats)
 
 
 @njit(cache=True, error_model="numpy")
@@ -276,14 +270,14 @@ def search_seats(b):
     return swap_search_seats(b, int(b[NP]), POL0, (SEARCH, SEEING), lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT)))
 
 
-def decider(b, seat):
-    """The compiled search the pending ``seat`` plays: all-seeing or honest."""
-    return seeing_decide if b[SEEING_SEATS] >> seat & 1 else search_decide
+def world_mode(b, seat):
+    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing or honest."""
+    return seat_mode(b[SEEING_SEATS], 0, seat)
 
 
 DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
     max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
     decision_number=lambda b, seat: b[DECISIONS], collect=collect, unsearched=unsearched,
-    search_seats=search_seats, decider=decider)
+    search_seats=search_seats, world_mode=world_mode)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()
