@@ -33,8 +33,8 @@ shuffles and draws) is drawn again from the search stream. A yardstick of what h
 information is worth, never a player of a design run (``analysis.eligibility``)."""
 WEIGHTED = "weighted"
 """The search with weighted worlds (``sim.search.decide_weighted``): each re-dealt world weighed
-by how likely it makes the opponents' observed plays (faking-sick) or hidden viruses (virus-dogs).
-An honest player."""
+by how likely it makes the opponents' observed plays (faking-sick), hidden viruses (virus-dogs) or
+plays and passes (daifugo). An honest player."""
 SEARCH_BOTS = (SEARCH, SEEING, WEIGHTED)
 HONEST_SEARCH = (SEARCH, WEIGHTED)
 
