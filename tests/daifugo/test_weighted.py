@@ -114,8 +114,7 @@ def test_no_peeking_weighted_choice_unchanged_when_the_hidden_cards_are_permuted
             key = search_key(np.uint64(CFG.seed), np.int64(0), np.int64(seat), state[S.DECISIONS])
             pairs.append((state, other, key))
     assert len(pairs) >= 30
-    judged = sum(KS.likelihood(a.copy(), a, np.int64(a[S.PSEAT])) < 1 or a[S.PASSED] != 0 for a, _, _ in pairs)
-    assert judged >= 5  # decisions after passes in the trick, where the weights can differ
+    assert sum(a[S.PASSED] != 0 for a, _, _ in pairs) >= 5  # decisions after passes in the trick: weights differ
     assert [weighted_choice(a, k) for a, _, k in pairs] == [weighted_choice(b, k) for _, b, k in pairs]
     peeks = [(peeking_choice(a, k), peeking_choice(b, k)) for a, b, k in pairs]
     assert any(x != y for x, y in peeks)
