@@ -63,7 +63,10 @@ def decide(b, seat, key, budget, worlds, objective, opts, mode, legal, copy, det
     """The search seat's option for the pending decision of ``b`` (``b`` is not changed), its
     worlds those of ``mode``: ``MODE_HONEST`` re-dealt by ``determinize``, every world weighing
     the same; ``MODE_SEEING`` the true game (``reveal``, the all-seeing seat); ``MODE_WEIGHTED``
-    re-dealt and weighed by ``likelihood`` (``decide_weighted``).
+    re-dealt, each world's rollouts counting ``likelihood(world, b, seat)``: how likely the world
+    (replayed to the pending decision) makes what the opponents did, read from what the seat
+    sees and the world alone. The option with the best (weighted) mean score is taken. Weighted
+    worlds are still dealt uniformly: importance weighting of the same re-deals.
 
     ``opts``: room for the game's most legal options (``Step.max_options``); ``legal(b, out) -> n``:
     the step contract's ``step_legal``; ``copy(dst, src)``: what play
@@ -71,37 +74,13 @@ def decide(b, seat, key, budget, worlds, objective, opts, mode, legal, copy, det
     -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and brought back
     to the same decision, False if the re-deal does not lead there; ``reveal(w, b, seat, key)
     -> bool``: the same with the hidden cards where they are, only the chance still to come drawn
-    again; ``likelihood(world, b, seat) -> float``: a world's weight; ``rollout(w, option)``:
-    answer with ``option`` and play the game to its end, returning the decisions the engine
-    played; ``score(w, seat, objective) -> float``. A game compiles this once, with its parts,
-    as its ``search_decide``: numba generates the engine the parts reach once a compiled
-    function, so one entry for the three modes compiles it once. A game without an all-seeing
-    or weighted seat may pass ``determinize`` and ``unit_weight`` in their places.
+    again; ``rollout(w, option)``: answer with ``option`` and play the game to its end,
+    returning the decisions the engine played; ``score(w, seat, objective) -> float``. A game
+    compiles this once, with its parts, as its ``search_decide``: numba generates the engine the
+    parts reach again for every compiled function that reaches it, so one entry for the three
+    modes compiles it once. A game without an all-seeing or weighted seat may pass
+    ``determinize`` and ``unit_weight`` in their places.
     """
-    if mode == MODE_SEEING:
-        return decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, reveal, unit_weight,
-                               rollout, score, stats)
-    if mode == MODE_WEIGHTED:
-        return decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, likelihood,
-                               rollout, score, stats)
-    return decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, unit_weight,
-                           rollout, score, stats)
-
-
-@njit(cache=True)
-def unit_weight(world, b, seat):
-    """Every world weighs 1 (the honest search)."""
-    return 1.0
-
-
-@njit(inline="always")
-def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, weight, rollout, score,
-                    stats):
-    """``decide`` with worlds weighed by how likely they make what the opponents did: each world's
-    rollouts count ``weight(world, b, seat)`` (the world replayed to the pending decision; the
-    likelihood of the opponents' observed plays in it, read from what the seat sees and the
-    world alone), and the option with the best weighted mean score is taken. The worlds are
-    still dealt uniformly: this is importance weighting of the same re-deals."""
     n = legal(b, opts)
     stats[ST_DECISIONS] += 1
     if n <= 1:
@@ -116,14 +95,15 @@ def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, 
         ok = False
         for attempt in range(MAX_TRIES):
             copy(world, b)
-            if determinize(world, b, seat, sub_key(key, d * MAX_TRIES + attempt)):
+            k = sub_key(key, d * MAX_TRIES + attempt)
+            if reveal(world, b, seat, k) if mode == MODE_SEEING else determinize(world, b, seat, k):
                 ok = True
                 break
             stats[ST_REJECTED] += 1
         if not ok:
             continue
         stats[ST_WORLDS] += 1
-        wt = weight(world, b, seat)
+        wt = likelihood(world, b, seat) if mode == MODE_WEIGHTED else 1.0
         for o in range(n):
             for _ in range(reps):
                 copy(w, world)
@@ -140,6 +120,12 @@ def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, 
     if best_mean == -1e300:
         stats[ST_EMPTY] += 1  # no world could be re-dealt (or every weight was 0): the first option
     return opts[best]
+
+
+@njit(cache=True)
+def unit_weight(world, b, seat):
+    """Every world weighs 1 (``decide``'s ``likelihood`` for a game without a weighted seat)."""
+    return 1.0
 
 
 def ask(search_decide, b, seat, seed, game_index, decision, params, mode, opts, stats) -> int:

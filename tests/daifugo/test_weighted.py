@@ -1,5 +1,5 @@
 """The daifugo search with weighted worlds (bots.WEIGHTED, kernel/search.likelihood,
-sim.search.decide_weighted): it does not peek (§2.4, DEC-1, DEC-16), and a world's weight is
+sim.search.decide): it does not peek (§2.4, DEC-1, DEC-16), and a world's weight is
 MISPLAY_EPSILON to the opponents' decisions in the trick the strategist's rule would not make."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel import search as KS
 from sim.games.daifugo.kernel import state as S
-from sim.search import MODE_HONEST, MODE_SEEING, MODE_WEIGHTED, N_STATS, decide_weighted, search_key
+from sim.search import MODE_HONEST, MODE_SEEING, MODE_WEIGHTED, N_STATS, decide, search_key
 from tests.daifugo.test_search import BUDGET, CFG, hidden_swaps, search_states
 
 EPS = KS.MISPLAY_EPSILON
@@ -90,8 +90,8 @@ def peeking_choice(b: np.ndarray, key) -> int:
 
     head = (b, np.int64(seat), np.uint64(key), np.int64(BUDGET), np.int64(0), np.int64(1),
             np.empty(GAME.step.max_options, dtype=np.int64))
-    return int(decide_weighted.py_func(*head, K.step_legal, KS.resume_copy, redeal, peek, KS.rollout.py_func,
-                                       KS.score, np.zeros(N_STATS, dtype=np.int64)))
+    return int(decide.py_func(*head, np.int64(MODE_WEIGHTED), K.step_legal, KS.resume_copy, redeal, redeal, peek,
+                              KS.rollout.py_func, KS.score, np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_no_peeking_weighted_choice_unchanged_when_the_hidden_cards_are_permuted():
