@@ -52,7 +52,7 @@ def warm(name: str, batch_only: bool = False) -> None:
     if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
         observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
-    if step.search_module:  # the search (each game's search_decide)
+    if step.search_module:  # the search: each game's one search_decide, every world mode (sim.search.decide)
         bots = ["search", *step.search_opponents]
         search_cfg = game.make_config(players=len(bots), bots=bots, overrides={"bot.search.budget": 2})
         game.run_batch(search_cfg, 0, 1, "fast")

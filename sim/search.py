@@ -13,8 +13,8 @@ determinizations (0: one world per rollout of each option, i.e. ``budget // opti
 option played ``budget // (worlds * options)`` times (at least once) in each world.
 
 The driver (``SearchDriver``) is the same for every game: a game supplies only its parts (the
-compiled ``search_decide``, ``decide`` with its ``determinize``, ``resume_copy``, ``rollout`` and
-``score``; its step functions, where its buffer keeps the pending seat, its bot parameters and
+compiled ``search_decide``, ``decide`` with its ``determinize``, ``reveal``, ``likelihood``,
+``resume_copy``, ``rollout`` and ``score``; its step functions, where its buffer keeps the pending seat, its bot parameters and
 decision count, its search seats and rows).
 
 Randomness: the search draws only from its own counter-based stream, ``search_key(run seed,
@@ -38,6 +38,9 @@ MAX_TRIES = 16  # re-deals tried for one world before it is given up (counted in
 ST_DECISIONS, ST_WORLDS, ST_REJECTED, ST_ROLLOUTS, ST_EMPTY, ST_ROLLOUT_DECISIONS = range(6)
 N_STATS = 6
 STAT_NAMES = ("decisions", "worlds", "rejected", "rollouts", "no_world", "rollout_decisions")
+# a search seat's worlds (``decide``'s ``mode``): re-dealt (the search), the true game (the all-seeing
+# search, ``sim.search_params.SEEING``), re-dealt and weighed (``sim.search_params.WEIGHTED``)
+MODE_HONEST, MODE_SEEING, MODE_WEIGHTED = 0, 1, 2
 
 
 @njit(cache=True)
@@ -55,36 +58,29 @@ def sub_key(key, i):
 
 
 @njit(inline="always")
-def decide(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, rollout, score, stats):
-    """The search seat's option for the pending decision of ``b`` (``b`` is not changed).
+def decide(b, seat, key, budget, worlds, objective, opts, mode, legal, copy, determinize, reveal, likelihood, rollout,
+           score, stats):
+    """The search seat's option for the pending decision of ``b`` (``b`` is not changed), its
+    worlds those of ``mode``: ``MODE_HONEST`` re-dealt by ``determinize``, every world weighing
+    the same; ``MODE_SEEING`` the true game (``reveal``, the all-seeing seat); ``MODE_WEIGHTED``
+    re-dealt, each world's rollouts counting ``likelihood(world, b, seat)``: how likely the world
+    (replayed to the pending decision) makes what the opponents did, read from what the seat
+    sees and the world alone. The option with the best (weighted) mean score is taken. Weighted
+    worlds are still dealt uniformly: importance weighting of the same re-deals.
 
     ``opts``: room for the game's most legal options (``Step.max_options``); ``legal(b, out) -> n``:
     the step contract's ``step_legal``; ``copy(dst, src)``: what play
     goes on from, from one copy of the game to another; ``determinize(w, b, seat, key)
     -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and brought back
-    to the same decision, False if the re-deal does not lead there; ``rollout(w, option)``:
-    answer with ``option`` and play the game to its end, returning the decisions the engine
-    played; ``score(w, seat, objective) -> float``. Every world weighs the same
-    (``decide_weighted`` with ``unit_weight``).
+    to the same decision, False if the re-deal does not lead there; ``reveal(w, b, seat, key)
+    -> bool``: the same with the hidden cards where they are, only the chance still to come drawn
+    again; ``rollout(w, option)``: answer with ``option`` and play the game to its end,
+    returning the decisions the engine played; ``score(w, seat, objective) -> float``. A game
+    compiles this once, with its parts, as its ``search_decide``: numba generates the engine the
+    parts reach again for every compiled function that reaches it, so one entry for the three
+    modes compiles it once. A game without an all-seeing or weighted seat may pass
+    ``determinize`` and ``unit_weight`` in their places.
     """
-    return decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, unit_weight,
-                           rollout, score, stats)
-
-
-@njit(cache=True)
-def unit_weight(world, b, seat):
-    """Every world weighs 1 (the honest search)."""
-    return 1.0
-
-
-@njit(inline="always")
-def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, determinize, weight, rollout, score,
-                    stats):
-    """``decide`` with worlds weighed by how likely they make what the opponents did: each world's
-    rollouts count ``weight(world, b, seat)`` (the world replayed to the pending decision; the
-    likelihood of the opponents' observed plays in it, read from what the seat sees and the
-    world alone), and the option with the best weighted mean score is taken. The worlds are
-    still dealt uniformly: this is importance weighting of the same re-deals."""
     n = legal(b, opts)
     stats[ST_DECISIONS] += 1
     if n <= 1:
@@ -99,14 +95,15 @@ def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, 
         ok = False
         for attempt in range(MAX_TRIES):
             copy(world, b)
-            if determinize(world, b, seat, sub_key(key, d * MAX_TRIES + attempt)):
+            k = sub_key(key, d * MAX_TRIES + attempt)
+            if reveal(world, b, seat, k) if mode == MODE_SEEING else determinize(world, b, seat, k):
                 ok = True
                 break
             stats[ST_REJECTED] += 1
         if not ok:
             continue
         stats[ST_WORLDS] += 1
-        wt = weight(world, b, seat)
+        wt = likelihood(world, b, seat) if mode == MODE_WEIGHTED else 1.0
         for o in range(n):
             for _ in range(reps):
                 copy(w, world)
@@ -125,13 +122,29 @@ def decide_weighted(b, seat, key, budget, worlds, objective, opts, legal, copy, 
     return opts[best]
 
 
-def ask(search_decide, b, seat, seed, game_index, decision, params, opts, stats) -> int:
+@njit(cache=True)
+def unit_weight(world, b, seat):
+    """Every world weighs 1 (``decide``'s ``likelihood`` for a game without a weighted seat)."""
+    return 1.0
+
+
+def ask(search_decide, b, seat, seed, game_index, decision, params, mode, opts, stats) -> int:
     """A game's cached ``search_decide`` (``decide`` with its parts) called from Python for the
     pending ``seat`` of ``b``: its ``decision``-th decision in game ``game_index`` of the run
-    seeded ``seed``; ``params``: the seat's budget, determinizations and objective."""
+    seeded ``seed``; ``params``: the seat's budget, determinizations and objective; ``mode``:
+    its worlds (``MODE_*``)."""
     key = search_key(np.uint64(seed), np.int64(game_index), np.int64(seat), np.int64(decision))
     budget, worlds, objective = (np.int64(p) for p in params)
-    return int(search_decide(b, np.int64(seat), np.uint64(key), budget, worlds, objective, opts, stats))
+    return int(search_decide(b, np.int64(seat), np.uint64(key), budget, worlds, objective, opts, np.int64(mode),
+                             stats))
+
+
+def seat_mode(seeing, weighted, seat) -> int:
+    """The worlds (``MODE_*``) of search seat ``seat`` from the bit masks of the all-seeing and
+    the weighted seats."""
+    if seeing >> seat & 1:
+        return MODE_SEEING
+    return MODE_WEIGHTED if weighted >> seat & 1 else MODE_HONEST
 
 
 @njit
@@ -156,8 +169,8 @@ class SearchDriver:
     step contract, the search seats' decisions by the compiled search (``decide``).
 
     ``steps``: the game's ``sim.step.StepFunctions``; ``search_decide(b, seat, key, budget,
-    worlds, objective, opts, stats)``: ``decide`` with the game's parts, compiled (and cached)
-    in the game's module; ``new_state()``, ``run_vector(game, cfg)``: the kernel's;
+    worlds, objective, opts, mode, stats)``: ``decide`` with the game's parts, compiled (and
+    cached) in the game's module; ``new_state()``, ``run_vector(game, cfg)``: the kernel's;
     ``pending_seat``: the buffer's pending-seat slot; ``max_options``: ``Step.max_options``;
     ``bot_param(b, seat, k)`` and ``param_codes``: the seat's budget, determinizations and
     objective; ``decision_number(b, seat)``: the pending decision's number in the search stream;
@@ -166,14 +179,15 @@ class SearchDriver:
     into game ``k`` of the batch arrays ``raw`` (``Game.new_arrays``); ``unsearched(b, opts)``
     (optional): the pending decision's option when the search does not weigh it (``BOT_ANSWER``
     included), else ``NOT_FORCED``; ``batch_rest(raw)`` (optional): the further ``step_go``
-    arguments of a batch's own calls; ``decider(b, seat)`` (optional): the compiled search the
-    pending seat plays, where a game has several (the all-seeing search, weighted worlds;
-    default ``search_decide``)."""
+    arguments of a batch's own calls; ``world_mode(b, seat)`` (optional): the worlds
+    (``MODE_*``) the pending search seat plays in, where a game has an all-seeing or a weighted
+    seat (``seat_mode``; default ``MODE_HONEST``)."""
 
     def __init__(self, *, steps, search_decide, new_state, run_vector, pending_seat, max_options, bot_param,
-                 param_codes, decision_number, search_seats, collect, unsearched=None, batch_rest=None, decider=None):
+                 param_codes, decision_number, search_seats, collect, unsearched=None, batch_rest=None,
+                 world_mode=None):
         self.steps, self.search_decide, self.new_state, self.run_vector = steps, search_decide, new_state, run_vector
-        self.decider = decider or (lambda b, seat: search_decide)
+        self.world_mode = world_mode or (lambda b, seat: MODE_HONEST)
         self.pending_seat, self.max_options = pending_seat, max_options
         self.bot_param, self.param_codes, self.decision_number = bot_param, param_codes, decision_number
         self.search_seats, self.collect, self.unsearched = search_seats, collect, unsearched
@@ -188,7 +202,8 @@ class SearchDriver:
                 return x
         seat = np.int64(b[self.pending_seat])
         params = [self.bot_param(b, seat, np.int64(k)) for k in self.param_codes]
-        return ask(self.decider(b, seat), b, seat, seed, game_index, self.decision_number(b, seat), params, opts, stats)
+        return ask(self.search_decide, b, seat, seed, game_index, self.decision_number(b, seat), params,
+                   self.world_mode(b, seat), opts, stats)
 
     def advance(self, b, opts) -> None:
         """Apply ``unsearched`` options until a decision the search weighs is pending or the game

@@ -32,9 +32,9 @@ it is); only the chance still to come (the deck's order below the cards already 
 shuffles and draws) is drawn again from the search stream. A yardstick of what hidden
 information is worth, never a player of a design run (``analysis.eligibility``)."""
 WEIGHTED = "weighted"
-"""The search with weighted worlds (``sim.search.decide_weighted``): each re-dealt world weighed
-by how likely it makes the opponents' observed plays (faking-sick) or hidden viruses (virus-dogs).
-An honest player."""
+"""The search with weighted worlds (``sim.search.decide``, ``MODE_WEIGHTED``): each re-dealt world weighed
+by how likely it makes the opponents' observed plays (faking-sick), hidden viruses (virus-dogs) or
+plays and passes (daifugo). An honest player."""
 SEARCH_BOTS = (SEARCH, SEEING, WEIGHTED)
 HONEST_SEARCH = (SEARCH, WEIGHTED)
 
@@ -49,7 +49,7 @@ def seats_seeing(bots) -> bool:
     return SEEING in bots
 
 
-WEIGHTED_DOC = ("search with weighted worlds (sim.search.decide_weighted): each re-dealt world counts as likely as it "
+WEIGHTED_DOC = ("search with weighted worlds (sim.search.decide): each re-dealt world counts as likely as it "
                 "makes the opponents' observed plays")
 SEEING_DOC = ("all-seeing search (sim.search): the search bot dealt the true hidden cards, only the chance "
               "still to come re-drawn; a yardstick, never a design-run player")

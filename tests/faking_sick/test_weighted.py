@@ -1,5 +1,5 @@
 """The faking-sick search with weighted worlds (bots.WEIGHTED, kernel_search.likelihood,
-sim.search.decide_weighted): it does not peek (FS-11.2/11.3), and a world's weight is the
+sim.search.decide): it does not peek (FS-11.2/11.3), and a world's weight is the
 epsilon-softened honest likelihood of the opponents' plays."""
 
 import numpy as np
@@ -11,15 +11,16 @@ from sim.games.faking_sick import kernel_search as KS
 from sim.games.faking_sick import kernel_state as S
 from sim.games.faking_sick import tables as T
 from sim.games.faking_sick.rules import K_BPP, K_N, MAX_PLAYERS, NT
-from sim.search import N_STATS, search_key
+from sim.search import MODE_HONEST, MODE_WEIGHTED, N_STATS, decide, search_key
 from tests.faking_sick.test_search import hidden_swaps, search_states
 
 
 def weighted_choice(b: np.ndarray) -> int:
     seat = int(b[S.PSEAT])
     key = search_key(np.uint64(5), np.int64(0), np.int64(seat), np.int64(b[S.GAME_ROW + KS.G_DECISIONS]))
-    return int(KS.weighted_decide(b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1),
-                                  np.empty(GAME.step.max_options, dtype=np.int64), np.zeros(N_STATS, dtype=np.int64)))
+    return int(KS.search_decide(b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1),
+                                np.empty(GAME.step.max_options, dtype=np.int64), np.int64(MODE_WEIGHTED),
+                                np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_likelihood_is_epsilon_to_the_plays_of_banned_types():
@@ -60,10 +61,8 @@ def test_no_peeking_weighted_choice_unchanged_when_the_hidden_cards_are_permuted
 
 
 def test_with_every_weight_1_the_weighted_search_is_the_search():
-    """``decide_weighted`` with a weight of 1 for every world chooses as ``decide`` does (the same
-    worlds and rollouts from the same stream): the weights are the only difference."""
-    from sim.search import decide_weighted
-
+    """The weighted search with a weight of 1 for every world chooses as the honest one does
+    (the same worlds and rollouts from the same stream): the weights are the only difference."""
     def unit(w, b, seat):
         return 1.0
 
@@ -71,7 +70,8 @@ def test_with_every_weight_1_the_weighted_search_is_the_search():
         seat = int(state[S.PSEAT])
         head = (state, np.int64(seat), np.uint64(77 + seat), np.int64(12), np.int64(0), np.int64(1),
                 np.empty(GAME.step.max_options, dtype=np.int64))
-        plain = int(KS.search_decide(*head, np.zeros(N_STATS, dtype=np.int64)))
-        weighted = int(decide_weighted.py_func(*head, K.step_legal, KS.resume_copy, KS.determinize.py_func, unit,
-                                               KS.rollout.py_func, KS.score, np.zeros(N_STATS, dtype=np.int64)))
+        plain = int(KS.search_decide(*head, np.int64(MODE_HONEST), np.zeros(N_STATS, dtype=np.int64)))
+        weighted = int(decide.py_func(*head, np.int64(MODE_WEIGHTED), K.step_legal, KS.resume_copy,
+                                      KS.determinize.py_func, KS.determinize.py_func, unit, KS.rollout.py_func,
+                                      KS.score, np.zeros(N_STATS, dtype=np.int64)))
         assert weighted == plain

@@ -13,7 +13,7 @@ from numba import njit
 
 from sim.rng import randbelow_at
 from sim.rng_compiled import mixed_counter
-from sim.search import SearchDriver, decide, swap_search_seats
+from sim.search import SearchDriver, decide, swap_search_seats, unit_weight
 from sim.step import GO_APPLY
 
 from .kernel import (
@@ -76,10 +76,11 @@ def score(w, seat, objective):
 
 
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
+def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them); the toy has no
+    all-seeing or weighted seat: its ``determinize`` and ``unit_weight`` stand in their places."""
+    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize,
+                  determinize, unit_weight, rollout, score, stats)
 
 
 def bot_param(b, seat, k) -> float:

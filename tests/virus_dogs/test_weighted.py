@@ -1,5 +1,5 @@
 """The virus-dogs search with weighted worlds (bots.WEIGHTED, kernel_search.likelihood,
-sim.search.decide_weighted): it does not peek (VD-22), and a world's weight is the chance that
+sim.search.decide): it does not peek (VD-22), and a world's weight is the chance that
 the opponents kept its viruses hidden under the cautious rule softened by HIDE_EPSILON."""
 
 import numpy as np
@@ -8,7 +8,7 @@ from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import kernel_search as KS
 from sim.games.virus_dogs import kernel_state as S
-from sim.search import N_STATS, decide_weighted, search_key
+from sim.search import MODE_HONEST, MODE_SEEING, MODE_WEIGHTED, N_STATS, decide, search_key
 from tests.virus_dogs.test_search import BUDGET, CFG, hidden_swaps, search_states, snap
 
 NT = S.NT
@@ -16,8 +16,9 @@ NT = S.NT
 
 def weighted_choice(b: np.ndarray, key) -> int:
     seat = int(b[S.S_PSEAT])
-    return int(KS.weighted_decide(b, np.int64(seat), np.uint64(key), np.int64(BUDGET), np.int64(0), np.int64(1),
-                                  np.empty(GAME.step.max_options, dtype=np.int64), np.zeros(N_STATS, dtype=np.int64)))
+    return int(KS.search_decide(b, np.int64(seat), np.uint64(key), np.int64(BUDGET), np.int64(0), np.int64(1),
+                                np.empty(GAME.step.max_options, dtype=np.int64), np.int64(MODE_WEIGHTED),
+                                np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_likelihood_is_epsilon_to_the_viruses_held_beside_a_cure():
@@ -78,13 +79,13 @@ def peeking_choice(b: np.ndarray, key) -> int:
 
     head = (b, np.int64(seat), np.uint64(key), np.int64(BUDGET), np.int64(0), np.int64(1),
             np.empty(GAME.step.max_options, dtype=np.int64))
-    return int(decide_weighted.py_func(*head, K.step_legal, KS.resume_copy, redeal, peek, KS.rollout.py_func,
-                                       KS.score, np.zeros(N_STATS, dtype=np.int64)))
+    return int(decide.py_func(*head, np.int64(MODE_WEIGHTED), K.step_legal, KS.resume_copy, redeal, redeal, peek,
+                              KS.rollout.py_func, KS.score, np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_with_every_weight_1_the_weighted_search_is_the_search():
-    """``decide_weighted`` with a weight of 1 for every world chooses as ``decide`` does (the same
-    worlds and rollouts from the same stream): the weights are the only difference."""
+    """The weighted search with a weight of 1 for every world chooses as the honest one does
+    (the same worlds and rollouts from the same stream): the weights are the only difference."""
     def unit(w, b, seat):
         return 1.0
 
@@ -95,17 +96,17 @@ def test_with_every_weight_1_the_weighted_search_is_the_search():
         seat = int(state[S.S_PSEAT])
         head = (state, np.int64(seat), np.uint64(77 + seat), np.int64(12), np.int64(0), np.int64(1),
                 np.empty(GAME.step.max_options, dtype=np.int64))
-        plain = int(KS.search_decide(*head, np.zeros(N_STATS, dtype=np.int64)))
-        weighted = int(decide_weighted.py_func(*head, K.step_legal, KS.resume_copy, redeal, unit,
-                                               KS.rollout.py_func, KS.score, np.zeros(N_STATS, dtype=np.int64)))
+        plain = int(KS.search_decide(*head, np.int64(MODE_HONEST), np.zeros(N_STATS, dtype=np.int64)))
+        weighted = int(decide.py_func(*head, np.int64(MODE_WEIGHTED), K.step_legal, KS.resume_copy, redeal, redeal,
+                                      unit, KS.rollout.py_func, KS.score, np.zeros(N_STATS, dtype=np.int64)))
         assert weighted == plain
 
 
 def test_a_weighted_seat_is_marked_for_the_search_driver():
     """``step_start`` marks the weighted seat (S_WEIGHTED) among the search seats (S_SEARCH), and
-    the driver asks it the weighted search."""
+    the driver searches weighted worlds for it."""
     cfg = GAME.make_config(players=4, bots=["cautious", "weighted", "seeing", "search"], seed=2)
     g = K.new_state()
     KS.start_search_game(g, cfg.seed, 0, K.run_vector(GAME, cfg))
     assert (int(g[S.S_WEIGHTED]), int(g[S.S_SEEING]), int(g[S.S_SEARCH])) == (0b0010, 0b0100, 0b1110)
-    assert [KS.decider(g, s) for s in (1, 2, 3)] == [KS.weighted_decide, KS.seeing_decide, KS.search_decide]
+    assert [KS.world_mode(g, s) for s in (1, 2, 3)] == [MODE_WEIGHTED, MODE_SEEING, MODE_HONEST]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
 from sim.learned import best_option, default_weights, weight_params
-from sim.search_params import SEEING_DOC, search_params
+from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
 from . import learned
 from . import rules as R
@@ -36,6 +36,7 @@ RANDOM, GREEDY, STRATEGIST = 0, 1, 2
 SEEING = 4  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
 SEARCH = 3  # a search seat (sim.search); its rollouts, and the decisions it does not search, by policy ``rollout``
 LEARNED = 5  # the learned bot (sim.learned): its plays by weights, every other decision as STRATEGIST
+WEIGHTED = 6  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel/search.likelihood)
 ROLLOUT_BOTS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST, "learned": LEARNED}
 WEIGHTS = default_weights(learned.POLICY_FILE, "daifugo", learned.FEATURES)
 
@@ -67,6 +68,7 @@ BOTS["search"] = BotSpec(
     "by the rollout bot",
 )
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
+BOTS["weighted"] = BotSpec("weighted", WEIGHTED, dict(BOTS["search"].params), WEIGHTED_DOC)
 BOTS["learned"] = BotSpec("learned", LEARNED, {**BOTS["strategist"].params, **WEIGHTS},
                           "plays the option with the highest weighted sum of features (weights fitted to the "
                           "search's choices); every other decision as strategist")

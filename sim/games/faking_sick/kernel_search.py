@@ -18,16 +18,17 @@ seat's observations and the stream alone. The re-deal forgets what the seat push
 opponent earlier (a world may give that opponent other cards) and does not weigh worlds by how
 likely they make the opponents' past plays.
 
-The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand and banned card as it is, the cards drawn in the turn where they were;
 only the chance still to come is drawn again from the search stream (the order of the rest of
-the draw pile, the generator of later reshuffles), so it sees the hidden cards but not the future.
+the draw pile, the generator of later reshuffles), so it sees the hidden cards but not the
+future.
 
-The weighted seat (``bots.WEIGHTED``, ``weighted_decide``) deals its worlds as the search does
-and weighs each by ``likelihood``: how likely the world makes the opponents' plays so far if
-each opponent played one of its own banned types (a bluff, FS-5) with chance ``BLUFF_EPSILON``
-per play, its other types freely (an epsilon-softened honest player, tempered: ``BLUFF_EPSILON``
-is 0.8, though the callers' plays fit about 0.23).
+The weighted seat (``bots.WEIGHTED``, ``sim.search.MODE_WEIGHTED``) deals its worlds as the
+search does and weighs each by ``likelihood``: how likely the world makes the opponents' plays
+so far if each opponent played one of its own banned types (a bluff, FS-5) with chance
+``BLUFF_EPSILON`` per play, its other types freely (an epsilon-softened honest player, tempered:
+``BLUFF_EPSILON`` is 0.8, though the callers' plays fit about 0.23).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide, decide_weighted, swap_search_seats
+from sim.search import SearchDriver, decide, seat_mode, swap_search_seats
 from sim.step import GO_RESUME
 
 from . import tables as T
@@ -294,24 +295,17 @@ def score(w, seat, objective):
 
 
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
+def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest,
+    all-seeing (``reveal``) or weighted worlds (``likelihood``) by ``mode``."""
+    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
+                  likelihood, rollout, score, stats)
 
 
-@njit(cache=True)
-def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
-                  score, stats)
-
-
-@njit(cache=True)
-def weighted_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide_weighted`` with this game's parts, each world weighed by ``likelihood``."""
-    return decide_weighted(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize,
-                           likelihood, rollout, score, stats)
+def world_mode(b, seat):
+    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing,
+    weighted or honest."""
+    return seat_mode(b[SEEING_SEATS], b[WEIGHTED_SEATS], seat)
 
 
 def search_seats(b):
@@ -322,13 +316,6 @@ def search_seats(b):
         b[WEIGHTED_SEATS] |= int(b[STEP_POLICY + s] == WEIGHTED) << s
     return swap_search_seats(b, b[K_N], STEP_POLICY, (SEARCH, SEEING, WEIGHTED),
                              lambda b, s: bot_param(b, s, BP_ROLLOUT))
-
-
-def decider(b, seat):
-    """The compiled search the pending ``seat`` plays: all-seeing, weighted worlds or honest."""
-    if b[SEEING_SEATS] >> seat & 1:
-        return seeing_decide
-    return weighted_decide if b[WEIGHTED_SEATS] >> seat & 1 else search_decide
 
 
 def collect(g, k, arr):
@@ -344,5 +331,5 @@ DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
     max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
     decision_number=lambda b, seat: b[GAME_ROW + G_DECISIONS], search_seats=search_seats, collect=collect,
-    decider=decider)
+    world_mode=world_mode)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

@@ -31,15 +31,15 @@ how likely they make the opponents' past decisions (the weighted seat, below, do
 an opponent played in the unit is placed in its hand at the unit's start even if it drew it in
 the unit.
 
-The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand as it is, the deck's cards that left it or were looked at in the unit
 where they were; only the chance still to come is drawn again from the search stream (the order
 of the rest of the deck, the generator of later shuffles), so it sees the hidden cards but not
 the future.
 
-The weighted seat (``bots.WEIGHTED``, ``weighted_decide``) deals its worlds as the search does
-and weighs each by ``likelihood``: how likely the world makes the opponents' earlier decisions
-not to reveal the viruses it gives them, under the rollout bot's rule softened by
+The weighted seat (``bots.WEIGHTED``, ``sim.search.MODE_WEIGHTED``) deals its worlds as the
+search does and weighs each by ``likelihood``: how likely the world makes the opponents' earlier
+decisions not to reveal the viruses it gives them, under the rollout bot's rule softened by
 ``HIDE_EPSILON``. A cautious player hides a virus it drew only when it must (VD-6: with no
 antiseptic, and with no doctor or ambulance while a declaration is safe); a virus a world puts
 in an opponent's hand beside a card that would have made that player cure or declare it counts
@@ -55,7 +55,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, param_int
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide, decide_weighted
+from sim.search import SearchDriver, decide, seat_mode
 from sim.step import GO_RESUME
 
 from . import tables as tb
@@ -371,13 +371,6 @@ def score(w, seat, objective):
     return total / (n - 1)
 
 
-@njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
-
-
 @njit(cache=True, error_model="numpy")
 def must_hide(w, o):
     """Would a cautious seat ``o`` of ``w`` hide a virus it drew, holding what it holds (VD-6)?
@@ -402,17 +395,17 @@ def likelihood(w, b, seat):
 
 
 @njit(cache=True)
-def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
-                  score, stats)
+def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest,
+    all-seeing (``reveal``) or weighted worlds (``likelihood``) by ``mode``."""
+    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
+                  likelihood, rollout, score, stats)
 
 
-@njit(cache=True)
-def weighted_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide_weighted`` with this game's parts, each world weighed by ``likelihood``."""
-    return decide_weighted(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize,
-                           likelihood, rollout, score, stats)
+def world_mode(b, seat):
+    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing,
+    weighted or honest."""
+    return seat_mode(b[S_SEEING], b[S_WEIGHTED], seat)
 
 
 @fn
@@ -459,16 +452,9 @@ def collect(g, k, raw):
     deck += g[O_DECKSUM:O_DECKSUM + deck.size].reshape(deck.shape)
 
 
-def decider(b, seat):
-    """The compiled search the pending ``seat`` plays: all-seeing, weighted worlds or honest."""
-    if b[S_SEEING] >> seat & 1:
-        return seeing_decide
-    return weighted_decide if b[S_WEIGHTED] >> seat & 1 else search_decide
-
-
 DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=S_PSEAT,
     max_options=MAX_PENDING, bot_param=bot_param, param_codes=(B_BUDGET, B_WORLDS, B_OBJECTIVE),
     decision_number=decision_number, search_seats=lambda b: b[S_SEARCH], collect=collect,
-    batch_rest=lambda raw: (raw[2],), decider=decider)
+    batch_rest=lambda raw: (raw[2],), world_mode=world_mode)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

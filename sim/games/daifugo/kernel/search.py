@@ -12,13 +12,28 @@ discard pile in the unit so far stay in that opponent's hand at the snapshot.
 
 What the re-deal forgets (so the seat knows less, never more): the cards it gave or received
 in the round's exchange and collusion swaps, the hand an opponent revealed for card 24, and
-the second joker's way into the king's hand (card 05). Worlds are not weighed by how likely
-they make the opponents' past plays.
+the second joker's way into the king's hand (card 05). The honest search does not weigh worlds
+by how likely they make the opponents' past plays (the weighted seat, below, does).
 
-The all-seeing seat (``bots.SEEING``, ``seeing_decide``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand, the set-aside and the removed cards as they are; only the chance still
-to come is drawn again from the search stream (the order of the undrawn rule cards, the generator
-of later deals), so it sees the hidden cards but not the future.
+to come is drawn again from the search stream (the order of the undrawn rule cards, the
+generator of later deals), so it sees the hidden cards but not the future.
+
+The weighted seat (``bots.WEIGHTED``, ``sim.search.MODE_WEIGHTED``) deals its worlds as the
+search does and weighs each by ``likelihood``: how likely the world makes the opponents'
+decisions in the current trick under the strategist's rule (the rollout bot's), softened by
+``MISPLAY_EPSILON``. The strategist never passes while it holds a cheap play (no joker, a cost
+below the one from which it may keep its control cards, ``CONTROL_COST``), and greedy never
+passes while it can play; and both answer with the weakest set that beats the top play. So
+each opponent that passed in the trick though the world gives it a cheap legal play against the
+top play counts ``MISPLAY_EPSILON``, and so does the top play's owner if the world gives it a
+weaker set of as many natural cards that would have beaten the play it answered (when it led:
+any weaker natural card). The hands are read at the pending decision (the passes of earlier
+tops in the trick are judged against the current one), and a top play under a lock or one that
+turned the order is not judged. Earlier tricks are not read: the state does not keep them.
+Within the unit (the seat's own turn) the replay already keeps only worlds where the
+opponents' bots decide as observed.
 
 The search answers the decisions of the turns (plays, revolts, pull-backs, ten discards,
 flux, the recycle, loophole and dobon windows). The round's setup decisions (draft, gifts,
@@ -34,22 +49,34 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, swap_search_seats
+from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, seat_mode, swap_search_seats
 from sim.step import GO_RESUME
 
 from .. import rules as R
-from ..bots import SEARCH, SEEING
+from ..bots import BOTS, SEARCH, SEEING, WEIGHTED
 from .driver import GW, RW, SW, run_vector
+from .movegen import legal_plays
 from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, DECISIONS,
-                    DECK0, DECK_LEN, DECK_PTR, DISC, DRIVEN, FIELD, H0, IN_ROUND, K_PLAY, K_PULL_BACK, K_TEN_DISCARD, K_TRIM, NBOT, NP, NTOP, O_GROW, O_RROWS,
-                    O_SROWS, PCARDS, PHI, PKIND, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED, RNG, ROLLOUT_END,
-                    ROUND_ROLLOUT, SCRIPT, SEEING_SEATS, SNAP, STATE_SIZE, T5DONE, TOP0, UNDEALT, UNIT, WIN0, bit, bot_param,
-                    nth_card, popcount)
+                    DECK0, DECK_LEN, DECK_PTR, DISC, DRIVEN, FIELD, H0, IN_ROUND, JOKER_BITS, K_PLAY, K_PULL_BACK,
+                    K_TEN_DISCARD, K_TRIM, MC, MH, MJK, MK, ML, MMASK, NBOT, NL, NONE, NP, NTOP, O_GROW, O_RROWS, O_SROWS,
+                    PASSED, PC, PCARDS, PH, PHI, PK, PKIND, PL, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED,
+                    RNG, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEEING_SEATS, SETK, SL, SNAP, STATE_SIZE, T5DONE, TC, TK,
+                    TL, TM, TO, TOP0, UNDEALT, UNIT, WEIGHTED_SEATS, WIN0, applies, bit, bot_param, mv, mvalue,
+                    nth_card, popcount, reversed_, revolution_size, strength)
 from .step import MAX_OPTIONS, STEPS, new_state, step_go, step_legal
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000002)
 STOP_AT_NEXT = 1  # driven.STOP_AT_NEXT
+# likelihood: the chance that an opponent passes though it holds a cheap play, or plays a set though it
+# holds a weaker one that would do (each such decision the world implies counts once)
+MISPLAY_EPSILON = 0.25
+# kernel/bots.strategist_play: a play's cost is 16 per strength step, 15 less its cards, 8 more for a broken
+# set, 60 more if it leaves only control cards; from CONTROL_COST on (a 9 or stronger as a single) it may
+# pass instead, below it never does; leading with at most ``boss_hand`` cards it may lead a strong play
+CONTROL_COST = 100
+STEP_COST, BREAK_COST, STRANDED_COST = 16, 8, 60
+BOSS_HAND = int(BOTS["strategist"].params["boss_hand"])
 
 
 def _public_slots() -> np.ndarray:
@@ -232,18 +259,98 @@ def score(w, seat, objective):
     return (n - 1 - round_place(w, seat)) / (n - 1)
 
 
-@njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, determinize, rollout,
-                  score, stats)
+@fn
+def control_cards(w, o):
+    """The cards of seat ``o`` the strategist keeps for control: its jokers, the strongest rank,
+    the 8s under card 09 and the Js under card 19 (none under card 04)."""
+    if applies(w, R.C04_TABOO, o):
+        return np.int64(0)
+    mask = JOKER_BITS | (np.int64(15) << np.int64(4 * (R.R3 if reversed_(w) else R.R2)))
+    if applies(w, R.C09_EIGHT_CUT, o):
+        mask |= np.int64(15) << np.int64(4 * R.R8)
+    if applies(w, R.C19_JBACK, o):
+        mask |= np.int64(15) << np.int64(4 * R.RJ)
+    return w[ix(H0 + o)] & mask
+
+
+@fn
+def cheap(w, m, rv, hand, control):
+    """Is move ``m`` of ``w``'s move table one the strategist holding ``hand`` makes rather
+    than pass, whatever the others hold: no joker, and its cost (a broken set included, and
+    leaving only ``control`` cards) below ``CONTROL_COST``?"""
+    cost = mvalue(mv(w, m, MK), mv(w, m, ML), mv(w, m, MH), rv) * STEP_COST + 15 - mv(w, m, MC) + BREAK_COST
+    rest = hand & ~mv(w, m, MMASK)
+    if rest != 0 and rest & ~control == 0:
+        cost += STRANDED_COST
+    return mv(w, m, MJK) == 0 and cost < CONTROL_COST
+
+
+@fn
+def unlikely_pass(w, o):
+    """Did seat ``o``, which passed in the current trick, hold in world ``w`` a cheap play
+    (``cheap``) against the top play? Its legal plays go to ``w``'s move table (scratch: play
+    goes on from the snapshot)."""
+    rv = reversed_(w)
+    hand = w[ix(H0 + o)]
+    control = control_cards(w, o)
+    for m in range(legal_plays(w, o)):
+        if cheap(w, m, rv, hand, control):
+            return True
+    return False
+
+
+@fn
+def unlikely_top(w, o):
+    """Did seat ``o``, owner of the top play (a set of natural cards), hold in world ``w`` a
+    weaker set that would have done: as many natural cards of a rank between the play it answered
+    and its own (one card of any weaker rank when it led)? Greedy and the strategist play the
+    weakest such set. Not judged under a suit or number lock, when the play turned the order (a
+    revolution, a J-back), or for a lead from ``BOSS_HAND`` cards or fewer (the strategist's
+    strong lead)."""
+    if w[TK] != SETK or w[TM] & JOKER_BITS or w[SL] or w[NL]:
+        return False
+    count, rank = w[TC], w[TL]
+    if revolution_size(w, o, SETK, count) or (rank == R.RJ and applies(w, R.C19_JBACK, o)):
+        return False
+    hand = w[ix(H0 + o)]
+    led = w[PK] == NONE
+    if led and popcount(hand) + count <= BOSS_HAND:
+        return False
+    if not led and (w[PK] != SETK or w[PC] != count):
+        return False
+    rv = reversed_(w)
+    low = -1 if led else mvalue(w[PK], w[PL], w[PH], rv)
+    need = 1 if led else count
+    for r in range(13):
+        v = strength(r, rv)
+        if low < v < strength(rank, rv) and popcount((hand >> (4 * r)) & 15) >= need:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def likelihood(w, b, seat):
+    """How likely world ``w`` (replayed to the pending decision) makes the opponents' decisions
+    in the current trick under the strategist's rule: ``MISPLAY_EPSILON`` to the power of the
+    opponents that passed in it holding a cheap play (``unlikely_pass``), and one more if the
+    top play's owner held a weaker set that would have done (``unlikely_top``). Reads only the
+    world: its public state is the seat's (``same_view``)."""
+    unlikely = 0
+    if w[TK] != NONE:
+        for o in range(w[NP]):
+            if o != seat and w[ix(A0 + o)] and (w[PASSED] >> o) & 1 and unlikely_pass(w, o):
+                unlikely += 1
+        if w[TO] >= 0 and w[TO] != seat and unlikely_top(w, w[TO]):
+            unlikely += 1
+    return MISPLAY_EPSILON ** unlikely
 
 
 @njit(cache=True)
-def seeing_decide(b, seat, key, budget, worlds, objective, opts, stats):
-    """``sim.search.decide`` with this game's parts, its worlds the true game (``reveal``)."""
-    return decide(b, seat, key, budget, worlds, objective, opts, step_legal, resume_copy, reveal, rollout,
-                  score, stats)
+def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest,
+    all-seeing (``reveal``) or weighted worlds (``likelihood``) by ``mode``."""
+    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
+                  likelihood, rollout, score, stats)
 
 
 @njit(cache=True, error_model="numpy")
@@ -269,21 +376,24 @@ def collect(b, k, raw):
 
 
 def search_seats(b):
-    """The search seats (policy SEARCH or SEEING) as a bit mask, the all-seeing ones marked,
-    their policies made their rollout bots."""
+    """The search seats (policy SEARCH, SEEING or WEIGHTED) as a bit mask, the all-seeing and
+    weighted ones marked, their policies made their rollout bots."""
     for s in range(int(b[NP])):
         b[SEEING_SEATS] |= int(b[POL0 + s] == SEEING) << s
-    return swap_search_seats(b, int(b[NP]), POL0, (SEARCH, SEEING), lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT)))
+        b[WEIGHTED_SEATS] |= int(b[POL0 + s] == WEIGHTED) << s
+    return swap_search_seats(b, int(b[NP]), POL0, (SEARCH, SEEING, WEIGHTED),
+                             lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT)))
 
 
-def decider(b, seat):
-    """The compiled search the pending ``seat`` plays: all-seeing or honest."""
-    return seeing_decide if b[SEEING_SEATS] >> seat & 1 else search_decide
+def world_mode(b, seat):
+    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing,
+    weighted or honest."""
+    return seat_mode(b[SEEING_SEATS], b[WEIGHTED_SEATS], seat)
 
 
 DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
     max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
     decision_number=lambda b, seat: b[DECISIONS], collect=collect, unsearched=unsearched,
-    search_seats=search_seats, decider=decider)
+    search_seats=search_seats, world_mode=world_mode)
 search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()

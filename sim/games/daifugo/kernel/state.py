@@ -131,6 +131,8 @@ ROUND_ROLLOUT, ROLLOUT_END = LAYOUT.scalars("round_rollout", "rollout_end")  # a
 # round is scored (``round_rollout`` 1), or before the turn-loop unit after ``rollout_end`` (0: none)
 SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
                             "kernel/search.reveal)")
+WEIGHTED_SEATS = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
+                              "kernel/search.likelihood)")
 BOT_ANSWER = np.int64(STEP_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
 # no step_policies: a driven game's seats keep their bots' policies, ``driver_seats`` tells the driver's
 POPT, SCRIPT, SNAP, DSNAP = STEP_FIELDS.blocks(
