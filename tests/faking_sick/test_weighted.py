@@ -58,6 +58,26 @@ def test_no_peeking_weighted_choice_unchanged_when_the_hidden_cards_are_permuted
             pairs.append((state, other))
     assert len(pairs) >= 15
     assert [weighted_choice(a) for a, _ in pairs] == [weighted_choice(b) for _, b in pairs]
+    # the same check fails a weight that peeks: worlds nearer the true hands and banned cards weigh more
+    peeks = [(peeking_choice(a), peeking_choice(b)) for a, b in pairs]
+    assert any(x != y for x, y in peeks)
+
+
+def peeking_choice(b: np.ndarray) -> int:
+    """The weighted search with a weight that reads the true hidden cards of ``b``: 0.01 to the
+    number of hand cards and banned slots a world has otherwise."""
+    seat, n, k = int(b[S.PSEAT]), int(b[K_N]), int(b[K_BPP])
+    hands, banned = slice(S.HAND, S.HAND + n * NT), slice(S.BANNED, S.BANNED + n * k)
+
+    def peek(w, truth, s):
+        return 0.01 ** float(np.abs(w[hands] - truth[hands]).sum() + (w[banned] != truth[banned]).sum())
+
+    key = search_key(np.uint64(5), np.int64(0), np.int64(seat), np.int64(b[S.GAME_ROW + KS.G_DECISIONS]))
+    head = (b, np.int64(seat), np.uint64(key), np.int64(24), np.int64(0), np.int64(1),
+            np.empty(GAME.step.max_options, dtype=np.int64))
+    return int(decide.py_func(*head, np.int64(MODE_WEIGHTED), K.step_legal, KS.resume_copy, KS.determinize.py_func,
+                              KS.determinize.py_func, peek, KS.rollout.py_func, KS.score,
+                              np.zeros(N_STATS, dtype=np.int64)))
 
 
 def test_with_every_weight_1_the_weighted_search_is_the_search():
