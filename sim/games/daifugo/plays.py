@@ -38,10 +38,10 @@ class Play:
     suits: int  # bitmask of represented suits
 
     def __hash__(self) -> int:
-        return self.hash
+        return self._hash
 
     @cached_property
-    def hash(self) -> int:
+    def _hash(self) -> int:
         """The hash, worked out once per play (legal plays are collected in dicts)."""
         return hash((self.kind, self.cards, self.reps))
 
