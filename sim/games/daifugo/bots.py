@@ -200,7 +200,7 @@ def keep_finisher(eng, p, moves):
     if not ff:
         return moves
     finishers = hand - ff  # a play leaves one of them unless it plays them all
-    leaves_finisher = [not finishers.issubset(m.cards) for m in moves]
+    leaves_finisher = [len(m.cards) < len(finishers) or not finishers.issubset(m.cards) for m in moves]
     if not any(leaves_finisher):  # no play leaves a card p may finish on
         return moves
     return [m for m, keeps in zip(moves, leaves_finisher) if len(m.cards) == len(hand) or keeps
@@ -261,7 +261,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
         if m.kind == SET and m.count - m.jokers < held[m.low]:
             cost += 8
         if len(m.cards) < n:  # cards remain
-            if finishers.issubset(m.cards):  # only forbidden-finish cards would remain
+            if len(m.cards) >= len(finishers) and finishers.issubset(m.cards):  # only forbidden-finish cards remain
                 cost += 60
             if boss_check and _is_boss(m, rv, unseen_n, jk_unseen):
                 cost -= 300

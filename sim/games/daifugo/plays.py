@@ -74,9 +74,16 @@ class Play:
             return (1, self.count, self.low, _first_suit(self.suits), self.mask)
         return (3, 1, 0, 0, self.mask)
 
-    def ranks(self, wild_counts: bool = True) -> list[int]:
+    def ranks(self, wild_counts: bool = True) -> tuple[int, ...]:
         """Represented ranks (wild jokers included unless ``wild_counts`` is false)."""
-        return [r // 4 for c, r in zip(self.cards, self.reps) if r < JOKER and (c < JOKER or wild_counts)]
+        return self.represented_ranks[wild_counts]
+
+    @cached_property
+    def represented_ranks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``ranks(False)`` and ``ranks(True)``, worked out once per play."""
+        natural = tuple(r // 4 for c, r in zip(self.cards, self.reps) if r < JOKER and c < JOKER)
+        every = tuple(r // 4 for r in self.reps if r < JOKER)
+        return natural, every
 
     def text(self) -> str:
         parts = []
@@ -254,19 +261,28 @@ def sets_of(hand: set[int], counts, lock: int, lone_joker_wild: bool, ranks=rang
         fewest_held = k - len(jokers)  # fewer cards of a rank make no set of k
         if fewest_held > most_held:
             break  # no rank makes a set this large (nor larger)
+        known = _known_sets(jokers, k, lock, lone_joker_wild)
         for r in ranks:
             held = by_rank[r]
             if len(held) >= fewest_held:
-                out += _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild)
+                plays = known.get((r, held))
+                if plays is None:
+                    plays = known[r, held] = _sets_of_rank_size(r, held, jokers, k, lock, lone_joker_wild)
+                out += plays
     return out
 
 
 @lru_cache(maxsize=None)
+def _known_sets(jokers: tuple[int, ...], k: int, lock: int, lone_joker_wild: bool) -> dict:
+    """The sets of k cards (``_sets_of_rank_size``) worked out so far with these jokers, locked
+    suits and joker rule, by (rank, cards held): hands ask the same few questions per rank."""
+    return {}
+
+
 def _sets_of_rank_size(r: int, held: tuple[int, ...], jokers: tuple[int, ...], k: int, lock: int,
                        lone_joker_wild: bool) -> tuple[Play, ...]:
     """The sets of k cards of rank r from the ``held`` cards standing for it (one per suit, in
-    suit order) and the ``jokers``, in the canonical order; remembered: hands ask the same few
-    questions per rank."""
+    suit order) and the ``jokers``, in the canonical order."""
     phys = {c % 4: c for c in held}
     suits = list(phys)
     base = 4 * r
