@@ -174,7 +174,7 @@ def decide_play(eng, p, options, pol, prm):
     if pol == LEARNED:
         weights = [prm["w_" + f] for f in learned.FEATURES]
         return options[best_option(weights, [learned.reference_features(eng, p, "play", m) for m in options])]
-    moves = [m for m in options if m is not None]
+    moves = options[1:] if options and options[0] is None else options  # [None (= pass)] + plays, or plays
     if not moves:
         return None
     if options[0] is not None:  # leading (§2.11.1)
