@@ -279,15 +279,17 @@ def test_reference_engine_plays_the_same_search(game):
     engines_agree(game, search_config(game), 0, case(game.name, "search")["reference_games"], limited=False)
 
 
-def test_reference_engine_plays_the_same_all_seeing_search(game):
-    """The all-seeing search (``seeing``) seated where the search data seats ``search``: the
-    reference engine, through the same fast twin, gives the fast engine's tables."""
+@pytest.mark.parametrize("variant", ["seeing", "weighted"])
+def test_reference_engine_plays_the_same_search_variant(game, variant):
+    """The all-seeing search (``seeing``) or the search with weighted worlds (``weighted``) seated
+    where the search data seats ``search``: the reference engine, through the same fast twin,
+    gives the fast engine's tables."""
     _search_of(game)
-    if "seeing" not in game.bots:
-        pytest.skip(f"{game.name} has no all-seeing search bot")
+    if variant not in game.bots:
+        pytest.skip(f"{game.name} has no {variant} search bot")
     table = case(game.name, "search")
-    bots = ["seeing" if b == "search" else b for b in table["bots"]]
-    overrides = {k.replace("bot.search.", "bot.seeing."): v for k, v in table["overrides"].items()}
+    bots = [variant if b == "search" else b for b in table["bots"]]
+    overrides = {k.replace("bot.search.", f"bot.{variant}."): v for k, v in table["overrides"].items()}
     cfg = game.make_config(players=len(bots), bots=bots, seed=5, overrides=overrides)
     engines_agree(game, cfg, 0, 2, limited=False)
 
