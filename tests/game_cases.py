@@ -25,8 +25,10 @@ Keys:
   with its seats, the rule ``overrides`` and the ``games`` both engines play, and a table with
   a search seat whose rollouts the learned bot plays (``search_bots``, ``search_games``);
 - ``feel``: the game-feel columns the contract checks over simulated games (``leader_from``,
-  the first turn it can name ``first_turn``, the tables to play ``tables``), or None for a
-  game whose feel measures follow other definitions (checked in its own tests);
+  the first turn it can name ``first_turn``, the tables to play ``tables``) and the figures of
+  its report section (``section``: a run of ``games`` in batches of ``batch``, and ``rows(games,
+  seats)``: the game's own figures by measure, from the run's tables), or None for a game whose
+  feel measures follow other definitions (checked in its own tests);
 - ``chart_games``: the games of the reference-engine run whose report charts and tables are
   checked (tests/test_report_charts.py).
 """
@@ -37,6 +39,22 @@ import numpy as np
 import pytest
 
 SPEC_FILE = "tests/game_cases.py"
+
+
+def faking_sick_feel_rows(g, s) -> dict:
+    """Faking-sick's own Game feel figures (a win is never shared: a winner is the one winner)."""
+    won = g[g["n_winners"] == 1]
+    return {"winner once held 3+ cards more than the fewest held": (won["winner_max_behind"] >= 3).mean(),
+            "draws (turn cap)": g["turn_cap"].mean()}
+
+
+def virus_dogs_feel_rows(g, s) -> dict:
+    """Virus-dogs' own Game feel figures: deficits, shared wins, the wait of eliminated players."""
+    out = s[s["eliminated"]].merge(g[["game", "turns"]], on="game")
+    return {"winner was 1+ virus behind at some point": (g.loc[g["n_winners"] == 1, "winner_max_behind"] >= 1).mean(),
+            "shared wins": (g["n_winners"] > 1).mean(),
+            "turns an eliminated player waits": (out["turns"] - 1 - out["elim_turn"]).clip(lower=0).mean()}
+
 
 CASES = {
     "virus-dogs": {
@@ -96,7 +114,8 @@ CASES = {
                                   "hq_target": "choice"},
                     "search_bots": ["search", "learned", "cautious"], "search_games": 3},
         "feel": {"leader_from": "leader_from_turn", "first_turn": 0,
-                 "tables": [(4, None), (3, ["random", "aggressive", "cautious"])]},
+                 "tables": [(4, None), (3, ["random", "aggressive", "cautious"])],
+                 "section": {"games": 3000, "batch": 1000, "rows": virus_dogs_feel_rows}},
         "chart_games": 150,
     },
     "faking-sick": {
@@ -147,7 +166,8 @@ CASES = {
         "learned": {"bots": ["learned", "caller", "learned", "random"], "games": 300,
                     "overrides": {"play_after_draw": True, "call_priority": "random"},
                     "search_bots": ["search", "learned", "honest"], "search_games": 3},
-        "feel": {"leader_from": "leader_from_turn", "first_turn": 1, "tables": [(3, None), (4, None)]},
+        "feel": {"leader_from": "leader_from_turn", "first_turn": 1, "tables": [(3, None), (4, None)],
+                 "section": {"games": 2000, "batch": 500, "rows": faking_sick_feel_rows}},
         "chart_games": 150,
     },
     "daifugo": {
