@@ -7,7 +7,7 @@ as input reproduces itself; bad configs, scenarios, scenario envelopes and bot p
 one-line errors; every rule parameter is documented; the game-feel measures agree with the
 results, and the report's Game feel section with the run's tables; golden reference playthroughs
 (tests/golden, regenerate with ``python -m tests.golden.regenerate``). The step and search
-contracts: tests/test_step_contract.py.
+contracts: tests/test_step_contract.py, tests/test_search_contract.py.
 The per-game data of these tests: tests/game_cases.py.
 """
 
