@@ -110,6 +110,15 @@ def seat_bot(table_bots, game_index, seat):
 
 
 @inl
+def same_slots(w, b, at, n):
+    """Do the buffers ``w`` and ``b`` hold the same ``n`` slots from ``at`` on?"""
+    for i in range(n):
+        if w[ix(at + i)] != b[ix(at + i)]:
+            return False
+    return True
+
+
+@inl
 def listed(b, at, n, option):
     """Is ``option`` one of the ``n`` option codes at ``b[at:at + n]``?"""
     for j in range(n):

@@ -3,8 +3,8 @@
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import (bot_param_words, fn, inl, listed, param_float, param_int, restore_snapshot, save_snapshot,
-                              script_option)
+from sim.kernel_util import (bot_param_words, fn, inl, listed, param_float, param_int, restore_snapshot, same_slots,
+                              save_snapshot, script_option)
 
 
 @inl
@@ -92,3 +92,17 @@ def test_snapshot_ranges_go_one_after_the_other_and_come_back():
     b = np.array([10, 11, 12, 13, 14, 15, 16, 17, 0, 0, 0, 0, 0], dtype=np.int64)
     assert _snapshot_round_trip(b, 8) == (11, 13, 13)
     assert b.tolist() == [10, 11, 12, -1, -1, 15, 16, -1, 10, 11, 12, 15, 16]
+
+
+@njit
+def _same_slots(w, b, at, n):
+    return same_slots(w, b, at, n)
+
+
+def test_same_slots_compares_only_the_run_asked_for():
+    """Two buffers that differ only at slot 4: the same on 0..3 and 5..7, not on any run over 4;
+    an empty run is the same."""
+    w, b = np.arange(8, dtype=np.int64), np.arange(8, dtype=np.int64)
+    b[4] = -4
+    assert [_same_slots(w, b, at, n) for at, n in ((0, 4), (5, 3), (4, 0), (3, 2), (4, 1), (0, 8))] == [
+        True, True, True, False, False, False]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.kernel_util import same_slots
 from sim.rng import randbelow_at
 from sim.rng_compiled import mixed_counter
 from sim.search import SearchDriver, decide, swap_search_seats, unit_weight
@@ -30,12 +31,7 @@ def same_view(w, b, seat):
     """Does ``seat`` see the same in ``w`` as in ``b``: the pending decision, its card, who redrew?"""
     if w[PSEAT] != b[PSEAT] or w[PKIND] != b[PKIND] or w[TURN] != b[TURN] or w[USED] != b[USED]:
         return False
-    if w[CARD + seat] != b[CARD + seat]:
-        return False
-    for s in range(b[N]):
-        if w[REDRAWN + s] != b[REDRAWN + s]:
-            return False
-    return True
+    return w[CARD + seat] == b[CARD + seat] and same_slots(w, b, REDRAWN, b[N])
 
 
 @njit(cache=True)

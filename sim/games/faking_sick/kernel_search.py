@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix
+from sim.kernel_util import fn, ir_inline, ix, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import SearchDriver, decide, seat_mode, swap_search_seats
 from sim.step import GO_RESUME
@@ -192,13 +192,7 @@ def reveal(w, b, seat, key):
 @fn
 def same_cards(w, b):
     """Does every seat hold in ``w`` the cards and banned cards it holds in ``b``?"""
-    for i in range(b[K_N] * NT):
-        if w[ix(HAND + i)] != b[ix(HAND + i)]:
-            return False
-    for i in range(b[POOL_SIZE]):
-        if w[ix(BANNED + i)] != b[ix(BANNED + i)]:
-            return False
-    return True
+    return same_slots(w, b, HAND, b[K_N] * NT) and same_slots(w, b, BANNED, b[POOL_SIZE])
 
 
 @njit(cache=True, error_model="numpy")
@@ -234,9 +228,8 @@ def same_view(w, b, seat):
     for c in PUBLIC_GAME:
         if w[ix(GAME_ROW + c)] != b[ix(GAME_ROW + c)]:
             return False
-    for i in range(b[DLO], b[DHI]):
-        if w[ix(i)] != b[ix(i)]:
-            return False
+    if not same_slots(w, b, b[DLO], b[DHI] - b[DLO]):
+        return False
     for t in range(NT):
         if w[ix(REVEALED + t)] != b[ix(REVEALED + t)] or w[ix(HAND + seat * NT + t)] != b[ix(HAND + seat * NT + t)]:
             return False
@@ -249,10 +242,7 @@ def same_view(w, b, seat):
     for o in range(n):
         if w[ix(HS + o)] != b[ix(HS + o)]:
             return False
-    for i in range(b[K_BPP]):
-        if w[ix(BANNED + seat * b[K_BPP] + i)] != b[ix(BANNED + seat * b[K_BPP] + i)]:
-            return False
-    return True
+    return same_slots(w, b, BANNED + seat * b[K_BPP], b[K_BPP])
 
 
 @njit(cache=True, error_model="numpy")

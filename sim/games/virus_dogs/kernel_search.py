@@ -53,7 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, param_int
+from sim.kernel_util import fn, ir_inline, ix, param_int, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import SearchDriver, decide, seat_mode
 from sim.step import GO_RESUME
@@ -229,10 +229,7 @@ def reveal(w, b, seat, key):
 @fn
 def same_hands(w, b):
     """Does every seat hold in ``w`` the cards it holds in ``b``?"""
-    for i in range(b[S_N] * NT):
-        if w[ix(O_H + i)] != b[ix(O_H + i)]:
-            return False
-    return True
+    return same_slots(w, b, O_H, b[S_N] * NT)
 
 
 @fn
@@ -255,9 +252,8 @@ def same_view(w, b, seat):
     own hand and record, the cards it peeks at or takes, the discard)?"""
     if w[S_BAD] or w[S_PSEAT] != b[S_PSEAT] or w[S_PKIND] != b[S_PKIND] or w[S_PN] != b[S_PN]:
         return False
-    for j in range(b[S_PN]):
-        if w[ix(O_POPT + j)] != b[ix(O_POPT + j)]:
-            return False
+    if not same_slots(w, b, O_POPT, b[S_PN]):
+        return False
     for x in PUBLIC_SCALARS:
         if w[x] != b[x]:
             return False
@@ -277,14 +273,9 @@ def same_view(w, b, seat):
             return False
         if hidden_count(w, seat, c) != hidden_count(b, seat, c):
             return False
-    for i in range(peeked(b)):
-        if w[ix(O_PEEK + i)] != b[ix(O_PEEK + i)]:
-            return False
-    if b[S_CUR] == seat:
-        for i in range(b[S_LIMBO]):
-            if w[ix(O_LIMBO + i)] != b[ix(O_LIMBO + i)]:
-                return False
-    return True
+    if not same_slots(w, b, O_PEEK, peeked(b)):
+        return False
+    return b[S_CUR] != seat or same_slots(w, b, O_LIMBO, b[S_LIMBO])
 
 
 @fn

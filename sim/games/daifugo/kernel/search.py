@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix
+from sim.kernel_util import fn, ir_inline, ix, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, seat_mode, swap_search_seats
 from sim.step import GO_RESUME
@@ -165,10 +165,7 @@ def reveal(w, b, seat, key):
 def same_cards(w, b):
     """Does every seat hold in ``w`` the cards it holds in ``b``, and are the set-aside and the
     removed cards the same?"""
-    for o in range(b[NP]):
-        if w[ix(H0 + o)] != b[ix(H0 + o)]:
-            return False
-    return w[UNDEALT] == b[UNDEALT] and w[REMOVED] == b[REMOVED]
+    return same_slots(w, b, H0, b[NP]) and w[UNDEALT] == b[UNDEALT] and w[REMOVED] == b[REMOVED]
 
 
 @fn
@@ -180,9 +177,8 @@ def same_view(w, b, seat):
             return False
     kind = b[PKIND]
     if kind != K_PLAY and kind != K_TRIM and kind != K_PULL_BACK and kind != K_TEN_DISCARD:  # a listed decision
-        for j in range(b[PN]):
-            if w[ix(POPT + j)] != b[ix(POPT + j)]:
-                return False
+        if not same_slots(w, b, POPT, b[PN]):
+            return False
     for i in range(STATE_SIZE):
         if PUBLIC[i] and w[ix(i)] != b[ix(i)]:
             return False
@@ -193,10 +189,7 @@ def same_view(w, b, seat):
             return False
     if popcount(w[UNDEALT]) != popcount(b[UNDEALT]) or popcount(w[REMOVED]) != popcount(b[REMOVED]):
         return False
-    for i in range(b[DECK_PTR]):
-        if w[ix(DECK0 + i)] != b[ix(DECK0 + i)]:
-            return False
-    return True
+    return same_slots(w, b, DECK0, b[DECK_PTR])
 
 
 @njit(cache=True, error_model="numpy")
