@@ -14,8 +14,9 @@ option played ``budget // (worlds * options)`` times (at least once) in each wor
 
 The driver (``SearchDriver``) is the same for every game: a game supplies only its parts (the
 compiled ``search_decide``, ``decide`` with its ``determinize``, ``reveal``, ``likelihood``,
-``resume_copy``, ``rollout`` and ``score``; its step functions, where its buffer keeps the pending seat, its bot parameters and
-decision count, its search seats and rows).
+``resume_copy``, ``rollout`` and ``score``; its step functions, its buffer's search fields
+(``SearchFields``) and where it keeps the pending seat, the seats' policies and bot parameters,
+the decision count and the rows).
 
 Randomness: the search draws only from its own counter-based stream, ``search_key(run seed,
 game, seat, decision number)``; a determinized world also plays on with a generator counter
@@ -128,17 +129,6 @@ def unit_weight(world, b, seat):
     return 1.0
 
 
-def ask(search_decide, b, seat, seed, game_index, decision, params, mode, opts, stats) -> int:
-    """A game's cached ``search_decide`` (``decide`` with its parts) called from Python for the
-    pending ``seat`` of ``b``: its ``decision``-th decision in game ``game_index`` of the run
-    seeded ``seed``; ``params``: the seat's budget, determinizations and objective; ``mode``:
-    its worlds (``MODE_*``)."""
-    key = search_key(np.uint64(seed), np.int64(game_index), np.int64(seat), np.int64(decision))
-    budget, worlds, objective = (np.int64(p) for p in params)
-    return int(search_decide(b, np.int64(seat), np.uint64(key), budget, worlds, objective, opts, np.int64(mode),
-                             stats))
-
-
 def seat_mode(seeing, weighted, seat) -> int:
     """The worlds (``MODE_*``) of search seat ``seat`` from the bit masks of the all-seeing and
     the weighted seats."""
@@ -164,34 +154,102 @@ def rollout_loop(copy, rollout, dst, src, option, times):
     return played
 
 
+class SearchFields:
+    """The search's fields of a game's buffer (``sim.layout.Layout``): the same names, in the same
+    order, with the same meaning in every game with a search bot, declared in one call after the
+    step contract's scalars (``sim.step.StepFields``)::
+
+        SEARCH_FIELDS = SearchFields(LAYOUT)
+        SEARCH_SEATS, SEEING_SEATS, WEIGHTED_SEATS, ROLLOUT_END = SEARCH_FIELDS.scalars
+
+    Each field's offset is the attribute of its name; ``scalars`` holds them in this order. The
+    seat masks are set at the game's start (``SearchDriver.mark_search_seats``, or the game's own
+    ``step_start``) and read by the driver (``SearchDriver.world_mode``); ``rollout_end`` is set by
+    the game's ``rollout`` and read by its engine."""
+
+    SCALARS = ("search_seats", "seeing_seats", "weighted_seats", "rollout_end")
+    DOCS = {
+        "search_seats": "bit s: seat s's bot is a search bot (sim.search_params.SEARCH_BOTS): the search driver "
+                        "answers its decisions, its rollout bot plays its rollouts",
+        "seeing_seats": "bit s: seat s's search bot is the all-seeing one (sim.search_params.SEEING; the game's "
+                        "reveal)",
+        "weighted_seats": "bit s: seat s's search bot weighs its worlds (sim.search_params.WEIGHTED; the game's "
+                          "likelihood)",
+        "rollout_end": "a search rollout ends, as at the turn cap, once the game's count of turns (or units) "
+                       "passes this mark, set by the game's rollout from the seat's horizon (0: never)",
+    }
+
+    def __init__(self, layout):
+        self.scalars = tuple(layout.scalar(name, self.DOCS[name]) for name in self.SCALARS)
+        self.search_seats, self.seeing_seats, self.weighted_seats, self.rollout_end = self.scalars
+
+
 class SearchDriver:
     """The search players' driver over one game's parts: a table's games driven through the
     step contract, the search seats' decisions by the compiled search (``decide``).
 
     ``steps``: the game's ``sim.step.StepFunctions``; ``search_decide(b, seat, key, budget,
     worlds, objective, opts, mode, stats)``: ``decide`` with the game's parts, compiled (and
-    cached) in the game's module; ``new_state()``, ``run_vector(game, cfg)``: the kernel's;
-    ``pending_seat``: the buffer's pending-seat slot; ``max_options``: ``Step.max_options``;
-    ``bot_param(b, seat, k)`` and ``param_codes``: the seat's budget, determinizations and
-    objective; ``decision_number(b, seat)``: the pending decision's number in the search stream;
-    ``search_seats(b)``: after ``step_start``, the search seats' bit mask (their bots in the
-    step policies made their rollout bots); ``collect(b, k, raw)``: the finished game's rows
-    into game ``k`` of the batch arrays ``raw`` (``Game.new_arrays``); ``unsearched(b, opts)``
-    (optional): the pending decision's option when the search does not weigh it (``BOT_ANSWER``
-    included), else ``NOT_FORCED``; ``batch_rest(raw)`` (optional): the further ``step_go``
-    arguments of a batch's own calls; ``world_mode(b, seat)`` (optional): the worlds
-    (``MODE_*``) the pending search seat plays in, where a game has an all-seeing or a weighted
-    seat (``seat_mode``; default ``MODE_HONEST``)."""
+    cached) in the game's module; ``fields``: the buffer's ``SearchFields``; ``new_state()``,
+    ``run_vector(game, cfg)``: the kernel's; ``pending_seat``: the buffer's pending-seat slot;
+    ``max_options``: ``Step.max_options``; ``bot_param(b, seat, k)``: the seat's bot parameter
+    ``k``, ``param_codes``: the ``k`` of its budget, determinizations, rollout bot and objective
+    (``sim.search_params.search_params``); ``decision_number(b, seat)``: the pending decision's
+    number in the search stream; ``collect(b, k, raw)``: the finished game's rows into game ``k``
+    of the batch arrays ``raw`` (``Game.new_arrays``).
 
-    def __init__(self, *, steps, search_decide, new_state, run_vector, pending_seat, max_options, bot_param,
-                 param_codes, decision_number, search_seats, collect, unsearched=None, batch_rest=None,
-                 world_mode=None):
-        self.steps, self.search_decide, self.new_state, self.run_vector = steps, search_decide, new_state, run_vector
-        self.world_mode = world_mode or (lambda b, seat: MODE_HONEST)
+    Where ``step_start`` leaves the seats' policies: ``policies``, the block holding seat s's
+    policy at ``policies + s`` (``players``: the slot of the seat count), ``search_policies``: the
+    policy codes of the game's search bots in ``sim.search_params.SEARCH_BOTS`` order (search,
+    all-seeing, weighted; a game without the last two stops early); ``mark_search_seats`` marks
+    those seats and makes them their rollout bots. A game whose ``step_start`` does that itself
+    (its search seats play as their rollout bots without a driver) passes no ``policies``.
+
+    Optional: ``unsearched(b, opts)``, the pending decision's option when the search does not
+    weigh it (``BOT_ANSWER`` included), else ``NOT_FORCED``; ``batch_rest(raw)``, the further
+    ``step_go`` arguments of a batch's own calls."""
+
+    def __init__(self, *, steps, search_decide, fields, new_state, run_vector, pending_seat, max_options, bot_param,
+                 param_codes, decision_number, collect, policies=None, players=None, search_policies=(),
+                 unsearched=None, batch_rest=None):
+        self.steps, self.search_decide, self.fields = steps, search_decide, fields
+        self.new_state, self.run_vector = new_state, run_vector
         self.pending_seat, self.max_options = pending_seat, max_options
         self.bot_param, self.param_codes, self.decision_number = bot_param, param_codes, decision_number
-        self.search_seats, self.collect, self.unsearched = search_seats, collect, unsearched
+        self.policies, self.players, self.search_policies = policies, players, tuple(search_policies)
+        self.collect, self.unsearched = collect, unsearched
         self.batch_rest = batch_rest or (lambda raw: ())
+
+    def mark_search_seats(self, b) -> int:
+        """After ``step_start``: the search seats marked in the search fields (the all-seeing and
+        weighted ones apart) and their policies made their rollout bots; their bit mask."""
+        f = self.fields
+        if self.policies is not None:
+            marks = (f.search_seats, f.seeing_seats, f.weighted_seats)
+            for s in range(int(b[self.players])):
+                policy = b[self.policies + s]
+                if policy in self.search_policies:
+                    b[f.search_seats] |= 1 << s
+                    b[marks[self.search_policies.index(policy)]] |= 1 << s
+                    b[self.policies + s] = int(self.bot_param(b, s, self.param_codes[2]))
+        return int(b[f.search_seats])
+
+    def world_mode(self, b, seat) -> int:
+        """The worlds (``MODE_*``) search seat ``seat`` of ``b`` plays in: all-seeing, weighted or honest."""
+        return seat_mode(int(b[self.fields.seeing_seats]), int(b[self.fields.weighted_seats]), int(seat))
+
+    def seat_search(self, b, seat) -> tuple:
+        """What search seat ``seat`` of ``b`` searches with, fixed for its game: ``(seat, budget,
+        determinizations, objective, mode)``, whole numbers as ``search_decide`` takes them."""
+        budget, worlds, _, objective = (int(self.bot_param(b, seat, k)) for k in self.param_codes)
+        return int(seat), budget, worlds, objective, self.world_mode(b, seat)
+
+    def decide(self, b, search, seed, game_index, stats, opts) -> int:
+        """The option ``search`` (``seat_search``'s) chooses at the pending decision of ``b``, the
+        pending seat's decision in game ``game_index`` of the run seeded ``seed`` (a uint64)."""
+        seat, budget, worlds, objective, mode = search
+        key = search_key(seed, game_index, seat, self.decision_number(b, seat))
+        return self.search_decide(b, seat, np.uint64(key), budget, worlds, objective, opts, mode, stats)
 
     def search_option(self, b, seed, game_index, stats, opts=None) -> int:
         """The option the pending search seat of ``b`` chooses (``decide``), or ``unsearched``'s."""
@@ -200,10 +258,8 @@ class SearchDriver:
             x = int(self.unsearched(b, opts))
             if x != NOT_FORCED:
                 return x
-        seat = np.int64(b[self.pending_seat])
-        params = [self.bot_param(b, seat, np.int64(k)) for k in self.param_codes]
-        return ask(self.search_decide, b, seat, seed, game_index, self.decision_number(b, seat), params,
-                   self.world_mode(b, seat), opts, stats)
+        search = self.seat_search(b, int(b[self.pending_seat]))
+        return self.decide(b, search, np.uint64(seed), int(game_index), stats, opts)
 
     def advance(self, b, opts) -> None:
         """Apply ``unsearched`` options until a decision the search weighs is pending or the game
@@ -219,7 +275,7 @@ class SearchDriver:
         their rollouts (and the decisions they do not search) are played by their rollout bots;
         the other seats' bots answer theirs. Returns the search seats' bit mask."""
         self.steps.step_start(b, seed, game_index, run, *rest)
-        mask = self.search_seats(b)
+        mask = self.mark_search_seats(b)
         self.steps.step_seats(b, mask, *rest)
         return mask
 
@@ -245,16 +301,6 @@ class SearchDriver:
 
     def functions(self) -> tuple:
         """``search_option``, ``advance``, ``start_search_game``, ``run_search_games``,
-        ``search_batch``: a game's search module's entry points."""
-        return self.search_option, self.advance, self.start_search_game, self.run_search_games, self.search_batch
-
-
-def swap_search_seats(b, players: int, policies: int, search_policies: tuple[int, ...], rollout_policy) -> int:
-    """The seats whose policy (block ``policies`` of ``b``) is one of ``search_policies`` as a bit
-    mask, their policies made ``rollout_policy(b, seat)`` (their rollout bots)."""
-    mask = 0
-    for s in range(players):
-        if b[policies + s] in search_policies:
-            mask |= 1 << s
-            b[policies + s] = int(rollout_policy(b, np.int64(s)))
-    return mask
+        ``search_batch``, ``world_mode``: a game's search module's entry points."""
+        return (self.search_option, self.advance, self.start_search_game, self.run_search_games, self.search_batch,
+                self.world_mode)

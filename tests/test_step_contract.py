@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from sim.games import MODULES, get_game
-from sim.search import N_STATS
+from sim.search import N_STATS, SearchFields
 from sim.layout import Layout
 from sim.step import BOT_ANSWER, NAMES, STATUS, StepFields
 from tests.engines import engines_agree, same_for_any_workers
@@ -263,6 +263,17 @@ def test_decisions_column_counts_the_decisions_the_reference_engine_asks(game):
 
 
 # ---- the search contract ----------------------------------------------------------------------
+
+def test_search_fields_are_declared_alike(game):
+    """Every game with a search bot declares the search's fields through sim.search.SearchFields:
+    all of them, under the shared names and docs, in the shared order, in one run."""
+    _search_of(game)
+    layout = game.step.kernel().LAYOUT
+    assert [n for n in layout.fields if n in SearchFields.SCALARS] == list(SearchFields.SCALARS)
+    offsets = [layout[n].offset for n in SearchFields.SCALARS]
+    assert offsets == list(range(offsets[0], offsets[0] + len(offsets)))
+    assert [layout[n].doc for n in SearchFields.SCALARS] == [SearchFields.DOCS[n] for n in SearchFields.SCALARS]
+
 
 def test_search_games_are_the_same_for_any_batch_and_worker_count(game, tmp_path):
     """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""

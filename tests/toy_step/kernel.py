@@ -14,6 +14,7 @@ from numba import njit
 from sim.kernel_util import bot_param_words, param_float, script_option
 from sim.layout import Layout
 from sim.rng import derive, randbelow_at
+from sim.search import SearchFields
 from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFields, StepFunctions
 
 MAX_SEATS, NB = 5, 6  # bot parameter words per seat: nerve and the search's five
@@ -33,6 +34,7 @@ PARAMS = LAYOUT.block("params", MAX_SEATS * NB, "each seat's bot parameter words
 # the step fields (sim.step.StepFields); no replays: play goes on from the state itself
 STEP_FIELDS = StepFields(LAYOUT, replays=False)
 DRIVER, PSEAT, PKIND, APPLIED = STEP_FIELDS.scalars
+SEARCH_FIELDS = SearchFields(LAYOUT)  # the search's fields (sim.search): the toy's rollouts play to the end
 POLICY, SCRIPT, SNAP = STEP_FIELDS.blocks(MAX_SEATS, MAX_SEATS, 0, "none: play goes on from the state itself")
 SIZE = LAYOUT.size
 

@@ -14,12 +14,12 @@ from numba import njit
 from sim.kernel_util import same_slots
 from sim.rng import randbelow_at
 from sim.rng_compiled import mixed_counter
-from sim.search import SearchDriver, decide, swap_search_seats, unit_weight
+from sim.search import SearchDriver, decide, unit_weight
 from sim.step import GO_APPLY
 
 from .kernel import (
-    CARD, DRIVER, N, NB, PARAMS, PKIND, POLICY, PSEAT, REDRAWN, RNG, STEPS, TURN, USED, final_card,
-    new_state, run_vector, step_go, step_legal,
+    CARD, DRIVER, N, NB, PARAMS, PKIND, POLICY, PSEAT, REDRAWN, RNG, SEARCH_FIELDS, STEPS, TURN, USED,
+    final_card, new_state, run_vector, step_go, step_legal,
 )
 
 SEARCH = 2  # the search bot's policy
@@ -90,9 +90,8 @@ def collect(b, k, raw):
 
 
 SEARCH_DRIVER = SearchDriver(
-    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
-    max_options=2, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
-    decision_number=lambda b, seat: b[TURN],
-    search_seats=lambda b: swap_search_seats(b, b[N], POLICY, (SEARCH,), lambda b, s: bot_param(b, s, BP_ROLLOUT)),
-    collect=collect)
-search_option, advance, start_search_game, run_search_games, search_batch = SEARCH_DRIVER.functions()
+    steps=STEPS, search_decide=search_decide, fields=SEARCH_FIELDS, new_state=new_state, run_vector=run_vector,
+    pending_seat=PSEAT, max_options=2, bot_param=bot_param,
+    param_codes=(BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE), decision_number=lambda b, seat: b[TURN],
+    collect=collect, policies=POLICY, players=N, search_policies=(SEARCH,))
+search_option, advance, start_search_game, run_search_games, search_batch, world_mode = SEARCH_DRIVER.functions()

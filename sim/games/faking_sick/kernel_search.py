@@ -38,7 +38,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide, seat_mode, swap_search_seats
+from sim.search import SearchDriver, decide
 from sim.step import GO_RESUME
 
 from . import tables as T
@@ -47,8 +47,7 @@ from .kernel import STEPS, batch_sums, new_state, run_vector, step_go, step_lega
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
-    ROLLOUT_END, SCRIPT, SEAT_ROWS, SEEING_SEATS, SNAP, STEPPED, STEP_POLICY, STOP, TURNS, WEIGHTED_SEATS, bot_param,
-    game_col,
+    ROLLOUT_END, SCRIPT, SEARCH_FIELDS, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, TURNS, bot_param, game_col,
     seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
@@ -286,26 +285,9 @@ def score(w, seat, objective):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest,
-    all-seeing (``reveal``) or weighted worlds (``likelihood``) by ``mode``."""
+    """``sim.search.decide`` with faking-sick's parts, honest, all-seeing or weighted by ``mode``."""
     return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
                   likelihood, rollout, score, stats)
-
-
-def world_mode(b, seat):
-    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing,
-    weighted or honest."""
-    return seat_mode(b[SEEING_SEATS], b[WEIGHTED_SEATS], seat)
-
-
-def search_seats(b):
-    """The search seats (policy SEARCH, SEEING or WEIGHTED) as a bit mask, the all-seeing and
-    weighted ones marked, their step policies made their rollout bots."""
-    for s in range(b[K_N]):
-        b[SEEING_SEATS] |= int(b[STEP_POLICY + s] == SEEING) << s
-        b[WEIGHTED_SEATS] |= int(b[STEP_POLICY + s] == WEIGHTED) << s
-    return swap_search_seats(b, b[K_N], STEP_POLICY, (SEARCH, SEEING, WEIGHTED),
-                             lambda b, s: bot_param(b, s, BP_ROLLOUT))
 
 
 def collect(g, k, arr):
@@ -318,8 +300,9 @@ def collect(g, k, arr):
 
 
 DRIVER = SearchDriver(
-    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
-    max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
-    decision_number=lambda b, seat: b[GAME_ROW + G_DECISIONS], search_seats=search_seats, collect=collect,
-    world_mode=world_mode)
-search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()
+    steps=STEPS, search_decide=search_decide, fields=SEARCH_FIELDS, new_state=new_state, run_vector=run_vector,
+    pending_seat=PSEAT, max_options=MAX_OPTIONS, bot_param=bot_param,
+    param_codes=(BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE),
+    decision_number=lambda b, seat: b[GAME_ROW + G_DECISIONS], collect=collect,
+    policies=STEP_POLICY, players=K_N, search_policies=(SEARCH, SEEING, WEIGHTED))
+search_option, advance, start_search_game, run_search_games, search_batch, world_mode = DRIVER.functions()

@@ -30,6 +30,7 @@ import numpy as np
 
 from sim.kernel_util import fn, inl, ix, param_float, restore_snapshot, save_snapshot
 from sim.layout import Layout
+from sim.search import SearchFields
 from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from sim.step import StepFields
 
@@ -117,12 +118,8 @@ STEPPED, STOP, DRIVER, PSEAT, PKIND, APPLIED = STEP_FIELDS.scalars
 TURN_DEC = LAYOUT.scalar("turn_decisions", "decisions asked before the current turn (the script is this turn's)")
 SNAP_TURNS = LAYOUT.scalar("snapshot_turns", "turns started at the snapshot (-1: none yet)")
 DRIVEN = LAYOUT.scalar("driver_option", "the step driver's option of the decision being asked, or PENDING")
-ROLLOUT_END = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
-                            "have started (0: never; kernel_search.rollout)")
-SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
-                            "kernel_search.reveal)")
-WEIGHTED_SEATS = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
-                              "kernel_search.likelihood)")
+SEARCH_FIELDS = SearchFields(LAYOUT)  # the search's fields (sim.search)
+SEARCH_SEATS, SEEING_SEATS, WEIGHTED_SEATS, ROLLOUT_END = SEARCH_FIELDS.scalars
 STEP_POLICY, SCRIPT, SNAP = STEP_FIELDS.blocks(
     MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
     "the state at the current turn's start: MUTABLE .. FIXED_STOP, the banned pool, the draw pile and "

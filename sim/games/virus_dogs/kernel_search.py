@@ -55,20 +55,19 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, param_int, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide, seat_mode
+from sim.search import SearchDriver, decide
 from sim.step import GO_RESUME
 
 from . import tables as tb
 from .kernel import STEPS, new_state, run_vector, step_go, step_legal
 from .kernel_state import (
-    AMB, ANT, B_BUDGET, B_HORIZON, B_OBJECTIVE, B_WORLDS, DOC, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS, K_GIVE,
-    K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT,
-    O_BP, O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT,
-    O_SCRIPT, O_SM, O_SSEAT, O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, P_THR, STEP_STOP,
-    S_BAD, S_CARDS, S_CUR, S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO,
-    S_N, S_NLIVE, S_PEND, S_PKIND, S_PN, S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_SEARCH,
-    S_SEEING, S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT, S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN,
-    S_U_SHOWN, S_VDECK, S_WEIGHTED, S_W_FIX, TP, V,
+    AMB, ANT, B_BUDGET, B_HORIZON, B_OBJECTIVE, B_ROLLOUT, B_WORLDS, DOC, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS,
+    K_GIVE, K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT, O_BP,
+    O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT, O_SCRIPT, O_SM, O_SSEAT,
+    O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, P_THR, SEARCH_FIELDS, STEP_STOP, S_BAD, S_CARDS, S_CUR,
+    S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_PEND, S_PKIND, S_PN,
+    S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT,
+    S_U_PRIVATE, S_U_PUBLIC, S_U_SEEN, S_U_SHOWN, S_VDECK, S_W_FIX, TP, V,
 )
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
@@ -387,16 +386,9 @@ def likelihood(w, b, seat):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest,
-    all-seeing (``reveal``) or weighted worlds (``likelihood``) by ``mode``."""
+    """``sim.search.decide`` with virus-dogs' parts, honest, all-seeing or weighted by ``mode``."""
     return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
                   likelihood, rollout, score, stats)
-
-
-def world_mode(b, seat):
-    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing,
-    weighted or honest."""
-    return seat_mode(b[S_SEEING], b[S_WEIGHTED], seat)
 
 
 @fn
@@ -444,8 +436,8 @@ def collect(g, k, raw):
 
 
 DRIVER = SearchDriver(
-    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=S_PSEAT,
-    max_options=MAX_PENDING, bot_param=bot_param, param_codes=(B_BUDGET, B_WORLDS, B_OBJECTIVE),
-    decision_number=decision_number, search_seats=lambda b: b[S_SEARCH], collect=collect,
-    batch_rest=lambda raw: (raw[2],), world_mode=world_mode)
-search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()
+    steps=STEPS, search_decide=search_decide, fields=SEARCH_FIELDS, new_state=new_state, run_vector=run_vector,
+    pending_seat=S_PSEAT, max_options=MAX_PENDING, bot_param=bot_param,
+    param_codes=(B_BUDGET, B_WORLDS, B_ROLLOUT, B_OBJECTIVE), decision_number=decision_number, collect=collect,
+    batch_rest=lambda raw: (raw[2],))  # no ``policies``: step_start marks the search seats (kernel.start_game)
+search_option, advance, start_search_game, run_search_games, search_batch, world_mode = DRIVER.functions()

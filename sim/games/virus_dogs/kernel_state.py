@@ -28,6 +28,7 @@ from sim.games.virus_dogs.rules import (
 from sim.kernel_util import fn, inl, ix, restore_snapshot, save_snapshot
 from sim.layout import Layout
 from sim.rng import randbelow_at, shuffle_at
+from sim.search import SearchFields
 from sim.step import StepFields
 
 
@@ -209,15 +210,12 @@ MAX_SCRIPT = 1 << 10  # driver options applied in one unit (a turn holds far few
 MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
 PENDING = np.int64(-2)  # ``driver_option`` of the decision that becomes the pending one
 COUNTED_ALL = np.int64(1 << 62)  # ``draws_counted`` while the engine unwinds from a pending decision
-# virus-dogs' own, set at ``step_start`` (the same in every copy of a game: ``resume_copy`` leaves them):
-S_SEARCH = LAYOUT.scalar("search_seats", "bit s: seat s's bot is the search bot (bots.SEARCH; step_start plays it "
-                         "by its rollout bot)")
-S_SEEING = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
-                         "kernel_search.reveal)")
-S_WEIGHTED = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
-                           "kernel_search.likelihood)")
 STEP_FIELDS = StepFields(LAYOUT, options=MAX_PENDING)
 S_STEPPED, S_STOP, S_DRIVER, S_PSEAT, S_PKIND, S_SCRIPTED, S_PN = STEP_FIELDS.scalars
+# the search's fields (sim.search.SearchFields): ``step_start`` marks the search seats (and plays
+# them by their rollout bots unless a search driver takes them)
+SEARCH_FIELDS = SearchFields(LAYOUT)
+S_SEARCH, S_SEEING, S_WEIGHTED, S_REND = SEARCH_FIELDS.scalars
 # virus-dogs' own step scalars (with the shared ones from ``stop`` on, what a copy of a driven game
 # goes on from: kernel_search.resume_copy copies S_STOP .. STEP_STOP):
 S_RESUMING = LAYOUT.scalar("resuming", "1 while the engine goes on from the unit snapshot, up to its unit's start")
@@ -225,8 +223,6 @@ S_UDRV = LAYOUT.scalar("driver_asked", "the driver's decisions asked in this pas
 S_DRIVEN = LAYOUT.scalar("driver_option", "the option of the driver's decision being asked, or PENDING")
 S_COUNTED = LAYOUT.scalar("draws_counted", "draw events already summed into draw_sums / deck_sums "
                           "(a unit played again sums only the later ones)")
-S_REND = LAYOUT.scalar("rollout_end", "a search rollout ends as at the turn cap once this many turns "
-                       "have started (0: never; kernel_search.rollout)")
 S_W_FIX = LAYOUT.scalar("world_fixed", "a re-dealt world (kernel_search): cards in world_cards, put in place "
                         "after the unit's shuffles as the seat saw them")
 STEP_STOP = LAYOUT.size

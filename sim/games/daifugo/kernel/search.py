@@ -49,7 +49,7 @@ from numba import njit
 
 from sim.kernel_util import fn, ir_inline, ix, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide, seat_mode, swap_search_seats
+from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide
 from sim.step import GO_RESUME
 
 from .. import rules as R
@@ -60,8 +60,8 @@ from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_R
                     DECK0, DECK_LEN, DECK_PTR, DISC, DRIVEN, FIELD, H0, IN_ROUND, JOKER_BITS, K_PLAY, K_PULL_BACK,
                     K_TEN_DISCARD, K_TRIM, MC, MH, MJK, MK, ML, MMASK, NBOT, NL, NONE, NP, NTOP, O_GROW, O_RROWS, O_SROWS,
                     PASSED, PC, PCARDS, PH, PHI, PK, PKIND, PL, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED,
-                    RNG, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEEING_SEATS, SETK, SL, SNAP, STATE_SIZE, T5DONE, TC, TK,
-                    TL, TM, TO, TOP0, UNDEALT, UNIT, WEIGHTED_SEATS, WIN0, applies, bit, bot_param, mv, mvalue,
+                    RNG, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEARCH_FIELDS, SETK, SL, SNAP, STATE_SIZE, T5DONE, TC, TK,
+                    TL, TM, TO, TOP0, UNDEALT, UNIT, WIN0, applies, bit, bot_param, mv, mvalue,
                     nth_card, popcount, reversed_, revolution_size, strength)
 from .step import MAX_OPTIONS, STEPS, new_state, step_go, step_legal
 
@@ -338,14 +338,6 @@ def likelihood(w, b, seat):
     return MISPLAY_EPSILON ** unlikely
 
 
-@njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them): honest,
-    all-seeing (``reveal``) or weighted worlds (``likelihood``) by ``mode``."""
-    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
-                  likelihood, rollout, score, stats)
-
-
 @njit(cache=True, error_model="numpy")
 def unsearched(b, opts):
     """The option of the pending decision when the search does not weigh it: its only option,
@@ -368,25 +360,16 @@ def collect(b, k, raw):
     s[k] = b[O_SROWS:O_SROWS + n * SW].reshape(n, SW)
 
 
-def search_seats(b):
-    """The search seats (policy SEARCH, SEEING or WEIGHTED) as a bit mask, the all-seeing and
-    weighted ones marked, their policies made their rollout bots."""
-    for s in range(int(b[NP])):
-        b[SEEING_SEATS] |= int(b[POL0 + s] == SEEING) << s
-        b[WEIGHTED_SEATS] |= int(b[POL0 + s] == WEIGHTED) << s
-    return swap_search_seats(b, int(b[NP]), POL0, (SEARCH, SEEING, WEIGHTED),
-                             lambda b, s: bot_param(b, s, np.int64(BP_ROLLOUT)))
-
-
-def world_mode(b, seat):
-    """The worlds the pending search ``seat`` plays in (``sim.search.MODE_*``): all-seeing,
-    weighted or honest."""
-    return seat_mode(b[SEEING_SEATS], b[WEIGHTED_SEATS], seat)
+@njit(cache=True)
+def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+    """``sim.search.decide`` with daifugo's parts, honest, all-seeing or weighted by ``mode``."""
+    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
+                  likelihood, rollout, score, stats)
 
 
 DRIVER = SearchDriver(
-    steps=STEPS, search_decide=search_decide, new_state=new_state, run_vector=run_vector, pending_seat=PSEAT,
-    max_options=MAX_OPTIONS, bot_param=bot_param, param_codes=(BP_BUDGET, BP_WORLDS, BP_OBJECTIVE),
-    decision_number=lambda b, seat: b[DECISIONS], collect=collect, unsearched=unsearched,
-    search_seats=search_seats, world_mode=world_mode)
-search_option, advance, start_search_game, run_search_games, search_batch = DRIVER.functions()
+    steps=STEPS, search_decide=search_decide, fields=SEARCH_FIELDS, new_state=new_state, run_vector=run_vector,
+    pending_seat=PSEAT, max_options=MAX_OPTIONS, bot_param=bot_param,
+    param_codes=(BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE), decision_number=lambda b, seat: b[DECISIONS],
+    collect=collect, unsearched=unsearched, policies=POL0, players=NP, search_policies=(SEARCH, SEEING, WEIGHTED))
+search_option, advance, start_search_game, run_search_games, search_batch, world_mode = DRIVER.functions()

@@ -25,6 +25,7 @@ import numpy as np
 
 from sim.kernel_util import fn, inl, ix, param_float
 from sim.layout import Layout
+from sim.search import SearchFields
 from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from sim.step import StepFields
 
@@ -127,12 +128,12 @@ PPASS = LAYOUT.scalar("pending_may_pass", "a pending play: 1 when the pass (-1) 
                       "move-table rows)")
 PCARDS = LAYOUT.scalar("pending_cards", "a pending trim, pull-back or ten discard: the card mask chosen from")
 PLO, PHI, PSTEP = LAYOUT.scalars("pending_smallest", "pending_largest", "pending_size_step")  # its sizes
-ROUND_ROLLOUT, ROLLOUT_END = LAYOUT.scalars("round_rollout", "rollout_end")  # a search rollout ends when the
-# round is scored (``round_rollout`` 1), or before the turn-loop unit after ``rollout_end`` (0: none)
-SEEING_SEATS = LAYOUT.scalar("seeing_seats", "bit s: seat s's search bot is the all-seeing one (bots.SEEING; "
-                            "kernel/search.reveal)")
-WEIGHTED_SEATS = LAYOUT.scalar("weighted_seats", "bit s: seat s's search bot weighs its worlds (bots.WEIGHTED; "
-                              "kernel/search.likelihood)")
+# a search rollout ends when the round is scored (``round_rollout`` 1) or before the turn-loop unit
+# after ``rollout_end`` (one of the search's fields, sim.search.SearchFields)
+ROUND_ROLLOUT = LAYOUT.scalar("round_rollout", "1: a search rollout ends when the round is scored "
+                              "(kernel/search.rollout)")
+SEARCH_FIELDS = SearchFields(LAYOUT)
+SEARCH_SEATS, SEEING_SEATS, WEIGHTED_SEATS, ROLLOUT_END = SEARCH_FIELDS.scalars
 BOT_ANSWER = np.int64(STEP_BOT_ANSWER)  # an option applied from outside: the seat's own bot answers
 # no step_policies: a driven game's seats keep their bots' policies, ``driver_seats`` tells the driver's
 POPT, SCRIPT, SNAP, DSNAP = STEP_FIELDS.blocks(
