@@ -16,7 +16,8 @@ The driver (``SearchDriver``) is the same for every game: a game supplies only i
 compiled ``search_decide``, ``decide`` with its ``determinize``, ``reveal``, ``likelihood``,
 ``resume_copy``, ``rollout`` and ``score``; its step functions, its buffer's search fields
 (``SearchFields``) and where it keeps the pending seat, the seats' policies and bot parameters,
-the decision count and the rows).
+the decision count and the rows). What a search seat searches with (its budget, worlds,
+objective and mode) is read once a game.
 
 Randomness: the search draws only from its own counter-based stream, ``search_key(run seed,
 game, seat, decision number)``; a determinized world also plays on with a generator counter
@@ -281,14 +282,22 @@ class SearchDriver:
 
     def run_search_games(self, seed, start: int, count: int, run, raw, stats) -> None:
         """The kernel's batch for a table with search seats: each game driven through the step
-        contract, the search seats' decisions by ``search_option``; its rows into ``raw``."""
+        contract, the search seats' decisions by ``decide`` (what each seat searches with read
+        once a game); its rows into ``raw``."""
         g = self.new_state()
         opts = np.empty(self.max_options, dtype=np.int64)
         rest = self.batch_rest(raw)
+        key_seed, pending, unsearched = np.uint64(seed), self.pending_seat, self.unsearched
+        apply = self.steps.step_apply
         for k in range(count):
-            self.start_search_game(g, seed, start + k, run, *rest)
-            while g[self.pending_seat] >= 0:
-                status = self.steps.step_apply(g, self.search_option(g, seed, start + k, stats, opts), *rest)
+            index = start + k
+            mask = self.start_search_game(g, seed, index, run, *rest)
+            searches = [self.seat_search(g, s) if mask >> s & 1 else None for s in range(mask.bit_length())]
+            while (seat := g.item(pending)) >= 0:
+                option = NOT_FORCED if unsearched is None else unsearched(g, opts)
+                if option == NOT_FORCED:
+                    option = self.decide(g, searches[seat], key_seed, index, stats, opts)
+                status = apply(g, option, *rest)
                 assert status == 0, status
             self.collect(g, k, raw)
 
