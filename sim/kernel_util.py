@@ -24,6 +24,8 @@ from numba.core import types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
+from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, NOWHERE, STOP_AT_NEXT  # noqa: E402
+
 
 class HelperDispatcher(CPUDispatcher):
     """numba's dispatcher, except that a call from compiled code types a constant argument
@@ -136,6 +138,48 @@ def script_option(b, option, legal, pending_seat, applied, script, max_script):
     return 0
 
 
+@njit(inline="always")
+def step_op(b, op, x, seed, run, rest, pending_seat, driver, play_on, start, apply, resume):
+    """A game's ``step_go`` (``sim.step.StepFunctions``): the operations, the same in every game,
+    over the game's parts and the offsets of its ``pending_seat`` and ``driver_seats`` fields.
+    ``GO_START``: ``start(b, seed, x, run, rest)`` seats game ``x`` and returns the stop code to
+    go on with (``NOWHERE``: it went on itself); ``GO_SEATS``: the driver's seats become ``x``
+    and, if the pending decision is no longer theirs, on to the driver's next decision;
+    ``GO_APPLY``: ``apply(b, x)``, the game's ``script_option`` with its verdict on option ``x``
+    (its status; 0: on to the next decision); ``GO_PLAY_ON``: while a decision is pending, on
+    with ``play_on`` (the game's stop code for "the bots play on"); ``GO_RESUME``: on with stop
+    code ``x``. Going on is ``resume(b, stop, rest)``, called in one place (numba generates an
+    inlined engine once): the current unit played again from its start (a game that goes on
+    from its state itself: on from there), ``stop`` ``sim.step.STOP_AT_NEXT`` up to the driver's
+    next decision, else as the game reads it. ``rest``: the game's further argument of its
+    parts (virus-dogs' density sums; ``NO_REST``). Returns ``step_apply``'s status (0 for the
+    other operations)."""
+    stop = NOWHERE
+    if op == GO_START:
+        stop = start(b, seed, x, run, rest)
+    elif op == GO_SEATS:
+        b[driver] = x
+        seat = b[pending_seat]
+        if seat >= 0 and (x >> seat) & 1 == 0:
+            stop = STOP_AT_NEXT
+    elif op == GO_APPLY:
+        status = apply(b, x)
+        if status != 0:
+            return status
+        stop = STOP_AT_NEXT
+    elif op == GO_PLAY_ON:
+        if b[pending_seat] >= 0:
+            stop = play_on
+    else:
+        stop = x
+    if stop != NOWHERE:
+        resume(b, stop, rest)
+    return 0
+
+
+NO_REST = np.int64(0)  # ``step_op``'s ``rest`` in a game whose parts take no further argument
+
+
 # ---- the step contract's snapshots (sim.step.StepFields): one copy, the same in every game ---------
 # A game saves the state it goes on from (the current unit's start, ``snapshot``; the pending
 # decision, ``pending_state``) as consecutive ranges of its buffer, and puts it back range by range
@@ -154,3 +198,4 @@ def restore_snapshot(b, at, lo, n):
     for i in range(n):
         b[ix(lo + i)] = b[ix(at + i)]
     return at + n
+
