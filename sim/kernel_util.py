@@ -24,6 +24,7 @@ from numba.core import types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
+from sim.lead import LeadFields  # noqa: E402
 from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, NOWHERE, STOP_AT_NEXT  # noqa: E402
 
 
@@ -199,3 +200,54 @@ def restore_snapshot(b, at, lo, n):
         b[ix(lo + i)] = b[ix(at + i)]
     return at + n
 
+
+# ---- game feel (sim.lead.LeadFields, from their offset ``at``): the reference's ``Lead``, one copy ------
+LEAD_NOW, LEAD_SINCE, MAX_BEHIND = (LeadFields.NAMES.index(name) for name in ("lead_now", "lead_since", "max_behind"))
+
+
+@inl
+def start_lead(b, at, n):
+    """No sole leader yet and none of the ``n`` seats behind (a new ``Lead``)."""
+    b[ix(at)] = -1
+    b[ix(at + LEAD_NOW)] = -1
+    b[ix(at + LEAD_SINCE)] = -1
+    for s in range(n):
+        b[ix(at + MAX_BEHIND + s)] = 0
+
+
+@njit(inline="always")
+def observe_lead(b, at, n, turn, score, changes):
+    """One observation at ``turn`` (``Lead.observe``): of the seats ``s < n`` in the race
+    (``score(b, s)`` >= 0; a negative score: out of it) the one with strictly the fewest
+    ``score`` leads; each seat's largest deficit, the current leader's start, and the lead
+    changes counted at ``b[changes]``."""
+    least, lead = np.int64(1 << 62), np.int64(-1)
+    for s in range(n):
+        x = score(b, s)
+        if 0 <= x < least:
+            least, lead = x, np.int64(s)
+        elif x == least:
+            lead = -1
+    for s in range(n):
+        x = score(b, s)
+        if x >= 0 and x - least > b[ix(at + MAX_BEHIND + s)]:
+            b[ix(at + MAX_BEHIND + s)] = x - least
+    if lead != b[ix(at + LEAD_NOW)]:
+        b[ix(at + LEAD_NOW)] = lead
+        if lead >= 0:
+            b[ix(at + LEAD_SINCE)] = turn
+            if b[ix(at)] >= 0 and lead != b[ix(at)]:
+                b[ix(changes)] += 1
+            b[ix(at)] = lead
+
+
+@inl
+def lead_columns(b, at, winner, lead_from, winner_behind, n, seat_behind, stride):
+    """The game-feel columns of a finished game (``Lead.columns``; ``winner``: the sole winner,
+    or -1): the turn from which the winner has led without a break (``b[lead_from]``, -1 if it
+    did not lead at the end) and its largest deficit (``b[winner_behind]``), each seat's at
+    ``b[seat_behind + s * stride]``."""
+    b[ix(lead_from)] = b[ix(at + LEAD_SINCE)] if winner >= 0 and b[ix(at + LEAD_NOW)] == winner else -1
+    b[ix(winner_behind)] = b[ix(at + MAX_BEHIND + winner)] if winner >= 0 else -1
+    for s in range(n):
+        b[ix(seat_behind + s * stride)] = b[ix(at + MAX_BEHIND + s)]
