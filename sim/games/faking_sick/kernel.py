@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import NO_REST, bot_param_words, fn, ir_inline, ix, script_option, step_op
+from sim.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
 from sim.step import NOWHERE, StepFunctions
 
 from . import kernel_state as KS
@@ -59,7 +59,8 @@ from . import tables as T
 from .kernel_bots import banned_mask, play_options
 from .kernel_state import (
     APPLIED, CALL, DRIVER, FALLBACK, FIXED_STOP, GAME_ROW, KINDS, LAYOUT, MAX_SCRIPT, NB, NS, PKIND, PSEAT, PUSH,
-    PUSH_BITS, PUSH_MASK, RUN, SCRIPT, SIZE, SNAP_TURNS, STEP_FIELDS, STOP, SUMS, hand_at, restore_turn, seat_col, size_at,
+    PUSH_BITS, PUSH_MASK, RUN, SCRIPT, SIZE, SNAP_TURNS, STEP_FIELDS, STOP, SUMS, hand_at, restore_turn, seat_col,
+    size_at,
 )
 from .kernel_turn import begin_game, play_game, play_turns
 from .rules import K_N, K_PUSH, MAX_PLAYERS, NT, encode

@@ -6,8 +6,6 @@ map: ``kernel.py``). ``play_game`` is one whole game.
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.kernel_bots import (
     choose_action, hq_choice, market_take, mask_take, virus_response, yes_no,

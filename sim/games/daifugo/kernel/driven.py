@@ -22,7 +22,8 @@ from .state import (APPLIED, BOT_ANSWER, CAPTURED, DECISIONS, DRIVEN, DRIVER, DS
                     PLO, PN, POPT, PPASS, PSEAT, PSTEP, REVEAL0, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEEN, SNAP,
                     SNAP_UNIT, STATE_SIZE, STOP, UNIT, bit, nth_card, popcount)
 
-PLAY_ROUND = 2  # ``STOP`` (besides sim.step's STOP_AT_NEXT, at the decision after the applied options): the bots play the round out
+PLAY_ROUND = 2  # ``STOP`` (besides sim.step's STOP_AT_NEXT, the decision after the applied options): the bots
+# play the round out
 ASK_BOT = -(1 << 62)  # no option from outside: the seat's bot answers
 LIST = ASK_BOT + 1  # the pending decision: list its options, then ``capture``
 

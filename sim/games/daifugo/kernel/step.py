@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import NO_REST, fn, ir_inline, ix, listed, restore_snapshot, script_option, step_op
+from sim.kernel_util import NO_REST, ir_inline, ix, listed, restore_snapshot, script_option, step_op
 from sim.step import STOP_AT_NEXT, StepFunctions
 
 from .. import rules as R
