@@ -216,22 +216,22 @@ def start_lead(b, at, n):
 
 
 @njit(inline="always")
-def observe_lead(b, at, n, turn, score, changes):
+def observe_lead(b, at, n, turn, in_race, score, changes):
     """One observation at ``turn`` (``Lead.observe``): of the seats ``s < n`` in the race
-    (``score(b, s)`` >= 0; a negative score: out of it) the one with strictly the fewest
-    ``score`` leads; each seat's largest deficit, the current leader's start, and the lead
-    changes counted at ``b[changes]``."""
+    (``in_race(b, s)``) the one with strictly the fewest ``score(b, s)`` leads; each seat's
+    largest deficit, the current leader's start, and the lead changes counted at
+    ``b[changes]``."""
     least, lead = np.int64(1 << 62), np.int64(-1)
     for s in range(n):
-        x = score(b, s)
-        if 0 <= x < least:
-            least, lead = x, np.int64(s)
-        elif x == least:
-            lead = -1
+        if in_race(b, s):
+            x = score(b, s)
+            if x < least:
+                least, lead = x, np.int64(s)
+            elif x == least:
+                lead = -1
     for s in range(n):
-        x = score(b, s)
-        if x >= 0 and x - least > b[ix(at + MAX_BEHIND + s)]:
-            b[ix(at + MAX_BEHIND + s)] = x - least
+        if in_race(b, s):
+            b[ix(at + MAX_BEHIND + s)] = max(b[ix(at + MAX_BEHIND + s)], score(b, s) - least)
     if lead != b[ix(at + LEAD_NOW)]:
         b[ix(at + LEAD_NOW)] = lead
         if lead >= 0:
@@ -239,6 +239,12 @@ def observe_lead(b, at, n, turn, score, changes):
             if b[ix(at)] >= 0 and lead != b[ix(at)]:
                 b[ix(changes)] += 1
             b[ix(at)] = lead
+
+
+@inl
+def every_seat(b, s):
+    """``observe_lead``'s ``in_race`` of a game in which every seat is in the race to its end."""
+    return True
 
 
 @inl

@@ -22,6 +22,11 @@ SIZE = LAYOUT.size
 
 
 @njit
+def in_race(b, s):
+    return b[SCORE + s] >= 0
+
+
+@njit
 def score(b, s):
     return b[SCORE + s]
 
@@ -33,7 +38,7 @@ def play(scores, winner):
     start_lead(b, LEAD, SEATS)
     for t in range(scores.shape[0]):
         b[SCORE:SCORE + SEATS] = scores[t]
-        observe_lead(b, LEAD, SEATS, t, score, CHANGES)
+        observe_lead(b, LEAD, SEATS, t, in_race, score, CHANGES)
     lead_columns(b, LEAD, winner, LEAD_FROM, WINNER_BEHIND, SEATS, SEAT_BEHIND, 2)
     return b
 

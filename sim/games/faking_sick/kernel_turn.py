@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ir_inline, ix, lead_columns, observe_lead, start_lead
+from sim.kernel_util import every_seat, fn, inl, ir_inline, ix, lead_columns, observe_lead, start_lead
 from sim.rng import derive, randbelow_at, shuffle_at
 
 from . import tables as T
@@ -217,14 +217,14 @@ def play_turns(b):
 
 @inl
 def cards_held(b, s):
-    """Seat ``s``'s game-feel score: the cards it holds (every seat is in the race)."""
+    """Seat ``s``'s game-feel score: the cards it holds."""
     return b[size_at(s)]
 
 
 @inl
 def observe(b):
     """Game feel (reference ``Lead.observe``): the seat with strictly the fewest cards leads."""
-    observe_lead(b, LEAD, b[K_N], b[TURNS], cards_held, game_col(G_LEAD_CHANGES))
+    observe_lead(b, LEAD, b[K_N], b[TURNS], every_seat, cards_held, game_col(G_LEAD_CHANGES))
 
 
 @inl

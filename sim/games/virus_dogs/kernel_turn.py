@@ -488,19 +488,22 @@ def stalemate(b, n):
 # results
 # ============================================================================================
 @inl
+def is_live(b, s):
+    """Is seat ``s`` in the game (and in the race for the lead)?"""
+    return b[ix(O_PL + s * NF + F_LIVE)] != 0
+
+
+@inl
 def viruses_carried(b, s):
-    """Seat ``s``'s game-feel score, the viruses it carries (``O + HV``), while it is live (-1:
-    out of the race)."""
-    if b[ix(O_PL + s * NF + F_LIVE)]:
-        return b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)]
-    return NOX
+    """Seat ``s``'s game-feel score: the viruses it carries, ``O + HV``."""
+    return b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)]
 
 
 @inl
 def observe(b, turn):
     """Game feel (reference ``observe_lead``): the live seat carrying strictly the fewest viruses
     leads."""
-    observe_lead(b, O_LEAD, b[S_N], turn, viruses_carried, O_GM + tb.G_LEAD_CHANGES)
+    observe_lead(b, O_LEAD, b[S_N], turn, is_live, viruses_carried, O_GM + tb.G_LEAD_CHANGES)
 
 
 @fn
