@@ -26,10 +26,11 @@ VD_LADDER_GAMES ?= 6000
 # the skill ratio's about +-0.15)
 VD_HIDDEN_GAMES ?= 2400
 VD_HIDDEN_BUDGET ?= 8
-# the robustness pair: daifugo madness played by four learned bots (DF_MADNESS_GAMES games) next to
+# the robustness pair: daifugo madness played by four learned bots (DF_STRONG_GAMES games) next to
 # demo/daifugo-madness (the same config and seed, scripted bots); a madness ladder of random,
 # strategist, greedy (the reference) and learned (DF_LADDER_GAMES games in all) rates the learned player
 DF_LADDER_GAMES ?= 6000
+DF_STRONG_GAMES ?= 100000
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
@@ -62,7 +63,7 @@ demo-daifugo-faking-sick: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --out $(DEMO_DIR)/daifugo-madness
 	$(BIN)/cardlab simulate daifugo --games $(DF_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set rule_deck= --out $(DEMO_DIR)/daifugo-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set laws=off --out $(DEMO_DIR)/daifugo-madness-base
-	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness \
+	$(BIN)/cardlab simulate daifugo --games $(DF_STRONG_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness \
 	    --bots learned,learned,learned,learned --out $(DEMO_DIR)/daifugo-madness-learned
 	$(BIN)/cardlab ladder daifugo --rungs random,strategist,greedy,learned --reference greedy --set mode=madness \
 	    --games $(DF_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo-ladder > /dev/null

@@ -303,11 +303,25 @@ def _judged(sk: dict) -> float:
     return sk.get("index_ref", sk["index"])
 
 
+def _top_below_reference(sk: dict) -> bool:
+    """Does the ladder's top player lose to the reference (the whole interval below 0)? Then it
+    cannot say how much better play gains over decent play."""
+    return sk.get("index_ref_hi", 0.0) < 0
+
+
 def _skill_mark(sk: dict) -> str:
+    if _top_below_reference(sk):
+        return "amber"
     return "green" if _judged(sk) >= 0.3 else "amber" if _judged(sk) >= 0.1 else "red"
 
 
 def _skill_sentence(sk: dict) -> str:
+    if _top_below_reference(sk):
+        return (f"Skill beyond decent play: not measured here. The ladder's top player, {sk['top']}, plays worse "
+                f"than the reference {sk['reference']} ({sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, "
+                f"{sk['index_ref_hi']:.2f}]); a stronger player (a larger search budget) is needed to say how much "
+                f"playing well matters (against {sk['bottom']}: {sk['index']:.2f} [{sk['index_lo']:.2f}, "
+                f"{sk['index_hi']:.2f}]).")
     v = _judged(sk)
     how = ("playing well matters a lot" if v >= 0.3 else "playing well matters somewhat" if v >= 0.1 else
            "beyond decent play the game is mostly luck")

@@ -24,9 +24,22 @@ Keys:
 - ``learned``: tables for the learned bot's engine check (games with a learned bot): ``bots``
   with its seats, the rule ``overrides`` and the ``games`` both engines play, and a table with
   a search seat whose rollouts the learned bot plays (``search_bots``, ``search_games``);
+- ``hidden``: what a seat cannot see, for the search's hidden-information contract
+  (tests/test_search_contract.py; games with a search bot): ``cards``, the game's module of it
+  (``permuted(state, seat, rng)``: the state with what the seat cannot see permuted as its view
+  allows, or None; ``unseen_cards(b)``: the hidden cards an all-seeing world holds where they
+  are, and those it holds as a multiset or None); the states tested
+  (``tests.searching.search_states``: every ``every``-th decision of ``least_options`` options or
+  more, default 1, and each that the module's function ``also`` names); per search bot the most
+  and the least ``pairs`` of permuted states compared (``also_pairs``: those at ``also``'s
+  decisions, counted apart) and the decision ``kinds`` that must be among them; for the
+  all-seeing bot (``seeing``) the ``states`` and the worlds revealed at each (``tries``), and
+  the least share of the kept worlds whose multiset is reordered (``reordered``, or None);
 - ``feel``: the game-feel columns the contract checks over simulated games (``leader_from``,
-  the first turn it can name ``first_turn``, the tables to play ``tables``), or None for a
-  game whose feel measures follow other definitions (checked in its own tests);
+  the first turn it can name ``first_turn``, the tables to play ``tables``) and the figures of
+  its report section (``section``: a run of ``games`` in batches of ``batch``, and ``rows(games,
+  seats)``: the game's own figures by measure, from the run's tables), or None for a game whose
+  feel measures follow other definitions (checked in its own tests);
 - ``chart_games``: the games of the reference-engine run whose report charts and tables are
   checked (tests/test_report_charts.py).
 """
@@ -37,6 +50,22 @@ import numpy as np
 import pytest
 
 SPEC_FILE = "tests/game_cases.py"
+
+
+def faking_sick_feel_rows(g, s) -> dict:
+    """Faking-sick's own Game feel figures (a win is never shared: a winner is the one winner)."""
+    won = g[g["n_winners"] == 1]
+    return {"winner once held 3+ cards more than the fewest held": (won["winner_max_behind"] >= 3).mean(),
+            "draws (turn cap)": g["turn_cap"].mean()}
+
+
+def virus_dogs_feel_rows(g, s) -> dict:
+    """Virus-dogs' own Game feel figures: deficits, shared wins, the wait of eliminated players."""
+    out = s[s["eliminated"]].merge(g[["game", "turns"]], on="game")
+    return {"winner was 1+ virus behind at some point": (g.loc[g["n_winners"] == 1, "winner_max_behind"] >= 1).mean(),
+            "shared wins": (g["n_winners"] > 1).mean(),
+            "turns an eliminated player waits": (out["turns"] - 1 - out["elim_turn"]).clip(lower=0).mean()}
+
 
 CASES = {
     "virus-dogs": {
@@ -95,8 +124,13 @@ CASES = {
                     "overrides": {"mask_take_mode": "prefix", "draw_count_declared_upfront": True,
                                   "hq_target": "choice"},
                     "search_bots": ["search", "learned", "cautious"], "search_games": 3},
+        "hidden": {"cards": "tests.virus_dogs.hidden", "every": 3, "least_options": 2, "also": "in_another_turn",
+                   "pairs": {"search": (30, 30), "weighted": (20, 15)}, "also_pairs": {"search": (12, 6)},
+                   "kinds": {"search": {"action", "draw_another"}},
+                   "seeing": {"states": 40, "tries": 3, "reordered": 0.5}},
         "feel": {"leader_from": "leader_from_turn", "first_turn": 0,
-                 "tables": [(4, None), (3, ["random", "aggressive", "cautious"])]},
+                 "tables": [(4, None), (3, ["random", "aggressive", "cautious"])],
+                 "section": {"games": 3000, "batch": 1000, "rows": virus_dogs_feel_rows}},
         "chart_games": 150,
     },
     "faking-sick": {
@@ -147,7 +181,11 @@ CASES = {
         "learned": {"bots": ["learned", "caller", "learned", "random"], "games": 300,
                     "overrides": {"play_after_draw": True, "call_priority": "random"},
                     "search_bots": ["search", "learned", "honest"], "search_games": 3},
-        "feel": {"leader_from": "leader_from_turn", "first_turn": 1, "tables": [(3, None), (4, None)]},
+        "hidden": {"cards": "tests.faking_sick.hidden", "every": 3,
+                   "pairs": {"search": (40, 30), "weighted": (20, 15)}, "kinds": {"search": {"turn", "call"}},
+                   "seeing": {"states": 40, "tries": 3, "reordered": 0.5}},
+        "feel": {"leader_from": "leader_from_turn", "first_turn": 1, "tables": [(3, None), (4, None)],
+                 "section": {"games": 2000, "batch": 500, "rows": faking_sick_feel_rows}},
         "chart_games": 150,
     },
     "daifugo": {
@@ -200,6 +238,9 @@ CASES = {
         "learned": {"bots": ["learned", "strategist", "learned", "random"], "games": 40,
                     "overrides": {"mode": "madness"},
                     "search_bots": ["search", "learned", "greedy"], "search_games": 2},
+        "hidden": {"cards": "tests.daifugo.hidden", "every": 2,
+                   "pairs": {"search": (40, 30), "weighted": (40, 30)}, "kinds": {"search": {"play"}},
+                   "seeing": {"states": 30, "tries": 2, "reordered": None}},
         "feel": None,  # rounds scored by points: tests/daifugo/test_feel.py
         "chart_games": 20,
     },
@@ -228,6 +269,8 @@ CASES = {
         "single_options_counted": True,
         "search": {"bots": ["search", "plain", "search", "lucky", "search"], "overrides": {"bot.search.budget": 24},
                    "games": 8, "reference_games": 6},
+        "hidden": {"cards": "tests.toy_step.hidden", "every": 1, "pairs": {"search": (20, 15)},
+                   "kinds": {"search": {"redraw"}}},
         "feel": None,  # no lead to follow: one card a seat
     },
 }

@@ -5,8 +5,9 @@ columns and dtypes; both engines agree on a few hundred mixed-bot games; batches
 give the same rows; replay matches the stored rows of a run; a scenario's output state fed back
 as input reproduces itself; bad configs, scenarios, scenario envelopes and bot parameters are
 one-line errors; every rule parameter is documented; the game-feel measures agree with the
-results; golden reference playthroughs (tests/golden, regenerate with
-``python -m tests.golden.regenerate``). The step and search contracts: tests/test_step_contract.py.
+results, and the report's Game feel section with the run's tables; golden reference playthroughs
+(tests/golden, regenerate with ``python -m tests.golden.regenerate``). The step and search
+contracts: tests/test_step_contract.py, tests/test_search_contract.py.
 The per-game data of these tests: tests/game_cases.py.
 """
 
@@ -231,3 +232,44 @@ def test_feel_measures_agree_with_the_results(game):
         winners = s[s["win"] & s["game"].isin(sole["game"])].set_index("game")["max_behind"]
         assert (sole.set_index("game")["winner_max_behind"] == winners.reindex(sole["game"])).all()
         assert (g["lead_changes"] >= 0).all() and (s["max_behind"] >= 0).all()
+
+
+def test_feel_section_figures_match_the_tables(game, tmp_path):
+    """The Game feel section of the game's report module (``feel_section``) gives the same figures
+    as the run's tables counted in pandas (lead changes, the share of the game played when the
+    winner took the lead for good, the games longer than the length chart's cut, and the game's
+    own ``rows``), each inside its 95% interval; its chart counts the games with one winner by
+    the tenth of the game in which the winner took the lead for good."""
+    feel = case(game.name, "feel")
+    if feel is None:
+        pytest.skip(f"{game.name}'s feel measures are checked in its own tests (feel: None in tests/game_cases.py)")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.hooks import hook
+    from analysis.load import Run
+
+    spec = feel["section"]
+    section = hook(game.name, "feel_section")
+    assert section is not None, f"{game.name}'s report module has no feel_section"
+    runner.run(game.make_config(seed=4), spec["games"], tmp_path / "run",
+               runner.RunOptions(batch_size=spec["batch"], progress=False))
+    run = Run(tmp_path / "run")
+    sec = section(run)
+    t = sec.tables[0][1].set_index("measure")
+    g, s = run.table("games"), run.table("seats")
+    length = g[game.length_column]
+    sole = g[g["n_winners"] == 1]
+    turns = sole[game.length_column]
+    played = (sole[feel["leader_from"]] + 1 - feel["first_turn"]).clip(upper=turns)  # turns played by then
+    cut = int(np.sort(length)[-(-99 * len(length) // 100) - 1])  # the least length of 99% of the games or more
+    expected = {"lead changes per game": g["lead_changes"].mean(),
+                "share of the game played when the winner took the lead for good": (played / turns).mean(),
+                f"games longer than {cut} turns": (length > cut).mean(), **spec["rows"](g, s)}
+    for measure, value in expected.items():
+        assert t.at[measure, "value"] == pytest.approx(value), measure
+    shown = t.dropna(subset=["lo"])
+    assert ((shown["lo"] <= shown["value"] + 1e-12) & (shown["value"] <= shown["hi"] + 1e-12)).all()
+    tenth = (10 * played + turns - 1) // turns
+    drawn = sec.figures[0][1].axes[0].patches[0].get_path().vertices[:, 1]
+    assert tenth.between(1, 10).all() and drawn.max() == pytest.approx(tenth.value_counts(normalize=True).max())

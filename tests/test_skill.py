@@ -144,3 +144,21 @@ def test_plan_every_player_against_the_reference_and_the_top_against_the_bottom(
     assert names([P("random"), P("cautious")], P("cautious")) == ["random-vs-cautious", "cautious-vs-random"]
     assert names([P("search", 16), P("cautious"), P("search", 64)], P("cautious")) == [
         "search@16-vs-cautious", "search@64-vs-cautious"]  # two search budgets never share a table
+
+
+def _summary(index_ref, lo, hi):
+    return {"top": "search@8", "bottom": "random", "reference": "cautious", "index": 0.27, "index_lo": 0.22,
+            "index_hi": 0.32, "share": 0.45, "equal": 0.25, "index_ref": index_ref, "index_ref_lo": lo,
+            "index_ref_hi": hi}
+
+
+def test_a_top_player_weaker_than_the_reference_measures_no_skill():
+    from analysis.skill import _skill_mark, _skill_sentence
+
+    weaker = _summary(-0.12, -0.16, -0.08)
+    assert _skill_mark(weaker) == "amber"
+    assert "not measured" in _skill_sentence(weaker) and "mostly luck" not in _skill_sentence(weaker)
+    even = _summary(0.02, -0.03, 0.07)  # as strong as the reference: better play gains nothing
+    assert _skill_mark(even) == "red" and "mostly luck" in _skill_sentence(even)
+    assert _skill_mark(_summary(0.16, 0.12, 0.20)) == "amber"
+    assert _skill_mark(_summary(0.35, 0.31, 0.39)) == "green"

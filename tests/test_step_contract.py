@@ -1,5 +1,6 @@
 """The step contract (sim.step, docs/adding-a-game.md) and the search contract (sim.search),
-checked for every registered game that has them (``Game.step``; ``Step.search_module``).
+checked for every registered game that has them (``Game.step``; ``Step.search_module``); what a
+search seat cannot see: tests/test_search_contract.py.
 
 Each game's ``Step.variants`` are rule overrides under which every decision kind comes up. The
 per-game data (how a fast batch's raw arrays read as ``Step.outcome``, a table with a search
@@ -9,6 +10,7 @@ seat) is in tests/game_cases.py.
 from __future__ import annotations
 
 import ast
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,7 @@ from sim.layout import Layout
 from sim.step import BOT_ANSWER, NAMES, STATUS, StepFields
 from tests.engines import engines_agree, same_for_any_workers
 from tests.game_cases import case
+from tests.searching import search_config, search_states
 from tests.stepping import check_driver_seats, decisions
 from tests.test_game_contract import GAMES, mixed_config, scripted_config
 
@@ -261,12 +264,6 @@ def test_decisions_column_counts_the_decisions_the_reference_engine_asks(game):
 
 # ---- the search contract ----------------------------------------------------------------------
 
-def search_config(game):
-    table = case(game.name, "search")
-    assert "search" in table["bots"], f"{game.name}: the search data's table has no search seat"
-    return game.make_config(players=len(table["bots"]), bots=table["bots"], seed=5, overrides=table["overrides"])
-
-
 def test_search_games_are_the_same_for_any_batch_and_worker_count(game, tmp_path):
     """A run with a search seat: 1 worker in one batch equals 2 workers in batches of 3."""
     _search_of(game)
@@ -294,37 +291,13 @@ def test_reference_engine_plays_the_same_search_variant(game, variant):
     engines_agree(game, cfg, 0, 2, limited=False)
 
 
-def search_states(game, cfg, wanted: int, every: int = 5) -> list[tuple[int, np.ndarray]]:
-    """``wanted`` copies of games driven for their search seat, at every ``every``-th decision
-    the search weighs (each answered by a fixed pseudo-random option, so the states are
-    varied), with their game index."""
-    search, k = game.step.search(), game.step.kernel()
-    run = game.step.run_vector(cfg)
-    options = np.zeros(game.step.max_options, dtype=np.int64)
-    advance = getattr(search, "advance", lambda b, opts: None)  # past the decisions it does not weigh
-    out, n_seen = [], 0
-    for index in range(20):
-        if len(out) >= wanted:
-            return out[:wanted]
-        buf = np.zeros(k.SIZE, dtype=np.int64)
-        search.start_search_game(buf, np.uint64(cfg.seed), np.int64(index), run)
-        advance(buf, options)
-        while k.step_pending(buf)[0] >= 0:
-            n = k.step_legal(buf, options)
-            if n_seen % every == 0:
-                out.append((index, buf.copy()))
-            assert k.step_apply(buf, options[(n_seen * 7919) % n]) == 0
-            n_seen += 1
-            advance(buf, options)
-    pytest.fail(f"{len(out)} search states in 20 games of {game.name}, {wanted} wanted")
-
-
 def test_search_leaves_the_game_as_it_was(game):
     """The search works on copies: the game's buffer, its generator counter included, is the
     same after a search decision (the game's own draws follow the engine's protocol)."""
     search = _search_of(game)
     cfg = search_config(game)
-    states = search_states(game, cfg, 10)
+    states = list(islice(search_states(game, cfg, every=5), 10))
+    assert len(states) == 10, f"{len(states)} search states of {game.name}, 10 wanted"
     stats = np.zeros(N_STATS, dtype=np.int64)
     for index, state in states:
         before = state.copy()
