@@ -138,6 +138,14 @@ class StepFunctions:
 
     def __init__(self, step_go, fields: StepFields, *default_rest):
         self.step_go, self.fields, self.default_rest = step_go, fields, default_rest
+        seat, kind = fields.pending_seat, fields.pending_kind
+
+        def step_pending(b) -> tuple[int, int]:
+            """The pending decision: (seat, kind: ``Step.kinds``), or (-1, -1) once the game is over
+            (a closure over the offsets: faster than a compiled call or a method)."""
+            return b.item(seat), b.item(kind)
+
+        self.step_pending = step_pending
 
     def go(self, b, op: int, x=0, seed=0, run=NO_RUN, *rest) -> int:
         """``step_go(b, op, x, seed, run, *rest)`` with the contract's argument types."""
@@ -147,10 +155,6 @@ class StepFunctions:
         """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
         (any contents; SIZE slots), up to its first decision."""
         self.go(b, GO_START, game_index, seed, run, *rest)
-
-    def step_pending(self, b) -> tuple[int, int]:
-        """The pending decision: (seat, kind: ``Step.kinds``), or (-1, -1) once the game is over."""
-        return int(b[self.fields.pending_seat]), int(b[self.fields.pending_kind])
 
     def step_seats(self, b, seats, *rest) -> None:
         """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
