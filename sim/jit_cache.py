@@ -35,7 +35,8 @@ from numba.core import caching, config
 
 SIM_DIR = Path(__file__).resolve().parent
 SHARED_DIRS = (SIM_DIR, SIM_DIR / "games")
-SHARED_FILES = ("rng.py", "rng_compiled.py", "kernel_util.py", "layout.py", "search.py", "step.py", "jit_cache.py")
+SHARED_FILES = ("rng.py", "rng_compiled.py", "kernel_util.py", "layout.py", "lead.py", "search.py", "step.py",
+                "jit_cache.py")
 
 
 def package_root(py_file: str | Path) -> Path | None:

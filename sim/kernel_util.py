@@ -24,6 +24,9 @@ from numba.core import types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
+from sim.lead import LeadFields  # noqa: E402
+from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, NOWHERE, STOP_AT_NEXT  # noqa: E402
+
 
 class HelperDispatcher(CPUDispatcher):
     """numba's dispatcher, except that a call from compiled code types a constant argument
@@ -145,6 +148,48 @@ def script_option(b, option, legal, pending_seat, applied, script, max_script):
     return 0
 
 
+@njit(inline="always")
+def step_op(b, op, x, seed, run, rest, pending_seat, driver, play_on, start, apply, resume):
+    """A game's ``step_go`` (``sim.step.StepFunctions``): the operations, the same in every game,
+    over the game's parts and the offsets of its ``pending_seat`` and ``driver_seats`` fields.
+    ``GO_START``: ``start(b, seed, x, run, rest)`` seats game ``x`` and returns the stop code to
+    go on with (``NOWHERE``: it went on itself); ``GO_SEATS``: the driver's seats become ``x``
+    and, if the pending decision is no longer theirs, on to the driver's next decision;
+    ``GO_APPLY``: ``apply(b, x)``, the game's ``script_option`` with its verdict on option ``x``
+    (its status; 0: on to the next decision); ``GO_PLAY_ON``: while a decision is pending, on
+    with ``play_on`` (the game's stop code for "the bots play on"); ``GO_RESUME``: on with stop
+    code ``x``. Going on is ``resume(b, stop, rest)``, called in one place (numba generates an
+    inlined engine once): the current unit played again from its start (a game that goes on
+    from its state itself: on from there), ``stop`` ``sim.step.STOP_AT_NEXT`` up to the driver's
+    next decision, else as the game reads it. ``rest``: the game's further argument of its
+    parts (virus-dogs' density sums; ``NO_REST``). Returns ``step_apply``'s status (0 for the
+    other operations)."""
+    stop = NOWHERE
+    if op == GO_START:
+        stop = start(b, seed, x, run, rest)
+    elif op == GO_SEATS:
+        b[driver] = x
+        seat = b[pending_seat]
+        if seat >= 0 and (x >> seat) & 1 == 0:
+            stop = STOP_AT_NEXT
+    elif op == GO_APPLY:
+        status = apply(b, x)
+        if status != 0:
+            return status
+        stop = STOP_AT_NEXT
+    elif op == GO_PLAY_ON:
+        if b[pending_seat] >= 0:
+            stop = play_on
+    else:
+        stop = x
+    if stop != NOWHERE:
+        resume(b, stop, rest)
+    return 0
+
+
+NO_REST = np.int64(0)  # ``step_op``'s ``rest`` in a game whose parts take no further argument
+
+
 # ---- the step contract's snapshots (sim.step.StepFields): one copy, the same in every game ---------
 # A game saves the state it goes on from (the current unit's start, ``snapshot``; the pending
 # decision, ``pending_state``) as consecutive ranges of its buffer, and puts it back range by range
@@ -163,3 +208,61 @@ def restore_snapshot(b, at, lo, n):
     for i in range(n):
         b[ix(lo + i)] = b[ix(at + i)]
     return at + n
+
+
+# ---- game feel (sim.lead.LeadFields, from their offset ``at``): the reference's ``Lead``, one copy ------
+LEAD_NOW, LEAD_SINCE, MAX_BEHIND = (LeadFields.NAMES.index(name) for name in ("lead_now", "lead_since", "max_behind"))
+
+
+@inl
+def start_lead(b, at, n):
+    """No sole leader yet and none of the ``n`` seats behind (a new ``Lead``)."""
+    b[ix(at)] = -1
+    b[ix(at + LEAD_NOW)] = -1
+    b[ix(at + LEAD_SINCE)] = -1
+    for s in range(n):
+        b[ix(at + MAX_BEHIND + s)] = 0
+
+
+@njit(inline="always")
+def observe_lead(b, at, n, turn, in_race, score, changes):
+    """One observation at ``turn`` (``Lead.observe``): of the seats ``s < n`` in the race
+    (``in_race(b, s)``) the one with strictly the fewest ``score(b, s)`` leads; each seat's
+    largest deficit, the current leader's start, and the lead changes counted at
+    ``b[changes]``."""
+    least, lead = np.int64(1 << 62), np.int64(-1)
+    for s in range(n):
+        if in_race(b, s):
+            x = score(b, s)
+            if x < least:
+                least, lead = x, np.int64(s)
+            elif x == least:
+                lead = -1
+    for s in range(n):
+        if in_race(b, s):
+            b[ix(at + MAX_BEHIND + s)] = max(b[ix(at + MAX_BEHIND + s)], score(b, s) - least)
+    if lead != b[ix(at + LEAD_NOW)]:
+        b[ix(at + LEAD_NOW)] = lead
+        if lead >= 0:
+            b[ix(at + LEAD_SINCE)] = turn
+            if b[ix(at)] >= 0 and lead != b[ix(at)]:
+                b[ix(changes)] += 1
+            b[ix(at)] = lead
+
+
+@inl
+def every_seat(b, s):
+    """``observe_lead``'s ``in_race`` of a game in which every seat is in the race to its end."""
+    return True
+
+
+@inl
+def lead_columns(b, at, winner, lead_from, winner_behind, n, seat_behind, stride):
+    """The game-feel columns of a finished game (``Lead.columns``; ``winner``: the sole winner,
+    or -1): the turn from which the winner has led without a break (``b[lead_from]``, -1 if it
+    did not lead at the end) and its largest deficit (``b[winner_behind]``), each seat's at
+    ``b[seat_behind + s * stride]``."""
+    b[ix(lead_from)] = b[ix(at + LEAD_SINCE)] if winner >= 0 and b[ix(at + LEAD_NOW)] == winner else -1
+    b[ix(winner_behind)] = b[ix(at + MAX_BEHIND + winner)] if winner >= 0 else -1
+    for s in range(n):
+        b[ix(seat_behind + s * stride)] = b[ix(at + MAX_BEHIND + s)]

@@ -1,6 +1,8 @@
-"""Game feel in the reference engines: who leads, how often the lead changes, how far each
-seat fell behind (each game's rules page, "Game feel measures", says what its score is and
-when it is observed; its kernel counts the same in compiled form)."""
+"""Game feel: who leads, how often the lead changes, how far each seat fell behind (each game's
+rules page, "Game feel measures", says what its score is and when it is observed). ``Lead``
+counts them in the reference engines; a fast engine keeps them in its buffer's ``LeadFields``
+and counts the same with ``sim.kernel_util``'s ``start_lead``, ``observe_lead`` and
+``record_lead``."""
 
 from __future__ import annotations
 
@@ -38,3 +40,26 @@ class Lead:
         """The games columns for a game won by ``winner`` (-1: none)."""
         return {"lead_changes": self.changes, "leader_from_turn": self.leads_from(winner),
                 "winner_max_behind": self.max_behind[winner] if winner >= 0 else -1}
+
+
+class LeadFields:
+    """The game-feel fields of a fast engine's buffer (``sim.layout.Layout``), the state of a
+    ``Lead``: the same names, docs and order in every game that has them, declared one after
+    another (``NAMES``), so that the compiled functions take the offset of the first (``at``).
+    ``score``: what the game's score counts (the fewest leads); ``turn``: what the observations
+    are numbered by. They belong to the engine state (a unit's snapshot holds them). Each
+    field's offset is the attribute of its name."""
+
+    NAMES = ("leader", "lead_now", "lead_since", "max_behind")
+    DOCS = {
+        "leader": "game feel: the last sole leader (the fewest {score}), or -1",
+        "lead_now": "game feel: the sole leader at the last observation, or -1",
+        "lead_since": "game feel: the {turn} from which lead_now has led without a break",
+        "max_behind": "game feel: each seat's largest excess of {score} over the fewest",
+    }
+
+    def __init__(self, layout, seats: int, score: str, turn: str = "turn"):
+        for name in self.NAMES:
+            size = seats if name == "max_behind" else 1
+            setattr(self, name, layout.block(name, size, self.DOCS[name].format(score=score, turn=turn)))
+        self.at = self.leader

@@ -15,10 +15,11 @@ every game (docs/adding-a-game.md, "The step contract"):
                                              with scored rounds: of the round; then the next
                                              round's first decision is pending)
 
-``step_pending`` and ``step_legal`` are the game's compiled functions; the others (and
-``step_seats(buf, mask)``, ``resume_at(buf, stop)``) are ``StepFunctions`` over the game's one
-compiled ``step_go``, the same Python for every game. ``step_apply``'s statuses are ``STATUS``;
-``BOT_ANSWER`` is no status and no game's option.
+``step_legal`` is the game's compiled function; the others (and ``step_seats(buf, mask)``,
+``resume_at(buf, stop)``) are ``StepFunctions`` over the game's one compiled ``step_go`` and its
+``StepFields``, the same Python for every game (``step_pending`` reads the pending seat and kind
+from the buffer). ``step_apply``'s statuses are ``STATUS``; ``BOT_ANSWER`` is no status and no
+game's option.
 
 ``run`` is the game's run vector (``Step.run_vector``). Options are the game's integer
 codes, listed in the order in which the reference engine lists the same decision's options,
@@ -45,6 +46,9 @@ STATUS = {OK: "applied", OVER: "the game is over", ILLEGAL: "not a legal option"
 BOT_ANSWER = -(1 << 31)
 # The operations of a game's compiled ``step_go(b, op, x, seed, run, *rest)`` (see ``StepFunctions``)
 GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = range(5)
+# ``stop`` codes (``StepFields``' ``stop``, ``resume_at``'s): the bots answer; up to the driver's next
+# decision (a game may have further codes); a ``step_go`` part's "the game does not go on"
+PLAY_ON, STOP_AT_NEXT, NOWHERE = 0, 1, -1
 NO_RUN = np.zeros(1, dtype=np.int64)  # the ``run`` of a ``step_go`` operation that does not read it
 
 
@@ -123,16 +127,25 @@ class StepFields:
 
 class StepFunctions:
     """The step contract's Python entry points over a game's one compiled ``step_go(b, op, x,
-    seed, run, *rest)``: numba code-generates the whole engine again for each compiled function
-    that reaches it, so every call that plays on goes through that one. ``op``: ``GO_START``
-    game ``x`` of the run seeded ``seed`` (``run``: the run vector); ``GO_SEATS`` the driver's
-    seats become the bit mask ``x``; ``GO_APPLY`` answer with option ``x`` (returns the status);
-    ``GO_PLAY_ON``; ``GO_RESUME`` the current unit played again from its start (``x``: the
-    game's stop code). ``rest``: the game's further arguments (default ``default_rest``; a
-    batch passes its own, e.g. the sums the pass adds to)."""
+    seed, run, *rest)`` (``sim.kernel_util.step_op`` with the game's parts): numba
+    code-generates the whole engine again for each compiled function that reaches it, so every
+    call that plays on goes through that one. ``op``: ``GO_START`` game ``x`` of the run seeded
+    ``seed`` (``run``: the run vector); ``GO_SEATS`` the driver's seats become the bit mask
+    ``x``; ``GO_APPLY`` answer with option ``x`` (returns the status); ``GO_PLAY_ON``;
+    ``GO_RESUME`` the current unit played again from its start (``x``: the stop code). ``rest``:
+    the game's further arguments (default ``default_rest``; a batch passes its own, e.g. the
+    sums the pass adds to). ``fields``: the game's ``StepFields`` (``step_pending`` reads them)."""
 
-    def __init__(self, step_go, *default_rest):
-        self.step_go, self.default_rest = step_go, default_rest
+    def __init__(self, step_go, fields: StepFields, *default_rest):
+        self.step_go, self.fields, self.default_rest = step_go, fields, default_rest
+        seat, kind = fields.pending_seat, fields.pending_kind
+
+        def step_pending(b) -> tuple[int, int]:
+            """The pending decision: (seat, kind: ``Step.kinds``), or (-1, -1) once the game is over
+            (a closure over the offsets: faster than a compiled call or a method)."""
+            return b.item(seat), b.item(kind)
+
+        self.step_pending = step_pending
 
     def go(self, b, op: int, x=0, seed=0, run=NO_RUN, *rest) -> int:
         """``step_go(b, op, x, seed, run, *rest)`` with the contract's argument types."""
@@ -160,15 +173,15 @@ class StepFunctions:
         scored rounds: of the round; then the next round's first decision is pending)."""
         self.go(b, GO_PLAY_ON, 0, 0, NO_RUN, *rest)
 
-    def resume_at(self, b, stop=0, *rest) -> None:
+    def resume_at(self, b, stop=PLAY_ON, *rest) -> None:
         """The current unit played again from its start with the options applied in it (``stop``:
-        the game's stop code; the search's worlds, the tests)."""
+        the stop code; the search's worlds, the tests)."""
         self.go(b, GO_RESUME, stop, 0, NO_RUN, *rest)
 
     def functions(self) -> tuple:
-        """``step_start``, ``step_seats``, ``step_apply``, ``step_play_on``, ``resume_at``: a
-        kernel module's entry points."""
-        return self.step_start, self.step_seats, self.step_apply, self.step_play_on, self.resume_at
+        """``step_start``, ``step_pending``, ``step_seats``, ``step_apply``, ``step_play_on``,
+        ``resume_at``: a kernel module's entry points."""
+        return self.step_start, self.step_pending, self.step_seats, self.step_apply, self.step_play_on, self.resume_at
 
 
 class Step:
@@ -186,8 +199,8 @@ class Step:
     search_module: str = ""
     search_opponents: tuple[str, ...] = ()  # the scripted bots the search bench seats against one search seat
     # the game's observation module for the reinforcement-learning environment (``cardlab.env``):
-    # action_count(cfg), action_ids(buf, options), size(buf) and observe_into(buf, seat, out) (see
-    # ``observe``), out_of_game(buf, seat),
+    # action_count(cfg), action_ids(buf, options), SIZE (or size(buf) where the length varies) and
+    # observe_into(buf, seat, out) (see ``observe``), out_of_game(buf, seat),
     # rewards(buf) (docs/reinforcement-learning.md); "" for a game without one
     observation_module: str = ""
 
@@ -281,7 +294,8 @@ class _ForcedSeat:
 
 
 def observe(view: ModuleType, buf: np.ndarray, seat: int) -> np.ndarray:
-    """``seat``'s observation of the game in ``buf``, from a game's observation module ``view``."""
-    out = np.empty(view.size(buf), dtype=np.int64)
+    """``seat``'s observation of the game in ``buf``, from a game's observation module ``view``
+    (its length: ``view.size(buf)``, or ``view.SIZE`` in a module without ``size``)."""
+    out = np.empty(view.size(buf) if hasattr(view, "size") else view.SIZE, dtype=np.int64)
     view.observe_into(buf, np.int64(seat), out)
     return out

@@ -16,12 +16,16 @@ game supplies only
 ``run_batch`` and ``replay`` are written once here from those hooks. The game imports nothing
 of reports: it names its report module (``report_module``, e.g. ``analysis/games/<game>.py``)
 and the prefixes of its rule IDs (``rule_id_prefixes``), so the plug-in is a game's one entry
-in the registry (``sim.games``).
+in the registry (``sim.games``). Likewise it names its step contract's ``sim.step.Step`` class
+(``step_class``) and its learned bot's feature module (``learned_module``, ``sim.learned``):
+``step`` and ``learned`` import them on first use, so loading a game imports no numba.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from importlib import import_module
 from typing import Any, ClassVar
 
 import numpy as np
@@ -104,6 +108,23 @@ class Game:
     # The prefixes of the rule IDs its code cites (``VD`` of ``VD-4.2``), each defined in the
     # rules page docs/rules/<name>.md (tests/test_rule_ids.py).
     rule_id_prefixes: ClassVar[tuple[str, ...]] = ()
+    # The import names of the game's ``sim.step.Step`` subclass ("package.module.Class") and of its
+    # learned bot's feature module (``sim.learned``); "" for a game without one.
+    step_class: ClassVar[str] = ""
+    learned_module: ClassVar[str] = ""
+
+    @cached_property
+    def step(self):
+        """The step contract (sim.step): the fast engine one decision at a time (None without one)."""
+        if not self.step_class:
+            return None
+        module, _, name = self.step_class.rpartition(".")
+        return getattr(import_module(module), name)(self)
+
+    @cached_property
+    def learned(self):
+        """The learned bot's feature module (sim.learned; None without one)."""
+        return import_module(self.learned_module) if self.learned_module else None
 
     # ---- configuration (shared) -------------------------------------------------------
     def param(self, name: str) -> Param:

@@ -10,8 +10,6 @@ The highest card wins (the lucky bot's card gets ``lucky_bonus``; ties share the
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from sim.config import BotParam, BotSpec, Param
@@ -57,11 +55,7 @@ class HighCardRedraw(HighCard):
                                             "objective": 0.0, "horizon": 0.0})}
     bot_param_specs = (BotParam("nerve", 0.0, 1.0, "redraws a card below nerve x 13"),
                        *search_params({"plain": 0}, ("win",)))
-
-    @cached_property
-    def step(self):
-        """The step contract (``sim.step``): the fast engine one decision at a time."""
-        return RedrawStep(self)
+    step_class = "tests.toy_step.RedrawStep"  # the step contract (``sim.step``), made on first use
 
     def fast_batch(self, cfg, start, count):
         if "search" in cfg.bots:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import bot_param_words, param_float, script_option
+from sim.kernel_util import NO_REST, bot_param_words, param_float, script_option, step_op
 from sim.layout import Layout
 from sim.rng import derive, randbelow_at
 from sim.search import SearchFields
-from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFields, StepFunctions
+from sim.step import GO_PLAY_ON, GO_START, PLAY_ON, STOP_AT_NEXT, StepFields, StepFunctions
 
 MAX_SEATS, NB = 5, 6  # bot parameter words per seat: nerve and the search's five
 KEEP, REDRAW = 0, 1  # the options of the one decision kind, ``redraw``
@@ -68,8 +68,11 @@ def bot_option(b, s):
 
 
 @njit(cache=True)
-def play(b):
-    """The bots answer in turn, up to a driver seat's decision (then pending) or the game's end."""
+def resume(b, stop, rest):
+    """On from the state itself (nothing is replayed): the bots answer in turn, up to a driver
+    seat's decision (then pending) or the game's end; with ``stop`` PLAY_ON no seat is the driver's."""
+    if stop == PLAY_ON:
+        b[DRIVER] = 0
     b[PSEAT] = -1
     b[PKIND] = -1
     while b[TURN] < b[N]:
@@ -82,7 +85,7 @@ def play(b):
 
 
 @njit(cache=True)
-def start(b, seed, g, run):
+def start(b, seed, g, run, rest):
     """Game ``g`` seated by rotation (``seat_bot``) and dealt; every seat the driver's."""
     b[:] = 0
     n = run[R_N]
@@ -94,35 +97,27 @@ def start(b, seed, g, run):
         b[PARAMS + s * NB:PARAMS + (s + 1) * NB] = run[R_PARAMS + t * NB:R_PARAMS + (t + 1) * NB]
         b[CARD + s] = randbelow_at(b, RNG, 13)
     b[DRIVER] = (1 << n) - 1
+    return STOP_AT_NEXT
+
+
+@njit(cache=True)
+def apply_option(b, option):
+    """Option ``option`` scripted (``script_option``) and answered at once."""
+    legal = b[PSEAT] >= 0 and (option == KEEP or option == REDRAW and may_redraw(b))
+    status = script_option(b, option, legal, PSEAT, APPLIED, SCRIPT, MAX_SEATS)
+    if status == 0:
+        answer(b, b[PSEAT], option)
+    return status
 
 
 @njit(cache=True)
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on (``sim.step.StepFunctions``)."""
-    if op == GO_START:
-        start(b, seed, x, run)
-    elif op == GO_SEATS:
-        b[DRIVER] = x
-    elif op == GO_APPLY:
-        legal = b[PSEAT] >= 0 and (x == KEEP or x == REDRAW and may_redraw(b))
-        status = script_option(b, x, legal, PSEAT, APPLIED, SCRIPT, MAX_SEATS)
-        if status != 0:
-            return status
-        answer(b, b[PSEAT], x)
-    elif op == GO_PLAY_ON:
-        b[DRIVER] = 0
-    play(b)
-    return 0
+    """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over the toy's parts."""
+    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ON, start, apply_option, resume)
 
 
-STEPS = StepFunctions(step_go)
-step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
-
-
-@njit(cache=True)
-def step_pending(b):
-    """The pending decision: (seat, kind 0 ``redraw``), or (-1, -1) once the game is over."""
-    return b[PSEAT], b[PKIND]
+STEPS = StepFunctions(step_go, STEP_FIELDS)
+step_start, step_pending, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from operator import attrgetter
 
 import numpy as np
@@ -114,6 +113,8 @@ class Daifugo(Game):
     unit = "rounds"
     report_module = "analysis.games.daifugo"
     rule_id_prefixes = ("DEC", "QA")
+    step_class = "sim.games.daifugo.step.DaifugoStep"
+    learned_module = "sim.games.daifugo.learned"
     tables = {
         "games": Table("game", "one row per game: mode, laws in order, precept owners, the precept draft "
                        "record (pick_NN: pick position of card NN in its round's draft, 1 = first, 0 = not "
@@ -130,20 +131,6 @@ class Daifugo(Game):
         "seats": Table("seat", "one row per seat: bot, points by source, win, placements, precepts held",
                        columns=T.SEAT_TYPES),
     }
-
-    @cached_property
-    def learned(self):
-        """The learned bot's features (sim.learned)."""
-        from . import learned
-
-        return learned
-
-    @cached_property
-    def step(self):
-        """The step contract (sim.step): the fast engine one decision at a time."""
-        from .step import DaifugoStep
-
-        return DaifugoStep(self)
 
     def check(self, cfg) -> None:
         h = cfg.params["hand_size_six"] if cfg.players == 6 else cfg.params["hand_size"]

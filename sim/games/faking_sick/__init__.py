@@ -5,7 +5,6 @@ Rules and rule IDs (FS-...): docs/rules/faking-sick.md. Plug-in for sim.games.ba
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -34,20 +33,8 @@ class FakingSick(Game):
     length_column = "turns"
     report_module = "analysis.games.faking_sick"
     rule_id_prefixes = ("FS",)
-
-    @cached_property
-    def learned(self):
-        """The learned bot's features (sim.learned)."""
-        from . import learned
-
-        return learned
-
-    @cached_property
-    def step(self):
-        """The step contract (sim.step): the fast engine one decision at a time."""
-        from .step import FakingSickStep
-
-        return FakingSickStep(self)
+    step_class = "sim.games.faking_sick.step.FakingSickStep"
+    learned_module = "sim.games.faking_sick.learned"
 
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)

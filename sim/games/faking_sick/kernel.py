@@ -51,15 +51,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import bot_param_words, fn, ir_inline, ix, script_option
-from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
+from sim.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
+from sim.step import NOWHERE, StepFunctions
 
 from . import kernel_state as KS
 from . import tables as T
 from .kernel_bots import banned_mask, play_options
 from .kernel_state import (
     APPLIED, CALL, DRIVER, FALLBACK, FIXED_STOP, GAME_ROW, KINDS, LAYOUT, MAX_SCRIPT, NB, NS, PKIND, PSEAT, PUSH,
-    PUSH_BITS, PUSH_MASK, RUN, SCRIPT, SIZE, SNAP_TURNS, STOP, SUMS, hand_at, restore_turn, seat_col, size_at,
+    PUSH_BITS, PUSH_MASK, RUN, SCRIPT, SIZE, SNAP_TURNS, STEP_FIELDS, STOP, SUMS, hand_at, restore_turn, seat_col,
+    size_at,
 )
 from .kernel_turn import begin_game, play_game, play_turns
 from .rules import K_N, K_PUSH, MAX_PLAYERS, NT, encode
@@ -69,57 +70,54 @@ __all__ = ["LAYOUT", "SIZE", "RUN", "KINDS", "NS", "step_start", "step_pending",
 
 
 # ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
+PLAY_OUT_STOP = np.int64(2)  # ``resume``'s stop for ``step_play_on``
+
+
 @ir_inline
-def resume(b):
+def resume(b, stop, rest):
     """Back to the current turn's start (``restore_turn``) and on from there: the applied
-    options answer the turn's first decisions; then the pending decision (``stop``) or the bots."""
+    options answer the turn's first decisions; then the pending decision or the bots (``STOP``).
+    ``stop``: PLAY_OUT_STOP, the bots play on (``STOP`` becomes 0); any other code leaves
+    ``STOP`` as it is (1 from ``step_start``; a search rollout sets 0 before ``resume_at``).
+    ``rest``: none."""
+    if stop == PLAY_OUT_STOP:
+        b[STOP] = 0
     restore_turn(b)
     b[PSEAT] = -1
     b[PKIND] = -1
     play_turns(b)
 
 
+@ir_inline
+def start_driven(b, seed, game_index, run, rest):
+    """``step_start``: the game seated, every seat the driver's, and played up to its first
+    decision (``play_game``; no turn to go on from yet)."""
+    b[:] = 0
+    begin_game(b, seed, game_index, run, True)
+    b[STOP] = 1
+    b[DRIVER] = (1 << b[K_N]) - 1
+    b[PSEAT] = -1
+    b[PKIND] = -1
+    b[SNAP_TURNS] = -1
+    play_game(b)
+    return NOWHERE
+
+
+@ir_inline
+def apply_option(b, option):
+    """``step_apply``'s scripting."""
+    return script_option(b, option, b[PSEAT] >= 0 and legal_option(b, option), PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
+
+
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on (``sim.step.StepFunctions``; ``GO_RESUME``:
-    ``resume(b)``, ``STOP`` as the caller set it). Returns ``step_apply``'s status (0 for the
-    others)."""
-    if op == GO_START:
-        b[:] = 0
-        begin_game(b, seed, x, run, True)
-        b[STOP] = 1
-        b[DRIVER] = (1 << b[K_N]) - 1
-        b[PSEAT] = -1
-        b[PKIND] = -1
-        b[SNAP_TURNS] = -1
-        play_game(b)
-    elif op == GO_SEATS:
-        b[DRIVER] = x
-        if b[PSEAT] >= 0 and (x >> b[PSEAT]) & 1 == 0:
-            resume(b)
-    elif op == GO_APPLY:
-        legal = b[PSEAT] >= 0 and legal_option(b, x)
-        status = script_option(b, x, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
-        if status == 0:
-            resume(b)
-        return status
-    elif op == GO_PLAY_ON:
-        if b[PSEAT] >= 0:
-            b[STOP] = 0
-            resume(b)
-    else:
-        resume(b)
-    return 0
+    """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over faking-sick's
+    parts (``resume_at``'s ``stop`` is not read: ``STOP`` as the caller set it)."""
+    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_OUT_STOP, start_driven, apply_option, resume)
 
 
-STEPS = StepFunctions(step_go)
-step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
-
-
-@njit(cache=True)
-def step_pending(b):
-    """The pending decision: (seat, kind: KINDS), or (-1, -1) once the game is over."""
-    return b[PSEAT], b[PKIND]
+STEPS = StepFunctions(step_go, STEP_FIELDS)
+step_start, step_pending, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True, error_model="numpy")

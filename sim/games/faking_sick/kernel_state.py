@@ -30,6 +30,7 @@ import numpy as np
 
 from sim.kernel_util import fn, inl, ix, param_float, restore_snapshot, save_snapshot
 from sim.layout import Layout
+from sim.lead import LeadFields
 from sim.search import SearchFields
 from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from sim.step import StepFields
@@ -83,10 +84,7 @@ REV_ALL = LAYOUT.scalar("revealed_total", "banned cards revealed so far")
 POOL_SIZE = LAYOUT.scalar("pool_size", "cards in the banned pool (FS-2.1)")
 REVEALING = LAYOUT.scalar("revealing", "banned-block index (p*k + slot) of the card being revealed "
                           "(FS-7.3 steps 1-4), or -1")
-LEADER = LAYOUT.scalar("leader", "game feel: the last sole leader (fewest cards), or -1 (tables.py)")
-LEAD_NOW = LAYOUT.scalar("lead_now", "game feel: the sole leader at the last observation, or -1")
-LEAD_SINCE = LAYOUT.scalar("lead_since", "game feel: the turn from which lead_now has led without a break")
-BEHIND = LAYOUT.block("max_behind", MAX_PLAYERS, "game feel: each seat's largest excess of cards over the fewest held")
+LEAD = LeadFields(LAYOUT, MAX_PLAYERS, "cards held").at  # game feel (sim.lead, tables.py)
 HAND = LAYOUT.block("hands", MAX_PLAYERS * NT, "cards of type t in seat p's hand at p*NT + t")
 HS = LAYOUT.block("hand_sizes", MAX_PLAYERS, "cards in each seat's hand")
 CLEARED = LAYOUT.block("cleared", MAX_PLAYERS * NT, "1 at p*NT + t: a failed call proved t not "

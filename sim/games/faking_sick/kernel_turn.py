@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ir_inline, ix
+from sim.kernel_util import every_seat, fn, inl, ir_inline, ix, lead_columns, observe_lead, start_lead
 from sim.rng import derive, randbelow_at, shuffle_at
 
 from . import tables as T
 from .kernel_bots import ask, ban_binds, banned_mask, choose_push, play_decision, wants_call
 from .kernel_state import (
-    AFTER_DRAW, ATK, ATK_T, ATTACK, BAN, BANNED, BANNED_COL, BEHIND, BOT_PARAMS, CALL, CALLERS, CLEARED, C_CALLS,
+    AFTER_DRAW, ATK, ATK_T, ATTACK, BAN, BANNED, BANNED_COL, BOT_PARAMS, CALL, CALLERS, CLEARED, C_CALLS,
     C_SUCCESSES, DHI, DISC_MID, DLO, DRAW, DRIVEN, FALLBACK, GAME_ROW, G_ACC, G_ATK, G_BLUFFS, G_CAP, G_CAUGHT,
     G_CTRD, G_DRAWN, G_DRAWS, G_DUP, G_FAIL, G_HDA, G_LEAD_CHANGES, G_LEAD_FROM, G_MADE, G_METHOD, G_PEN, G_PLAYS,
     G_PUSHED, G_REQ, G_RESHUF, G_REVEALS, G_SKIP, G_SUCC, G_TURNS, G_VBLOCK, G_VOID, G_WINNER, G_WIN_BEHIND, HAND,
-    LEADER, LEAD_NOW, LEAD_SINCE, LIMBO, NB, ND, NS, PENDING, PLAY_OUT, POLICY, POOL_SIZE, PUSH, PUSH_BITS,
+    LEAD, LIMBO, NB, ND, NS, PENDING, PLAY_OUT, POLICY, POOL_SIZE, PUSH, PUSH_BITS,
     PUSH_MASK, PUSH_OUT, P_BLUFFS, P_CALLED, P_CAUGHT, P_PLAYS, REVEALED, REVEALING, REV_ALL, RNG, R_BP, R_POL,
     ROLLOUT_END, SEAT_ROWS, SNAP_TURNS, STEP, STEPPED, STEP_POLICY, S_BEHIND, S_BLUFFS, S_CALLED, S_CAUGHT,
     S_CORRECT, S_DRAWN,
@@ -99,11 +99,7 @@ def setup(b):
     b[LIMBO] = -1
     b[REV_ALL] = 0
     b[REVEALING] = -1
-    b[LEADER] = -1
-    b[LEAD_NOW] = -1
-    b[LEAD_SINCE] = -1
-    for s in range(n):
-        b[ix(BEHIND + s)] = 0
+    start_lead(b, LEAD, n)
     if b[K_INIT_APPLY]:
         resolve_effect(b, (b[K_FIRST] - 1 + n) % n, b[DISC_MID])
 
@@ -220,25 +216,15 @@ def play_turns(b):
 
 
 @inl
+def cards_held(b, s):
+    """Seat ``s``'s game-feel score: the cards it holds."""
+    return b[size_at(s)]
+
+
+@inl
 def observe(b):
-    """Game feel (reference ``Lead.observe``): the seat with strictly the fewest cards leads;
-    lead changes, the current leader's start and each seat's largest deficit."""
-    least, lead = b[size_at(0)], np.int64(0)
-    for s in range(1, b[K_N]):
-        h = b[size_at(s)]
-        if h < least:
-            least, lead = h, np.int64(s)
-        elif h == least:
-            lead = -1
-    for s in range(b[K_N]):
-        b[ix(BEHIND + s)] = max(b[ix(BEHIND + s)], b[size_at(s)] - least)
-    if lead != b[LEAD_NOW]:
-        b[LEAD_NOW] = lead
-        if lead >= 0:
-            b[LEAD_SINCE] = b[TURNS]
-            if b[LEADER] >= 0 and lead != b[LEADER]:
-                b[game_col(G_LEAD_CHANGES)] += 1
-            b[LEADER] = lead
+    """Game feel (reference ``Lead.observe``): the seat with strictly the fewest cards leads."""
+    observe_lead(b, LEAD, b[K_N], b[TURNS], every_seat, cards_held, game_col(G_LEAD_CHANGES))
 
 
 @inl
@@ -590,11 +576,9 @@ def record(b):
     and turn cap are there already)."""
     b[game_col(G_TURNS)] = b[TURNS]
     w = b[game_col(G_WINNER)]
-    b[game_col(G_LEAD_FROM)] = b[LEAD_SINCE] if w >= 0 and b[LEAD_NOW] == w else -1
-    b[game_col(G_WIN_BEHIND)] = b[ix(BEHIND + w)] if w >= 0 else -1
+    lead_columns(b, LEAD, w, game_col(G_LEAD_FROM), game_col(G_WIN_BEHIND), b[K_N], seat_col(0, S_BEHIND), NS)
     for s in range(b[K_N]):
         b[seat_col(s, S_FINAL)] = b[size_at(s)]
-        b[seat_col(s, S_BEHIND)] = b[ix(BEHIND + s)]
     count_banned(b, S_FINAL_BANNED0)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -33,20 +32,8 @@ class VirusDogs(Game):
     report_module = "analysis.games.virus_dogs"
     rule_id_prefixes = ("VD", "AD", "DP", "TS", "M")
     length_column = "turns"
-
-    @cached_property
-    def learned(self):
-        """The learned bot's features (sim.learned)."""
-        from sim.games.virus_dogs import learned
-
-        return learned
-
-    @cached_property
-    def step(self):
-        """The step contract (sim.step): the fast engine one decision at a time."""
-        from sim.games.virus_dogs.step import VirusDogsStep
-
-        return VirusDogsStep(self)
+    step_class = "sim.games.virus_dogs.step.VirusDogsStep"
+    learned_module = "sim.games.virus_dogs.learned"
 
     def check(self, cfg: RunConfig) -> None:
         v = cfg.params

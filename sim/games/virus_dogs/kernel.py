@@ -70,16 +70,16 @@ from sim.games.virus_dogs.kernel_state import (
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
     O_SCRIPT, O_SM, O_SPOL, O_SSEAT, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
     S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
-    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, S_WEIGHTED, V, ZERO, restore_unit,
+    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, S_WEIGHTED, STEP_FIELDS, V, ZERO, restore_unit,
 )
 # The buffer's layout, the decision kinds and the pending-options size, read from here by the
 # step wrapper (step.py) and the tests:
 from sim.games.virus_dogs.kernel_state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel_turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option
+from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option, step_op
 from sim.rng import derive
-from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
+from sim.step import NOWHERE, PLAY_ON, StepFunctions
 
 
 # ============================================================================================
@@ -175,49 +175,31 @@ def start_game(b, seed, game_index, run, dens):
     setup(b)
     play(b, dens)
     stopped(b)
+    return NOWHERE
 
 
 @fn
-def apply_option(b, option, dens):
-    """``step_apply``: the option scripted and the unit played again up to the next decision."""
+def apply_option(b, option):
+    """``step_apply``'s scripting; the seat of the option noted with it."""
     legal = b[S_PSEAT] >= 0 and listed(b, O_POPT, b[S_PN], option)
     seat = b[S_PSEAT]
     status = script_option(b, option, legal, S_PSEAT, S_SCRIPTED, O_SCRIPT, MAX_SCRIPT)
     if status == 0:
         b[ix(O_SSEAT + b[S_SCRIPTED] - 1)] = seat
-        resume(b, True, dens)
     return status
 
 
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run, dens):
-    """Every step-contract call that plays on (``sim.step.StepFunctions``; ``GO_RESUME``:
-    ``resume(b, x, dens)``), the search's batches included. The turn ends of the pass are summed
-    into ``dens`` (``NO_DENSITY``: none). Returns ``step_apply``'s status (0 for the others)."""
-    if op == GO_START:
-        start_game(b, seed, x, run, dens)
-    elif op == GO_SEATS:
-        b[S_DRIVER] = x
-        if b[S_PSEAT] >= 0 and (x >> b[S_PSEAT]) & 1 == 0:
-            resume(b, True, dens)
-    elif op == GO_APPLY:
-        return apply_option(b, x, dens)
-    elif op == GO_PLAY_ON:
-        if b[S_PSEAT] >= 0:
-            resume(b, False, dens)
-    else:
-        resume(b, x != 0, dens)
-    return 0
+    """Every step-contract call that plays on (``sim.kernel_util.step_op`` over virus-dogs'
+    parts), the search's batches included; ``resume_at``'s ``stop``: 0 the bots play on, else
+    up to the driver's next decision. The turn ends of the pass are summed into ``dens``
+    (``NO_DENSITY``: none). Returns ``step_apply``'s status (0 for the others)."""
+    return step_op(b, op, x, seed, run, dens, S_PSEAT, S_DRIVER, PLAY_ON, start_game, apply_option, resume)
 
 
-STEPS = StepFunctions(step_go, NO_DENSITY)
-step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
-
-
-@njit(cache=True)
-def step_pending(b):
-    """The pending decision: (seat, kind: K_* / KINDS), or (-1, -1) once the game is over."""
-    return b[S_PSEAT], b[S_PKIND]
+STEPS = StepFunctions(step_go, STEP_FIELDS, NO_DENSITY)
+step_start, step_pending, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True)

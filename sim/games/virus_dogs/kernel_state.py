@@ -27,6 +27,7 @@ from sim.games.virus_dogs.rules import (
 )
 from sim.kernel_util import fn, inl, ix, restore_snapshot, save_snapshot
 from sim.layout import Layout
+from sim.lead import LeadFields
 from sim.rng import randbelow_at, shuffle_at
 from sim.search import SearchFields
 from sim.step import StepFields
@@ -138,9 +139,7 @@ S_FIRST = LAYOUT.scalar("first", "the first player")
 S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
 S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
 S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_density buckets)")
-S_LEADER = LAYOUT.scalar("leader", "game feel: the last sole leader (fewest viruses carried), or -1")
-S_LEAD_NOW = LAYOUT.scalar("lead_now", "game feel: the sole leader at the last observation, or -1")
-S_LEAD_SINCE = LAYOUT.scalar("lead_since", "game feel: the turn index from which lead_now has led without a break")
+O_LEAD = LeadFields(LAYOUT, MAX_SEATS, "viruses carried", "turn index").at  # game feel (sim.lead)
 S_HQ_D = LAYOUT.scalar("hq_drawer", "the drawer of the next hard-quarantine step (VD-20.5)")
 S_HQ_STEPS = LAYOUT.scalar("hq_step", "hard-quarantine steps taken (VD-20.11)")
 # What a driven game notes about the current unit (a turn, or a hard-quarantine step), kept with the

@@ -6,8 +6,6 @@ map: ``kernel.py``). ``play_game`` is one whole game.
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.kernel_bots import (
     choose_action, hq_choice, market_take, mask_take, virus_response, yes_no,
@@ -20,15 +18,15 @@ from sim.games.virus_dogs.kernel_state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_MARKET, A_MASK, A_QRN, A_SHF,
     A_SKIP, BAT, BM, CGH, CTL, C_DECLARE, C_HQ, DOC, EXC, FRESH_STOP, F_HS, F_LIVE, F_O,
     HQ_FIRST_ELIM, HQ_STALEMATE, K_MORE, MSK, NF, NO, NOX, NS, NT, N_TYPES, ONE, O_COUNTS, O_DECK,
-    O_GM, O_H, O_LIMBO, O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST,
+    O_GM, O_H, O_LEAD, O_LIMBO, O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST,
     P_HQALL, P_HQCHOICE, P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK,
     P_UPFRONT, QRN, R_ANT, R_DECLARE, SHF, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST,
-    S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LEADER, S_LEAD_NOW, S_LEAD_SINCE, S_LIMBO, S_N, S_NLIVE,
+    S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE,
     S_OVER, S_PEND, S_REND, S_RES, S_ROUNDS, S_SHQ, S_STEPPED, S_TEND, S_TURN, S_VDECK, TP, TURN_CAP, V,
     X_MARKET, X_MASK, X_NORMAL, YES, ZERO, draw_event, left_of, private_touch, put_top,
     shuffle_deck, take_top, to_discard, to_hand, touch_top, unit_start,
 )
-from sim.kernel_util import fn, inl, ix
+from sim.kernel_util import fn, inl, ix, lead_columns, observe_lead, start_lead
 from sim.rng import randbelow_at, shuffle_at
 
 
@@ -68,9 +66,7 @@ def setup(b):
         b[ix(O_SM + s * NS + tb.S_ELIM_T)] = -1
     b[O_GM + tb.G_WINNER] = -1
     b[O_GM + tb.G_FIRST_ELIM] = -1
-    b[S_LEADER] = -1
-    b[S_LEAD_NOW] = -1
-    b[S_LEAD_SINCE] = -1
+    start_lead(b, O_LEAD, n)
     shuffle_at(b, O_RNG, b, O_DECK, size)
     first = 0
     if b[O_P + P_FIRST] == 1:
@@ -99,7 +95,7 @@ def play(b, dens):
         if b[S_OVER]:
             break
         record_density(b, dens)
-        observe_lead(b, b[S_TURN] - 1)
+        observe(b, b[S_TURN] - 1)
         if b[S_SHQ] or (b[S_DSIZE] == 0 and b[S_NLIVE] >= 2):
             hard_quarantine(b, left_of(b, n, cur))
             break
@@ -492,41 +488,30 @@ def stalemate(b, n):
 # results
 # ============================================================================================
 @inl
-def observe_lead(b, turn):
-    """Game feel (reference ``Lead.observe``): the live seat carrying strictly the fewest
-    viruses, ``O + HV``, leads; lead changes, the current leader's start and each seat's
-    largest deficit."""
-    n = b[S_N]
-    least, lead = np.int64(1 << 40), NOX
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)]:
-            d = b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)]
-            if d < least:
-                least, lead = d, np.int64(s)
-            elif d == least:
-                lead = NOX
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)]:
-            d = b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)] - least
-            if d > b[ix(O_SM + s * NS + tb.S_MAX_BEHIND)]:
-                b[ix(O_SM + s * NS + tb.S_MAX_BEHIND)] = d
-    if lead != b[S_LEAD_NOW]:
-        b[S_LEAD_NOW] = lead
-        if lead >= 0:
-            b[S_LEAD_SINCE] = turn
-            if b[S_LEADER] >= 0 and lead != b[S_LEADER]:
-                b[O_GM + tb.G_LEAD_CHANGES] += 1
-            b[S_LEADER] = lead
+def is_live(b, s):
+    """Is seat ``s`` in the game (and in the race for the lead)?"""
+    return b[ix(O_PL + s * NF + F_LIVE)] != 0
+
+
+@inl
+def viruses_carried(b, s):
+    """Seat ``s``'s game-feel score: the viruses it carries, ``O + HV``."""
+    return b[ix(O_PL + s * NF + F_O)] + b[ix(O_H + s * NT + V)]
+
+
+@inl
+def observe(b, turn):
+    """Game feel (reference ``observe_lead``): the live seat carrying strictly the fewest viruses
+    leads."""
+    observe_lead(b, O_LEAD, b[S_N], turn, is_live, viruses_carried, O_GM + tb.G_LEAD_CHANGES)
 
 
 @fn
 def record_lead(b):
     """The game-feel columns, after the observation at the game's end (reference ``record_lead``)."""
-    observe_lead(b, b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1)
-    w = b[O_GM + tb.G_WINNER]
-    single = b[O_GM + tb.G_NWIN] == 1
-    b[O_GM + tb.G_LEAD_FROM] = b[S_LEAD_SINCE] if single and b[S_LEAD_NOW] == w else NOX
-    b[O_GM + tb.G_WIN_BEHIND] = b[ix(O_SM + w * NS + tb.S_MAX_BEHIND)] if single else NOX
+    observe(b, b[S_TURN] if b[S_INHQ] else b[S_TURN] - 1)
+    winner = b[O_GM + tb.G_WINNER] if b[O_GM + tb.G_NWIN] == 1 else NOX
+    lead_columns(b, O_LEAD, winner, O_GM + tb.G_LEAD_FROM, O_GM + tb.G_WIN_BEHIND, b[S_N], O_SM + tb.S_MAX_BEHIND, NS)
 
 
 @fn

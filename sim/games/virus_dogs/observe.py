@@ -28,11 +28,6 @@ def action_ids(buf: np.ndarray, options: np.ndarray) -> np.ndarray:
     return options
 
 
-def size(buf: np.ndarray) -> int:
-    """The observation's length (``sim.step.observe``)."""
-    return SIZE
-
-
 @njit(cache=True, error_model="numpy")
 def observe_into(b, seat, out):
     """``seat``'s observation into ``out`` (``SIZE`` slots), in the order of docs/reinforcement-learning.md."""

@@ -17,25 +17,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, listed, restore_snapshot, script_option
-from sim.step import GO_APPLY, GO_PLAY_ON, GO_SEATS, GO_START, StepFunctions
+from sim.kernel_util import NO_REST, ir_inline, ix, listed, restore_snapshot, script_option, step_op
+from sim.step import STOP_AT_NEXT, StepFunctions
 
 from .. import rules as R
-from .driven import PLAY_ROUND, STOP_AT_NEXT
+from .driven import PLAY_ROUND
 from .driver import begin_game, play_game, turn_moves
 from .state import (APPLIED, BOT_ANSWER, CAPTURED, DRIVEN, DRIVER, DSNAP, K_PLAY, K_PULL_BACK, K_TEN_DISCARD,
                     K_TRIM, MAX_MOVES, MAX_SCRIPT, NP, PCARDS, PHI, PKIND, PLO, PN, POPT, PPASS, PSEAT, PSTEP, PV, SCRIPT, SEEN, SNAP,
-                    SIZE, SNAP_UNIT, STATE_SIZE, STOP, bit, nth_card, popcount)
+                    SIZE, SNAP_UNIT, STATE_SIZE, STEP_FIELDS, STOP, bit, nth_card, popcount)
 
 MAX_SUBSET_CARDS = 16  # the most cards a trim, pull-back or ten discard chooses from (13 dealt + gifts)
 MAX_OPTIONS = max(MAX_MOVES + 1, 1 << MAX_SUBSET_CARDS)  # ``out`` length for step_legal
 
 
 @ir_inline
-def resume(b, stop):
+def resume(b, stop, rest):
     """Back to the current unit's start (none before the first) and on from there, the applied
-    options answering its first decisions; then (``stop``) up to the pending decision, or the
-    bots play the round out (PLAY_ROUND) and the next round's first decision is pending."""
+    options answering its first decisions; then (``stop``) up to the pending decision
+    (STOP_AT_NEXT), or the bots play the round out (PLAY_ROUND) and the next round's first
+    decision is pending (``rest``: none)."""
     if b[SNAP_UNIT] > 0:
         restore_snapshot(b, SNAP, 0, STATE_SIZE)
     b[SEEN] = 0
@@ -50,6 +51,23 @@ def resume(b, stop):
             turn_moves(b, b[PSEAT])
 
 
+@ir_inline
+def start_driven(b, seed, game_index, run, rest):
+    """``step_start``: the game seated, every seat the driver's; ``resume`` goes on to its first decision."""
+    b[:] = 0
+    begin_game(b, seed, game_index, run)
+    b[DRIVEN] = 1
+    b[DRIVER] = (1 << b[NP]) - 1
+    return STOP_AT_NEXT
+
+
+@ir_inline
+def apply_option(b, option):
+    """``step_apply``'s scripting; the option may be ``BOT_ANSWER`` (the seat's bot answers)."""
+    legal = b[PSEAT] >= 0 and (option == BOT_ANSWER or legal_option(b, option))
+    return script_option(b, option, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
+
+
 def new_state():
     """A buffer for one game (``step_start`` fills it)."""
     return np.zeros(SIZE, dtype=np.int64)
@@ -57,42 +75,13 @@ def new_state():
 
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on (``sim.step.StepFunctions``; ``GO_RESUME``:
-    ``resume(b, x)``; ``GO_APPLY`` also takes ``BOT_ANSWER``). Returns ``step_apply``'s status
-    (0 for the others). ``resume_at``'s ``stop``: ``driven.STOP_AT_NEXT`` or ``PLAY_ROUND``."""
-    stop = STOP_AT_NEXT
-    if op == GO_START:
-        b[:] = 0
-        begin_game(b, seed, x, run)
-        b[DRIVEN] = 1
-        b[DRIVER] = (1 << b[NP]) - 1
-    elif op == GO_SEATS:
-        b[DRIVER] = x
-        if b[PSEAT] < 0 or (x >> b[PSEAT]) & 1:
-            return 0
-    elif op == GO_APPLY:
-        legal = b[PSEAT] >= 0 and (x == BOT_ANSWER or legal_option(b, x))
-        status = script_option(b, x, legal, PSEAT, APPLIED, SCRIPT, MAX_SCRIPT)
-        if status != 0:
-            return status
-    elif op == GO_PLAY_ON:
-        if b[PSEAT] < 0:
-            return 0
-        stop = PLAY_ROUND
-    else:
-        stop = x
-    resume(b, stop)
-    return 0
+    """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over daifugo's
+    parts; ``resume_at``'s ``stop``: STOP_AT_NEXT or PLAY_ROUND (0: the bots play on)."""
+    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ROUND, start_driven, apply_option, resume)
 
 
-STEPS = StepFunctions(step_go)
-step_start, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
-
-
-@njit(cache=True)
-def step_pending(b):
-    """The pending decision: (seat, kind: rules.DECISION_KINDS), or (-1, -1) once the game is over."""
-    return b[PSEAT], b[PKIND]
+STEPS = StepFunctions(step_go, STEP_FIELDS)
+step_start, step_pending, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
 @njit(cache=True, error_model="numpy")
