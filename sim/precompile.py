@@ -16,7 +16,7 @@ from pathlib import Path
 from sim.games import _modules
 from sim.step import observe
 
-PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r}, batch_only={batch_only!r})"
+PLAY_ONE_GAME = "from sim.precompile import warm; warm({name!r}, batch_only={batch_only!r}, search={search!r})"
 # the numba settings of the bounds-checked compile (`make test-boundscheck` sets the same; at
 # optimisation level 0 it compiled a third faster, but its tests then ran eight times longer)
 BOUNDSCHECK_ENV = {"NUMBA_BOUNDSCHECK": "1"}
@@ -30,11 +30,12 @@ class Compiled:
     boundscheck: bool = False  # compiled with NUMBA_BOUNDSCHECK=1 (its own cache, sim.jit_cache)
 
 
-def warm(name: str, batch_only: bool = False) -> None:
+def warm(name: str, batch_only: bool = False, search: bool = True) -> None:
     """Play one game of ``name`` in the batch kernel and, where the game has the step contract
     (unless ``batch_only``: a run of scripted and learned bots needs the batch kernel alone),
-    one decision through each of its entry points, its observation where it has one (and one game
-    with a search seat where it has a search bot): compiles (or loads) everything a run or a driver calls."""
+    one decision through each of its entry points, its observation where it has one (and, if
+    ``search``, one game with a search seat where it has a search bot): compiles (or loads)
+    everything a run or a driver calls."""
     import numpy as np
 
     from sim.games import get_game
@@ -52,7 +53,7 @@ def warm(name: str, batch_only: bool = False) -> None:
     if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
         observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
-    if step.search_module:  # the search: each game's one search_decide, every world mode (sim.search.decide)
+    if search and step.search_module:  # the search: each game's one search_decide, every world mode (sim.search.decide)
         bots = ["search", *step.search_opponents]
         search_cfg = game.make_config(players=len(bots), bots=bots, overrides={"bot.search.budget": 2})
         game.run_batch(search_cfg, 0, 1, "fast")
@@ -77,7 +78,8 @@ def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[
     """Warm each game in its own process (at most ``jobs`` at once, largest source first),
     which compiles or loads its fast engine (its batch kernel alone if ``batch_only``), once per
     bounds-check setting in ``boundscheck``; how long each took, and its error (in the order of
-    ``games``, then of ``boundscheck``)."""
+    ``games``, then of ``boundscheck``). The bounds-checked compile leaves out the search, which
+    no bounds-checked test plays (`make test-boundscheck`): in daifugo it is half the compile."""
     jobs = max(1, jobs or os.cpu_count() or 1)
     queue = [(g, bc) for g in sorted(games, key=source_size, reverse=True) for bc in boundscheck]
     running: dict[tuple[str, bool], tuple] = {}  # (game, boundscheck) -> (process, start time, stderr file)
@@ -85,7 +87,7 @@ def compile_games(games: list[str], jobs: int | None = None, boundscheck: tuple[
     while queue or running:
         while queue and len(running) < jobs:
             (name, bc), log = queue.pop(0), tempfile.TemporaryFile("w+")
-            proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name, batch_only=batch_only)],
+            proc = subprocess.Popen([sys.executable, "-c", PLAY_ONE_GAME.format(name=name, batch_only=batch_only, search=not bc)],
                                     stdout=subprocess.DEVNULL, stderr=log, text=True, env=compile_env(bc))
             running[name, bc] = (proc, time.perf_counter(), log)
         key = _first_finished(running)

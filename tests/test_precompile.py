@@ -45,6 +45,13 @@ def test_batch_only_reaches_the_warm_up(monkeypatch):
     assert [r.error for r in precompile.compile_games(["toy"])] == ["toy:False"]
 
 
+def test_the_bounds_checked_warm_up_leaves_the_search_out(monkeypatch):
+    """No bounds-checked test plays a search seat, so that compile skips the search."""
+    monkeypatch.setattr(precompile, "PLAY_ONE_GAME", "import sys; sys.exit({name!r} + ':' + str({search!r}))")
+    results = precompile.compile_games(["toy"], boundscheck=(False, True))
+    assert [(r.boundscheck, r.error) for r in results] == [(False, "toy:True"), (True, "toy:False")]
+
+
 def test_a_batch_only_warm_up_leaves_the_step_contract_alone(monkeypatch):
     """With ``batch_only`` the step kernel is never loaded; without it, it is."""
     import pytest
@@ -60,4 +67,24 @@ def test_a_batch_only_warm_up_leaves_the_step_contract_alone(monkeypatch):
     monkeypatch.setattr(type(get_game("toy-step").step), "kernel", kernel)
     precompile.warm("toy-step", batch_only=True)
     with pytest.raises(Loaded):
+        precompile.warm("toy-step")
+
+
+def test_a_warm_up_without_search_plays_no_search_seat(monkeypatch):
+    """``warm(search=False)`` plays the step contract but no game with a search seat."""
+    import pytest
+
+    from sim.games import get_game
+
+    game = get_game("toy-step")
+    real = type(game).run_batch
+
+    def run_batch(self, cfg, *args, **kw):
+        if "search" in cfg.bots:
+            raise AssertionError("a search seat played")
+        return real(self, cfg, *args, **kw)
+
+    monkeypatch.setattr(type(game), "run_batch", run_batch)
+    precompile.warm("toy-step", search=False)
+    with pytest.raises(AssertionError, match="a search seat played"):
         precompile.warm("toy-step")
