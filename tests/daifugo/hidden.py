@@ -8,6 +8,7 @@ from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel import search as KS
 from sim.games.daifugo.kernel import state as S
 from sim.games.daifugo.kernel.step import resume_at
+from sim.step import STOP_AT_NEXT
 
 SWAP_TRIES = 4  # ``hidden_swaps`` tried on one state before it is given up
 
@@ -31,7 +32,7 @@ def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator) -> np.n
         b[snap + z] |= 1 << c
     lo, hi = int(b[snap + S.DECK_PTR]), int(b[snap + S.DECK_LEN])
     b[snap + S.DECK0 + lo:snap + S.DECK0 + hi] = rng.permutation(b[snap + S.DECK0 + lo:snap + S.DECK0 + hi])
-    resume_at(b, 1)
+    resume_at(b, STOP_AT_NEXT)
     return b if KS.same_view(b, state, np.int64(seat)) else None
 
 

@@ -8,6 +8,7 @@ from sim.games.faking_sick import kernel as K
 from sim.games.faking_sick import kernel_search as KS
 from sim.games.faking_sick import kernel_state as S
 from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
+from sim.step import STOP_AT_NEXT
 
 
 def snap(x: int) -> int:
@@ -55,7 +56,7 @@ def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator, swaps: 
         else:
             b[pool_at + p[2]] = c
     b[S.PSEAT] = -1
-    K.resume_at(b)
+    K.resume_at(b, STOP_AT_NEXT)
     return b if KS.same_view(b, state, np.int64(seat)) else None
 
 

@@ -8,6 +8,7 @@ from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs import kernel_search as KS
 from sim.games.virus_dogs import kernel_state as S
 from sim.games.virus_dogs.rules import V
+from sim.step import STOP_AT_NEXT
 
 NT, NF = S.NT, S.NF
 
@@ -66,7 +67,7 @@ def hidden_swaps(state: np.ndarray, seat: int, rng: np.random.Generator, swaps: 
             return None
     deck = b[KS.U_DECK:KS.U_DECK + int(b[snap(S.S_DSIZE)])]
     b[snap(S.S_VDECK)] = int((deck == V).sum())
-    K.resume_at(b, True)
+    K.resume_at(b, STOP_AT_NEXT)
     return b if KS.same_view(b, state, np.int64(seat)) else None
 
 

@@ -52,7 +52,7 @@ import numpy as np
 from numba import njit
 
 from sim.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
-from sim.step import NOWHERE, StepFunctions
+from sim.step import NOWHERE, PLAY_ON, StepFunctions
 
 from . import kernel_state as KS
 from . import tables as T
@@ -70,18 +70,13 @@ __all__ = ["LAYOUT", "SIZE", "RUN", "KINDS", "NS", "step_start", "step_pending",
 
 
 # ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
-PLAY_OUT_STOP = np.int64(2)  # ``resume``'s stop for ``step_play_on``
-
-
 @ir_inline
 def resume(b, stop, rest):
     """Back to the current turn's start (``restore_turn``) and on from there: the applied
     options answer the turn's first decisions; then the pending decision or the bots (``STOP``).
-    ``stop``: PLAY_OUT_STOP, the bots play on (``STOP`` becomes 0); any other code leaves
-    ``STOP`` as it is (1 from ``step_start``; a search rollout sets 0 before ``resume_at``).
+    ``stop`` (``STOP``): STOP_AT_NEXT, up to the driver's next decision; PLAY_ON, the bots play on.
     ``rest``: none."""
-    if stop == PLAY_OUT_STOP:
-        b[STOP] = 0
+    b[STOP] = stop
     restore_turn(b)
     b[PSEAT] = -1
     b[PKIND] = -1
@@ -112,8 +107,8 @@ def apply_option(b, option):
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
     """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over faking-sick's
-    parts (``resume_at``'s ``stop`` is not read: ``STOP`` as the caller set it)."""
-    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_OUT_STOP, start_driven, apply_option, resume)
+    parts; ``resume_at``'s ``stop``: STOP_AT_NEXT or PLAY_ON."""
+    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ON, start_driven, apply_option, resume)
 
 
 STEPS = StepFunctions(step_go, STEP_FIELDS)

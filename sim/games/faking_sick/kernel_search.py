@@ -39,7 +39,7 @@ from numba import njit
 from sim.kernel_util import fn, ir_inline, ix, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import SearchDriver, decide
-from sim.step import GO_RESUME
+from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from . import tables as T
 from .bots import SEARCH, SEEING, WEIGHTED
@@ -47,7 +47,7 @@ from .kernel import STEPS, batch_sums, new_state, run_vector, step_go, step_lega
 from .kernel_state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
-    ROLLOUT_END, SCRIPT, SEARCH_FIELDS, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, STOP, TURNS, bot_param, game_col,
+    ROLLOUT_END, SCRIPT, SEARCH_FIELDS, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, TURNS, bot_param, game_col,
     seat_col,
 )
 from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
@@ -166,7 +166,7 @@ def determinize(w, b, seat, key):
             w[ix(pile_at + i)] = t
     w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     w[PSEAT] = -1
-    step_go(w, GO_RESUME, 0, np.uint64(0), w)  # ``run`` is not read
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_view(w, b, seat)
 
 
@@ -184,7 +184,7 @@ def reveal(w, b, seat, key):
     shuffle_at(r, 0, w, pile_at, max(0, w[snap(ND)] - drawn))
     w[snap(RNG)] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
     w[PSEAT] = -1
-    step_go(w, GO_RESUME, 0, np.uint64(0), w)  # ``run`` is not read
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_cards(w, b) and same_view(w, b, seat)
 
 
@@ -261,10 +261,9 @@ def rollout(w, option):
     ``w`` needs only what ``resume_copy`` copies. Returns the decisions played from the turn's start."""
     horizon = np.int64(bot_param(w, w[PSEAT], BP_HORIZON))
     w[ROLLOUT_END] = w[snap(TURNS)] + horizon if horizon > 0 else 0
-    w[STOP] = 0
     w[ix(SCRIPT + w[APPLIED])] = option
     w[APPLIED] += 1
-    step_go(w, GO_RESUME, 0, np.uint64(0), w)
+    step_go(w, GO_RESUME, PLAY_ON, np.uint64(0), w)
     return w[ix(GAME_ROW + G_DECISIONS)] - w[snap(GAME_ROW + G_DECISIONS)]
 
 
