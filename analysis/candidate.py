@@ -38,6 +38,14 @@ class Candidate:
     # 95% interval of the difference rate - baseline (in the measure's unit), from the test's method
     diff_lo: float = np.nan
     diff_hi: float = np.nan
+    # the direction the measure should take (-1: lower is better, +1: higher; 0: none): an effect that
+    # way is welcome, a finding with nothing to change (daifugo's laws on king retention, seat spread)
+    aim: int = 0
+
+    @property
+    def welcome(self) -> bool:
+        """Does the effect go the way its measure should (``aim``)?"""
+        return self.aim != 0 and np.sign(self.effect) == self.aim
 
     def sentence(self) -> str:
         val = percent if self.unit == "share" else (lambda v: f"{v:.3g} {self.unit}")  # noqa: E731
@@ -51,7 +59,8 @@ class Candidate:
         if self.kind in ("stall", "guard"):  # a rate against what is tolerated: the rate and its interval say it
             tolerated = "it should never happen" if self.baseline == 0 else f"tolerated: {val(self.baseline)}"
             return f"{self.run_name}: {head} (95% CI {val(self.lo)}-{val(self.hi)}); {tolerated}."
-        return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}."
+        welcome = f"; {'lower' if self.aim < 0 else 'higher'} is the aim: nothing to change" if self.welcome else ""
+        return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}{welcome}."
 
     def difference(self) -> str:
         """The difference with its own 95% interval (and, for other measures, as a relative change)."""

@@ -137,8 +137,10 @@ def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_st
     found = findings(cands, min_effect)
     out = []
     for key, (title, what) in LISTS.items():
-        mine = sorted((c for c in found if c.list == key), key=lambda c: -c.practical(min_effect))
-        text = f"{what[0].upper()}{what[1:]}, largest first."
+        mine = sorted((c for c in found if c.list == key), key=lambda c: (c.welcome, -c.practical(min_effect)))
+        welcome = any(c.welcome for c in mine[:MAX_LISTED])
+        text = f"{what[0].upper()}{what[1:]}, largest first" + (
+            ", then the effects that go the way their measure should (nothing to change)." if welcome else ".")
         if len(mine) > MAX_LISTED:
             text += (f" The {MAX_LISTED} largest of {len(mine)} are listed; the other {len(mine) - MAX_LISTED} "
                      f"are in the HTML report's appendix table (its 'finding' column) and in their sections.")

@@ -74,6 +74,24 @@ def test_small_effects_stay_below_the_practical_threshold():
     assert F.findings(F.candidates([("biased", table(n_games=400_000, seat0_extra=0.004))]), min_effect=0.001)
 
 
+def test_an_effect_that_goes_the_way_its_measure_should_is_listed_last_with_nothing_to_change():
+    from analysis.candidate import Candidate
+
+    def law(name, effect, aim):
+        return Candidate("df", "Laws", f"law {name} (king retention)", "law", 0.4 + effect, 0.39 + effect,
+                         0.41 + effect, 0.4, effect, 1e-9, head=f"with law {name} in force the king stays king in",
+                         tail="of rounds", base="without it", aim=aim)
+
+    cands = [law("08 Down", -0.17, -1), law("02 Up", 0.05, -1), law("03 Untargeted", -0.03, 0)]
+    design = F.sections_from(cands)[0]
+    assert [item[0].split(" in force")[0] for item in design.items] == [
+        "df: with law 02 Up", "df: with law 03 Untargeted", "df: with law 08 Down"]
+    assert design.items[-1][0].endswith("; lower is the aim: nothing to change.")
+    assert "nothing to change" not in design.items[0][0] + design.items[1][0]
+    assert "then the effects that go the way their measure should" in design.text
+    assert [c.welcome for c in cands] == [True, False, False]
+
+
 def test_q_values_are_statsmodels_benjamini_hochberg():
     cands = F.adjust(F.candidates([("a", table(seat0_extra=0.03)), ("b", table(turn_cap_rate=0.012))]))
     p = [c.p for c in cands]

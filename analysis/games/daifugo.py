@@ -278,6 +278,9 @@ LAW_MEASURES = (("spread", "the seat spread of round wins beyond chance is", "sh
 # a law finding's measure in words (its test's name: "law 07 Name (king retention)")
 MEASURE_WORDS = {"spread": "seat spread", "king": "king retention", "plays": "round length",
                  "score_sd": "spread of final scores"}
+# the direction a law's effect on a measure should take (-1: lower is better); measures without
+# one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
+LAW_TARGET = {"king": -1, "spread": -1}
 
 
 def candidates(run, run_label: str) -> list[Candidate]:
@@ -313,7 +316,7 @@ def candidates(run, run_label: str) -> list[Candidate]:
             out.append(Candidate(run_label, LAW_TITLE, f"law {r['card']} ({MEASURE_WORDS[col]})", "law", with_,
                                  r[f"{col}_with_lo"], r[f"{col}_with_hi"], without, effect, p,
                                  head=f"with law {r['card']} in force {head}", tail=tail, base=ref, unit=unit,
-                                 diff_lo=r[f"{col}_lo"], diff_hi=r[f"{col}_hi"]))
+                                 diff_lo=r[f"{col}_lo"], diff_hi=r[f"{col}_hi"], aim=LAW_TARGET.get(col, 0)))
     return out
 
 
@@ -365,9 +368,6 @@ def vp_advice(run) -> str:
     return advice["answer"]["sentence"]
 
 
-# the direction a law's effect on a measure should take (-1: lower is better); measures without
-# one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
-LAW_TARGET = {"king": -1, "spread": -1}
 # what a rise of the measure means and where to aim, for the sentence of what to change
 LAW_AIM = {"king": "king retention up means a lead snowballs; aim lower",
            "spread": "a wider seat spread means seat order matters more; aim for none beyond chance"}
@@ -382,9 +382,8 @@ def _measure(c: Candidate) -> str:
 
 def law_level(c: Candidate, min_effect: float) -> str:
     """A law line's mark: by the size of its effect, but green when the effect goes the way its
-    measure should (``LAW_TARGET``)."""
-    target = LAW_TARGET.get(_measure(c))
-    return "green" if target is not None and np.sign(c.effect) == target else level(c, min_effect)
+    measure should (``Candidate.aim``, from ``LAW_TARGET``)."""
+    return "green" if c.welcome else level(c, min_effect)
 
 
 def _laws_to_show(cands: list[Candidate], min_effect: float) -> list[Candidate]:

@@ -23,7 +23,7 @@ def law(card: str, measure: str, with_: float, without: float, unit: str = "shar
     effect = with_ - without if unit == "share" else with_ / without - 1
     return Candidate("df", D.LAW_TITLE, f"law {card} ({measure})", "law", with_, with_ - 0.01, with_ + 0.01, without,
                      effect, 1e-9, q=1e-8, head=f"with law {card} in force {HEADS[measure]}",
-                     tail="of rounds" if measure == "king" else "", base=REF, unit=unit)
+                     tail="of rounds" if measure == "king" else "", base=REF, unit=unit, aim=D.LAW_TARGET.get(measure, 0))
 
 
 HEADS = {head[0]: head[1] for head in D.LAW_MEASURES}
