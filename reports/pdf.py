@@ -42,6 +42,7 @@ TABLE_FONT = 6.5  # points
 ROW_LEADING = TABLE_FONT * 1.25
 COL_PAD = 8.64  # points between columns
 CELL_CHARS = 48  # longer cells wrap
+HEADER_CHARS = 14  # a column name wraps at spaces to its cells' width, but not narrower than this
 MAX_ROWS = 400  # longer tables are cut in the PDF (all rows stay in the HTML)
 FRAME_H = PAGE_H - 2 * MARGIN - 12  # the page's frame height, less the padding ReportLab's frame keeps
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
@@ -84,6 +85,13 @@ def _cell_lines(value: str) -> list[str]:
     return textwrap.wrap(value, CELL_CHARS, break_long_words=True) or [""]
 
 
+def _header_lines(name: str, cells: list[list[str]]) -> list[str]:
+    """A column name wrapped at spaces to its cells' longest line (at least ``HEADER_CHARS``
+    characters), so that a long name does not widen its column."""
+    chars = max([HEADER_CHARS] + [len(line) for lines in cells for line in lines])
+    return textwrap.wrap(name, chars, break_long_words=False) or [""]
+
+
 def _column_groups(widths: list[float]) -> list[list[int]]:
     """Split column indices into groups that fit the text width; column 0 starts every group."""
     groups, current, used = [], [0], widths[0]
@@ -115,17 +123,17 @@ def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame) -> list
     columns gives nothing."""
     if not len(cells.columns):
         return []
-    header = [str(c) for c in cells.columns]
     wrapped = [[_cell_lines(v) for v in row] for row in cells.head(MAX_ROWS).to_numpy()]
+    header = [_header_lines(str(c), [row[j] for row in wrapped]) for j, c in enumerate(cells.columns)]
     more = "" if len(cells) <= MAX_ROWS else f" (first {MAX_ROWS} of {len(cells)} rows; all rows in the HTML report)"
-    widths = [max([text_width(h, bold=True)] + [text_width(line) for row in wrapped for line in row[j]])
+    widths = [max([text_width(line, bold=True) for line in h] + [text_width(line) for row in wrapped for line in row[j]])
               for j, h in enumerate(header)]
     numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
     groups = _column_groups(widths)
     out: list[Flowable] = []
     for g, cols in enumerate(groups):
         part = "" if len(groups) == 1 else f" (columns {g + 1} of {len(groups)})"
-        data = [[header[j] for j in cols]] + [["\n".join(row[j]) for j in cols] for row in wrapped]
+        data = [["\n".join(header[j]) for j in cols]] + [["\n".join(row[j]) for j in cols] for row in wrapped]
         col_widths = [widths[j] + COL_PAD for j in cols[:-1]] + [widths[cols[-1]]]
         out += [paragraph(caption + more + part, "caption"),
                 Table(data, colWidths=col_widths, repeatRows=1, hAlign="LEFT",

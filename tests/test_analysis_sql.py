@@ -138,6 +138,24 @@ def test_pdf_tables_fit_the_page(tmp_path):
     assert doc.page >= 3  # each column group continues on a second page
 
 
+def test_long_column_names_wrap_instead_of_widening_the_table():
+    """Eight columns of short numbers under long names fit one table: each name wraps at spaces
+    to its cells' width (at least ``HEADER_CHARS``); a name without spaces stays whole."""
+    from reportlab.platypus import Table
+
+    from reports import pdf
+
+    names = [f"checked: the holder's edge with the VPs to print, measure {j} (pp)" for j in range(7)]
+    df = pd.DataFrame({"card": ["01 Recycle", "02 Fusion"], **{n: [1.5, -2.25] for n in names}})
+    tables = [f for f in pdf.table_flowables("Precepts", df, df.astype(str)) if isinstance(f, Table)]
+    assert len(tables) == 1
+    header = tables[0]._cellvalues[0]
+    assert header[0] == "card" and all(len(line) <= pdf.HEADER_CHARS for h in header[1:] for line in h.split("\n"))
+    assert header[1].replace("\n", " ") == names[0]
+    assert_tables_fit(tables)
+    assert pdf._header_lines("holder_edge_free_of_draft_order", [["1.0"]]) == ["holder_edge_free_of_draft_order"]
+
+
 def assert_tables_fit(flowables) -> None:
     """Every table lies within the PDF's text width and every line of a cell within its
     column (widths as ReportLab sets the table font)."""
