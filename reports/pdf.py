@@ -4,7 +4,8 @@ section with its page number, a link to it).
 
 Text is set in DejaVu Sans, the charts' font (matplotlib's copy of it), embedded as a subset,
 so every character of the report prints (Daifugō, Cyrillic card names). Tables fit the page:
-cells longer than ``CELL_CHARS`` wrap, columns that do not fit the width go to a continuation
+cells longer than ``CELL_CHARS`` wrap (narrower, down to the last of ``WRAP_CHARS``, where
+that fits the whole table in the width), columns that still do not fit go to a continuation
 table (the first column repeated), and a table longer than the page continues on the next one
 under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
 at its own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text
@@ -42,6 +43,7 @@ TABLE_FONT = 6.5  # points
 ROW_LEADING = TABLE_FONT * 1.25
 COL_PAD = 8.64  # points between columns
 CELL_CHARS = 48  # longer cells wrap
+WRAP_CHARS = (CELL_CHARS, 32, 24)  # a table that needs column groups tries narrower wraps that fit it whole
 HEADER_CHARS = 14  # a column name wraps at spaces to its cells' width, but not narrower than this
 MAX_ROWS = 400  # longer tables are cut in the PDF (all rows stay in the HTML)
 FRAME_H = PAGE_H - 2 * MARGIN - 12  # the page's frame height, less the padding ReportLab's frame keeps
@@ -81,8 +83,8 @@ def text_width(s: str, bold: bool = False, size: float = TABLE_FONT) -> float:
     return pdfmetrics.stringWidth(s, BOLD if bold else FONT, size)
 
 
-def _cell_lines(value: str) -> list[str]:
-    return textwrap.wrap(value, CELL_CHARS, break_long_words=True) or [""]
+def _cell_lines(value: str, chars: int = CELL_CHARS) -> list[str]:
+    return textwrap.wrap(value, chars, break_long_words=True) or [""]
 
 
 def _header_lines(name: str, cells: list[list[str]]) -> list[str]:
@@ -117,19 +119,37 @@ def _table_style(numeric: list[bool]) -> TableStyle:
     return TableStyle(style)
 
 
+def _layout(columns, rows, chars: int) -> tuple[list, list, list[float], list[list[int]]]:
+    """Cells wrapped at ``chars`` characters, the column names wrapped to them, the columns'
+    widths and their groups (``_column_groups``)."""
+    wrapped = [[_cell_lines(v, chars) for v in row] for row in rows]
+    header = [_header_lines(str(c), [row[j] for row in wrapped]) for j, c in enumerate(columns)]
+    widths = [max([text_width(line, bold=True) for line in h] + [text_width(line) for row in wrapped for line in row[j]])
+              for j, h in enumerate(header)]
+    return wrapped, header, widths, _column_groups(widths)
+
+
+def _fitting_layout(columns, rows) -> tuple[list, list, list[float], list[list[int]]]:
+    """The first ``_layout`` of ``WRAP_CHARS`` that fits the width in one group, else the widest."""
+    widest = None
+    for chars in WRAP_CHARS:
+        layout = _layout(columns, rows, chars)
+        if len(layout[3]) == 1:
+            return layout
+        widest = widest or layout
+    return widest
+
+
 def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame) -> list[Flowable]:
     """A caption and table per group of columns that fits the width. ``cells``: the table
     formatted as strings; ``df``: the original (its numbers align right); a table without
     columns gives nothing."""
     if not len(cells.columns):
         return []
-    wrapped = [[_cell_lines(v) for v in row] for row in cells.head(MAX_ROWS).to_numpy()]
-    header = [_header_lines(str(c), [row[j] for row in wrapped]) for j, c in enumerate(cells.columns)]
+    rows = cells.head(MAX_ROWS).to_numpy()
+    wrapped, header, widths, groups = _fitting_layout(cells.columns, rows)
     more = "" if len(cells) <= MAX_ROWS else f" (first {MAX_ROWS} of {len(cells)} rows; all rows in the HTML report)"
-    widths = [max([text_width(line, bold=True) for line in h] + [text_width(line) for row in wrapped for line in row[j]])
-              for j, h in enumerate(header)]
     numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
-    groups = _column_groups(widths)
     out: list[Flowable] = []
     for g, cols in enumerate(groups):
         part = "" if len(groups) == 1 else f" (columns {g + 1} of {len(groups)})"

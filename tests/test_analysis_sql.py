@@ -156,6 +156,21 @@ def test_long_column_names_wrap_instead_of_widening_the_table():
     assert pdf._header_lines("holder_edge_free_of_draft_order", [["1.0"]]) == ["holder_edge_free_of_draft_order"]
 
 
+def test_a_table_of_long_texts_wraps_narrower_to_stay_whole():
+    """Text cells that would split the table into column groups at ``CELL_CHARS`` wrap at a
+    narrower width of ``WRAP_CHARS`` when that fits the whole table on the page."""
+    from reportlab.platypus import Table
+
+    from reports import pdf
+
+    text = "a rule that reads over several words"  # 36 characters: one line at CELL_CHARS
+    df = pd.DataFrame({f"column {j}": [text, "short"] for j in range(6)})
+    assert len(pdf._layout(df.columns, df.to_numpy(), pdf.CELL_CHARS)[3]) > 1  # too wide unwrapped
+    tables = [f for f in pdf.table_flowables("Rules", df, df) if isinstance(f, Table)]
+    assert len(tables) == 1 and tables[0]._cellvalues[1][0].count("\n") >= 1
+    assert_tables_fit(tables)
+
+
 def assert_tables_fit(flowables) -> None:
     """Every table lies within the PDF's text width and every line of a cell within its
     column (widths as ReportLab sets the table font)."""
