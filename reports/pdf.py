@@ -5,8 +5,9 @@ section with its page number, a link to it).
 Text is set in DejaVu Sans, the charts' font (matplotlib's copy of it), embedded as a subset,
 so every character of the report prints (Daifugō, Cyrillic card names). Tables fit the page:
 cells longer than ``CELL_CHARS`` wrap (narrower, down to the last of ``WRAP_CHARS``, where
-that fits the whole table in the width), columns that still do not fit go to a continuation
-table (the first column repeated), and a table longer than the page continues on the next one
+that fits the whole table in the width), a table of a few rows that still does not fit prints
+on its side (``transposed``), and columns that still do not fit go to a continuation table (the
+first column repeated), and a table longer than the page continues on the next one
 under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
 at its own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text
 prints at the point sizes it was drawn with.
@@ -43,6 +44,7 @@ TABLE_FONT = 6.5  # points
 ROW_LEADING = TABLE_FONT * 1.25
 COL_PAD = 8.64  # points between columns
 CELL_CHARS = 48  # longer cells wrap
+MAX_TRANSPOSED_ROWS = 3  # a table of at most this many rows that still needs column groups prints on its side
 WRAP_CHARS = (CELL_CHARS, 32, 24)  # a table that needs column groups tries narrower wraps that fit it whole
 HEADER_CHARS = 14  # a column name wraps at spaces to its cells' width, but not narrower than this
 MAX_ROWS = 400  # longer tables are cut in the PDF (all rows stay in the HTML)
@@ -140,16 +142,25 @@ def _fitting_layout(columns, rows) -> tuple[list, list, list[float], list[list[i
     return widest
 
 
-def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame) -> list[Flowable]:
-    """A caption and table per group of columns that fits the width. ``cells``: the table
-    formatted as strings; ``df``: the original (its numbers align right); a table without
-    columns gives nothing."""
+def transposed(df: pd.DataFrame) -> pd.DataFrame:
+    """A table of a few rows turned on its side: a row per column, headed by the first column's
+    values (every cell as text, so nothing aligns as a number)."""
+    t = df.astype(str).set_index(df.columns[0]).T
+    return t.rename_axis(str(df.columns[0])).reset_index()
+
+
+def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame, turned: bool = False) -> list[Flowable]:
+    """A caption and table per group of columns that fits the width (a table of a few rows that
+    does not fit: on its side, ``turned``). ``cells``: the table formatted as strings; ``df``: the
+    original (its numbers align right); a table without columns gives nothing."""
     if not len(cells.columns):
         return []
     rows = cells.head(MAX_ROWS).to_numpy()
     wrapped, header, widths, groups = _fitting_layout(cells.columns, rows)
+    if len(groups) > 1 and 1 <= len(cells) <= MAX_TRANSPOSED_ROWS and not turned:
+        return table_flowables(caption, *[transposed(t) for t in (df, cells)], turned=True)
     more = "" if len(cells) <= MAX_ROWS else f" (first {MAX_ROWS} of {len(cells)} rows; all rows in the HTML report)"
-    numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df.columns]
+    numeric = [pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t) for t in df.dtypes]
     out: list[Flowable] = []
     for g, cols in enumerate(groups):
         part = "" if len(groups) == 1 else f" (columns {g + 1} of {len(groups)})"

@@ -171,6 +171,26 @@ def test_a_table_of_long_texts_wraps_narrower_to_stay_whole():
     assert_tables_fit(tables)
 
 
+def test_a_wide_table_of_one_or_two_rows_prints_on_its_side():
+    """A table of at most ``MAX_TRANSPOSED_ROWS`` rows that needs column groups even wrapped
+    narrow prints as one table with a row per column, headed by the first column's values (equal
+    labels included); a longer table keeps its column groups."""
+    from reportlab.platypus import Table
+
+    from reports import pdf
+
+    text = "a diagnostic that reads over quite a few words"
+    df = pd.DataFrame({"bot": ["strategist", "strategist"], **{f"measure {j}": [text, 0.5] for j in range(9)}})
+    tables = [f for f in pdf.table_flowables("Diagnostics", df, df.astype(str)) if isinstance(f, Table)]
+    assert len(tables) == 1
+    cells = tables[0]._cellvalues
+    assert cells[0] == ["bot", "strategist", "strategist"] and len(cells) == 10
+    assert cells[1][0] == "measure 0" and cells[1][2] == "0.5"
+    assert_tables_fit(tables)
+    long = pd.concat([df] * 2, ignore_index=True)  # four rows: column groups
+    assert len([f for f in pdf.table_flowables("Diagnostics", long, long.astype(str)) if isinstance(f, Table)]) > 1
+
+
 def assert_tables_fit(flowables) -> None:
     """Every table lies within the PDF's text width and every line of a cell within its
     column (widths as ReportLab sets the table font)."""
