@@ -5,10 +5,9 @@ section with its page number, a link to it).
 Text is set in DejaVu Sans, the charts' font (matplotlib's copy of it), embedded as a subset,
 so every character of the report prints (Daifugō, Cyrillic card names). Tables fit the page:
 cells longer than ``CELL_CHARS`` wrap (narrower, down to the last of ``WRAP_CHARS``, where
-that fits the whole table in the width), a table of a few rows that still does not fit prints
-on its side (``transposed``), and columns that still do not fit go to a continuation table (the
-first column repeated), and a table longer than the page continues on the next one
-under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
+that fits the whole table in the width); a table of a few rows that still does not fit prints
+on its side (``transposed``); columns that still do not fit go to a continuation table (the
+first column repeated); a table longer than the page continues on the next one under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
 at its own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text
 prints at the point sizes it was drawn with.
 """
