@@ -7,9 +7,10 @@ so every character of the report prints (Daifugō, Cyrillic card names). Tables 
 cells longer than ``CELL_CHARS`` wrap (narrower, down to the last of ``WRAP_CHARS``, where
 that fits the whole table in the width); a table of a few rows that still does not fit prints
 on its side (``transposed``); columns that still do not fit go to a continuation table (the
-first column repeated); a table longer than the page continues on the next one under its header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed
-at its own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text
-prints at the point sizes it was drawn with.
+first column repeated); a table longer than the page continues on the next one under its
+header. A chart is its PNG, the HTML's pixels, fetched when its page is drawn, printed at its
+own size (``chart_size``: a figure inch is a printed inch, as in the HTML), so its text prints
+at the point sizes it was drawn with.
 """
 
 from __future__ import annotations
