@@ -43,10 +43,11 @@ MIN_EFFECT = 0.01  # an edge of at least 1 percentage point, significant after B
 MIN_WORTH_VP = 0.5  # a card worth less than half a VP is not evened by a whole-VP change
 
 
-def _holdings_sql(run) -> str:
+def _holdings_sql(run, scale: int = 1) -> str:
     """SQL: one row per drafted precept: game, card, stratum (draft round, pick, bot), the
-    holder's win share ``w`` and final points ``p``, its raw edge ``y`` (against the other seats),
-    and the change of its win share with ``d`` more VP for every ``d`` in ``SHIFTS`` (``s_<d>``)."""
+    holder's win share ``w`` and final points ``p`` (times ``scale``: on a point scale ``scale``
+    times finer), its raw edge ``y`` (against the other seats), and the change of its win share
+    with ``d`` more VP on that scale for every ``d`` in ``SHIFTS`` (``s_<d>``)."""
     record = {"pick_01", "pick_round_01"} <= run.columns("games").keys()  # without the draft record: a stratum per bot
     picks = " UNION ALL ".join(
         f"SELECT game, {c} AS card, owner_{c:02d} AS seat, "
@@ -58,8 +59,8 @@ def _holdings_sql(run) -> str:
     return f"""
         WITH h AS ({picks}),
         g AS (SELECT game, count(*) AS k, sum(win_share) AS tw,
-                     list(points ORDER BY seat) AS pts FROM seats GROUP BY game HAVING count(*) > 1),
-        s AS (SELECT s.game, s.seat, s.bot, s.win_share AS w, s.points AS p, g.k, g.tw,
+                     list(points * {int(scale)} ORDER BY seat) AS pts FROM seats GROUP BY game HAVING count(*) > 1),
+        s AS (SELECT s.game, s.seat, s.bot, s.win_share AS w, s.points * {int(scale)} AS p, g.k, g.tw,
                      list_concat(g.pts[1:s.seat], g.pts[s.seat + 2:]) AS others
               FROM seats s JOIN g USING (game)),
         o AS (SELECT *, list_max(others) AS om FROM s),
@@ -68,10 +69,10 @@ def _holdings_sql(run) -> str:
         FROM h JOIN x USING (game, seat)"""
 
 
-def _adjusted_sql(run) -> str:
+def _adjusted_sql(run, scale: int = 1) -> str:
     """SQL: the holdings with ``ya`` / ``ypa``: the holder's win share and final points less their
     stratum's mean."""
-    return f"""WITH hh AS ({_holdings_sql(run)})
+    return f"""WITH hh AS ({_holdings_sql(run, scale)})
         SELECT *, w - avg(w) OVER st AS ya, p - avg(p) OVER st AS ypa FROM hh
         WINDOW st AS (PARTITION BY rnd, pick, bot)"""
 
@@ -80,14 +81,15 @@ def _shift_cols() -> list[str]:
     return [f"s_{'m' if d < 0 else 'p'}{abs(d)}" for d in SHIFTS]
 
 
-def card_power(run) -> pd.DataFrame:
+def card_power(run, scale: int = 1) -> pd.DataFrame:
     """One row per drafted card: holdings, the holders' mean win share (95% interval), raw edge (holder against the other seats, win-rate
     points as a fraction) and the draft-order-free edge with its 95% interval and p (BH ``q``
     over the cards), worth in points and in VP (edge over the win value of one VP) with
     intervals (``worth_vp``), first-pick share, the predicted edge for every VP change in ``SHIFTS``
-    (``edge_<d>``), and the verdict (too strong, too weak, even)."""
+    (``edge_<d>``), and the verdict (too strong, too weak, even). With ``scale`` k, points, worth
+    and VP changes are on a point scale k times finer (every point worth k; ``cardlab suggest --scale``)."""
     shifts = ", ".join(f"avg({c}) AS {c}" for c in _shift_cols())
-    t = run.sql(f"""WITH a AS ({_adjusted_sql(run)})
+    t = run.sql(f"""WITH a AS ({_adjusted_sql(run, scale)})
         SELECT card, count(*) AS n, avg(w) AS win, stddev_samp(w) AS sd_win, avg(y) AS raw, avg(ya) AS edge, stddev_samp(ya) AS sd,
                avg(ypa) AS points, stddev_samp(ypa) AS sd_points, avg((pick = 1)::DOUBLE) AS first_pick, {shifts}
         FROM a GROUP BY card ORDER BY card""")
@@ -252,6 +254,13 @@ def accepted(rnd: dict) -> bool:
     return bool(rnd["changes"]) and not rnd["worse"] and rnd["imbalance"]["change"]["value"] < 0
 
 
+def scale_words(scale: int, points: dict, players: int) -> str:
+    """The point scale of ``cardlab suggest --scale`` in words (``points``: its point parameters)."""
+    ranks = "/".join(str(points[f"rank_points_{i}"]) for i in range(1, players + 1))
+    return (f"a point scale {scale} times finer (rank points {ranks}, capital-fall bonus "
+            f"{points['capital_fall_bonus']}, every precept VP times {scale})")
+
+
 def _pp(x: float) -> str:
     return f"{100 * x:+.1f}"
 
@@ -276,10 +285,11 @@ def _names(cards: list[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def answer(start: pd.DataFrame, rounds: list[dict], dropped: set[int], vps: dict[int, int]) -> dict:
+def answer(start: pd.DataFrame, rounds: list[dict], dropped: set[int], vps: dict[int, int], scale: str = "") -> dict:
     """The advice as one table (per card: VP now and to print, edge now and with the new VPs in
     the check games, worth in VP, what to do), the set imbalance before and after, the cards
-    whose text should change, and one sentence that says it."""
+    whose text should change, and one sentence that says it (after ``scale``, the point scale
+    the VPs are on when it is not the run's own)."""
     chosen = next((r for r in reversed(rounds) if accepted(r)), None)
     changes = {int(c): int(d) for c, d in (chosen["changes"] if chosen else {}).items()}
     before = {int(r["id"]): r for r in (chosen["before"] if chosen else start.to_dict("records"))}
@@ -297,7 +307,7 @@ def answer(start: pd.DataFrame, rounds: list[dict], dropped: set[int], vps: dict
     return {"changes": {str(c): vps[c] + d for c, d in changes.items()}, "text_changes": text, "rows": rows,
             "imbalance": chosen["imbalance"] if chosen else None, "games": chosen["games"] if chosen else 0,
             "tried": [{str(c): d for c, d in r["changes"].items()} for r in rounds],
-            "sentence": sentence(changes, vps, chosen, rounds, text)}
+            "sentence": sentence(changes, vps, chosen, rounds, text, scale)}
 
 
 def _imbalance_text(imb: dict, games: int) -> str:
@@ -308,8 +318,14 @@ def _imbalance_text(imb: dict, games: int) -> str:
 
 
 def sentence(changes: dict[int, int], vps: dict[int, int], chosen: dict | None, rounds: list[dict],
-             text: list[int]) -> str:
-    """The advice in one sentence (two where text changes follow)."""
+             text: list[int], scale: str = "") -> str:
+    """The advice in one sentence (two where text changes follow), after ``scale``."""
+    said = _sentence(changes, vps, chosen, rounds, text)
+    return scale + said[0].lower() + said[1:] if scale else said
+
+
+def _sentence(changes: dict[int, int], vps: dict[int, int], chosen: dict | None, rounds: list[dict],
+              text: list[int]) -> str:
     if chosen:
         prints = "; ".join(f"{label(c)} at {vps[c] + d} VP (now {vps[c]})" for c, d in sorted(changes.items()))
         head = f"Print {prints}: {_imbalance_text(chosen['imbalance'], chosen['games'])}."

@@ -22,7 +22,26 @@ from sim.config import ConfigError
 
 SEED_OFFSET = 3_000_017  # check rounds play the source seed + this + the round number
 MAX_ROUNDS = 3
+MAX_SCALE = 10
 VP = "precept_vp_{:02d}"
+# the points of a final score: on a point scale k times finer, each is k times larger (the same game)
+POINT_PARAMS = (*(f"rank_points_{i}" for i in range(1, 7)), "capital_fall_bonus")
+VP_WEIGHT = "draft_vp_weight"  # a bot parameter that weighs VP: on a finer scale it weighs each VP less
+
+
+def scaled(source, scale: int) -> tuple[dict, dict]:
+    """The source config's parameters and bot parameters on a point scale ``scale`` times finer:
+    every point and VP times ``scale``, every bot's weight of a VP divided by it, so that play
+    is as before."""
+    defaults = {p.name: p.default for p in source.game.params}  # a run from before a parameter existed
+    params = {**defaults, **source.config.params}
+    params.update({k: params[k] * scale for k in (*POINT_PARAMS, *(VP.format(c) for c in power.CARDS)) if k in params})
+    bots = {b: dict(v) for b, v in source.config.bot_params.items()}
+    for name in set(source.config.bots):
+        spec = source.game.bots[name]
+        if VP_WEIGHT in spec.params:
+            bots.setdefault(name, {})[VP_WEIGHT] = source.config.bot_param(name, VP_WEIGHT, spec.params) / scale
+    return params, bots
 
 
 def revise(changes: dict[int, int], worse: set[int]) -> tuple[dict[int, int], set[int]]:
@@ -55,12 +74,14 @@ def check_round(number: int, seed: int, changes: dict[int, int], play: Callable)
             "before": before.to_dict("records"), "after": after.to_dict("records")}
 
 
-def suggest(source, play: Callable, rounds: int = MAX_ROUNDS, notify: Callable[[str], None] = lambda s: None) -> dict:
+def suggest(source, play: Callable, rounds: int = MAX_ROUNDS, notify: Callable[[str], None] = lambda s: None,
+            scale: int = 1) -> dict:
     """The advice for ``source`` (a daifugo run with precepts): its card power, the checked
     rounds and the answer (``analysis.precept_power.answer``). ``play(changes, seed, name)``
     plays the source config with the VPs changed by ``changes`` (card id -> VP change) on
-    ``seed`` and returns the opened run."""
-    start = power.card_power(source)
+    ``seed`` and returns the opened run. With ``scale`` k, VPs are on a point scale k times
+    finer (``scaled``; ``play`` plays on it), so a change can be a k-th of a VP now."""
+    start = power.card_power(source, scale)
     if start.empty:
         raise ConfigError(f"{source.path}: no precepts were drafted in this run, so there are no precept VPs to suggest")
     changes, dropped, played = power.vp_changes(start), set(), []
@@ -77,10 +98,12 @@ def suggest(source, play: Callable, rounds: int = MAX_ROUNDS, notify: Callable[[
         if not rnd["worse"]:  # the set as a whole did not get more even: nothing left to try
             dropped |= set(changes)
             changes = {}
-    vps = {c: int(source.config.params.get(VP.format(c), 1)) for c in start["id"]}
-    return {"source": str(source.path), "source_digest": source.config.digest(), "vp_now": vps,
-            "start": start.to_dict("records"), "rounds": played, "dropped": sorted(dropped),
-            "answer": power.answer(start, played, dropped, vps)}
+    vps = {c: scale * int(source.config.params.get(VP.format(c), 1)) for c in start["id"]}
+    points = {k: v for k, v in scaled(source, scale)[0].items() if k in POINT_PARAMS} if scale > 1 else {}
+    return {"source": str(source.path), "source_digest": source.config.digest(), "vp_now": vps, "scale": scale,
+            "points": points, "start": start.to_dict("records"), "rounds": played, "dropped": sorted(dropped),
+            "answer": power.answer(start, played, dropped, vps,
+                                   f"On {power.scale_words(scale, points, source.config.players)}: " if points else "")}
 
 
 def write(advice: dict, out: Path) -> Path:
@@ -92,16 +115,18 @@ def write(advice: dict, out: Path) -> Path:
     return path
 
 
-def player(source, out: Path, games: int, options) -> Callable:
-    """``play(changes, seed, name)`` for ``suggest``: the source config with changed VPs, ``games``
-    games on ``seed`` into ``out/name`` (resumed if there; ``options``: a ``RunOptions``), opened."""
+def player(source, out: Path, games: int, options, scale: int = 1) -> Callable:
+    """``play(changes, seed, name)`` for ``suggest``: the source config (on the point scale
+    ``scale``, ``scaled``) with changed VPs, ``games`` games on ``seed`` into ``out/name``
+    (resumed if there; ``options``: a ``RunOptions``), opened."""
     from analysis.load import Run
     from sim import runner
 
+    params, bots = scaled(source, scale)
+
     def play(changes: dict[int, int], seed: int, name: str):
-        vps = {VP.format(c): int(source.config.params.get(VP.format(c), 1)) + d for c, d in changes.items()}
-        defaults = {p.name: p.default for p in source.game.params}  # a run from before a parameter existed
-        cfg = dataclasses.replace(source.config, seed=seed, params={**defaults, **source.config.params, **vps})
+        vps = {VP.format(c): params[VP.format(c)] + d for c, d in changes.items()}
+        cfg = dataclasses.replace(source.config, seed=seed, params={**params, **vps}, bot_params=bots)
         source.game.check(cfg)
         runner.run(cfg, games, out / name, dataclasses.replace(options, progress=False))
         return Run(out / name)

@@ -427,20 +427,23 @@ def report(runs: list[str | Path], out: str | Path, min_effect: float = 0.01, co
 
 
 def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, rounds: int = 3,
-            options: RunOptions = RunOptions(), notify: Notify = _quiet) -> tuple[dict[str, Any], Path]:
+            options: RunOptions = RunOptions(), notify: Notify = _quiet, scale: int = 1) -> tuple[dict[str, Any], Path]:
     """``cardlab suggest``: the precept VPs to print for a daifugo madness run, checked by playing
-    them (``cardlab.advice``); the advice and the advice.json written into ``out``."""
+    them (``cardlab.advice``; with ``scale`` k, on a point scale k times finer); the advice and
+    the advice.json written into ``out``."""
     from analysis.load import Run
     from cardlab import advice
 
     if rounds < 1:
         raise ConfigError(f"--rounds must be at least 1, got {rounds}")
+    if not 1 <= scale <= advice.MAX_SCALE:
+        raise ConfigError(f"--scale must be a whole number from 1 to {advice.MAX_SCALE}, got {scale}")
     source = Run(run_dir)
     if source.config.game != "daifugo" or source.config.params.get("mode") != "madness":
         raise ConfigError(f"{run_dir}: this run has no parameters to suggest (daifugo madness runs with precepts get "
                           "precept VPs)")
-    play = advice.player(source, Path(out), games or source.games_done, options)
-    result = advice.suggest(source, play, rounds, notify=notify)
+    play = advice.player(source, Path(out), games or source.games_done, options, scale)
+    result = advice.suggest(source, play, rounds, notify=notify, scale=scale)
     return result, advice.write(result, Path(out))
 
 

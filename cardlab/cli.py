@@ -232,6 +232,8 @@ def suggest(
     out: Path = typer.Option(..., "--out", "-o", help="Advice directory: advice.json and the check rounds' runs."),
     games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of each check run (default: as many as RUN)."),
     rounds: int = typer.Option(3, "--rounds", help="Check rounds at most (each plays fresh seeds)."),
+    scale: int = typer.Option(1, "--scale", help="Suggest VPs on a point scale this many times finer (every "
+                              "rank point, bonus and VP times SCALE), so that a change can be a fraction of a VP now."),
     workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
     engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
@@ -241,7 +243,7 @@ def suggest(
     where the check left a card further from even. Give RUN and OUT to `cardlab report`: the
     scorecard and the verdict show the answer."""
     result, path = api.suggest(_run_dir(run), out, games, rounds, RunOptions(workers=workers, engine=engine),
-                               notify=(lambda line: None) if quiet else typer.echo)
+                               notify=(lambda line: None) if quiet else typer.echo, scale=scale)
     typer.echo(result["answer"]["sentence"])
     typer.echo(f"wrote {path}")
 

@@ -304,3 +304,9 @@ def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path,
 
 def test_suggest_on_a_run_without_suggestions_is_one_line_error(run_dir):
     assert "no parameters to suggest" in one_line_error(cardlab("suggest", run_dir, "--out", str(run_dir) + "-advice"))
+
+
+@pytest.mark.parametrize("scale", ["0", "11"])
+def test_suggest_with_a_scale_out_of_range_is_one_line_error(run_dir, scale):
+    err = one_line_error(cardlab("suggest", run_dir, "--scale", scale, "--out", str(run_dir) + "-advice"))
+    assert f"--scale must be a whole number from 1 to 10, got {scale}" in err

@@ -416,9 +416,14 @@ def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]
     the command that checks their VPs."""
     advice = getattr(run, "advice", None)
     if advice is not None:
-        ans = advice["answer"]
-        out = [f"print precept {precept_power.label(int(c))} at {v} VP (checked by playing it)"
-               for c, v in sorted(ans["changes"].items())]
+        ans, scale = advice["answer"], advice.get("scale", 1)
+        changes = sorted((int(c), v) for c, v in ans["changes"].items())
+        prints = [f"{precept_power.label(c)} at {v} VP" for c, v in changes]
+        if scale > 1 and prints:
+            out = [f"on {precept_power.scale_words(scale, advice['points'], run.config.players)}, print precepts "
+                   f"{', '.join(prints)} (checked by playing it)"]
+        else:
+            out = [f"print precept {p} (checked by playing it)" for p in prints]
         if ans["text_changes"]:
             out.append("change the text of precepts " + ", ".join(precept_power.label(c) for c in ans["text_changes"])
                        + " (VP cannot even them out)")

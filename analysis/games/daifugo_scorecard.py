@@ -47,7 +47,9 @@ def _precept_columns(power: pd.DataFrame, advice: dict | None) -> pd.DataFrame:
     if advice is not None:
         rows = pd.DataFrame(advice["answer"]["rows"])
         rows["id"] = [int(c[:2]) for c in rows["card"]]
-        keep = {"VP now": "VP now", "VP to print": "VP to print", "holder's edge now (pp)": "checked: edge now (pp)",
+        scale = f" (x{advice['scale']} scale)" if advice.get("scale", 1) > 1 else ""
+        keep = {"VP now": f"VP now{scale}", "VP to print": f"VP to print{scale}",
+                "holder's edge now (pp)": "checked: edge now (pp)",
                 "with the VPs to print (pp)": "checked: edge with the VPs to print (pp)", "what to do": "what to do"}
         out = out.merge(rows[["id", *keep]].rename(columns=keep), on="id", how="left")
     return out

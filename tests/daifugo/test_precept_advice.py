@@ -21,7 +21,8 @@ SEATS, ROUNDS, CARDS = 4, 3, 25
 RANK_POINTS = np.array([3, 2, 1, 0])
 
 
-def draft_game(n_games: int, seed: int, bonus: dict[int, float], favourite: int = 5) -> dict[str, pd.DataFrame]:
+def draft_game(n_games: int, seed: int, bonus: dict[int, float], favourite: int = 5,
+               rank_points=RANK_POINTS) -> dict[str, pd.DataFrame]:
     """The games and seats tables of ``n_games`` constructed games (see the module docstring)."""
     rng = np.random.default_rng(seed)
     games, seats = [], []
@@ -39,7 +40,7 @@ def draft_game(n_games: int, seed: int, bonus: dict[int, float], favourite: int 
                 owner[card], pick[card], pick_round[card] = seat, i + 1, r + 1
             finish = rng.permutation(SEATS)  # finish[k]: the seat placed k + 1
             place[finish] = np.arange(1, SEATS + 1)
-            points[finish] += RANK_POINTS
+            points[finish] += rank_points
         for c, b in bonus.items():
             if owner[c] >= 0:
                 points[owner[c]] += b
@@ -174,3 +175,47 @@ def test_an_advice_needs_its_run_and_a_damaged_advice_file_is_a_one_line_error(t
     (tmp_path / P.ADVICE_FILE).write_text('{"source": "x"}')
     with pytest.raises(ConfigError, match="is not an advice file of cardlab suggest"):
         P.load_advice(tmp_path)
+
+
+def test_on_a_finer_point_scale_a_card_worth_half_a_vp_gets_a_printable_change():
+    """Card 12 adds half a point: a whole VP less overshoots, one VP on the doubled scale undoes it."""
+    from sim.config import RunConfig
+    from sim.games import get_game
+
+    run = DraftRun(draft_game(6000, seed=5, bonus={12: 0.5}), seed=5, params={"precept_vp_12": 1})
+    power = P.card_power(run, scale=2).set_index("id")
+    whole = P.card_power(run).set_index("id")
+    assert power.loc[12, "edge"] == pytest.approx(whole.loc[12, "edge"])  # the scale changes no edge
+    assert abs(power.loc[12, "edge_-1"]) < 0.01 < 0.03 < abs(whole.loc[12, "edge_-1"])
+    assert power.loc[12, "worth_vp_lo"] <= 1 <= power.loc[12, "worth_vp_hi"]  # one VP on the doubled scale
+    assert P.vp_changes(power.reset_index()) == {12: -1}
+    run.game = get_game("daifugo")
+    run.config = RunConfig("daifugo", 4, ("strategist",) * 4, 5, {"mode": "madness", "precept_vp_12": 1})
+
+    def play(changes, seed, name):  # the constructed game on the doubled scale: card 12 adds 1 point there
+        return DraftRun(draft_game(6000, seed, {12: 1 + changes.get(12, 0)}, rank_points=2 * RANK_POINTS),
+                        seed=seed, path=name)
+
+    result = A.suggest(run, play, scale=2)
+    assert result["answer"]["changes"] == {"12": 1}  # 2 - 1 on the doubled scale: half a VP now
+    assert result["answer"]["imbalance"]["change"]["hi"] < 0
+    assert result["scale"] == 2 and result["points"]["rank_points_1"] == 6 and result["points"]["capital_fall_bonus"] == 2
+    assert result["answer"]["sentence"].startswith(
+        "On a point scale 2 times finer (rank points 6/4/2/0, capital-fall bonus 2, every precept VP times 2): "
+        "print 12 Collusion at 1 VP (now 2)")
+
+
+def test_the_finer_scale_is_the_same_game_with_every_point_and_vp_weight_scaled():
+    from sim.config import RunConfig
+    from sim.games import get_game
+
+    game = get_game("daifugo")
+    cfg = RunConfig("daifugo", 4, ("strategist", "greedy", "strategist", "random"), 1,
+                    {"mode": "madness", "rank_points_1": 4, "precept_vp_06": 2},
+                    {"strategist": {"draft_vp_weight": 6.0}})
+    params, bots = A.scaled(SimpleNamespace(game=game, config=cfg), 3)
+    assert [params[f"rank_points_{i}"] for i in range(1, 7)] == [12, 6, 3, 0, 0, 0]
+    assert params["capital_fall_bonus"] == 3 and params["precept_vp_06"] == 6 and params["precept_vp_07"] == 3
+    assert params["mode"] == "madness" and params["hand_size"] == 10  # nothing else changes
+    assert bots == {"strategist": {"draft_vp_weight": 2.0}}  # greedy and random do not weigh VP
+    assert cfg.bot_params == {"strategist": {"draft_vp_weight": 6.0}} and cfg.params["precept_vp_06"] == 2

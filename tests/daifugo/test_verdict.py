@@ -78,3 +78,13 @@ def test_the_sentence_names_the_four_largest_edges_and_counts_the_rest():
         "What to change: even out the precepts 06 Card (+6.0 pp), 05 Card (+5.0 pp), 04 Card (+4.0 pp), 03 Card "
         "(+3.0 pp) and 2 more by the holder's edge (their VPs, checked by playing them: cardlab suggest df --out "
         "df-suggested).")
+
+
+def test_advice_on_a_finer_point_scale_says_so_where_it_names_the_vp():
+    points = {"rank_points_1": 6, "rank_points_2": 4, "rank_points_3": 2, "rank_points_4": 0, "capital_fall_bonus": 2}
+    answer = {**ADVICE["answer"], "changes": {"6": 0, "12": 3}}
+    run = SimpleNamespace(path=Path("df"), advice={**ADVICE, "answer": answer, "scale": 2, "points": points},
+                          config=SimpleNamespace(players=4))
+    assert D.what_to_change(run, CANDS[:3], 0.01).startswith(
+        "What to change: on a point scale 2 times finer (rank points 6/4/2/0, capital-fall bonus 2, every precept VP "
+        "times 2), print precepts 06 Slip-Through at 0 VP, 12 Collusion at 3 VP (checked by playing it); change the text")
