@@ -120,6 +120,7 @@ class Mark:
     level: str  # green | amber | red
     text: str
     group: str = "design"  # one of GROUPS: only design lines count towards a run's overall verdict
+    line: str = ""  # the rule line's metric (``sim.levers.Line``) that ``cardlab suggest`` prescribes for
 
 
 def level(c: Candidate | None, min_effect: float) -> str:

@@ -22,12 +22,12 @@ from analysis import queries
 from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, Candidate, percent  # noqa: F401 (re-exported)
 from analysis.games import candidates_for
 from analysis.sections import Section
+from sim.levers import STALL_BAND
 from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
-STALL_FLAGS = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}  # flags to keep rare
-MAX_STALL_RATE = 0.01  # tolerated share of games ending at the cap or in a stalemate
+MAX_STALL_RATE = STALL_BAND  # tolerated share of games ending at the cap or in a stalemate (the rule lines' band)
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
          "bot": ("Bot strength", "which bot wins more or less: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}
@@ -53,7 +53,10 @@ def _group_candidates(run, label: str, by: str) -> list[Candidate]:
 
 
 def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
-    flags = [f for f in STALL_FLAGS if run.columns("games").get(f) == "BOOLEAN"]
+    from sim.games import get_game
+
+    words = get_game(run.config.game).stall_flags  # flags to keep rare
+    flags = [f for f in words if run.columns("games").get(f) == "BOOLEAN"]
     if not flags:
         return []
     c = queries.one(run, "SELECT count(*) AS n, " + ", ".join(f"sum({f}::BIGINT) AS {f}" for f in flags) + " FROM games")
@@ -62,7 +65,7 @@ def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
         k = int(c[f])
         lo, hi = wilson(k, n)
         p = rate_test_greater(k, n, max_rate)  # the score test Wilson's interval inverts
-        out.append(Candidate(label, "", STALL_FLAGS[f], "stall", k / n, float(lo), float(hi), max_rate,
+        out.append(Candidate(label, "", words[f], "stall", k / n, float(lo), float(hi), max_rate,
                              k / n - max_rate, float(p), diff_lo=float(lo) - max_rate, diff_hi=float(hi) - max_rate))
     return out
 

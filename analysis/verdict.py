@@ -34,7 +34,7 @@ def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     shared = " (shared wins count for every sharer)" if share * len(t) > 1 + 1e-9 else ""
     return Mark(lv, f"{head}: the best seat (seat {int(best['seat'])}) wins {pp(best['rate'])} of games "
                        f"(95% CI {pp(best['lo'])}-{pp(best['hi'])}), the worst (seat {int(worst['seat'])}) "
-                       f"{pp(worst['rate'])}; an even share is {pp(share)}{shared}.")
+                       f"{pp(worst['rate'])}; an even share is {pp(share)}{shared}.", line="seat_spread")
 
 
 BASELINE_BOTS = ("random",)  # bots that stand for no strategy: their weakness is no verdict on the others
@@ -63,9 +63,12 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
                     ". This measures how the bots play, not the rules alone.", "bot")
 
 
-def stall_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
-    """Rule lines: how often games end at a turn cap or in a stalemate."""
-    out = [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1]) for c in cands if c.kind == "stall"]
+def stall_marks(cands: list[Candidate], min_effect: float, flags: dict[str, str] = {}) -> list[Mark]:
+    """Rule lines: how often games end at a turn cap or in a stalemate (``flags``: the game's
+    stall flags, column -> words)."""
+    flag = {w: f for f, w in flags.items()}
+    out = [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1], line=f"rate:{flag.get(c.subject, '')}")
+           for c in cands if c.kind == "stall"]
     return out or [Mark("green", "Games always end: this game has no turn cap or stalemate to hit.")]
 
 
@@ -81,6 +84,28 @@ def plain(text: str) -> str:
     return re.sub(r"95% CI ([^()\s]+)-([^()\s]+?)\)", r"likely \1 to \2)", text)
 
 
+def prescribed(run, mark: Mark) -> str:
+    """What ``cardlab suggest`` prescribes for an amber or red rule line (``analysis.prescriptions``),
+    or why there is nothing: no lever, the line within noise of its band, or no search yet."""
+    from analysis.advice import for_line
+    from analysis.prescriptions import sentence
+
+    if mark.group != "design" or mark.level == "green" or not mark.line:
+        return ""
+    advice = getattr(run, "advice", None)
+    if advice is None:
+        return (f" Prescription: not searched yet (cardlab suggest {run.path} --out DIR, then give DIR to the "
+                "report).")
+    found = for_line(advice, mark.line)
+    if found is not None:
+        return " " + sentence(found)
+    state = next((s for s in advice.get("lines", []) if s["line"] == mark.line), None)
+    if state is not None:
+        return (f" Prescription: none searched: on its own measure ({state['words']}) this line is "
+                f"{'in' if state['status'] == 'in' else 'within noise of'} its band.")
+    return " No lever in range moves this line: the game declares none for it, so the rule's text is the change to make."
+
+
 def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) -> str:
     """One sentence of what to change in the rules, from the rule lines every game has (seat
     order, stalls); a game's own ``what_to_change`` adds its rule cards (``analysis.changes``)."""
@@ -90,12 +115,13 @@ def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) 
 def section(label: str, run, cands: list[Candidate], min_effect: float) -> list[Section]:
     """One run's verdict page (``cands``: the run's adjusted candidates): the overall verdict on
     the rule lines, the rule lines and what to change; then the bot and engine lines."""
-    marks = [seat_mark(run, cands, min_effect), bot_mark(run, cands, min_effect), *stall_marks(cands, min_effect),
-             *engine_marks(cands, min_effect)]
+    marks = [seat_mark(run, cands, min_effect), bot_mark(run, cands, min_effect),
+             *stall_marks(cands, min_effect, run.game.stall_flags), *engine_marks(cands, min_effect)]
     own = hook(run.config.game, "verdict_marks")
     if own:
         marks += own(run, cands, min_effect)
-    marks = [Mark(m.level, plain(m.text[:1].upper() + m.text[1:]), m.group) for m in marks]
+    marks = [Mark(m.level, plain(m.text[:1].upper() + m.text[1:]) + prescribed(run, m), m.group, m.line)
+             for m in marks]
     rules = [m for m in marks if m.group == "design"]
     worst = max((m.level for m in rules), key=list(MARKS).index)  # the order of MARKS is green < amber < red
     change = hook(run.config.game, "what_to_change") or what_to_change

@@ -426,24 +426,28 @@ def report(runs: list[str | Path], out: str | Path, min_effect: float = 0.01, co
     return build(dirs, Path(out), min_effect, compare, pair)  # each run is checked (require_intact) as it is opened
 
 
+MAX_SCALE = 10  # suggest --scale: a point scale at most this many times finer
+
+
 def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, rounds: int = 3,
-            options: RunOptions = RunOptions(), notify: Notify = _quiet, scale: int = 1) -> tuple[dict[str, Any], Path]:
-    """``cardlab suggest``: the precept VPs to print for a daifugo madness run, checked by playing
-    them (``cardlab.advice``; with ``scale`` k, on a point scale k times finer); the advice and
-    the advice.json written into ``out``."""
+            options: RunOptions = RunOptions(), notify: Notify = _quiet, scale: int = 1, lines: list[str] = (),
+            levers: list[str] = ()) -> tuple[dict[str, Any], Path]:
+    """``cardlab suggest``: a checked prescription for every rule line of the run outside its band
+    (``cardlab.advice``; ``lines``/``levers``: only these; ``rounds`` and ``scale``: the precept
+    VP search's check rounds and point scale, for games with precept VPs); the advice and the
+    advice.json written into ``out``."""
     from analysis.load import Run
     from cardlab import advice
 
     if rounds < 1:
         raise ConfigError(f"--rounds must be at least 1, got {rounds}")
-    if not 1 <= scale <= advice.MAX_SCALE:
-        raise ConfigError(f"--scale must be a whole number from 1 to {advice.MAX_SCALE}, got {scale}")
+    if not 1 <= scale <= MAX_SCALE:
+        raise ConfigError(f"--scale must be a whole number from 1 to {MAX_SCALE}, got {scale}")
+    if games is not None and games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
     source = Run(run_dir)
-    if source.config.game != "daifugo" or source.config.params.get("mode") != "madness":
-        raise ConfigError(f"{run_dir}: this run has no parameters to suggest (daifugo madness runs with precepts get "
-                          "precept VPs)")
-    play = advice.player(source, Path(out), games or source.games_done, options, scale)
-    result = advice.suggest(source, play, rounds, notify=notify, scale=scale)
+    result = advice.suggest(source, Path(out), games, options.workers, lines, levers, notify, scale=scale,
+                            rounds=rounds)
     return result, advice.write(result, Path(out))
 
 

@@ -228,23 +228,33 @@ def report(
 
 @app.command()
 def suggest(
-    run: Path = typer.Argument(..., help="Daifugo madness run whose precept VPs to check (the precepts drafted in it)."),
-    out: Path = typer.Option(..., "--out", "-o", help="Advice directory: advice.json and the check rounds' runs."),
-    games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of each check run (default: as many as RUN)."),
-    rounds: int = typer.Option(3, "--rounds", help="Check rounds at most (each plays fresh seeds)."),
-    scale: int = typer.Option(1, "--scale", help="Suggest VPs on a point scale this many times finer (every "
+    run: Path = typer.Argument(..., help="Run whose rule lines to prescribe for (any game)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Advice directory (not a run): advice.json and the runs "
+                             "played to check it; run the same command again to resume."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of each confirmation and population "
+                                        "check (default: as many as RUN); candidates are screened on a fifth."),
+    line: Optional[list[str]] = typer.Option(None, "--line", help="Only this line (metric name, e.g. seat_spread, "
+                                             "rate:hq_stalemate, precept_imbalance); repeatable."),
+    lever: Optional[list[str]] = typer.Option(None, "--lever", help="Only this lever (PARAM, or PARAM=VALUE within "
+                                              "its range; `cardlab rules GAME` lists them); repeatable."),
+    rounds: int = typer.Option(3, "--rounds", help="Precept VPs: check rounds at most (each plays fresh seeds)."),
+    scale: int = typer.Option(1, "--scale", help="Precept VPs on a point scale this many times finer (every "
                               "rank point, bonus and VP times SCALE), so that a change can be a fraction of a VP now."),
     workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
-    engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ):
-    """Suggest the precept VPs to print and play them before advising them: a VP change for each
-    uneven card worth half a VP or more, checked against the VPs now on fresh games and revised
-    where the check left a card further from even. Give RUN and OUT to `cardlab report`: the
-    scorecard and the verdict show the answer."""
-    result, path = api.suggest(_run_dir(run), out, games, rounds, RunOptions(workers=workers, engine=engine),
-                               notify=(lambda line: None) if quiet else typer.echo, scale=scale)
-    typer.echo(result["answer"]["sentence"])
+    """Prescribe for every rule line of RUN outside its band (seat order, stalls and stalemates,
+    precept VPs): the smallest lever change that brings the line into its band, screened,
+    raced and confirmed on fresh games, with its side effects on every other line, and played by
+    the run's bots and by a strong bot in every seat. Give RUN and OUT to `cardlab report`: the
+    verdict shows each prescription."""
+    result, path = api.suggest(_run_dir(run), out, games, rounds, RunOptions(workers=workers),
+                               notify=(lambda s: None) if quiet else typer.echo, scale=scale, lines=line or [],
+                               levers=lever or [])
+    from analysis.prescriptions import summary
+
+    for text in summary(result):
+        typer.echo(text)
     typer.echo(f"wrote {path}")
 
 

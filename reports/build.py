@@ -23,7 +23,7 @@ from analysis import robustness as robust
 from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
 from analysis.glossary import plain_table, section as glossary_section
 from analysis.load import Run, cores
-from analysis.precept_power import is_advice, load_advice
+from analysis.advice import is_advice, load_advice
 from analysis.sections import Section, anchor
 from analysis.sweep import Sweep, is_sweep
 from reports import pdf

@@ -6,9 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import changes as rule_changes, charts, precept_power, queries, rule_cards
+from analysis import changes as rule_changes, charts, queries
+from analysis.games import daifugo_power as precept_power, daifugo_rule_cards as rule_cards
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.games import daifugo_feel, daifugo_scorecard
+from analysis.games import daifugo_vp
+from analysis.games.daifugo_vp import vp_check
 from analysis.games.daifugo_control import BASE_GAME, base_game, control_command, control_config  # noqa: F401 (hooks)
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
 from analysis.sections import Section
@@ -70,7 +73,7 @@ def precepts(run) -> pd.DataFrame:
 
 
 def power(run) -> pd.DataFrame:
-    """The precepts' draft-order-free edges and worth (``analysis.precept_power.card_power``)."""
+    """The precepts' draft-order-free edges and worth (``analysis.games.daifugo_power.card_power``)."""
     return _cached(run, "power", precept_power.card_power)
 
 
@@ -285,7 +288,7 @@ LAW_TARGET = {"king": -1, "spread": -1}
 
 def candidates(run, run_label: str) -> list[Candidate]:
     """Findings tests per rule card: each precept holder's draft-order-free edge
-    (``analysis.precept_power``); each law's change in seat spread, king retention, round length and
+    (``analysis.games.daifugo_power``); each law's change in seat spread, king retention, round length and
     spread of final scores (rates by their difference, the others relative to the value without);
     and the play-count guard as a sanity check."""
     out = guard_candidate(run, run_label)
@@ -353,16 +356,20 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
             word = "strongest" if c.effect > 0 else "weakest"
             out.append(Mark(level(c, min_effect), f"The {word} precept is {c.subject.removeprefix('precept ')}: its "
                                                   f"holder wins {pp(c.rate)} of games against {pp(c.baseline)} for "
-                                                  f"players who drafted another card at the same pick: {c.difference()}."))
-        out.append(Mark("green" if all(level(c, min_effect) == "green" for c in prec) else "amber", vp_advice(run)))
+                                                  f"players who drafted another card at the same pick: {c.difference()}"
+                                                  + (" (what to change: the precept VP line below)." if
+                                                     level(c, min_effect) != "green" else ".")))
+        vp_level = "green" if all(level(c, min_effect) == "green" for c in prec) else "amber"
+        out.append(Mark(vp_level, vp_advice(run) if vp_level == "green" or vp_check(run) is None else
+                        "The precepts are uneven (their holder's edges above).", line=daifugo_vp.LINE))
     for c in _laws_to_show(cands, min_effect)[:3]:
-        out.append(Mark(law_level(c, min_effect), _law_line(c)))
+        out.append(Mark(law_level(c, min_effect), _law_line(c), line=f"law:{c.subject[4:6]}:{_measure(c)}"))
     return out
 
 
 def vp_advice(run) -> str:
     """The checked VP advice of ``cardlab suggest`` in one sentence, or how to get it."""
-    advice = getattr(run, "advice", None)
+    advice = vp_check(run)
     if advice is None:
         return f"Precept VPs to print: not yet checked by playing them ({suggest_command(run)})."
     return advice["answer"]["sentence"]
@@ -414,7 +421,7 @@ def precept_changes(run, cands: list[Candidate], min_effect: float) -> list[str]
     """The precepts to change: with the checked advice of ``cardlab suggest``, the VPs to print and
     the cards whose text should change; without it, the uneven precepts by the holder's edge and
     the command that checks their VPs."""
-    advice = getattr(run, "advice", None)
+    advice = vp_check(run)
     if advice is not None:
         ans, scale = advice["answer"], advice.get("scale", 1)
         changes = sorted((int(c), v) for c, v in ans["changes"].items())
@@ -629,3 +636,13 @@ def hidden_cards(run) -> dict[str, str]:
     laws = {f"{rule_cards.label(c)} (law)": f"(g.laws_mask >> {c - 1}) & 1 = 1" for c in rule_cards.CARDS}
     precepts = {f"{rule_cards.label(c)} (precept)": f"g.owner_{c:02d} = s.seat" for c in rule_cards.CARDS}
     return laws | precepts
+
+
+def prescriptions(source, out, size, workers: int, lines_wanted, notify, scale: int = 1, rounds: int = 3) -> list[dict]:
+    """Daifugō's own lines for ``cardlab suggest``: the precept VPs (``daifugo_vp.prescription``)
+    in madness mode."""
+    from analysis.games import daifugo_vp
+
+    if source.config.params.get("mode") != "madness" or (lines_wanted and daifugo_vp.LINE not in lines_wanted):
+        return []
+    return [daifugo_vp.prescription(source, out, size.confirm, workers, notify, scale, rounds)]

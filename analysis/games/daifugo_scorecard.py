@@ -2,7 +2,7 @@
 
 For every card of the run: as a precept, its holder's edge free of draft order, its raw edge
 against the other players of the same games and how often it is taken first (so the two can be
-told apart), its worth in VP (``analysis.precept_power``), and, when the advice of
+told apart), its worth in VP (``analysis.games.daifugo_power``), and, when the advice of
 ``cardlab suggest RUN --out ADVICE`` is given to the report, the VP to print, checked: the edge
 with the VPs now and with the VPs to print on the same fresh games, and what to do; as a law, its effect on king retention, round length and the spread
 of final scores (a standard deviation in VP) against the reference of the law figures; in the
@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import rule_cards
+from analysis.games import daifugo_rule_cards as rule_cards
+from analysis.games.daifugo_vp import vp_check
 from analysis.sections import Section
 
 TITLE = "Scorecard per rule card"
@@ -52,7 +53,20 @@ def _precept_columns(power: pd.DataFrame, advice: dict | None) -> pd.DataFrame:
                 "holder's edge now (pp)": "checked: edge now (pp)",
                 "with the VPs to print (pp)": "checked: edge with the VPs to print (pp)", "what to do": "what to do"}
         out = out.merge(rows[["id", *keep]].rename(columns=keep), on="id", how="left")
+        out = out.merge(_strong_columns(advice.get("strong")), on="id", how="left")
     return out
+
+
+def _strong_columns(strong: dict | None) -> pd.DataFrame:
+    """The edges the strong population's check measured: with the VPs now and with the VPs to print."""
+    if not strong:
+        return pd.DataFrame(columns=["id"])
+    cols = []
+    for key, name in (("before", "edge now"), ("after", "edge with the VPs to print")):
+        t = pd.DataFrame(strong[key])
+        cols.append(pd.DataFrame({"id": t["id"], f"{strong['bots']} bots: {name} (pp)": [
+            _ci(r.edge, r.edge_lo, r.edge_hi, 100) for r in t.itertuples()]}))
+    return cols[0].merge(cols[1], on="id", how="outer")
 
 
 def _law_columns(laws: pd.DataFrame) -> pd.DataFrame:
@@ -78,7 +92,7 @@ def scorecard(run, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     (``law_effects``) and ``picks`` (``pick_stats``)."""
     cards = pd.DataFrame({"id": [int(c) for c in run.config.params.get("rule_deck", ())]})
     cards["card"] = [rule_cards.label(c) for c in cards["id"]]
-    parts = (_precept_columns(tables["power"], getattr(run, "advice", None)),
+    parts = (_precept_columns(tables["power"], vp_check(run)),
              _law_columns(tables["laws"]), _draft_columns(tables["picks"]))
     for part in parts:
         cards = cards.merge(part, on="id", how="left")
@@ -88,7 +102,7 @@ def scorecard(run, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
 def _precept_text(power: pd.DataFrame, advice: dict | None, command: str) -> str:
     """What the precept table shows, the first-pick correlations that show why the raw edge is not
     the card's power, and the checked VP advice (or how to get it)."""
-    from analysis.precept_power import TEXT_WORTH_VP, first_pick_correlation
+    from analysis.games.daifugo_power import TEXT_WORTH_VP, first_pick_correlation
 
     corr = first_pick_correlation(power)
 
@@ -120,7 +134,7 @@ def _precept_text(power: pd.DataFrame, advice: dict | None, command: str) -> str
 def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) -> Section:
     """The scorecard section: the table, what each column means, and the checked VP advice."""
     table = scorecard(run, tables)
-    advice = getattr(run, "advice", None)
+    advice = vp_check(run)
     text = "One row per rule card. " + (_precept_text(tables["power"], advice, command)
                                         if not tables["power"].empty else "")
     text += (f"Law: the change the card brings when in force, against {reference}: king retention (percentage "
@@ -128,7 +142,7 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
              "and the spread of final scores across the seats of a game as a standard deviation in VP (up: scores "
              "further apart)." + (" Draft: the share of games in which it is drafted." if "drafted (%)" in table else ""))
     precept = [c for c in table.columns if c == "card" or c.startswith(
-        ("holder", "raw", "taken", "verdict", "worth", "VP", "checked", "what"))]
+        ("holder", "raw", "taken", "verdict", "worth", "VP", "checked", "what", "learned"))]
     rest = [c for c in table.columns if c == "card" or c not in precept]
     tables = [("As a precept (draft-order-free edge and worth, 95% intervals in brackets)"
                + ("; the VP advice, checked by playing it" if advice else ""), table[precept])] \

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.rule_cards import CARD_LIST, _bit, _held_cards, _in_force_rounds, label
+from analysis.games.daifugo_rule_cards import CARD_LIST, _bit, _held_cards, _in_force_rounds, label
 from analysis.sections import Section
 from sim.stats import fdr_bh, rate_difference
 

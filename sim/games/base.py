@@ -112,6 +112,14 @@ class Game:
     # learned bot's feature module (``sim.learned``); "" for a game without one.
     step_class: ClassVar[str] = ""
     learned_module: ClassVar[str] = ""
+    # What a designer may change (``sim.levers.Lever``), the boolean games columns that mark a stall
+    # (column -> words: "the turn cap"), the bot a strong population plays every seat with (checks of
+    # advice under strong play; "" for none) and the prefixes of the game's own rule lines, which its
+    # report module measures (daifugo's "precept_imbalance").
+    levers: ClassVar[tuple] = ()
+    stall_flags: ClassVar[dict[str, str]] = {}
+    strong_bot: ClassVar[str] = ""
+    own_line_prefixes: ClassVar[tuple[str, ...]] = ()
 
     @cached_property
     def step(self):
@@ -125,6 +133,17 @@ class Game:
     def learned(self):
         """The learned bot's feature module (sim.learned; None without one)."""
         return import_module(self.learned_module) if self.learned_module else None
+
+    def rule_lines(self, cfg: RunConfig) -> list:
+        """The verdict's rule lines that a metric measures (``sim.levers.Line``): seat order, each
+        stall flag, and the game length (a change of at most ``LENGTH_BAND`` either way)."""
+        from sim.levers import LENGTH_BAND, SEAT_BAND, STALL_BAND, Line
+
+        return [Line("seat_spread", "seat order (best minus worst seat's win rate, beyond chance)", hi=SEAT_BAND,
+                     ideal=0.0),
+                *(Line(f"rate:{f}", f"games that end {'at' if 'cap' in w else 'in'} {w}", hi=STALL_BAND)
+                  for f, w in self.stall_flags.items()),
+                Line(f"mean_{self.length_column}", f"game length ({self.length_column})", hi=LENGTH_BAND, relative=True)]
 
     # ---- configuration (shared) -------------------------------------------------------
     def param(self, name: str) -> Param:

@@ -1,4 +1,4 @@
-"""Precept power free of draft order and the checked VP advice (``analysis.precept_power``,
+"""Precept power free of draft order and the checked VP advice (``analysis.games.daifugo_power``,
 ``cardlab.advice``), on a constructed madness draft whose card effects are known.
 
 The constructed game: 4 seats, 3 rounds; each round 4 rule cards are revealed and drafted one
@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import precept_power as P
-from cardlab import advice as A
+from analysis.games import daifugo_power as P
+from analysis.games import daifugo_vp as A
 
 SEATS, ROUNDS, CARDS = 4, 3, 25
 RANK_POINTS = np.array([3, 2, 1, 0])
@@ -168,13 +168,15 @@ def test_an_advice_needs_its_run_and_a_damaged_advice_file_is_a_one_line_error(t
     assert source.advice is advice
     with pytest.raises(ConfigError, match="the advice made from runs/src needs that run in the report too"):
         attach_advice([DraftRun(draft_game(50, seed=2, bonus={}), seed=2)], [advice])
-    (tmp_path / P.ADVICE_FILE).write_text("{not json")
-    assert P.is_advice(tmp_path)
+    from analysis import advice as files
+
+    (tmp_path / files.ADVICE_FILE).write_text("{not json")
+    assert files.is_advice(tmp_path)
     with pytest.raises(ConfigError, match="cannot read the advice"):
-        P.load_advice(tmp_path)
-    (tmp_path / P.ADVICE_FILE).write_text('{"source": "x"}')
+        files.load_advice(tmp_path)
+    (tmp_path / files.ADVICE_FILE).write_text('{"source": "x"}')
     with pytest.raises(ConfigError, match="is not an advice file of cardlab suggest"):
-        P.load_advice(tmp_path)
+        files.load_advice(tmp_path)
 
 
 def test_on_a_finer_point_scale_a_card_worth_half_a_vp_gets_a_printable_change():

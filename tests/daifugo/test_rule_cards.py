@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from analysis import findings as F
-from analysis import rule_cards as rc
+from analysis.games import daifugo_rule_cards as rc
 from analysis.games import daifugo as D
 
 PLAYERS, ROUNDS, CARDS = 4, 3, 25

@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.config import ConfigError
 from sim.games.base import Game, Table
+from sim.games.daifugo.levers import LEVERS
 from sim.rng import Rng
 from sim.search_params import seats_search
 
@@ -114,6 +115,9 @@ class Daifugo(Game):
     report_module = "analysis.games.daifugo"
     rule_id_prefixes = ("DEC", "QA")
     step_class = "sim.games.daifugo.step.DaifugoStep"
+    strong_bot = "learned"
+    levers = LEVERS
+    own_line_prefixes = ("precept_imbalance", "law:")
     learned_module = "sim.games.daifugo.learned"
     tables = {
         "games": Table("game", "one row per game: mode, laws in order, precept owners, the precept draft "

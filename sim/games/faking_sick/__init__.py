@@ -12,6 +12,7 @@ import pandas as pd
 
 from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
+from sim.games.faking_sick.levers import LEVERS
 from sim.search_params import seats_search
 
 from . import rules
@@ -34,6 +35,9 @@ class FakingSick(Game):
     report_module = "analysis.games.faking_sick"
     rule_id_prefixes = ("FS",)
     step_class = "sim.games.faking_sick.step.FakingSickStep"
+    stall_flags = {"turn_cap": "the turn cap"}
+    strong_bot = "learned"
+    levers = LEVERS
     learned_module = "sim.games.faking_sick.learned"
 
     def check(self, cfg: RunConfig) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
+from sim.games.virus_dogs.levers import LEVERS
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.bots import BOT_PARAMS, BOTS, BotAgent
 
@@ -34,6 +35,9 @@ class VirusDogs(Game):
     length_column = "turns"
     step_class = "sim.games.virus_dogs.step.VirusDogsStep"
     learned_module = "sim.games.virus_dogs.learned"
+    stall_flags = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}
+    strong_bot = "learned"
+    levers = LEVERS
 
     def check(self, cfg: RunConfig) -> None:
         v = cfg.params

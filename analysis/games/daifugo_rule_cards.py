@@ -21,7 +21,7 @@ statsmodels/scipy on those counts:
   with the other laws' average (``stratified_law_effects``). The ``reference`` column says which.
 - ``pair_effects``: seat spread and round length of the rounds where two laws are in force.
 
-The precepts' power free of draft order and the VP advice: ``analysis.precept_power``.
+The precepts' power free of draft order and the VP advice: ``analysis.games.daifugo_power``.
 """
 
 from __future__ import annotations

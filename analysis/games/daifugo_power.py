@@ -211,39 +211,12 @@ def paired_change(before, after, seed: int = 0) -> dict:
 
 # ---- the answer of ``cardlab suggest`` -----------------------------------------------------
 
-ADVICE_FILE = "advice.json"  # what ``cardlab suggest`` writes in its output directory
-
-
-def is_advice(path) -> bool:
-    """Whether ``path`` is an advice directory of ``cardlab suggest``."""
-    from pathlib import Path
-
-    return (Path(path) / ADVICE_FILE).is_file()
-
-
-def load_advice(path) -> dict:
-    """The advice of an advice directory; a missing, unreadable or damaged file is a one-line
-    ConfigError."""
-    import json
-    from pathlib import Path
-
-    from sim.config import ConfigError
-
-    f = Path(path) / ADVICE_FILE
-    try:
-        advice = json.loads(f.read_text())
-    except (OSError, ValueError) as e:
-        raise ConfigError(f"cannot read the advice {f}: {e}") from None
-    if not isinstance(advice, dict) or not {"source", "source_digest", "answer"} <= advice.keys():
-        raise ConfigError(f"{f} is not an advice file of cardlab suggest (fields source, source_digest, answer)")
-    return advice
-
 TEXT_WORTH_VP = 0.25  # an uneven card whose worth's interval lies a quarter VP or more from even, and that VP
                       # cannot fix: change its text
 
 
 def label(card: int) -> str:
-    from analysis.rule_cards import label as card_label
+    from analysis.games.daifugo_rule_cards import label as card_label
 
     return card_label(card)
 

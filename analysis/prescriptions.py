@@ -1,0 +1,85 @@
+"""A prescription of ``cardlab suggest`` in words (``analysis.advice`` holds its fields): what to
+set, what it does to its line on fresh games, its side effects, and which players it holds for.
+Shared by the CLI and the verdict; names no game."""
+
+from __future__ import annotations
+
+HOLDS = {"all": "holds for every population played", "some": "holds for some populations only",
+         "disagree": "the populations disagree: not a recommendation", "none": "helps no population beyond noise"}
+
+
+def value(line: str, v: float | None) -> str:
+    """A line's value: a mean (``mean_*``) as a number, every other line (shares, spreads, edges) in %."""
+    if v is None:
+        return "n/a"
+    return f"{v:.3g}" if line.startswith("mean_") else f"{100 * v:.1f}%" if abs(v) >= 0.001 or v == 0 else f"{100 * v:.2f}%"
+
+
+def with_ci(line: str, e: dict | None) -> str:
+    if not e:
+        return "n/a"
+    return f"{value(line, e['value'])} (95% CI {value(line, e['lo'])} to {value(line, e['hi'])})"
+
+
+def setting(p: dict) -> str:
+    """The change as ``cardlab simulate --set`` takes it."""
+    return " ".join(f"--set {k}={_text(v)}" for k, v in p.get("set", {}).items())
+
+
+def _text(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return ",".join(map(str, v))
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def populations(p: dict) -> str:
+    """Each population's before -> after, and whether it holds for all."""
+    line = p["line"]
+    parts = [f"{name}: {value(line, d['before']['value'])} -> {value(line, d['after']['value'])} (change "
+             f"{_signed(line, d['change'])})" for name, d in p.get("populations", {}).items()]
+    return f"{HOLDS[p.get('holds_for', 'none')]} ({'; '.join(parts)})" if parts else ""
+
+
+def _signed(line: str, d: dict) -> str:
+    scale, unit = (1, "") if line.startswith("mean_") else (100, " pp")
+    return f"{scale * d['value']:+.2g}{unit}, 95% CI {scale * d['lo']:+.2g} to {scale * d['hi']:+.2g}"
+
+
+def side_effects(p: dict) -> str:
+    """Every other line before -> after, those that leave their band marked."""
+    parts = [f"{s['words']} {value(s['line'], s['before']['value'])} -> {value(s['line'], s['after']['value'])}"
+             + ("" if s.get("in_band", True) else " (out of its band)") for s in p.get("side_effects", [])]
+    return "; ".join(parts)
+
+
+def sentence(p: dict) -> str:
+    """The prescription in a sentence or two."""
+    line = p["line"]
+    if p["status"] == "none" or not p.get("set"):
+        return f"No lever in range moves this line: {p.get('reason', 'no change tried helped beyond noise')}."
+    head = "Prescription" if p["status"] == "prescribed" else "No lever in range brings it into its band; closest"
+    if p.get("holds_for") == "disagree":
+        head = "Not advised (the populations disagree)"
+    games = f" on {p['games']:,} fresh games" if p.get("games") else ""
+    text = (f"{head}: {setting(p)} takes it from {with_ci(line, p['before'])} to {with_ci(line, p['after'])}{games}"
+            f" (band: {_band(p)})")
+    pops, side = populations(p), side_effects(p)
+    return text + (f"; {pops}" if pops else "") + (f". Other lines: {side}." if side else ".")
+
+
+def _band(p: dict) -> str:
+    lo, hi = p.get("band", [None, None])
+    line = p["line"]
+    if lo is None or lo == float("-inf") or lo <= -1e300:
+        return f"at most {value(line, hi)}"
+    return f"{value(line, lo)} to {value(line, hi)}"
+
+
+def summary(advice: dict) -> list[str]:
+    """Lines for the terminal: each rule line's state, then each prescription."""
+    out = [f"{s['words']}: {with_ci(s['line'], s)} - {'in its band' if s['status'] == 'in' else 'out of its band' if s['status'] == 'out' else 'unclear'}"
+           for s in advice.get("lines", [])]
+    out += [f"{p['words']}: {sentence(p)}" for p in advice.get("prescriptions", [])]
+    if not advice.get("prescriptions"):
+        out.append("Every rule line is in its band: nothing to prescribe.")
+    return out

@@ -1,0 +1,233 @@
+"""A prescription for a rule line outside its band: the smallest lever change that brings it in.
+
+For the line, every value of every lever that names it (``Game.levers``, nearest the default
+first) is played on one fresh seed, paired with the run's config (``screen``). The values that
+bring the line into its band while every other rule line stays in its band (or, if it was out
+already, no worse than now beyond noise) are raced (``run_race``: the smallest change leads a
+tie), and the winner is confirmed against the run's config on fresh games (``confirm``). When
+no single lever reaches the band, pairs of the best single levers are tried; when none reaches
+it, the best one is given as the closest, said as such. The confirmed change is then played by
+every population (``populations``: the run's own bots and, where the game has one, a strong
+bot in every seat) on other fresh seeds, paired, and the prescription says which it holds for.
+Every run lives under ``out/<line>/`` named by its config hash, so a killed search resumes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from sim.config import RunConfig
+from sim.levers import Line
+from sim.metrics import Counts, Estimate, resolve
+from sim.tuner.goals import Constraint, Objective
+from sim.tuner.race import CONFIRM_SEED_OFFSET, confirm, constraint_fit, play, run_race
+from sim.tuner.spec import Candidate, TuneSpec
+
+SEED_OFFSET = 4_000_037  # every seed of a prescription: the run's seed + this (+ the tuner's offsets)
+POPULATION_SEED_OFFSET = 5_000_011  # the populations' check, on top of SEED_OFFSET
+RACE_SIZE = 4  # candidates raced at most
+PAIR_LEVERS = 3  # pairs are formed from this many of the best single levers
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Games per screened candidate, the race's cap, and the confirmation's and each
+    population's games."""
+
+    screen: int
+    confirm: int
+
+    @property
+    def race(self) -> int:
+        return 2 * self.screen
+
+
+def estimate_dict(e: Estimate) -> dict[str, float]:
+    return {"value": e.value, "lo": e.lo, "hi": e.hi}
+
+
+def line_value(game, cfg: RunConfig, line: Line, counts: Counts, catalog) -> Estimate:
+    return resolve(line.metric, game, cfg, catalog).value(counts)
+
+
+def _constraints(lines: list[Line], target: Line, default: dict[str, Estimate]) -> list[Constraint]:
+    """Every other line stays in its band, or, out of it already, no worse than now beyond noise."""
+    out = []
+    for ln in lines:
+        if ln.metric == target.metric or ln.metric not in default:
+            continue
+        e = default[ln.metric]
+        lo, hi = ln.band(e.value)
+        if e.value > hi:
+            hi = e.value + e.half_width
+        if e.value < lo:
+            lo = e.value - e.half_width
+        out.append(Constraint(ln.metric, lo, hi, f"{ln.metric} in {lo:.4g}..{hi:.4g}"))
+    return out
+
+
+def _spec(game, cfg: RunConfig, objective: Objective, constraints: list[Constraint], games: int) -> TuneSpec:
+    file = {k: v for k, v in cfg.to_dict().items() if k != "game"}
+    file["seed"] = cfg.seed + SEED_OFFSET
+    return TuneSpec(game.name, [], objective, constraints, games=games, config_file=file)
+
+
+def singles(game, levers: tuple, cfg: RunConfig, metric: str) -> list[dict[str, Any]]:
+    """Every one-lever change of ``levers`` that may move ``metric``, the smallest first (a lever's
+    first value before any lever's second)."""
+    levers = [lv for lv in levers if lv.moves(metric)]
+    out = []
+    for rank in range(max((len(lv.values) for lv in levers), default=0)):
+        for lv in levers:
+            if rank < len(lv.values) and game.param(lv.param).coerce(lv.values[rank]) != cfg.params[lv.param]:
+                out.append({lv.param: game.param(lv.param).coerce(lv.values[rank])})
+    return out
+
+
+def _label(setting: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in setting.items())
+
+
+def screen(spec: TuneSpec, settings: list[dict], out: Path, workers: int) -> list[tuple[Candidate, Counts]]:
+    """Each setting on the screening seed, with its counts."""
+    res = []
+    for s in settings:
+        cand = Candidate(_label(s), s, spec.config(s))
+        res.append((cand, play(spec, cand.config, 0, spec.games, out / "screen", workers)[1]))
+    return res
+
+
+def _pairs(ranked: list[tuple[Candidate, Counts]]) -> list[dict]:
+    """Pairs of the best single settings of different levers."""
+    best, seen = [], set()
+    for cand, _ in ranked:
+        (param,) = cand.params
+        if param not in seen:
+            seen.add(param)
+            best.append(cand.params)
+    return [{**a, **b} for a, b in itertools.combinations(best[:PAIR_LEVERS], 2)]
+
+
+def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], out: Path, sizes: Sizes,
+           workers: int, notify: Callable[[str], None] = lambda s: None) -> dict:
+    """The prescription for ``line`` (see the module docstring) as a dict: ``status``
+    (``prescribed``: in band, ``closest``: better but not in band, ``none``: no lever moves it),
+    ``set``, ``before``/``after`` (value, lo, hi on the confirmation games), ``side_effects``
+    (every other line before -> after) and ``populations``."""
+    out = out / line.metric.replace(":", "-")
+    probe = _spec(game, cfg, Objective("minimize", line.metric), [], sizes.screen)
+    default = Candidate("now", {}, probe.config({}))
+    base = play(probe, default.config, 0, sizes.screen, out / "screen", workers)[1]
+    now = {ln.metric: line_value(game, probe.base, ln, base, probe.catalog) for ln in lines}
+    band = line.band(now[line.metric].value)
+    spec = _spec(game, cfg, Objective("target", line.metric, sum(band) / 2 if all(map(math.isfinite, band)) else band[1],
+                                      band), _constraints(lines, line, now), sizes.screen)
+    settings = singles(game, levers, cfg, line.metric)
+    result = {"line": line.metric, "words": line.words, "band": list(band), "tried": []}
+    if not settings:
+        return {**result, "status": "none", "reason": "no lever of the game names this line"}
+    notify(f"{line.metric}: screening {len(settings)} one-lever changes")
+    screened = screen(spec, settings, out, workers)
+    ranked = _ranked(spec, screened)
+    if not _reaching(spec, ranked):
+        pairs = _pairs(ranked)
+        notify(f"{line.metric}: no one lever reaches the band; screening {len(pairs)} pairs")
+        ranked = _ranked(spec, screened + screen(spec, pairs, out, workers))
+    result["tried"] = [_tried(spec, c, k) for c, k in ranked]
+    reaching = _reaching(spec, ranked)
+    pool = reaching[:RACE_SIZE] or [c for c, k in ranked if constraint_fit(spec, k) != "breaks"][:2]
+    if not pool:
+        return {**result, "status": "none", "reason": "every lever moves another line out of its band"}
+    winner = run_race(spec, pool, out / "race", workers, sizes.race).winner if len(pool) > 1 else pool[0]
+    notify(f"{line.metric}: confirming {winner.label} on {sizes.confirm:,} fresh games")
+    return {**result, **checked(game, spec, winner, default, lines, out, sizes, workers)}
+
+
+def _ranked(spec: TuneSpec, screened: list[tuple[Candidate, Counts]]) -> list[tuple[Candidate, Counts]]:
+    """Screened settings by distance to the band, then by size of change (their order)."""
+    order = {id(c): i for i, (c, _) in enumerate(screened)}
+    score = {id(c): spec.objective.score(spec.objective_metric.value(k)) for c, k in screened}
+    return sorted(screened, key=lambda ck: (score[id(ck[0])], len(ck[0].params), order[id(ck[0])]))
+
+
+def _reaching(spec: TuneSpec, ranked: list[tuple[Candidate, Counts]]) -> list[Candidate]:
+    """Settings whose line estimate is in band and that keep the other lines, smallest change first."""
+    ok = [(c, k) for c, k in ranked if spec.objective.score(spec.objective_metric.value(k)) == 0
+          and constraint_fit(spec, k) == "keeps"]
+    return [c for c, _ in sorted(ok, key=lambda ck: (len(ck[0].params), ranked.index(ck)))]
+
+
+def _tried(spec: TuneSpec, cand: Candidate, counts: Counts) -> dict:
+    return {"set": cand.params, "screen": estimate_dict(spec.objective_metric.value(counts)),
+            "other_lines": constraint_fit(spec, counts)}
+
+
+def checked(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: list[Line], out: Path, sizes: Sizes,
+            workers: int) -> dict:
+    """``chosen`` confirmed against ``default`` on fresh games (the line, every other line) and
+    played by every population."""
+    conf = confirm(spec, chosen, default, out / "confirm", workers, sizes.confirm)
+    after, before = conf.values[0]
+    lo, hi = spec.objective.band
+    counts = [play(spec, c.config, CONFIRM_SEED_OFFSET, sizes.confirm, out / "confirm", workers)[1] for c in (chosen, default)]
+    side = [side_effect(game, spec, ln, *counts) for ln in lines if ln.metric != spec.objective.metric]
+    harmful = [s["line"] for s in side if s["harmful"]]
+    better = conf.goals[0].hi < 0
+    status = "none" if not better or harmful else "prescribed" if lo <= after.value <= hi else "closest"
+    pops = populations(game, spec, chosen, default, out, sizes, workers)
+    return {"status": status, "set": chosen.params, "before": estimate_dict(before), "after": estimate_dict(after),
+            "change": estimate_dict(conf.diffs[0]), "games": sizes.confirm, "seed": conf.seed, "harmful": harmful,
+            "side_effects": side, "populations": pops, "holds_for": holds_for(pops),
+            **({"reason": "the best change moves " + ", ".join(harmful) + " out of its band"} if harmful else {})}
+
+
+def side_effect(game, spec: TuneSpec, line: Line, after_counts: Counts, before_counts: Counts) -> dict:
+    """``line`` before -> after a change; ``harmful`` when the change takes it out of its band (or,
+    out already, further out) beyond noise."""
+    metric = resolve(line.metric, game, spec.base, spec.catalog)
+    b, a = metric.value(before_counts), metric.value(after_counts)
+    d = next(iter(metric.difference(after_counts, before_counts).values()))
+    lo, hi = line.band(b.value)
+    out_hi = a.value > hi and d.lo > 0 and (b.value <= hi or a.value > b.value)
+    out_lo = a.value < lo and d.hi < 0 and (b.value >= lo or a.value < b.value)
+    return {"line": line.metric, "words": line.words, "before": estimate_dict(b), "after": estimate_dict(a),
+            "change": estimate_dict(d), "in_band": bool(lo <= a.value <= hi), "harmful": bool(out_hi or out_lo)}
+
+
+def populations(game, spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, sizes: Sizes,
+                workers: int) -> dict[str, dict]:
+    """The line before and after the change under each population (the run's bots; every seat
+    the game's strong bot), paired on fresh seeds."""
+    pops = {"the run's bots (" + ", ".join(spec.base.bots) + ")": {}}
+    if game.strong_bot and set(spec.base.bots) != {game.strong_bot}:
+        pops[f"{game.strong_bot} bots in every seat"] = {"bots": (game.strong_bot,) * spec.base.players,
+                                                           "bot_params": {}}
+    res = {}
+    for name, change in pops.items():
+        est = {}
+        for key, cand in (("before", default), ("after", chosen)):
+            cfg = dataclasses.replace(cand.config, **change)
+            counts = play(spec, cfg, POPULATION_SEED_OFFSET, sizes.confirm, out / "populations", workers)[1]
+            est[key] = spec.objective_metric.value(counts)
+            est[key + "_counts"] = counts
+        d = next(iter(spec.objective_metric.difference(est["after_counts"], est["before_counts"]).values()))
+        lo, hi = spec.objective.band
+        gap = spec.objective.score_difference(spec.objective_metric, est["after_counts"], est["before_counts"])
+        res[name] = {"before": estimate_dict(est["before"]), "after": estimate_dict(est["after"]),
+                     "change": estimate_dict(d), "in_band": bool(lo <= est["after"].value <= hi),
+                     "better": bool(gap.hi < 0), "worse": bool(gap.lo > 0)}
+    return res
+
+
+def holds_for(pops: dict[str, dict]) -> str:
+    """``all`` (better beyond noise for every population), ``some`` (better for some, worse for
+    none) or ``disagree`` (worse for some) or ``none``."""
+    better = [p["better"] for p in pops.values()]
+    if any(p["worse"] for p in pops.values()):
+        return "disagree"
+    return "all" if all(better) else "some" if any(better) else "none"
