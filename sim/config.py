@@ -27,7 +27,8 @@ class Param:
 
     kind: ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or ``set`` (a list
     whose items are drawn from ``choices``). ``lo``/``hi`` bound ints and floats.
-    source: where the default comes from (``seed``, ``seed-weak``, ``found``, ``assumed``; ``study``:
+    source: where the default comes from (``seed``, ``seed-weak``, ``found``, ``assumed``; ``variant``: a rule
+    variant offered as a lever, off by default (its default is the printed rule); ``study``:
     an option of the study, not a rule of the game, such as the switch a control run needs).
     """
 

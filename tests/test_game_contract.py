@@ -32,7 +32,7 @@ from tests.golden import REGENERATE, cases, path, render
 GAMES = available()
 AGREE_GAMES = 200  # per game, mixed bots, both engines
 KEYS = {"game": ("game",), "seat": ("game", "seat")}
-SOURCES = ("seed", "seed-weak", "found", "assumed", "study")  # Param.source (sim/config.py)
+SOURCES = ("seed", "seed-weak", "found", "assumed", "study", "variant")  # Param.source (sim/config.py)
 ECHOING_SCENARIOS = ("toy", "toy-step")  # the toy plug-ins' scenario echoes its state, finished
 REQUIRED = {"games": ("game", "winner", "n_winners"), "seats": ("game", "seat", "bot", "win")}
 

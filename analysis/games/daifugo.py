@@ -283,7 +283,7 @@ MEASURE_WORDS = {"spread": "seat spread", "king": "king retention", "plays": "ro
                  "score_sd": "spread of final scores"}
 # the direction a law's effect on a measure should take (-1: lower is better); measures without
 # one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
-LAW_TARGET = {"king": -1, "spread": -1}
+LAW_TARGET = {"king": -1, "spread": -1, "score_sd": -1}  # closer final scores keep every seat in the game
 
 
 def candidates(run, run_label: str) -> list[Candidate]:
@@ -640,9 +640,10 @@ def hidden_cards(run) -> dict[str, str]:
 
 def prescriptions(source, out, size, workers: int, lines_wanted, notify, scale: int = 1, rounds: int = 3) -> list[dict]:
     """Daifugō's own lines for ``cardlab suggest``: the precept VPs (``daifugo_vp.prescription``)
-    in madness mode."""
-    from analysis.games import daifugo_vp
+    in madness mode, and the laws (``daifugo_laws.prescriptions``)."""
+    from analysis.games import daifugo_laws, daifugo_vp
 
-    if source.config.params.get("mode") != "madness" or (lines_wanted and daifugo_vp.LINE not in lines_wanted):
-        return []
-    return [daifugo_vp.prescription(source, out, size.confirm, workers, notify, scale, rounds)]
+    found = []
+    if source.config.params.get("mode") == "madness" and (not lines_wanted or daifugo_vp.LINE in lines_wanted):
+        found.append(daifugo_vp.prescription(source, out, size.confirm, workers, notify, scale, rounds))
+    return found + daifugo_laws.prescriptions(source, out / "laws", size.confirm, workers, lines_wanted, notify)

@@ -143,7 +143,7 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     pool = reaching[:RACE_SIZE] or [c for c, k in ranked if constraint_fit(spec, k) != "breaks"][:2]
     if not pool:
         return {**result, "status": "none", "reason": "every lever moves another line out of its band"}
-    winner = run_race(spec, pool, out / "race", workers, sizes.race).winner if len(pool) > 1 else pool[0]
+    winner = run_race(spec, pool, out, workers, sizes.race).winner if len(pool) > 1 else pool[0]  # out/race
     notify(f"{line.metric}: confirming {winner.label} on {sizes.confirm:,} fresh games")
     return {**result, **checked(game, spec, winner, default, lines, out, sizes, workers)}
 
@@ -171,13 +171,13 @@ def checked(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: 
             workers: int) -> dict:
     """``chosen`` confirmed against ``default`` on fresh games (the line, every other line) and
     played by every population."""
-    conf = confirm(spec, chosen, default, out / "confirm", workers, sizes.confirm)
+    conf = confirm(spec, chosen, default, out, workers, sizes.confirm)  # into out/confirm
     after, before = conf.values[0]
     lo, hi = spec.objective.band
     counts = [play(spec, c.config, CONFIRM_SEED_OFFSET, sizes.confirm, out / "confirm", workers)[1] for c in (chosen, default)]
     side = [side_effect(game, spec, ln, *counts) for ln in lines if ln.metric != spec.objective.metric]
     harmful = [s["line"] for s in side if s["harmful"]]
-    better = conf.goals[0].hi < 0
+    better = toward(conf.diffs[0], before.value, spec.objective.band) == "better"
     status = "none" if not better or harmful else "prescribed" if lo <= after.value <= hi else "closest"
     pops = populations(game, spec, chosen, default, out, sizes, workers)
     return {"status": status, "set": chosen.params, "before": estimate_dict(before), "after": estimate_dict(after),
@@ -217,17 +217,30 @@ def populations(game, spec: TuneSpec, chosen: Candidate, default: Candidate, out
             est[key + "_counts"] = counts
         d = next(iter(spec.objective_metric.difference(est["after_counts"], est["before_counts"]).values()))
         lo, hi = spec.objective.band
-        gap = spec.objective.score_difference(spec.objective_metric, est["after_counts"], est["before_counts"])
+        way = toward(d, est["before"].value, (lo, hi))
         res[name] = {"before": estimate_dict(est["before"]), "after": estimate_dict(est["after"]),
                      "change": estimate_dict(d), "in_band": bool(lo <= est["after"].value <= hi),
-                     "better": bool(gap.hi < 0), "worse": bool(gap.lo > 0)}
+                     "better": way == "better", "worse": way == "worse"}
     return res
 
 
+def toward(d: Estimate, before: float, band: tuple[float, float]) -> str:
+    """Which way a change ``d`` (with its 95% interval) moves a line that stood at ``before``:
+    ``better`` (toward its band beyond noise, from outside it), ``worse`` (away from the band
+    beyond noise, or out of it from inside) or ``same``."""
+    lo, hi = band
+    if before > hi:
+        return "better" if d.hi < 0 else "worse" if d.lo > 0 else "same"
+    if before < lo:
+        return "better" if d.lo > 0 else "worse" if d.hi < 0 else "same"
+    after = before + d.value
+    return "worse" if (after > hi and d.lo > 0) or (after < lo and d.hi < 0) else "same"
+
+
 def holds_for(pops: dict[str, dict]) -> str:
-    """``all`` (better beyond noise for every population), ``some`` (better for some, worse for
-    none) or ``disagree`` (worse for some) or ``none``."""
-    better = [p["better"] for p in pops.values()]
+    """``all`` (every population ends in the band or better beyond noise), ``some`` (some do, none
+    is worse), ``disagree`` (some population is worse beyond noise) or ``none``."""
     if any(p["worse"] for p in pops.values()):
         return "disagree"
-    return "all" if all(better) else "some" if any(better) else "none"
+    held = [p["better"] or (bool(p.get("in_band")) and not p["worse"]) for p in pops.values()]
+    return "all" if held and all(held) else "some" if any(held) else "none"

@@ -87,6 +87,8 @@ VARIANTS = [
     (5, {"rule_deck": "13,07,21,18,02", "armed_force_resolution": "immediate", "flux_mode": "rotate_all",
          "fusion_respects_locks": True}),
     (4, {}),  # default: full 25-card rule deck
+    (4, {"rule_deck": "04,24,03,09,10,19", "taboo_law_scope": "commoners"}),  # DEC-54
+    (4, {"mode": "madness", "rule_deck": "04,24,11,19,06,02,03,14", "taboo_law_scope": "commoners"}),
 ]
 
 

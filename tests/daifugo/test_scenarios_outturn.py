@@ -18,6 +18,26 @@ def test_T25_taboo_breaking_law_and_precept():
     assert out["state"]["top_list"] == [2] and out["state"]["bottom_list"] == []
 
 
+def test_DEC54_taboo_law_for_commoners_keeps_the_king_bound():
+    """DEC-54 / §4.4 / §3.7: under ``taboo_law_scope = commoners`` law 04 lifts the forbidden
+    finish for every player but the reigning king (P1, 1st last round): the king's last ♠2 on ♥A
+    is a forbidden finish (bottom), a commoner's (P2) is not; with the printed rule (everyone) the
+    king finishes 1st. As the king's own precept 04 still applies."""
+    top = {"cards": ["HA"], "owner": 0}
+    king = dict(round=2, prev_ranking=[1, 0, 2, 3], top=top)
+    hands = [["S4", "H4"], ["S2"], ["D2", "C4"], F3]
+    variant = {"taboo_law_scope": "commoners", "rounds": 2}
+    out = legal(run(hands, [P("S2")], params=variant, laws=[4], turn=1, **king))
+    assert out["state"]["bottom_list"] == [1] and out["state"]["top_list"] == []
+    out = legal(run(hands, [P("S2")], params={"rounds": 2}, laws=[4], turn=1, **king))
+    assert out["state"]["top_list"] == [1] and out["state"]["bottom_list"] == []
+    out = legal(run(hands, [P("S2")], params=variant, precepts={"4": 1}, turn=1, **king))
+    assert out["state"]["top_list"] == [1]
+    hands = [["S4", "H4"], ["S3", "S5"], ["D2"], F3]
+    out = legal(run(hands, [P("D2")], params=variant, laws=[4], turn=2, **king))
+    assert out["state"]["top_list"] == [2] and out["state"]["bottom_list"] == [1]  # 1st: the king falls (§3.8)
+
+
 # ---------------------------------------------------------------- 01 Recycle
 def R(p, card):
     """A recycle decision of seat p (card 01, D14); None declines."""

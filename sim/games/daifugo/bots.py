@@ -193,7 +193,7 @@ def keep_finisher(eng, p, moves):
     loophole then refills it with one random discard card per turn, and a leader that always
     led the drawn card kept the round going until the play guard (DEC-18). A revolution is
     never dropped (it changes which cards are forbidden, §3.5)."""
-    if eng.applies(R.C04_TABOO, p):
+    if eng.taboo(p):
         return moves
     hand = eng.hands[p]
     ff = forbidden_finish_cards(eng, p, hand)
@@ -239,7 +239,7 @@ def strategist_play(eng, p, can_pass, moves, prm):
         ff_ranks.add(R.R8)
     if eng.applies(R.C19_JBACK, p):
         ff_ranks.add(R.RJ)
-    taboo = eng.applies(R.C04_TABOO, p)
+    taboo = eng.taboo(p)
     leading = not can_pass
     boss_check = leading and n <= prm["boss_hand"]
     if boss_check:

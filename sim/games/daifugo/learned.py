@@ -61,7 +61,7 @@ def reference_features(eng, p: int, kind: str, m, ctx=None) -> list[int]:
     if not rest:
         f[F_GOING_OUT] = 1
         f[F_FORBIDDEN_FINISH] = int(eng.finish_forbidden(p, m, eng.top, rv, eng.rev, revolts))
-    elif not eng.applies(R.C04_TABOO, p):
+    elif not eng.taboo(p):
         f[F_LEAVES_FORBIDDEN] = int(all(eng.forbidden_finish_card(p, c) for c in rest))
     f[F_REVOLUTION] = int(revolts)
     return f

@@ -143,6 +143,9 @@ PARAMS: tuple[Param, ...] = (
           "card 18: the revolution maker swaps hands with the next active player, or every active "
           "player passes the hand to the next", choices=("swap_with_next", "rotate_all")),
     Param("loophole_uses_per_turn", 1, "int", "assumed", "DEC-50", "card 24 uses per turn", lo=0, hi=10),
+    Param("taboo_law_scope", "everyone", "choice", "variant", "DEC-54",
+          "card 04 as a law lifts the forbidden finish for everyone (the printed rule) or for the commoners only "
+          "(a variant: the reigning king stays bound)", choices=("everyone", "commoners")),
     Param("dobon_on_stairs", False, "bool", "assumed", "DEC-51",
           "card 25: a dobon may target stairs (the value of their highest card)"),
 )
@@ -164,7 +167,8 @@ P_FLUX_ROTATE = 69  # card 18
 P_FUSION_LOCKS = 70  # card 02
 P_LOOPHOLE_USES, P_DOBON_FLOWS, P_DOBON_STAIRS = range(71, 74)  # cards 24, 25
 P_LAWS_OFF = 74  # DEC-53: the study option ``laws = off``
-N_PARAMS = 75
+P_TABOO_COMMONERS = 75  # DEC-54: card 04 as a law spares not the reigning king
+N_PARAMS = 76
 
 
 def param_vector(cfg) -> list[int]:
@@ -196,6 +200,7 @@ def param_vector(cfg) -> list[int]:
     v[P_PULL_PLAYED] = int(p["pullback_count"] == "cards_played")
     v[P_05_ON_DRAFT] = int(p["trickster_precept_timing"] == "on_draft")
     v[P_12_ROUND1] = int(p["collusion_round1"])
+    v[P_TABOO_COMMONERS] = int(p["taboo_law_scope"] == "commoners")
     v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
     v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
     v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])

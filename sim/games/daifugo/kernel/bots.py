@@ -23,7 +23,7 @@ from .state import (A0, B_BOSS_HAND, B_DRAFT_CARD, B_DRAFT_FIT, B_DRAFT_VP, B_FL
                     K_COLLUSION, K_COLLUSION_GIVE, K_DOBON, K_DRAFT, K_FLUX, K_GIVE, K_LOOPHOLE, K_PLAY, K_PULL_BACK,
                     K_RECYCLE, K_REVOLT, K_START, K_TEN_DISCARD, K_TRIM, MC, MH, MJK, MK, ML, MMASK, ORDER0, PV, REV,
                     REVEAL0, RNG, SETK, T5DONE, TK, applies, bot_param, finish_forbidden, forbidden_finish_cards,
-                    move_revolts, mv, mvalue, nth_card, policy, popcount, reversed_, strength)
+                    move_revolts, mv, mvalue, nth_card, policy, popcount, reversed_, strength, taboo)
 from .driven import (ASK_BOT, driven_cards, driven_play, driven_revealed, driven_seat, driven_subset, driven_target,
                      driven_yes_no)
 from .learned import learned_play
@@ -140,7 +140,7 @@ def strategist_play(b, n, p, nm, can_pass):
         ffmask |= np.int64(15) << np.int64(4 * R.R8)
     if applies(b, R.C19_JBACK, p):
         ffmask |= np.int64(15) << np.int64(4 * R.RJ)
-    if applies(b, R.C04_TABOO, p):  # card 04: no finish is forbidden for p
+    if taboo(b, p):  # card 04: no finish is forbidden for p
         ffmask = np.int64(0)
     boss_check = (not can_pass) and size <= bot_param(b, p, B_BOSS_HAND)
     seen = hand | b[DISC] | b[FIELD]

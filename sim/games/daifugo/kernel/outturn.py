@@ -21,7 +21,7 @@ from .bots import decide_dobon, decide_loophole, decide_recycle
 from .resolve import flow_trick, next_turn, place_top
 from .state import (A0, DISC, FIELD, H0, JOKER_BITS, NONE, PASSED, PV, RC_DOBONS, RC_LOOPHOLES, RC_RECYCLES, RC_USED,
                     RNG, SETK, STAIRS, TH, TK, TL, TO, applies, bit, forbidden_finish_cards, n_active, next_active,
-                    nth_card, popcount)
+                    nth_card, popcount, taboo)
 
 DV = np.array([dobon_value(r) for r in range(13)], np.int64)  # §1.2 dobon value per rank index
 DOB = np.zeros((14, 14), np.int64)  # values reached by two cards (bit v for value v)
@@ -72,7 +72,7 @@ def window_recycle(b, n, leader):
 def may_loophole(b, p):
     """§4.24 / DEC-50: every card of p's hand is a forbidden-finish card (never under 04)."""
     hand = b[ix(H0 + p)]
-    if b[DISC] == 0 or hand == 0 or not applies(b, R.C24_LOOPHOLE, p) or applies(b, R.C04_TABOO, p):
+    if b[DISC] == 0 or hand == 0 or not applies(b, R.C24_LOOPHOLE, p) or taboo(b, p):
         return False
     return (hand & ~forbidden_finish_cards(b, p)) == 0
 

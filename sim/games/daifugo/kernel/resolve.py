@@ -22,7 +22,7 @@ from .state import (A0, AF_CLAIM, BOT0, BP0, DISC, FF0, FIELD, GK, H0, HUNT, HUN
                     RC_THREE_RETURNS, RC_THREE_THREES, RC_TRICKS, REMOVED, REV, REVS0, ROUND, SETK, SL, STAIRS, TC,
                     TH, TJ, TK, TL, TM, TN, TO, TOP0, TOTAL, TS, TURN, applies, bit, contains_rank, exile_restricts,
                     is_forbidden, is_hunt_trigger, is_three_return, is_three_threes, mv, mvalue, n_active,
-                    next_active, one_step, popcount, rank_count, revolution_size)
+                    next_active, one_step, popcount, rank_count, revolution_size, taboo)
 
 
 @inl
@@ -264,7 +264,7 @@ def step_finish(b, n, m, p, r_before, rev_before, revolted, emptied):
     Returns forbidden."""
     b[ix(A0 + p)] = 0
     forbidden = emptied or is_forbidden(b, p, m, b[PK], r_before, rev_before, revolted)
-    if forbidden and applies(b, R.C04_TABOO, p):
+    if forbidden and taboo(b, p):
         b[RC_TABOO_BREAKS] += 1
         forbidden = False
     if forbidden:

@@ -62,7 +62,7 @@ from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_R
                     PASSED, PC, PCARDS, PH, PHI, PK, PKIND, PL, PLO, PN, POL0, POPT, PPASS, PSEAT, PSTEP, REMOVED,
                     RNG, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEARCH_FIELDS, SETK, SL, SNAP, STATE_SIZE, T5DONE, TC, TK,
                     TL, TM, TO, TOP0, UNDEALT, UNIT, WIN0, applies, bit, bot_param, mv, mvalue,
-                    nth_card, popcount, reversed_, revolution_size, strength)
+                    nth_card, popcount, reversed_, revolution_size, strength, taboo)
 from .step import MAX_OPTIONS, STEPS, new_state, step_go, step_legal
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
@@ -256,7 +256,7 @@ def score(w, seat, objective):
 def control_cards(w, o):
     """The cards of seat ``o`` the strategist keeps for control: its jokers, the strongest rank,
     the 8s under card 09 and the Js under card 19 (none under card 04)."""
-    if applies(w, R.C04_TABOO, o):
+    if taboo(w, o):
         return np.int64(0)
     mask = JOKER_BITS | (np.int64(15) << np.int64(4 * (R.R3 if reversed_(w) else R.R2)))
     if applies(w, R.C09_EIGHT_CUT, o):

@@ -249,6 +249,15 @@ def applies(b, c, p):
 
 
 @inl
+def taboo(b, p):
+    """Card 04 lifts the forbidden finish for p (§4.4): its precept held by p, or its law, which
+    under ``taboo_law_scope = commoners`` spares not the reigning king (DEC-54)."""
+    if b[ix(OWN0 + R.C04_TABOO)] == p:
+        return True
+    return ((b[LAWS] >> R.C04_TABOO) & 1) == 1 and not (b[PV + R.P_TABOO_COMMONERS] == 1 and b[KING] == p)
+
+
+@inl
 def holder(b, c, p):
     """Precept-only privileges (§4.0): p holds c as a precept."""
     return b[ix(OWN0 + c)] == p and ((b[LAWS] >> c) & 1) == 0
@@ -393,7 +402,7 @@ def is_forbidden(b, p, m, tk, r_before, rev_before, revolted):
 @inl
 def finish_forbidden(b, p, m, tk, r_before, rev_before, revolted):
     """Finishing with move m is forbidden for p: §3.7 unless card 04 applies (§4.4)."""
-    return not applies(b, R.C04_TABOO, p) and is_forbidden(b, p, m, tk, r_before, rev_before, revolted)
+    return not taboo(b, p) and is_forbidden(b, p, m, tk, r_before, rev_before, revolted)
 
 
 @inl
@@ -402,7 +411,7 @@ def forbidden_finish_cards(b, p):
     joker, the strongest rank, the ranks of the effect cards that apply to p; under card 20
     an A, 2 or 3 only if its J, Q or K lead is forbidden too); 0 when card 04 applies to p
     (``forbidden_finish_card`` of the reference, as one mask)."""
-    if applies(b, R.C04_TABOO, p):
+    if taboo(b, p):
         return np.int64(0)
     strong_rev = reversed_(b) if b[PV + R.P_STRONG_EFF] else b[REV] == 1
     fr = bit(R.R3 if strong_rev else R.R2)  # ranks whose lead is forbidden

@@ -67,7 +67,7 @@ class OutOfTurnRules:
         """§4.24: 24 applies to p, the discard pile is not empty and every card of p's hand is a
         forbidden-finish card (never when 04 applies to p, §4.27)."""
         return (bool(self.discard) and bool(self.hands[p]) and self.applies(R.C24_LOOPHOLE, p)
-                and not self.applies(R.C04_TABOO, p)
+                and not self.taboo(p)
                 and all(self.forbidden_finish_card(p, c) for c in self.hands[p]))
 
     def window_loophole(self, p: int) -> None:

@@ -206,7 +206,7 @@ class Resolution:
         by an effect (card 03 discard) is forbidden too (§3.7 item 4). Returns forbidden."""
         self.active[p] = False
         forbidden = emptied or self.is_forbidden(p, x, t, r_before, rev_before, revolted)
-        if forbidden and self.applies(R.C04_TABOO, p):  # §4.4: card 04 lifts the forbidden finish
+        if forbidden and self.taboo(p):  # §4.4: card 04 lifts the forbidden finish
             self.stats.taboo_breaks += 1
             self.say(f"P{p} breaks the taboo (card 04)")
             forbidden = False

@@ -183,6 +183,13 @@ class GameState:
         """§4.0 A(c, p): c is a law, or a precept owned by p."""
         return c in self.laws or self.owner[c] == p
 
+    def taboo(self, p: int) -> bool:
+        """Card 04 lifts the forbidden finish for p (§4.4): its precept held by p, or its law, which
+        under ``taboo_law_scope = commoners`` spares not the reigning king (DEC-54)."""
+        if self.owner[R.C04_TABOO] == p:
+            return True
+        return R.C04_TABOO in self.laws and not (self.pv[R.P_TABOO_COMMONERS] and self.king == p)
+
     def precept_holder(self, c: int, p: int) -> bool:
         """Precept-only privileges (§4.0): p holds c as a precept."""
         return self.owner[c] == p and c not in self.laws
@@ -282,7 +289,7 @@ class GameState:
     def finish_forbidden(self, p: int, x: Play, t: Play | None, r_before: bool, rev_before: bool,
                          revolted: bool) -> bool:
         """Whether finishing with x would be forbidden for p: §3.7 unless card 04 applies (§4.4)."""
-        return not self.applies(R.C04_TABOO, p) and self.is_forbidden(p, x, t, r_before, rev_before, revolted)
+        return not self.taboo(p) and self.is_forbidden(p, x, t, r_before, rev_before, revolted)
 
     def next_active(self, seat: int) -> int:
         """Next seat clockwise after ``seat`` whose player still holds cards (-1 if none)."""

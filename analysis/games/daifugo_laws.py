@@ -1,0 +1,176 @@
+"""Daifugō's law lines for ``cardlab suggest``: each law's effect on a measure of the round, and
+the lever that weakens it.
+
+A law line is ``law:<card>:<measure>``: the change the card brings when in force as a law, on
+king retention or the seat spread of round wins (percentage points) or on round length and the
+spread of final scores (relative): in band up to the practical threshold (``MIN_SHARE``,
+``MIN_RELATIVE``) either way, or any fall where lower is the aim (king retention, spreads), measured in the run against the rounds without it at the same round
+number (``daifugo_rule_cards.stratified_law_effects``: one reference, whatever runs a report
+holds). A line is out of its band when its estimate is and its 95% interval excludes 0. For each
+such line the levers that name it (``Game.levers``) are played on fresh seeds against the run's
+config, the smallest change whose effect lands in band is prescribed (else the closest), with
+the game's other rule lines before -> after and the same check by the strong population; a line
+no lever names gets "no lever", so the card's text is the change to make.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from analysis.games import daifugo_rule_cards as rule_cards
+from sim.tuner.prescribe import estimate_dict, holds_for, line_value
+
+LAW_SEED_OFFSET = 6_000_029  # the law checks play the source seed + this (+ 1 for the strong population)
+MIN_SHARE = 0.01  # a law effect of at least 1 percentage point on a share is out of band
+MIN_RELATIVE = 0.05  # on round length or score spread: at least 5% either way
+# measure: (words, is a share, lower is the aim); the aims are the verdict's (``daifugo.LAW_TARGET``)
+MEASURES = {"king": ("king retention", True, True), "spread": ("seat spread of round wins", True, True),
+            "plays": ("round length", False, False), "score_sd": ("spread of final scores", False, True)}
+
+
+def line_name(card: int, measure: str) -> str:
+    return f"law:{card:02d}:{measure}"
+
+
+def law_value(row: dict, measure: str) -> dict:
+    """A law's effect on ``measure`` with its interval: the difference for shares, relative to the
+    value without it for the others."""
+    d, lo, hi = (float(row[f"{measure}_{k}"]) for k in ("diff", "lo", "hi"))
+    if not MEASURES[measure][1]:
+        base = float(row[f"{measure}_without"])
+        d, lo, hi = (x / base if base else np.nan for x in (d, lo, hi))
+    return {"value": d, "lo": lo, "hi": hi}
+
+
+def band(measure: str) -> list[float]:
+    """A rise of at most the practical threshold; a fall too, unless lower is the aim."""
+    _, share, lower = MEASURES[measure]
+    limit = MIN_SHARE if share else MIN_RELATIVE
+    return [-np.inf if lower else -limit, limit]
+
+
+def status(e: dict, measure: str) -> str:
+    lo, hi = band(measure)
+    if not np.isfinite(e["value"]) or lo <= e["value"] <= hi:
+        return "in"
+    return "out" if e["lo"] > 0 or e["hi"] < 0 else "unclear"
+
+
+def law_lines(run) -> list[dict]:
+    """Every law line of the run with its value, band and status."""
+    out = []
+    for row in rule_cards.stratified_law_effects(run).to_dict("records"):
+        for measure, (words, _, _) in MEASURES.items():
+            e = law_value(row, measure)
+            out.append({"line": line_name(int(row["id"]), measure), "words": f"law {row['card']}: {words}",
+                        "band": band(measure), **e, "status": status(e, measure)})
+    return out
+
+
+def _row(run, card: int) -> dict | None:
+    eff = rule_cards.stratified_law_effects(run)
+    rows = eff[eff["id"] == card].to_dict("records")
+    return rows[0] if rows else None
+
+
+def prescriptions(source, out: Path, games: int, workers: int, lines_wanted, notify: Callable[[str], None]) -> list[dict]:
+    """One prescription per law line out of its band (see the module docstring)."""
+    found = []
+    for ln in law_lines(source):
+        if ln["status"] != "out" or (lines_wanted and ln["line"] not in lines_wanted):
+            continue
+        levers = [lv for lv in source.game.levers if lv.moves(ln["line"])]
+        base = {"game": source.config.game, "line": ln["line"], "words": ln["words"], "band": ln["band"],
+                "before": {k: ln[k] for k in ("value", "lo", "hi")}, "set": {}, "side_effects": [], "populations": {},
+                "holds_for": "none"}
+        if not levers:
+            found.append({**base, "status": "none", "reason": f"the game declares no lever for this law's strength, so "
+                                                              f"the card's text is the change to make"})
+            continue
+        notify(f"{ln['line']} ({ln['words']}) is out of its band: playing its levers")
+        found.append({**base, **_search(source, ln, levers, out / ln["line"].replace(":", "-"), games, workers)})
+    return found
+
+
+def _play(source, cfg, games: int, out: Path, workers: int):
+    from analysis.load import Run
+    from sim import runner
+    from sim.runner import RunOptions
+
+    path = out / f"{cfg.digest()}-{games}"
+    runner.run(cfg, games, path, RunOptions(workers=workers, progress=False))
+    return Run(path)
+
+
+def _measure(run, ln: dict) -> dict:
+    card, measure = int(ln["line"].split(":")[1]), ln["line"].split(":")[2]
+    row = _row(run, card)
+    return law_value(row, measure) if row else {"value": np.nan, "lo": np.nan, "hi": np.nan}
+
+
+def _search(source, ln: dict, levers: list, out: Path, games: int, workers: int) -> dict:
+    """Each lever value against the run's config on one fresh seed: the smallest change in band,
+    else the closest; its side effects and its check by the strong population."""
+    cfg = dataclasses.replace(source.config, seed=source.config.seed + LAW_SEED_OFFSET)
+    now = _play(source, cfg, games, out, workers)
+    before = _measure(now, ln)
+    lo, hi = ln["band"]
+    tried = []
+    for rank in range(max(len(lv.values) for lv in levers)):
+        for lv in levers:
+            if rank < len(lv.values):
+                setting = {lv.param: source.game.param(lv.param).coerce(lv.values[rank])}
+                run = _play(source, dataclasses.replace(cfg, params={**cfg.params, **setting}), games, out, workers)
+                tried.append((setting, run, _measure(run, ln)))
+    gap = [max(lo - e["value"], e["value"] - hi, 0.0) if np.isfinite(e["value"]) else np.inf for _, _, e in tried]
+    best = min(range(len(tried)), key=lambda i: (gap[i], i))
+    setting, after_run, after = tried[best]
+    change = _difference(after, before)
+    toward = change["hi"] < 0 if before["value"] > hi else change["lo"] > 0
+    better = bool(gap[best] < max(lo - before["value"], before["value"] - hi, 0.0) and toward)
+    pops = {f"the run's bots ({', '.join(source.config.bots)})": _population(before, after)}
+    strong = source.game.strong_bot
+    if strong and set(source.config.bots) != {strong}:
+        scfg = dataclasses.replace(cfg, seed=cfg.seed + 1, bots=(strong,) * cfg.players, bot_params={})
+        s_before = _measure(_play(source, scfg, games, out, workers), ln)
+        s_after = _measure(_play(source, dataclasses.replace(scfg, params={**scfg.params, **setting}), games, out,
+                                 workers), ln)
+        pops[f"{strong} bots in every seat"] = _population(s_before, s_after)
+    return {"status": "prescribed" if better and gap[best] == 0 else "closest" if better else "none",
+            "set": setting, "before": before, "after": after, "change": change, "games": games, "seed": cfg.seed,
+            "tried": [{"set": s, "screen": e} for s, _, e in tried], "side_effects": _side_effects(source, now, after_run),
+            "populations": pops, "holds_for": holds_for(pops),
+            **({} if better else {"reason": "no lever value moved the law's effect beyond noise"})}
+
+
+def _difference(a: dict, b: dict) -> dict:
+    """a - b, the two estimates' intervals taken as independent (conservative: the runs share seeds)."""
+    se = np.hypot(a["hi"] - a["lo"], b["hi"] - b["lo"]) / 2
+    d = a["value"] - b["value"]
+    return {"value": d, "lo": d - se, "hi": d + se}
+
+
+def _population(before: dict, after: dict) -> dict:
+    d = _difference(after, before)
+    return {"before": before, "after": after, "change": d, "in_band": None, "better": bool(d["hi"] < 0),
+            "worse": bool(d["lo"] > 0)}
+
+
+def _side_effects(source, now, after) -> list[dict]:
+    """The game's metric lines on the run's config and on the change, same seeds."""
+    from sim.metrics import read_counts, sample_columns
+
+    game = source.game
+    catalog = sample_columns(game, now.config)
+    counts = [read_counts(game, r.dir, [b["id"] for b in r.meta["batches"]]) for r in (now, after)]
+    out = []
+    for ln in game.rule_lines(now.config):
+        b, a = (line_value(game, now.config, ln, k, catalog) for k in counts)
+        blo, bhi = ln.band(b.value)
+        out.append({"line": ln.metric, "words": ln.words, "before": estimate_dict(b), "after": estimate_dict(a),
+                    "in_band": bool(blo <= a.value <= bhi), "harmful": False})
+    return out
