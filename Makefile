@@ -31,6 +31,10 @@ VD_HIDDEN_BUDGET ?= 8
 # strategist, greedy (the reference) and learned (DF_LADDER_GAMES games in all) rates the learned player
 DF_LADDER_GAMES ?= 6000
 DF_STRONG_GAMES ?= 100000
+# games of each confirmation and population check of the prescriptions (cardlab suggest) for virus-dogs and
+# normal daifugo (the madness run's are checked on as many games as it has)
+VD_SUGGEST_GAMES ?= 100000
+DF_SUGGEST_GAMES ?= 50000
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
@@ -52,7 +56,7 @@ venv: $(STAMP)
 # only: no demo run of theirs searches), and virus-dogs with its search ladders; then the report.
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo-faking-sick demo-virus-dogs
-	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-madness $(DEMO_DIR)/daifugo-ladder \
+	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-suggested $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-suggested $(DEMO_DIR)/daifugo-madness $(DEMO_DIR)/daifugo-ladder \
 	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
 	    --robustness-pair $(DEMO_DIR)/daifugo-madness-learned $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
@@ -68,10 +72,13 @@ demo-daifugo-faking-sick: $(STAMP)
 	$(BIN)/cardlab ladder daifugo --rungs random,strategist,greedy,learned --reference greedy --set mode=madness \
 	    --games $(DF_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo-ladder > /dev/null
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested
+	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo --games $(DF_SUGGEST_GAMES) --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-suggested
 
 demo-virus-dogs: $(STAMP)
 	$(BIN)/cardlab compile virus-dogs
 	$(BIN)/cardlab simulate virus-dogs --games $(VD_GAMES) --seed $(SEED) --workers $(WORKERS) -q --out $(DEMO_DIR)/virus-dogs
+	$(BIN)/cardlab suggest $(DEMO_DIR)/virus-dogs --games $(VD_SUGGEST_GAMES) --workers $(WORKERS) -q \
+	    --out $(DEMO_DIR)/virus-dogs-suggested
 	$(BIN)/cardlab ladder virus-dogs --budgets 16,64 --games $(VD_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) \
 	    --out $(DEMO_DIR)/virus-dogs-ladder > /dev/null
 	$(BIN)/cardlab ladder virus-dogs --rungs random,cautious,search@$(VD_HIDDEN_BUDGET),seeing@$(VD_HIDDEN_BUDGET) \

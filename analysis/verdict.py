@@ -97,8 +97,12 @@ def prescribed(run, mark: Mark) -> str:
         return (f" Prescription: not searched yet (cardlab suggest {run.path} --out DIR, then give DIR to the "
                 "report).")
     found = for_line(advice, mark.line)
+    borrowed = getattr(run, "advice_from", None) is not None
     if found is not None:
-        return " " + sentence(found)
+        return " " + (f"Checked for these players in the advice for {advice['source']} (the same rules): "
+                      if borrowed else "") + sentence(found)
+    if borrowed:
+        return f" Prescription: none in the advice for {advice['source']} (the same rules, played by these bots too)."
     state = next((s for s in advice.get("lines", []) if s["line"] == mark.line), None)
     if state is not None:
         return (f" Prescription: none searched: on its own measure ({state['words']}) this line is "

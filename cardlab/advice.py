@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from analysis.advice import ADVICE_FILE
-from analysis.games import hook
+from analysis.games import hook, rules_digest
 from sim.config import ConfigError
 from sim.levers import check_setting, lever_of
 from sim.metrics import read_counts, sample_columns
 from sim.tuner.prescribe import Sizes, estimate_dict, line_value, search
 
 MIN_SCREEN = 20_000  # games of a screened candidate at the least (or the run's games, if fewer)
+SCREEN_SHARE = 4  # a screened candidate plays a quarter of the confirmation's games
 
 
 def check_out(out: Path, source) -> None:
@@ -38,9 +39,9 @@ def check_out(out: Path, source) -> None:
 
 
 def sizes(source, games: int | None) -> Sizes:
-    """Screen on a fifth of the run's games (at least ``MIN_SCREEN``), confirm on as many as the run."""
+    """Confirm on ``games`` (default: as many as the run), screen on a quarter (at least ``MIN_SCREEN``)."""
     total = games or source.games_done
-    return Sizes(screen=min(total, max(MIN_SCREEN, total // 5)), confirm=total)
+    return Sizes(screen=min(total, max(MIN_SCREEN, total // SCREEN_SHARE)), confirm=total)
 
 
 def line_states(source, lines) -> list[dict[str, Any]]:
@@ -96,6 +97,7 @@ def suggest(source, out: Path, games: int | None, workers: int, lines_wanted: li
     if own_search is not None:
         found += own_search(source, out, size, workers, lines_wanted, notify, **own)
     return {"game": game.name, "source": str(source.path), "source_digest": source.config.digest(),
+            "rules_digest": rules_digest(source.config),
             "games": size.confirm, "screen_games": size.screen, "lines": states,
             "levers": [{"param": lv.param, "values": list(lv.values), "lines": list(lv.lines)} for lv in levers],
             "prescriptions": found}

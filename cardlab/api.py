@@ -540,7 +540,8 @@ def available_games() -> list:
 
 def rules(game: str) -> dict[str, Any]:
     """The ``cardlab rules`` command: a game's rule parameters (default, allowed values, source,
-    rule), bots and bot parameters, and the file with its rules."""
+    rule), bots and bot parameters, its levers and rule lines (``cardlab suggest``), and the file
+    with its rules."""
     g = get_game(game)
     rows = [
         {"name": p.name, "default": p.default, "allowed": p.allowed(), "source": p.source, "rule": p.rule, "doc": p.doc}
@@ -552,7 +553,10 @@ def rules(game: str) -> dict[str, Any]:
          "bots": [b.name for b in g.bots.values() if p.name in b.params]}
         for p in g.bot_param_specs
     ]
-    return {"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params, "rules_doc": f"docs/rules/{g.name}.md"}
+    levers = [{"param": lv.param, "values": list(lv.values), "lines": list(lv.lines), "doc": lv.doc} for lv in g.levers]
+    lines = [ln.to_dict() for ln in g.rule_lines(g.make_config())]
+    return {"game": g.name, "params": rows, "bots": bots, "bot_params": bot_params, "levers": levers, "lines": lines,
+            "rules_doc": f"docs/rules/{g.name}.md"}
 
 
 # ---- benches ----------------------------------------------------------------------------------

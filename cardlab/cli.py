@@ -260,7 +260,8 @@ def suggest(
 
 @app.command()
 def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
-    """List a game's rule parameters (default, allowed values, source, rule), bots and bot parameters."""
+    """List a game's rule parameters (default, allowed values, source, rule), bots and bot parameters,
+    and its levers (what `cardlab suggest` may change)."""
     out = api.rules(game)
     if as_json:
         typer.echo(json.dumps(out, default=list, ensure_ascii=False))
@@ -291,6 +292,13 @@ def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", he
         for r in bot_params:
             p.add_row(r["name"], f"[{r['lo']:g}, {r['hi']:g}]", ", ".join(r["bots"]), r["doc"])
         con.print(p)
+    if out["levers"]:
+        lv = Table(title="levers (cardlab suggest: the values a designer would accept, nearest the default first)")
+        for col in ("parameter", "values", "lines it may move", "doc"):
+            lv.add_column(col, overflow="fold")
+        for r in out["levers"]:
+            lv.add_row(r["param"], ", ".join(map(str, r["values"])), ", ".join(r["lines"]), r["doc"])
+        con.print(lv)
     typer.echo(f"rules, rule IDs and the engines' readings: {doc} (in the cardlab repository)")
 
 

@@ -302,8 +302,24 @@ def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path,
     assert res.stdout == f"toy: 40 games in 4 batches -> {tmp_path / 'r'} (3 batches played now, 1 kept; 1.2 s)\n"
 
 
-def test_suggest_on_a_run_without_suggestions_is_one_line_error(run_dir):
-    assert "no parameters to suggest" in one_line_error(cardlab("suggest", run_dir, "--out", str(run_dir) + "-advice"))
+def test_suggest_refuses_a_run_directory_as_out_and_names_unknown_lines_and_levers(run_dir, tmp_path):
+    before = sorted(p.name for p in run_dir.iterdir())
+    assert "is a run directory" in one_line_error(cardlab("suggest", run_dir, "--out", run_dir))
+    other = tmp_path / "other"
+    assert cardlab("simulate", "toy", "--games", 50, "--out", other, "-q").returncode == 0
+    assert "is a run directory" in one_line_error(cardlab("suggest", run_dir, "--out", other))
+    assert not (other / "advice.json").exists() and sorted(p.name for p in run_dir.iterdir()) == before
+    err = one_line_error(cardlab("suggest", run_dir, "--line", "stalemates", "--out", tmp_path / "a"))
+    assert "unknown line 'stalemates' for toy; lines: seat_spread, mean_turns" in err
+    assert "n_bat is no lever of toy" in one_line_error(cardlab("suggest", run_dir, "--lever", "n_bat", "--out",
+                                                                tmp_path / "a"))
+
+
+def test_suggest_on_a_run_with_every_line_in_band_says_so(run_dir, tmp_path):
+    res = cardlab("suggest", run_dir, "--out", tmp_path / "adv", "-q")
+    assert res.returncode == 0, res.stderr
+    assert "Every rule line is in its band: nothing to prescribe." in res.stdout
+    assert (tmp_path / "adv" / "advice.json").is_file()
 
 
 @pytest.mark.parametrize("scale", ["0", "11"])

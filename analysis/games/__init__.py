@@ -51,11 +51,35 @@ def attach_advice(runs: list, advices: list[dict]) -> None:
     by_digest = {a["source_digest"]: a for a in advices}
     for run in runs:
         run.advice = by_digest.pop(run.config.digest(), None)
+        run.advice_from = None
     if by_digest:
         from sim.config import ConfigError
 
         lost = next(iter(by_digest.values()))
         raise ConfigError(f"the advice made from {lost['source']} needs that run in the report too")
+    for run in runs:  # a run of the same rules whose bots an advice played as a population borrows it
+        if run.advice is None:
+            run.advice_from = next((a for a in advices if a.get("rules_digest") == rules_digest(run.config)
+                                    and bots_population(run.config.bots) in populations_of(a)), None)
+            run.advice = run.advice_from
+
+
+def rules_digest(cfg) -> str:
+    """What a run's rules are (game, players, parameters), whoever plays them."""
+    import hashlib
+    import json
+
+    text = json.dumps([cfg.game, cfg.players, cfg.to_dict()["params"]], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def bots_population(bots) -> str:
+    """The name a prescription's population of one bot in every seat goes by."""
+    return f"{bots[0]} bots in every seat" if len(set(bots)) == 1 else ""
+
+
+def populations_of(advice: dict) -> set[str]:
+    return {name for p in advice.get("prescriptions", []) for name in p.get("populations", {})}
 
 
 def supporting(runs: list) -> set[int]:

@@ -63,7 +63,7 @@ def status(e: dict, measure: str) -> str:
 def law_lines(run) -> list[dict]:
     """Every law line of the run with its value, band and status."""
     out = []
-    for row in rule_cards.stratified_law_effects(run).to_dict("records"):
+    for row in effects(run).to_dict("records"):
         for measure, (words, _, _) in MEASURES.items():
             e = law_value(row, measure)
             out.append({"line": line_name(int(row["id"]), measure), "words": f"law {row['card']}: {words}",
@@ -71,8 +71,19 @@ def law_lines(run) -> list[dict]:
     return out
 
 
+_EFFECTS: dict[str, object] = {}  # run path -> its law effects (a check reads a run's several times)
+
+
+def effects(run):
+    """The run's law effects against the other laws (``stratified_law_effects``), computed once."""
+    key = str(run.path)
+    if key not in _EFFECTS:
+        _EFFECTS[key] = rule_cards.stratified_law_effects(run)
+    return _EFFECTS[key]
+
+
 def _row(run, card: int) -> dict | None:
-    eff = rule_cards.stratified_law_effects(run)
+    eff = effects(run)
     rows = eff[eff["id"] == card].to_dict("records")
     return rows[0] if rows else None
 
@@ -92,7 +103,7 @@ def prescriptions(source, out: Path, games: int, workers: int, lines_wanted, not
                                                               f"the card's text is the change to make"})
             continue
         notify(f"{ln['line']} ({ln['words']}) is out of its band: playing its levers")
-        found.append({**base, **_search(source, ln, levers, out / ln["line"].replace(":", "-"), games, workers)})
+        found.append({**base, **_search(source, ln, levers, out, games, workers)})  # runs shared by the lines
     return found
 
 

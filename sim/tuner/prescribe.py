@@ -2,9 +2,10 @@
 
 For the line, every value of every lever that names it (``Game.levers``, nearest the default
 first) is played on one fresh seed, paired with the run's config (``screen``). The values that
-bring the line into its band while every other rule line stays in its band (or, if it was out
-already, no worse than now beyond noise) are raced (``run_race``: the smallest change leads a
-tie), and the winner is confirmed against the run's config on fresh games (``confirm``). When
+bring the line into its band while no other rule line leaves its band beyond noise (or, out already, gets worse) are
+raced (``run_race``, up to the confirmation's game count: the smallest change leads a tie), and
+they are confirmed against the run's config on fresh games (``confirm``), the race's winner
+first, until one lands in the band. When
 no single lever reaches the band, pairs of the best single levers are tried; when none reaches
 it, the best one is given as the closest, said as such. The confirmed change is then played by
 every population (``populations``: the run's own bots and, where the game has one, a strong
@@ -30,7 +31,7 @@ from sim.tuner.spec import Candidate, TuneSpec
 
 SEED_OFFSET = 4_000_037  # every seed of a prescription: the run's seed + this (+ the tuner's offsets)
 POPULATION_SEED_OFFSET = 5_000_011  # the populations' check, on top of SEED_OFFSET
-RACE_SIZE = 4  # candidates raced at most
+RACE_SIZE = 4  # candidates raced (and confirmed, until one is prescribed) at most
 PAIR_LEVERS = 3  # pairs are formed from this many of the best single levers
 
 
@@ -44,7 +45,7 @@ class Sizes:
 
     @property
     def race(self) -> int:
-        return 2 * self.screen
+        return max(self.screen, self.confirm)
 
 
 def estimate_dict(e: Estimate) -> dict[str, float]:
@@ -63,10 +64,10 @@ def _constraints(lines: list[Line], target: Line, default: dict[str, Estimate]) 
             continue
         e = default[ln.metric]
         lo, hi = ln.band(e.value)
-        if e.value > hi:
-            hi = e.value + e.half_width
+        if e.value > hi:  # out already: no worse beyond the noise of two runs
+            hi = e.value + 2 * e.half_width
         if e.value < lo:
-            lo = e.value - e.half_width
+            lo = e.value - 2 * e.half_width
         out.append(Constraint(ln.metric, lo, hi, f"{ln.metric} in {lo:.4g}..{hi:.4g}"))
     return out
 
@@ -143,9 +144,33 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     pool = reaching[:RACE_SIZE] or [c for c, k in ranked if constraint_fit(spec, k) != "breaks"][:2]
     if not pool:
         return {**result, "status": "none", "reason": "every lever moves another line out of its band"}
-    winner = run_race(spec, pool, out, workers, sizes.race).winner if len(pool) > 1 else pool[0]  # out/race
-    notify(f"{line.metric}: confirming {winner.label} on {sizes.confirm:,} fresh games")
-    return {**result, **checked(game, spec, winner, default, lines, out, sizes, workers)}
+    confirmed = []
+    for cand in raced(spec, pool, out, workers, sizes):
+        notify(f"{line.metric}: confirming {cand.label} on {sizes.confirm:,} fresh games")
+        confirmed.append(confirmation(game, spec, cand, default, lines, out, sizes, workers))
+        if confirmed[-1]["status"] == "prescribed":
+            break
+    best = min(confirmed, key=lambda c: (STATUS_ORDER.index(c["status"]), spec.objective.score(c["after_estimate"])))
+    chosen = next(c for c in pool if c.params == best["set"])
+    pops = populations(game, spec, chosen, default, out, sizes, workers)
+    best = {k: v for k, v in best.items() if k != "after_estimate"}
+    return {**result, **best, "confirmed": [c["set"] for c in confirmed], "populations": pops,
+            "holds_for": holds_for(pops)}
+
+
+STATUS_ORDER = ("prescribed", "closest", "none")
+
+
+def raced(spec: TuneSpec, pool: list[Candidate], out: Path, workers: int, sizes: Sizes) -> list[Candidate]:
+    """The pool in the order to confirm it: the race's winner first (``run_race`` on common fresh
+    seeds, up to the race cap), then the candidates it kept, smallest change first; the ones it
+    dropped as worse beyond noise are left out."""
+    if len(pool) == 1:
+        return pool
+    race = run_race(spec, pool, out, workers, sizes.race)  # into out/race
+    last = race.rows[race.rows["rung"] == race.rows["rung"].max()]
+    kept = set(last.loc[last["status"].isin(["leader", "kept"]), "candidate"])
+    return [race.winner] + [c for c in pool if c.label in kept and c is not race.winner]
 
 
 def _ranked(spec: TuneSpec, screened: list[tuple[Candidate, Counts]]) -> list[tuple[Candidate, Counts]]:
@@ -156,10 +181,12 @@ def _ranked(spec: TuneSpec, screened: list[tuple[Candidate, Counts]]) -> list[tu
 
 
 def _reaching(spec: TuneSpec, ranked: list[tuple[Candidate, Counts]]) -> list[Candidate]:
-    """Settings whose line estimate is in band and that keep the other lines, smallest change first."""
+    """Settings whose line estimate is in band and that break no other line beyond noise: those
+    that keep every other line first, then the smallest change."""
+    fit = {id(c): constraint_fit(spec, k) for c, k in ranked}
     ok = [(c, k) for c, k in ranked if spec.objective.score(spec.objective_metric.value(k)) == 0
-          and constraint_fit(spec, k) == "keeps"]
-    return [c for c, _ in sorted(ok, key=lambda ck: (len(ck[0].params), ranked.index(ck)))]
+          and fit[id(c)] != "breaks"]
+    return [c for c, _ in sorted(ok, key=lambda ck: (fit[id(ck[0])] != "keeps", len(ck[0].params), ranked.index(ck)))]
 
 
 def _tried(spec: TuneSpec, cand: Candidate, counts: Counts) -> dict:
@@ -167,10 +194,10 @@ def _tried(spec: TuneSpec, cand: Candidate, counts: Counts) -> dict:
             "other_lines": constraint_fit(spec, counts)}
 
 
-def checked(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: list[Line], out: Path, sizes: Sizes,
-            workers: int) -> dict:
-    """``chosen`` confirmed against ``default`` on fresh games (the line, every other line) and
-    played by every population."""
+def confirmation(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: list[Line], out: Path,
+                 sizes: Sizes, workers: int) -> dict:
+    """``chosen`` confirmed against ``default`` on fresh games: the line, every other line, and
+    the status (``prescribed``: in band, better beyond noise, no other line harmed)."""
     conf = confirm(spec, chosen, default, out, workers, sizes.confirm)  # into out/confirm
     after, before = conf.values[0]
     lo, hi = spec.objective.band
@@ -179,11 +206,11 @@ def checked(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: 
     harmful = [s["line"] for s in side if s["harmful"]]
     better = toward(conf.diffs[0], before.value, spec.objective.band) == "better"
     status = "none" if not better or harmful else "prescribed" if lo <= after.value <= hi else "closest"
-    pops = populations(game, spec, chosen, default, out, sizes, workers)
+    reason = ("it moves " + ", ".join(harmful) + " out of its band" if harmful else
+              "no change tried moved the line beyond noise on the confirmation games" if not better else "")
     return {"status": status, "set": chosen.params, "before": estimate_dict(before), "after": estimate_dict(after),
-            "change": estimate_dict(conf.diffs[0]), "games": sizes.confirm, "seed": conf.seed, "harmful": harmful,
-            "side_effects": side, "populations": pops, "holds_for": holds_for(pops),
-            **({"reason": "the best change moves " + ", ".join(harmful) + " out of its band"} if harmful else {})}
+            "after_estimate": after, "change": estimate_dict(conf.diffs[0]), "games": sizes.confirm, "seed": conf.seed,
+            "harmful": harmful, "side_effects": side, **({"reason": reason} if reason else {})}
 
 
 def side_effect(game, spec: TuneSpec, line: Line, after_counts: Counts, before_counts: Counts) -> dict:

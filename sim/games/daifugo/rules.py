@@ -200,7 +200,7 @@ def param_vector(cfg) -> list[int]:
     v[P_PULL_PLAYED] = int(p["pullback_count"] == "cards_played")
     v[P_05_ON_DRAFT] = int(p["trickster_precept_timing"] == "on_draft")
     v[P_12_ROUND1] = int(p["collusion_round1"])
-    v[P_TABOO_COMMONERS] = int(p["taboo_law_scope"] == "commoners")
+    v[P_TABOO_COMMONERS] = int(p.get("taboo_law_scope", "everyone") == "commoners")  # runs from before DEC-54: the printed rule
     v[P_STRONG_EFF] = int(p["strongest_uses_effective_order"])
     v[P_CF_PLACED] = int(p["capital_fall_if_king_already_placed"])
     v[P_07_OPTIONAL] = int(p["three_card_revolution_optional"])
