@@ -53,9 +53,7 @@ def _group_candidates(run, label: str, by: str) -> list[Candidate]:
 
 
 def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
-    from sim.games import get_game
-
-    words = get_game(run.config.game).stall_flags  # flags to keep rare
+    words = run.game.stall_flags  # flags to keep rare
     flags = [f for f in words if run.columns("games").get(f) == "BOOLEAN"]
     if not flags:
         return []

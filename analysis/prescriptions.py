@@ -8,11 +8,26 @@ HOLDS = {"all": "holds for every population played", "some": "holds for some pop
          "disagree": "the populations disagree: not a recommendation", "none": "helps no population beyond noise"}
 
 
+RELATIVE = (":plays", ":score_sd")  # law lines measured as a relative change
+
+
+def unit(line: str) -> str:
+    """How a line's values read: ``number`` (a mean), ``%`` (a share of games, or a relative
+    change) or ``pp`` (a difference of shares: spreads, edges, a law's effect)."""
+    if line.startswith("mean_"):
+        return "number"
+    return "%" if line.startswith("rate:") or line.endswith(RELATIVE) else "pp"
+
+
 def value(line: str, v: float | None) -> str:
-    """A line's value: a mean (``mean_*``) as a number, every other line (shares, spreads, edges) in %."""
-    if v is None:
+    """A line's value in its unit (``unit``)."""
+    if v is None or v != v:
         return "n/a"
-    return f"{v:.3g}" if line.startswith("mean_") else f"{100 * v:.1f}%" if abs(v) >= 0.001 or v == 0 else f"{100 * v:.2f}%"
+    u = unit(line)
+    if u == "number":
+        return f"{v:.3g}"
+    digits = 2 if 0 < abs(v) < 0.001 else 1
+    return f"{100 * v:.{digits}f}{'%' if u == '%' else ' pp'}"
 
 
 def with_ci(line: str, e: dict | None) -> str:
@@ -41,8 +56,8 @@ def populations(p: dict) -> str:
 
 
 def _signed(line: str, d: dict) -> str:
-    scale, unit = (1, "") if line.startswith("mean_") else (100, " pp")
-    return f"{scale * d['value']:+.2g}{unit}, 95% CI {scale * d['lo']:+.2g} to {scale * d['hi']:+.2g}"
+    scale, u = (1, "") if unit(line) == "number" else (100, " pp" if unit(line) == "pp" else "%")
+    return f"{scale * d['value']:+.2g}{u}, 95% CI {scale * d['lo']:+.2g} to {scale * d['hi']:+.2g}"
 
 
 def side_effects(p: dict) -> str:
@@ -61,8 +76,9 @@ def sentence(p: dict) -> str:
     if p.get("holds_for") == "disagree":
         head = "Not advised (the populations disagree)"
     games = f" on {p['games']:,} fresh games" if p.get("games") else ""
-    text = (f"{head}: {setting(p)} takes it from {with_ci(line, p['before'])} to {with_ci(line, p['after'])}{games}"
-            f" (band: {_band(p)})")
+    measured = f" (measured {p['measured']})" if p.get("measured") else ""
+    text = (f"{head}: {setting(p)} takes it{measured} from {with_ci(line, p['before'])} to {with_ci(line, p['after'])}"
+            f"{games} (band: {_band(p)})")
     pops, side = populations(p), side_effects(p)
     return text + (f"; {pops}" if pops else "") + (f". Other lines: {side}." if side else ".")
 

@@ -1,6 +1,8 @@
 """Findings first: constructed data with a known effect produce exactly that finding; fair
 data produce none; q-values are statsmodels' Benjamini-Hochberg on the same p-values."""
 
+from types import SimpleNamespace
+
 import duckdb
 import numpy as np
 import pandas as pd
@@ -12,6 +14,9 @@ from analysis import findings as F
 
 class FrameRun:
     """The part of ``analysis.load.Run`` the findings use, over in-memory frames."""
+
+    game = SimpleNamespace(stall_flags={"turn_cap": "the turn cap"})  # a game whose turn cap is a stall
+    path = "runs/frames"
 
     def __init__(self, games: pd.DataFrame, seats: pd.DataFrame):
         self.con = duckdb.connect()
@@ -149,7 +154,9 @@ def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
     assert level == "red" and text.startswith("Seat order matters: the best seat (seat 0) wins 40.0% of games")
     assert "an even share is 28.7%" in text and biased.marks[0] == ("red", "Overall, on the rules: act on it.")
     capped, _ = verdict_of(table(turn_cap_rate=0.02))  # twice the tolerated 1%: amber, not red
-    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games (likely 1.6% to 2.5%); tolerated: 1.0%.")
+    assert capped.marks[2] == ("amber", "The turn cap ends 2.0% of games (likely 1.6% to 2.5%); tolerated: 1.0%. "
+                                        "Prescription: not searched yet (cardlab suggest runs/frames --out DIR, then "
+                                        "give DIR to the report).")
     assert capped.marks[0] == ("amber", "Overall, on the rules: worth a look.")
     assert capped.text == "What to change: make fewer games end at the turn cap (2.0% of games; tolerated: 1.0%)."
 

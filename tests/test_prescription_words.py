@@ -30,17 +30,22 @@ SEAT = {"game": "g", "line": "seat_spread", "words": "seat order", "status": "pr
 def test_a_prescription_names_its_setting_its_effect_its_band_its_populations_and_its_side_effects():
     assert setting(SEAT) == "--set first_player=random --set coin=true"
     assert sentence(SEAT) == (
-        "Prescription: --set first_player=random --set coin=true takes it from 1.3% (95% CI 0.9% to 1.7%) to "
-        "-0.04% (95% CI -0.5% to 0.1%) on 100,000 fresh games (band: at most 1.0%); holds for every population "
-        "played (scripted: 1.6% -> -0.05% (change -1.7 pp, 95% CI -2.3 to -1.2); learned: 4.2% -> 0.2% (change "
-        "-4 pp, 95% CI -4.7 to -3.5)). Other lines: game length (turns) 42.9 -> 43.1.")
+        "Prescription: --set first_player=random --set coin=true takes it from 1.3 pp (95% CI 0.9 pp to 1.7 pp) to "
+        "-0.04 pp (95% CI -0.5 pp to 0.1 pp) on 100,000 fresh games (band: at most 1.0 pp); holds for every "
+        "population played (scripted: 1.6 pp -> -0.05 pp (change -1.7 pp, 95% CI -2.3 to -1.2); learned: 4.2 pp -> "
+        "0.2 pp (change -4 pp, 95% CI -4.7 to -3.5)). Other lines: game length (turns) 42.9 -> 43.1.")
+    law = {**SEAT, "line": "law:04:plays", "measured": "against the rounds without it", "before": _est(0.2, 0.1, 0.3),
+           "after": _est(0.03, 0.0, 0.06), "populations": {}, "side_effects": [], "band": [-0.05, 0.05]}
+    assert sentence(law) == ("Prescription: --set first_player=random --set coin=true takes it (measured against the "
+                             "rounds without it) from 20.0% (95% CI 10.0% to 30.0%) to 3.0% (95% CI 0.0% to 6.0%) on "
+                             "100,000 fresh games (band: -5.0% to 5.0%).")
 
 
 def test_populations_that_disagree_make_no_recommendation_and_closest_is_said_as_such():
     split = {**SEAT, "holds_for": "disagree", "populations": {
         "scripted": SEAT["populations"]["scripted"], "learned": _pop(0.04, 0.05, 0.002, 0.02, False, True, False)}}
     assert sentence(split).startswith("Not advised (the populations disagree): --set first_player=random")
-    assert "the populations disagree: not a recommendation (scripted: 1.6% -> -0.05%" in sentence(split)
+    assert "the populations disagree: not a recommendation (scripted: 1.6 pp -> -0.05 pp" in sentence(split)
     closest = {**SEAT, "status": "closest"}
     assert sentence(closest).startswith("No lever in range brings it into its band; closest: --set first_player")
     none = {**SEAT, "status": "none", "set": {}, "reason": "the game declares no lever for it"}
@@ -63,5 +68,6 @@ def test_the_verdict_line_carries_its_prescription_or_says_why_there_is_none():
 def test_the_summary_lists_every_line_then_every_prescription():
     advice = {"lines": [{"line": "seat_spread", "words": "seat order", "value": 0.013, "lo": 0.009, "hi": 0.017,
                          "status": "out"}], "prescriptions": [SEAT]}
-    assert summary(advice) == ["seat order: 1.3% (95% CI 0.9% to 1.7%) - out of its band", "seat order: " + sentence(SEAT)]
+    assert summary(advice) == ["seat order: 1.3 pp (95% CI 0.9 pp to 1.7 pp) - out of its band",
+                               "seat order: " + sentence(SEAT)]
     assert summary({"lines": [], "prescriptions": []}) == ["Every rule line is in its band: nothing to prescribe."]

@@ -7,7 +7,7 @@ Which game an ID belongs to:
 - bare ``§n.m`` section numbers and ``T-nn`` scenario numbers exist in several specs, so
   they belong to the game whose package or test folder holds the file
   (sim/games/<game>/, tests/<game>/); in a file of no game folder they must be defined in
-  at least one rules page. The toy game of the tests (tests/toy_game.py) has no rules page.
+  at least one rules page. The toy games of the tests (tests/toy_game.py, tests/toy_levers.py) have no rules page.
 
 A rules page defines an ID by starting a table row or a heading with it (``| VD-4.2 |``,
 ``### §4.14 ...``); ranges are not definitions.
@@ -32,7 +32,7 @@ PREFIXED = {p: g for g in GAMES for p in get_game(g).rule_id_prefixes}  # prefix
 PREFIXED_ID = re.compile(rf"\b(?:{'|'.join(PREFIXED)})-{NUMBER}\b")
 LOCAL_ID = re.compile(rf"(?:§{NUMBER}|\bT-[0-9]+\b)")
 ANY_ID = re.compile(rf"{PREFIXED_ID.pattern}|{LOCAL_ID.pattern}")
-NOT_CITING = {"tests/toy_game.py", "tests/test_rule_ids.py"}  # the toy game; this file
+NOT_CITING = {"tests/toy_game.py", "tests/toy_levers.py", "tests/test_rule_ids.py"}  # the toy games; this file
 
 
 def _strip(ident: str) -> str:

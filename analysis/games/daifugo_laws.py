@@ -96,6 +96,7 @@ def prescriptions(source, out: Path, games: int, workers: int, lines_wanted, not
             continue
         levers = [lv for lv in source.game.levers if lv.moves(ln["line"])]
         base = {"game": source.config.game, "line": ln["line"], "words": ln["words"], "band": ln["band"],
+                "measured": "against the rounds without the law at the same round number",
                 "before": {k: ln[k] for k in ("value", "lo", "hi")}, "set": {}, "side_effects": [], "populations": {},
                 "holds_for": "none"}
         if not levers:

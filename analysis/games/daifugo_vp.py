@@ -129,7 +129,8 @@ def player(source, out: Path, games: int, options, scale: int = 1, bots: tuple[s
 
 
 LINE = "precept_imbalance"  # the precept line: mean absolute draft-order-free holder's edge
-LINE_WORDS = "precept balance (mean absolute holder's edge, draft-order free)"
+LINE_WORDS = "precept balance"
+MEASURED = "as the mean absolute holder's edge, free of draft order"
 STRONG_SEED_OFFSET = 5_000_011  # the strong population's check plays the source seed + this
 
 
@@ -143,7 +144,7 @@ def prescription(source, out: Path, games: int, workers: int, notify: Callable[[
     options = RunOptions(workers=workers)
     vp = suggest(source, player(source, out / "precepts", games, options, scale), rounds, notify, scale)
     chosen = next((r for r in reversed(vp["rounds"]) if power.accepted(r)), None)
-    base = {"game": source.config.game, "line": LINE, "words": LINE_WORDS, "precepts": vp,
+    base = {"game": source.config.game, "line": LINE, "words": LINE_WORDS, "measured": MEASURED, "precepts": vp,
             "before": _est(power.imbalance(source)), "band": [0.0, power.MIN_EFFECT]}
     if chosen is None:
         return {**base, "status": "none", "set": {}, "after": None, "populations": {}, "holds_for": "none",

@@ -139,8 +139,7 @@ class Game:
         stall flag, and the game length (a change of at most ``LENGTH_BAND`` either way)."""
         from sim.levers import LENGTH_BAND, SEAT_BAND, STALL_BAND, Line
 
-        return [Line("seat_spread", "seat order (best minus worst seat's win rate, beyond chance)", hi=SEAT_BAND,
-                     ideal=0.0),
+        return [Line("seat_spread", "seat order", hi=SEAT_BAND, ideal=0.0),
                 *(Line(f"rate:{f}", f"games that end {'at' if 'cap' in w else 'in'} {w}", hi=STALL_BAND)
                   for f, w in self.stall_flags.items()),
                 Line(f"mean_{self.length_column}", f"game length ({self.length_column})", hi=LENGTH_BAND, relative=True)]
