@@ -68,6 +68,17 @@ def _bot_list(bots: list[str] | str | None) -> list[str] | None:
     return list(bots) if bots else None
 
 
+def check_not_in_worker_start() -> None:
+    """Refuse a run started while a worker process imports the calling script (multiprocessing's
+    spawn runs a script's top level again in every worker): without an ``if __name__ ==
+    "__main__":`` guard each worker would start the run anew."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise ConfigError("a worker process is importing the script that started this run, and the script starts "
+                          "it again: put the script's calls under `if __name__ == \"__main__\":`")
+
+
 def check_metric(metric: str | None, precision: float | None) -> None:
     """``metric`` chooses the metric of ``precision``: one without the other is refused."""
     if metric is not None and precision is None:
@@ -89,6 +100,7 @@ def simulate(game: str, games: int, out: str | Path, players: int | None = None,
     from sim.stopping import StoppingRule
 
     check_metric(metric, precision)
+    check_not_in_worker_start()
     cfg, policy = policy_config(lambda p: config(game, players, bots, seed, p, config_file), game, params, policy)
     if precision is not None:
         options = dataclasses.replace(options, stopping=StoppingRule(precision, metric or "seat_win"))
