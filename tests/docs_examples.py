@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 import traceback
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -231,6 +231,20 @@ def _environment() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=path, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
 
 
+@contextmanager
+def users_view(folder: Path):
+    """``folder`` the working directory, and only the built-in games registered (the test
+    suite's own plug-ins, ``CARDLAB_GAMES``, are no user's)."""
+    saved_dir, saved_games = Path.cwd(), os.environ.pop("CARDLAB_GAMES", None)
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(saved_dir)
+        if saved_games is not None:
+            os.environ["CARDLAB_GAMES"] = saved_games
+
+
 def run_shell(argv: list[str], folder: Path) -> tuple[int, str]:
     """A command that is not ``cardlab``, through bash in ``folder``."""
     res = subprocess.run(["bash", "-c", shlex.join(argv)], cwd=folder, capture_output=True, text=True,
@@ -275,20 +289,15 @@ def run_block(block: Block, folder: Path, games: int | None = None) -> Iterator[
 
 def run_all(folder: Path, select=lambda block: True, games: int | None = None,
             echo=lambda outcome: None) -> list[Outcome]:
-    """Every runnable block that ``select`` keeps, in order, in ``folder`` (made the working
-    directory meanwhile)."""
+    """Every runnable block that ``select`` keeps, in order, in ``folder`` (``users_view``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    saved = Path.cwd()
-    os.chdir(folder)
     outcomes = []
-    try:
+    with users_view(folder):
         for block in all_blocks():
             if block.runs and select(block):
                 for outcome in run_block(block, folder, games):
                     echo(outcome)
                     outcomes.append(outcome)
-    finally:
-        os.chdir(saved)
     return outcomes
 
 
