@@ -287,7 +287,8 @@ def tune(
                     objective=parse_objectives(minimize, maximize, target),
                     constraints=[parse_constraint(c) for c in constraints or []], games=games, precision=precision,
                     metric=metric, players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params),
-                    config_file=without_run_keys(read_toml(config_file)) if config_file else None, engine=engine, batch_size=batch_size)
+                    config_file=without_run_keys(read_toml(config_file)) if config_file else None, engine=engine,
+                    batch_size=batch_size)
     result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
                        Checks(race, race_games, confirm_games, write_best))
     if report:
@@ -319,8 +320,9 @@ def sweep(game: str, param: str, values: str | list, games: int, out: str | Path
     """The ``cardlab sweep`` command: one run per value of rule parameter ``param`` (``values``:
     comma-separated text or a list) into ``out/<param>=<value>``, and the table of how the
     metrics move (also ``out/sweep.csv``); values whose runs play identical games are named in
-    the column ``same games as`` and in ``table.attrs["identical"]`` (groups of values). ``pairing`` ``"CHALLENGER,OPPONENT"``: one seat of
-    the challenger (``search@N`` for a search budget) against the opponent's other seats."""
+    the column ``same games as`` and in ``table.attrs["identical"]`` (groups of values).
+    ``pairing`` ``"CHALLENGER,OPPONENT"``: one seat of the challenger (``search@N`` for a search
+    budget) against the opponent's other seats."""
     import pandas as pd
 
     from analysis.compare import summary

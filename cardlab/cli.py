@@ -468,8 +468,9 @@ def ladder(
                                "--precision)."),
     out: Path = typer.Option(..., "--out", "-o", help="Ladder directory: ladder.json and one run per pairing."),
     rungs: Optional[str] = typer.Option(None, "--rungs", help="Players from the weakest up, e.g. "
-                                        "random,cautious,search@16,search@64 (default: random, each scripted bot and the "
-                                        "learned bot, then search at --budgets); search@64:learned names the search's rollout bot."),
+                                        "random,cautious,search@16,search@64 (default: random, each scripted bot "
+                                        "and the learned bot, then search at --budgets); search@64:learned names "
+                                        "the search's rollout bot."),
     budgets: Optional[str] = typer.Option(None, "--budgets", help="Search budgets of the default rungs "
                                           "(default 16,32,64,128)."),
     reference: Optional[str] = typer.Option(None, "--reference", help="Every player's opponent, one of the rungs "

@@ -3,7 +3,7 @@ scaled down, as a new user would copy them (``tests/test_docs_examples.py``).
 
 Which blocks run: ```sh, ```bash and ```python, in the order of README.md and then docs/*.md by
 name. A block preceded by the line ``<!-- fragment -->`` is not meant to run (``make demo``, a
-policy stub); a block preceded by ``<!-- file: NAME -->`` is written into the folder as NAME (a
+command that needs what a long study may not write); a block preceded by ``<!-- file: NAME -->`` is written into the folder as NAME (a
 config or scenario file the commands below it read). In a shell block, a line (with its ``\\``
 continuations; ``#`` starts a comment) that starts with ``cardlab`` runs in this process through
 the console entry point, any other line through ``bash``; a Python block runs as a script,
@@ -11,13 +11,15 @@ the console entry point, any other line through ``bash``; a Python block runs as
 
 The scale-down (``scale_cli``, ``scale_python``): game counts (``--games``, ``--report-games``,
 ``--race-games``, ``--confirm-games``; ``games=`` in Python) at most ``CARDLAB_EXAMPLE_GAMES``
-(default 100), written or the command's default; ``--trials`` at most 3, ``--search-games`` 2,
-``--reference-games`` 3, ``--repeat`` 1, ``--workers`` 1, ``cardlab train --games`` 10 (a pool's start costs more than
-100 games; the Python examples keep theirs); search budgets (``--budget``, ``bot.<bot>.budget=``,
-``@N`` rungs, ``--budgets``) divided by 16 (at least 1).
+(default 100; 10 for ``cardlab train``), written or the command's default; ``--trials`` at most
+3, ``--search-games`` 2, ``--reference-games`` 3, ``--repeat`` 1, ``--workers`` 1 (a pool's
+start costs more than 100 games; the Python examples keep theirs, so a missing ``__main__``
+guard fails); search budgets (``--budget``, ``bot.<bot>.budget=``, ``@N`` rungs, ``--budgets``)
+divided by 16 (at least 1). The examples see the built-in games only (``users_view``).
 
 ``python -m tests.docs_examples [DIR]`` runs them all in DIR (default: a new temporary folder)
-and prints each example with its outcome.
+and prints each example with its outcome; the test runs each section in a folder of its own
+(no two examples write the same output: ``outputs``).
 """
 
 from __future__ import annotations

@@ -42,7 +42,8 @@ def test_scale_down_caps_counts_and_budgets():
     assert ex.scale_cli(["cardlab", "ladder", "virus-dogs", "--out", "l"], games=50)[-2:] == ["--budgets", "1,2,4,8"]
     assert ex.scale_cli(["cardlab", "bench", "toy", "--search"], games=50)[4:] == [
         "--games", "50", "--report-games", "50", "--search-games", "2", "--reference-games", "3", "--repeat", "1"]
-    assert ex.scale_cli(["cardlab", "simulate", "toy", "--workers", "2", "--out", "r"], games=50)[3:5] == ["--workers", "1"]
+    workers = ex.scale_cli(["cardlab", "simulate", "toy", "--workers", "2", "--out", "r"], games=50)
+    assert workers[3:5] == ["--workers", "1"]
     assert ex.scale_cli(["cardlab", "train", "virus-dogs", "--games", "400", "--budget", "64", "--out", "p"],
                         games=50)[3:7] == ["--games", "10", "--budget", "4"]
     assert ex.scale_python("run(games=10_000, trials=30)\nrun(games=20)", games=50) == \
@@ -51,7 +52,8 @@ def test_scale_down_caps_counts_and_budgets():
 
 def test_a_broken_example_fails(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    block = ex.Block("x.md", 1, "sh", "cardlab games\ncardlab simulate toy --games 10 --nope 1 --out r\ncardlab games\n")
+    text = "cardlab games\ncardlab simulate toy --games 10 --nope 1 --out r\ncardlab games\n"
+    block = ex.Block("x.md", 1, "sh", text)
     outcomes = list(ex.run_block(block, tmp_path))
     assert [o.ok for o in outcomes] == [True, False]  # the rest of a block waits for what failed
     assert "No such option: --nope" in outcomes[1].output

@@ -172,7 +172,8 @@ def test_a_sweep_names_the_values_that_play_identical_games(bonus_sweep, tmp_pat
     """The toy's unused ``mode`` plays the same games at both values: the command, sweep.csv and
     the report's sweep part say so; a parameter that changes the games is not named."""
     out = tmp_path / "mode"
-    res = cardlab("sweep", "toy", "--param", "mode", "--values", "plain,fancy", "--games", 60, "--players", 2, "--out", out)
+    res = cardlab("sweep", "toy", "--param", "mode", "--values", "plain,fancy", "--games", 60, "--players", 2,
+                  "--out", out)
     assert res.returncode == 0, res.stderr
     assert "note: mode plain and fancy play identical games: the parameter has no effect in this range" in res.stdout
     assert pd.read_csv(out / "sweep.csv", keep_default_na=False)["same games as"].tolist() == ["", "plain"]
