@@ -42,6 +42,32 @@ def write_manifest(out: str | Path, game: str, param: str, values: list[str], pa
     (Path(out) / SWEEP_FILE).write_text(json.dumps(doc, indent=1) + "\n")
 
 
+def run_digest(run: Run) -> tuple:
+    """The rows and an order-free hash of every row of the games and seats tables: equal for two
+    runs that played the same games, move for move."""
+    parts = []
+    for table in ("games", "seats"):
+        d = queries.one(run, f"SELECT count(*) AS n, sum(hash(t)) AS h FROM {table} AS t")
+        parts += [int(d["n"]), int(d["h"] or 0)]
+    return tuple(parts)
+
+
+def identical_values(values: list[str], runs: list[Run]) -> list[list[str]]:
+    """Groups (two or more, in sweep order) of the swept values whose runs played identical games."""
+    groups: dict[tuple, list[str]] = {}
+    for v, r in zip(values, runs):
+        groups.setdefault(run_digest(r), []).append(v)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def identical_sentence(param: str, group: list[str]) -> str:
+    """What a group of ``identical_values`` means, in one sentence."""
+    named = f"{', '.join(group[:-1])} and {group[-1]}"
+    return (f"{param} {named} play identical games: the parameter has no effect in this range (the same seeds "
+            f"give the same games, move for move, at each of these values, so what {param} changes never comes "
+            "into play there).")
+
+
 def _member_dirs(path: Path) -> list[Path]:
     return sorted(d for d in path.iterdir() if d.is_dir() and "=" in d.name and (d / "run.json").exists())
 
@@ -263,7 +289,9 @@ def sections(sweep: Sweep, table: pd.DataFrame, cands: list[SweepCandidate], n_t
         f"{len(sweep.values)} runs of {sweep.runs[0].game.title}, identical except for {sweep.param}. Each metric is "
         "drawn against the swept value with its 95% band (Wilson for rates, t for means; the seat spread's "
         "band is the t interval of the paired per-game difference between the seats with the highest and lowest "
-        "rate, chosen from the same data, so it leans high when seats are even)."), tables=[("Sweep runs", facts)])]
+        "rate, chosen from the same data, so it leans high when seats are even)."
+        + "".join(f" {identical_sentence(sweep.param, g)}" for g in identical_values(sweep.values, sweep.runs))),
+        tables=[("Sweep runs", facts)])]
     for group, t in table.groupby("group", sort=False):
         ylabel = Y_LABELS.get(group, f"mean {length} per game ({length})")
         cols = ["metric", "value", "n", "estimate", "lo", "hi"] + (["seats"] if group == "Seat spread" else [])

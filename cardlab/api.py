@@ -5,7 +5,8 @@ call, so importing ``cardlab`` stays light.
 
 A configuration is given as the game, ``players``, ``bots`` (a list or ``"a,b"``), ``seed``,
 ``params`` (rule and ``bot.<bot>.<param>`` values) and ``config_file`` (a TOML file with
-players, bots, seed, ``[params]`` and ``[bot_params.<bot>]``); how a run is played (workers,
+players, bots, seed, ``[params]`` and ``[bot_params.<bot>]``, and the ``games`` and ``workers``
+that ``simulate`` plays: ``run_settings``); how a run is played (workers,
 batch size, engine, progress, ...) is a ``sim.config.RunOptions``.
 """
 
@@ -38,11 +39,19 @@ def config(game: str, players: int | None = None, bots: list[str] | str | None =
            params: Params = None, config_file: str | Path | None = None) -> RunConfig:
     """The checked run configuration of ``game`` (``Game.make_config``): the arguments over the
     TOML ``config_file`` over the game's defaults."""
-    from sim.config import read_toml
+    from sim.config import read_toml, without_run_keys
 
     g = get_game(game)
-    file = read_toml(config_file) if config_file else None
+    file = without_run_keys(read_toml(config_file)) if config_file else None
     return g.make_config(players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params), file=file)
+
+
+def run_settings(config_file: str | Path | None) -> dict[str, int]:
+    """The ``games`` and ``workers`` a TOML ``config_file`` gives (``simulate`` plays them when
+    the command line does not); empty without a file."""
+    from sim.config import read_toml, run_keys
+
+    return run_keys(read_toml(config_file), config_file) if config_file else {}
 
 
 def overrides(params: Params) -> dict[str, Any]:
@@ -57,6 +66,17 @@ def _bot_list(bots: list[str] | str | None) -> list[str] | None:
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",") if b.strip()]
     return list(bots) if bots else None
+
+
+def check_not_in_worker_start() -> None:
+    """Refuse a run started while a worker process imports the calling script (multiprocessing's
+    spawn runs a script's top level again in every worker): without an ``if __name__ ==
+    "__main__":`` guard each worker would start the run anew."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise ConfigError("a worker process is importing the script that started this run, and the script starts "
+                          "it again: put the script's calls under `if __name__ == \"__main__\":`")
 
 
 def check_metric(metric: str | None, precision: float | None) -> None:
@@ -80,6 +100,7 @@ def simulate(game: str, games: int, out: str | Path, players: int | None = None,
     from sim.stopping import StoppingRule
 
     check_metric(metric, precision)
+    check_not_in_worker_start()
     cfg, policy = policy_config(lambda p: config(game, players, bots, seed, p, config_file), game, params, policy)
     if precision is not None:
         options = dataclasses.replace(options, stopping=StoppingRule(precision, metric or "seat_win"))
@@ -257,7 +278,7 @@ def tune(
 
     >>> r = tune("virus-dogs", {"n_bat": (1, 6)}, minimize="seat_spread", trials=10, games=2000)  # doctest: +SKIP
     """
-    from sim.config import read_toml
+    from sim.config import read_toml, without_run_keys
     from sim.tuner import Checks, TuneSpec, parse_constraint, parse_objectives, parse_space, run_study
 
     check_metric(metric, precision)
@@ -266,7 +287,8 @@ def tune(
                     objective=parse_objectives(minimize, maximize, target),
                     constraints=[parse_constraint(c) for c in constraints or []], games=games, precision=precision,
                     metric=metric, players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params),
-                    config_file=read_toml(config_file) if config_file else None, engine=engine, batch_size=batch_size)
+                    config_file=without_run_keys(read_toml(config_file)) if config_file else None, engine=engine,
+                    batch_size=batch_size)
     result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
                        Checks(race, race_games, confirm_games, write_best))
     if report:
@@ -297,13 +319,15 @@ def sweep(game: str, param: str, values: str | list, games: int, out: str | Path
           config_file: str | Path | None = None, workers: int = 1, pairing: str | None = None) -> pd.DataFrame:
     """The ``cardlab sweep`` command: one run per value of rule parameter ``param`` (``values``:
     comma-separated text or a list) into ``out/<param>=<value>``, and the table of how the
-    metrics move (also ``out/sweep.csv``). ``pairing`` ``"CHALLENGER,OPPONENT"``: one seat of
-    the challenger (``search@N`` for a search budget) against the opponent's other seats."""
+    metrics move (also ``out/sweep.csv``); values whose runs play identical games are named in
+    the column ``same games as`` and in ``table.attrs["identical"]`` (groups of values).
+    ``pairing`` ``"CHALLENGER,OPPONENT"``: one seat of the challenger (``search@N`` for a search
+    budget) against the opponent's other seats."""
     import pandas as pd
 
     from analysis.compare import summary
     from analysis.load import Run
-    from analysis.sweep import write_manifest
+    from analysis.sweep import identical_values, write_manifest
     from sim import runner
     from sim.store import writer_lock
 
@@ -313,13 +337,19 @@ def sweep(game: str, param: str, values: str | list, games: int, out: str | Path
     if pairing is not None:
         bots, params = pairing_bots(game, pairing, players, bots, params, config_file)
     cfgs = [config(game, players, bots, seed, {**overrides(params), param: v}, config_file) for v in items]
-    rows = []
+    rows, runs = [], []
     with writer_lock(out, f"{game} sweep"):
         for v, cfg in zip(items, cfgs):
             d = out / f"{param}={v}"
             runner.run(cfg, games, d, RunOptions(workers=workers, progress=False))
-            rows.append({param: v, **summary(Run(d))})
+            runs.append(Run(d))
+            rows.append({param: v, **summary(runs[-1])})
         table = pd.DataFrame(rows)
+        same = identical_values(items, runs)
+        if same:
+            first = {v: g[0] for g in same for v in g[1:]}
+            table["same games as"] = [first.get(v, "") for v in items]
+        table.attrs["identical"] = same
         table.to_csv(out / "sweep.csv", index=False)
         write_manifest(out, game, param, items, pairing)
     return table

@@ -45,10 +45,13 @@ def _game(name: str):
 
 GAME_ARG = typer.Argument(..., help="Game id: virus-dogs, faking-sick or daifugo.")
 PLAYERS = typer.Option(None, "--players", "-p", help="Number of players (game default if omitted).")
-BOTS = typer.Option(None, "--bots", "-b", help="Comma-separated bot per table position, e.g. cautious,random.")
+BOTS = typer.Option(None, "--bots", "-b", help="Comma-separated bots of the table, one a seat, e.g. "
+                    "cautious,random; rotated over the seats game by game (game i seats bot (s + i) mod n in "
+                    "seat s); one name fills every seat.")
 SEED = typer.Option(None, "--seed", "-s", help="Run seed (0 if omitted and not in --config).")
 SETS = typer.Option(None, "--set", help="Rule or bot parameter override key=value (bot.<bot>.<param>=v); repeatable.")
-CONFIG = typer.Option(None, "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>].")
+CONFIG = typer.Option(None, "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>] "
+                      "(simulate also reads games and workers); the command line wins over it.")
 POLICY = typer.Option(None, "--policy", help="Policy file of the learned bot (cardlab train; default: the game's own).")
 ALLOW_CODE_CHANGE = typer.Option(
     False, "--allow-code-change", help="Resume a run played by another code version (recorded in run.json)."
@@ -58,10 +61,12 @@ ALLOW_CODE_CHANGE = typer.Option(
 @app.command()
 def simulate(
     game: str = GAME_ARG,
-    games: int = typer.Option(10_000, "--games", "-n", help="Number of games."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Number of games (default: games in "
+                                        "--config, else 10000)."),
     players: Optional[int] = PLAYERS,
     seed: Optional[int] = SEED,
-    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: "
+                                          "workers in --config, else 1)."),
     out: Path = typer.Option(..., "--out", "-o", help="Run directory (created; rerun to resume)."),
     bots: Optional[str] = BOTS,
     sets: Optional[List[str]] = SETS,
@@ -78,6 +83,9 @@ def simulate(
     policy: Optional[Path] = POLICY,
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
+    file = api.run_settings(config)
+    games = games if games is not None else file.get("games", 10_000)
+    workers = workers if workers is not None else file.get("workers", 1)
     options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine)
     with _interruptible(out):
         summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric,
@@ -92,8 +100,9 @@ def resume(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
     allow_code_change: bool = ALLOW_CODE_CHANGE,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    rebuild_manifest: bool = typer.Option(False, "--rebuild-manifest", help="First write run.json anew from the run "
-                                          "facts in the batch files (when it is lost, unreadable or edited)."),
+    rebuild_manifest: bool = typer.Option(False, "--rebuild-manifest", help="For a run whose run.json is lost, "
+                                          "unreadable or edited: first write it anew from the run facts the batch "
+                                          "files carry, then finish the run (an intact run.json is refused)."),
 ):
     """Finish or repair a run with the settings in its run.json: play its missing and damaged batches."""
     run = _run_dir(run)
@@ -463,21 +472,27 @@ def sweep(
     table = api.sweep(game, param, values, games, out, players, bots, seed, sets, config, workers, pairing)
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
                  f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
+    from analysis.sweep import identical_sentence
+
+    for group in table.attrs.get("identical", []):
+        typer.echo(f"note: {identical_sentence(param, group)}")
 
 
 @app.command()
 def ladder(
     game: str = GAME_ARG,
     games: int = typer.Option(14_000, "--games", "-n", help="Games in the whole ladder, split evenly over its "
-                               "pairings (each pairing's cap with --precision)."),
+                               "pairings and rounded up to whole games a pairing (each pairing's cap with "
+                               "--precision)."),
     out: Path = typer.Option(..., "--out", "-o", help="Ladder directory: ladder.json and one run per pairing."),
     rungs: Optional[str] = typer.Option(None, "--rungs", help="Players from the weakest up, e.g. "
-                                        "random,cautious,search@16,search@64 (default: random, each scripted bot, "
-                                        "search at --budgets); search@64:learned names the search's rollout bot."),
+                                        "random,cautious,search@16,search@64 (default: random, each scripted bot "
+                                        "and the learned bot, then search at --budgets); search@64:learned names "
+                                        "the search's rollout bot."),
     budgets: Optional[str] = typer.Option(None, "--budgets", help="Search budgets of the default rungs "
                                           "(default 16,32,64,128)."),
-    reference: Optional[str] = typer.Option(None, "--reference", help="Every player's opponent (default: the "
-                                            "game's strongest scripted bot)."),
+    reference: Optional[str] = typer.Option(None, "--reference", help="Every player's opponent, one of the rungs "
+                                            "(default: the game's strongest scripted bot)."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Stop each pairing once the challenger's "
                                               "win-share 95% half-width is at most this."),
     players: Optional[int] = PLAYERS,
@@ -547,11 +562,12 @@ def sql(
         return
     df = api.query(_run_dir(run), query, limit + 1)
     more = f" (first {limit} rows)" if len(df) > limit else ""
-    _print_table(df.head(limit), f"{run}{more}", fit=True)
+    _print_table(df.head(limit), f"{run}{more}", fit=True, verbatim=True)
 
 
-def _print_table(df, title: str, fit: bool = False) -> None:
-    """A rich table; with ``fit`` the console is as wide as the table needs (no squeezed columns)."""
+def _print_table(df, title: str, fit: bool = False, verbatim: bool = False) -> None:
+    """A rich table; with ``fit`` the console is as wide as the table needs (no squeezed columns);
+    ``verbatim``: floats as they are (``_cell_texts``)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -559,7 +575,7 @@ def _print_table(df, title: str, fit: bool = False) -> None:
     t = Table(title=Text(title))
     for c in df.columns:
         t.add_column(Text(str(c)), no_wrap=fit)
-    columns = [_cell_texts(df[c]) for c in df.columns]
+    columns = [_cell_texts(df[c], verbatim) for c in df.columns]
     rows = [list(r) for r in zip(*columns)] if columns else []
     for row in rows:
         t.add_row(*(Text(v) for v in row))  # Text: values print verbatim, never as markup or emoji codes
@@ -569,16 +585,19 @@ def _print_table(df, title: str, fit: bool = False) -> None:
     Console(width=width, markup=False, emoji=False, highlight=False).print(t)
 
 
-def _cell_texts(col) -> list[str]:
+def _cell_texts(col, verbatim: bool = False) -> list[str]:
     """A column's values as text: whole numbers as integers (also whole floats, such as the
-    HUGEINT and DOUBLE sums DuckDB hands over as floats), other floats to four places."""
+    HUGEINT and DOUBLE sums DuckDB hands over as floats), other floats to four places, or with
+    ``verbatim`` as they are (the shortest text that reads back as the same float)."""
     import math
     import numbers
 
     def text(v) -> str:
         if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral):
             x = float(v)
-            return str(int(x)) if math.isfinite(x) and x.is_integer() and abs(x) < 2**53 else f"{x:.4f}"
+            if math.isfinite(x) and x.is_integer() and abs(x) < 2**53:
+                return str(int(x))
+            return repr(x) if verbatim else f"{x:.4f}"
         return str(v)
 
     return [text(v) for v in col]

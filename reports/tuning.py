@@ -82,7 +82,9 @@ def race_section(r: TuneResult) -> Section:
     fig = Figure(figsize=(6.4, 3.4), layout="constrained")
     ax = fig.add_subplot()
     for label, g in rows.groupby("candidate", sort=False):
-        ax.errorbar(g["games"], g["value"], yerr=[g["value"] - g["lo"], g["hi"] - g["value"]], marker="o", ms=4,
+        # a basic bootstrap interval need not hold its estimate (few games): no negative whisker
+        yerr = [(g["value"] - g["lo"]).clip(lower=0), (g["hi"] - g["value"]).clip(lower=0)]
+        ax.errorbar(g["games"], g["value"], yerr=yerr, marker="o", ms=4,
                     capsize=3, label=label)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("games per candidate (race seed)")

@@ -210,6 +210,27 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"cannot read config file {path}: {str(e).splitlines()[0]}") from None
 
 
+RUN_KEYS = ("games", "workers")  # a config file's keys of how much is played and by how many processes
+
+
+def run_keys(doc: dict[str, Any], path: str | Path = "config file") -> dict[str, int]:
+    """The ``games`` and ``workers`` of a config file's dict (those it gives), each a whole
+    number of at least 1, or a one-line ConfigError."""
+    out = {}
+    for key in RUN_KEYS:
+        if key in doc:
+            v = doc[key]
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"bad value {v!r} for '{key}' in {path}: expected a whole number of at least 1")
+            out[key] = v
+    return out
+
+
+def without_run_keys(doc: dict[str, Any]) -> dict[str, Any]:
+    """A config file's dict without ``games`` and ``workers``: what the run plays."""
+    return {k: v for k, v in doc.items() if k not in RUN_KEYS}
+
+
 def parse_overrides(items: list[str]) -> dict[str, str]:
     """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``."""
     out: dict[str, str] = {}

@@ -89,7 +89,7 @@ def default_players(game, budgets=DEFAULT_BUDGETS) -> list[Player]:
 
 
 def players_from(game, text: str | None, budgets_text: str | None) -> list[Player]:
-    """The rungs of ``--players`` (comma-separated) or the default ladder with ``--budgets``."""
+    """The rungs of ``--rungs`` (comma-separated) or the default ladder with ``--budgets``."""
     if text:
         players = [Player.parse(game, t) for t in text.split(",") if t.strip()]
     else:
@@ -97,7 +97,7 @@ def players_from(game, text: str | None, budgets_text: str | None) -> list[Playe
     names = [p.name for p in players]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise ConfigError(f"--players lists {', '.join(twice)} more than once")
+        raise ConfigError(f"--rungs lists {', '.join(twice)} more than once")
     if len(players) < 2:
         raise ConfigError("a ladder needs at least two players")
     return players
@@ -119,7 +119,8 @@ def reference_player(game, players: list[Player], name: str | None) -> Player:
     if ref.bot in SEARCH_BOTS:
         raise ConfigError("the reference must be a scripted bot (a game seats one search bot at most)")
     if ref not in players:
-        raise ConfigError(f"the reference {ref.name} is not one of the players: {', '.join(p.name for p in players)}")
+        raise ConfigError(f"the reference {ref.name} is not one of the rungs ({', '.join(p.name for p in players)}); "
+                          f"add it to --rungs or name one of them with --reference")
     return ref
 
 

@@ -326,3 +326,20 @@ def test_suggest_on_a_run_with_every_line_in_band_says_so(run_dir, tmp_path):
 def test_suggest_with_a_scale_out_of_range_is_one_line_error(run_dir, scale):
     err = one_line_error(cardlab("suggest", run_dir, "--scale", scale, "--out", str(run_dir) + "-advice"))
     assert f"--scale must be a whole number from 1 to 10, got {scale}" in err
+
+
+def test_simulate_takes_games_and_workers_from_the_config_file(tmp_path):
+    """A TOML config may give games and workers; the command line wins over them; a bad value is
+    a one-line error."""
+    (tmp_path / "c.toml").write_text("games = 30\nworkers = 1\nplayers = 2\nseed = 5\n")
+    res = cardlab("simulate", "toy", "--config", tmp_path / "c.toml", "--out", tmp_path / "a", "-q")
+    assert res.returncode == 0, res.stderr
+    assert "30 games" in res.stdout
+    res = cardlab("simulate", "toy", "--config", tmp_path / "c.toml", "--games", 20, "--out", tmp_path / "b", "-q")
+    assert res.returncode == 0 and "20 games" in res.stdout, res.stderr
+    (tmp_path / "bad.toml").write_text("games = 0\n")
+    err = one_line_error(cardlab("simulate", "toy", "--config", tmp_path / "bad.toml", "--out", tmp_path / "c"))
+    assert "bad value 0 for 'games'" in err
+    (tmp_path / "other.toml").write_text("rounds = 3\n")
+    assert "unknown config section(s): rounds" in one_line_error(
+        cardlab("simulate", "toy", "--config", tmp_path / "other.toml", "--out", tmp_path / "d"))

@@ -166,3 +166,21 @@ def test_cli_reports_a_sweep_directory(bonus_sweep, tmp_path):
     assert "Win rate by bot across lucky_bonus" in html and "Changes across the sweep" in html
     err = one_line_error(cardlab("report", small, "--compare", "--out", tmp_path / "x"))
     assert "--compare needs exactly two run directories" in err and not (tmp_path / "x").exists()
+
+
+def test_a_sweep_names_the_values_that_play_identical_games(bonus_sweep, tmp_path):
+    """The toy's unused ``mode`` plays the same games at both values: the command, sweep.csv and
+    the report's sweep part say so; a parameter that changes the games is not named."""
+    out = tmp_path / "mode"
+    res = cardlab("sweep", "toy", "--param", "mode", "--values", "plain,fancy", "--games", 60, "--players", 2,
+                  "--out", out)
+    assert res.returncode == 0, res.stderr
+    assert "note: mode plain and fancy play identical games: the parameter has no effect in this range" in res.stdout
+    assert pd.read_csv(out / "sweep.csv", keep_default_na=False)["same games as"].tolist() == ["", "plain"]
+    sw = S.Sweep.open(out)
+    assert S.identical_values(sw.values, sw.runs) == [["plain", "fancy"]]
+    text = S.sections(sw, S.metrics(sw), [], 1)[0].text
+    assert "mode plain and fancy play identical games" in text
+    bonus = S.Sweep.open(bonus_sweep)
+    assert S.identical_values(bonus.values, bonus.runs) == []
+    assert "identical games" not in S.sections(bonus, S.metrics(bonus), [], 1)[0].text
