@@ -78,6 +78,9 @@ def suggest(source, out: Path, games: int | None, workers: int, lines_wanted: li
     names), ``levers_wanted``: only these levers; ``own``: options of the game's own search."""
     game = source.game
     check_out(out, source)
+    own_search = hook(game.name, "prescriptions")
+    if own_search is None and own.get("scale", 1) != 1:
+        raise ConfigError(f"--scale applies to games with precept VPs; {game.name} has none")
     levers = choose_levers(game, list(levers_wanted))
     lines = game.rule_lines(source.config)
     known = [ln.metric for ln in lines] + [p + "..." for p in game.own_line_prefixes]
@@ -93,7 +96,6 @@ def suggest(source, out: Path, games: int | None, workers: int, lines_wanted: li
         notify(f"line {ln.metric} ({ln.words}) is out of its band: searching the levers")
         found.append({"game": game.name, **search(game, levers, source.config, ln, lines, out / "levers", size,
                                                   workers, notify)})
-    own_search = hook(game.name, "prescriptions")
     if own_search is not None:
         found += own_search(source, out, size, workers, lines_wanted, notify, **own)
     return {"game": game.name, "source": str(source.path), "source_digest": source.config.digest(),
