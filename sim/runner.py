@@ -9,6 +9,7 @@ batches whose files are intact are kept, and the missing or damaged ones are pla
 
 from __future__ import annotations
 
+import os
 import time
 from contextlib import closing
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -158,20 +159,42 @@ def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
             yield play_batch(*args[:2], k, *args[2:])
         return
     queue = iter(todo)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        # batches are handed out in game order, two per worker at a time, so a run that
-        # stops early (sim.stopping) has few batches running beyond its stopping point
-        pending = {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, 2 * workers)}
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                pending |= {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, len(finished))}
-                for f in finished:
-                    yield f.result()
-        except BaseException:
-            for f in pending:
-                f.cancel()
-            raise
+    pool = _pool(workers)
+    # batches are handed out in game order, two per worker at a time, so a run that
+    # stops early (sim.stopping) has few batches running beyond its stopping point
+    pending = {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, 2 * workers)}
+    try:
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            pending |= {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, len(finished))}
+            for f in finished:
+                yield f.result()
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        _drop_pool()  # a failed or stopped run leaves no workers behind
+        raise
+
+
+_POOL: dict = {}  # the process's worker pool: its key (workers, environment, folder) and the pool
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """Local worker processes, spawned once and reused by every later run of this process with
+    the same worker count, environment and working folder (``cardlab suggest`` and ``tune`` play
+    many short runs: each worker imports the engines and loads their compiled kernels once)."""
+    key = (workers, tuple(sorted(os.environ.items())), os.getcwd())
+    if _POOL.get("key") != key:
+        _drop_pool()
+        _POOL.update(key=key, pool=ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")))
+    return _POOL["pool"]
+
+
+def _drop_pool() -> None:
+    pool = _POOL.pop("pool", None)
+    _POOL.pop("key", None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _execute_dask(todo: list[int], args: tuple, scheduler: str):

@@ -45,7 +45,13 @@ class Sizes:
 
     @property
     def race(self) -> int:
-        return max(self.screen, self.confirm)
+        """The race's cap: twice the screen (the confirmations, in the race's order, decide)."""
+        return min(2 * self.screen, self.confirm)
+
+    @property
+    def batch(self) -> int:
+        """Games per batch: a screened run in four batches (few files to read back)."""
+        return max(500, self.screen // 4)
 
 
 def estimate_dict(e: Estimate) -> dict[str, float]:
@@ -72,10 +78,10 @@ def _constraints(lines: list[Line], target: Line, default: dict[str, Estimate]) 
     return out
 
 
-def _spec(game, cfg: RunConfig, objective: Objective, constraints: list[Constraint], games: int) -> TuneSpec:
+def _spec(game, cfg: RunConfig, objective: Objective, constraints: list[Constraint], sizes: "Sizes") -> TuneSpec:
     file = {k: v for k, v in cfg.to_dict().items() if k != "game"}
     file["seed"] = cfg.seed + SEED_OFFSET
-    return TuneSpec(game.name, [], objective, constraints, games=games, config_file=file)
+    return TuneSpec(game.name, [], objective, constraints, games=sizes.screen, config_file=file, batch_size=sizes.batch)
 
 
 def singles(game, levers: tuple, cfg: RunConfig, metric: str) -> list[dict[str, Any]]:
@@ -121,13 +127,13 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     ``set``, ``before``/``after`` (value, lo, hi on the confirmation games), ``side_effects``
     (every other line before -> after) and ``populations``."""
     out = out / line.metric.replace(":", "-")
-    probe = _spec(game, cfg, Objective("minimize", line.metric), [], sizes.screen)
+    probe = _spec(game, cfg, Objective("minimize", line.metric), [], sizes)
     default = Candidate("now", {}, probe.config({}))
     base = play(probe, default.config, 0, sizes.screen, out / "screen", workers)[1]
     now = {ln.metric: line_value(game, probe.base, ln, base, probe.catalog) for ln in lines}
     band = line.band(now[line.metric].value)
     spec = _spec(game, cfg, Objective("target", line.metric, sum(band) / 2 if all(map(math.isfinite, band)) else band[1],
-                                      band), _constraints(lines, line, now), sizes.screen)
+                                      band), _constraints(lines, line, now), sizes)
     settings = singles(game, levers, cfg, line.metric)
     result = {"line": line.metric, "words": line.words, "band": list(band), "tried": []}
     if not settings:
