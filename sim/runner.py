@@ -169,10 +169,12 @@ def _execute(todo: list[int], args: tuple, workers: int, scheduler: str | None):
             pending |= {pool.submit(play_batch, *args[:2], k, *args[2:]) for k in islice(queue, len(finished))}
             for f in finished:
                 yield f.result()
-    except BaseException:
+    except BaseException as e:
         for f in pending:
             f.cancel()
-        _drop_pool()  # a failed or stopped run leaves no workers behind
+        wait(pending)  # the batches already running finish before the run goes on (it then removes strays)
+        if not isinstance(e, GeneratorExit):  # an error or an interrupt, not a stop: no workers left behind
+            _drop_pool()
         raise
 
 
