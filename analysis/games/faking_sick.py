@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts, queries
+from analysis import card_power, changes, charts, queries
+from analysis.candidate import Candidate, Mark
 from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
 from sim.stats import mean_ci_from, rate_table, wilson
@@ -210,7 +211,7 @@ def feel_section(run) -> Section:
 
 
 def sections(run) -> list[Section]:
-    return [calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]
+    return [scorecard_section(run), calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]
 
 
 def bot_diagnostics(run, label: str) -> list:
@@ -258,6 +259,53 @@ def robustness_kinds(run, use_control: bool = False) -> list:
         rows.append({"item": f"card {TYPES[int(r.card)]}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
     return [Kind("card", "Call success by played card", "call success on the card minus on the other cards", "share",
                  frame(rows), noun="card", short="call-success difference")]
+
+
+# ---- card power (analysis.card_power): the banned cards dealt at setup ---------------------------
+SCORECARD_TITLE = "Scorecard per banned card"
+DEALT = "it among its banned cards at setup"
+REFERENCE = "an average banned card in its place"
+
+
+def _dealt_sql(run) -> str:
+    """One row per seat-game: turn order, bot, win and the copies of each bannable type among the
+    seat's banned cards at setup (FS-2.1: dealt from the shuffled banned pool)."""
+    n, first = run.config.players, int(run.config.params["first_player"])
+    ks = ", ".join(f"initial_banned_{t.lower()} AS k_{t.lower()}" for t in BANNED_TYPES)
+    return f"SELECT game, (seat - {first} + {n}) % {n} AS pos, bot, win, {ks} FROM seats"
+
+
+def power(run) -> pd.DataFrame:
+    """Each banned type's power as a banned card dealt at setup (``analysis.card_power``), once per run."""
+    if "_card_power" not in run.__dict__:
+        kinds = {t.lower(): f"{t} ({GLOSSARY[t]})" for t in BANNED_TYPES}
+        run.__dict__["_card_power"] = card_power.card_power(run, _dealt_sql(run), kinds)
+    return run.__dict__["_card_power"]
+
+
+def scorecard_section(run) -> Section:
+    out = card_power.section(power(run), SCORECARD_TITLE, DEALT, REFERENCE)
+    out.text += (" A banned card is a handicap: it makes its type a bluff for its holder (FS-4.3). A positive power is "
+                 "a mild ban (its holder wins more often than with an average banned card), a negative one a harsh "
+                 "ban; a player holding two of a type counts two copies.")
+    return out
+
+
+def candidates(run, run_label: str) -> list[Candidate]:
+    """Findings tests: each banned type's power as a banned card at setup (``analysis.card_power``)."""
+    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a player dealt a banned {card} wins",
+                                 "for a player dealt another banned card instead (same seat and bot)")
+
+
+def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
+    """The mildest and the harshest banned card (the strongest and weakest to hold)."""
+    return card_power.verdict_marks(cands, min_effect, "banned card")
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
+    """Seat order and stalls (``analysis.changes``), then the banned cards too strong or too weak."""
+    return changes.change_sentence(changes.shared_changes(cands, min_effect)
+                                   + card_power.changes(cands, min_effect, "banned card"))
 
 
 HIDDEN_CARDS_TEXT = "the games in which the player's own face-down banned cards at setup include the type (FS-2.1)"

@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 
 
-from analysis import charts, queries
+from analysis import card_power, changes, charts, queries
+from analysis.candidate import Candidate, Mark
 from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
 from sim.stats import wilson, with_rates
-from sim.games.virus_dogs.rules import CAUSES, OUTCOMES
+from sim.games.virus_dogs.rules import CAUSES, CODE_OF, OUTCOMES
 
 CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "exc")
 # the codes of tables and charts (docs/rules/virus-dogs.md, "Card codes"), for the report's glossary
@@ -47,7 +48,7 @@ CODE_NAMES = {
 
 def sections(run) -> list[Section]:
     per_bot, elims = bot_counts(run), elimination_counts(run)
-    return [outcome_section(run), density_section(run), deck_density_section(run),
+    return [scorecard_section(run), outcome_section(run), density_section(run), deck_density_section(run),
             elimination_section(run, per_bot, elims), elimination_state_section(elims), card_section(per_bot),
             card_context_section(per_bot), hq_section(run), feel_section(run)]
 
@@ -380,3 +381,51 @@ def hidden_cards(run) -> dict[str, str]:
     """The action cards for ``analysis.hidden_info``: each kind's condition on the seat row ``s``
     (the seat played at least one)."""
     return {GLOSSARY[c.upper()]: f"s.played_{c} > 0" for c in CARDS}
+
+
+# ---- card power (analysis.card_power): the starting card, dealt by the shuffle --------------------
+SCORECARD_TITLE = "Scorecard per action card"
+DEALT = "it as the first card it draws"
+REFERENCE = "another action card first"
+
+
+def _dealt_sql(run) -> str:
+    """One row per seat-game whose first card drawn is an action card: turn order, bot, win and a
+    0/1 column per card (``first_card``: no hands are dealt, VD-3.3, so the shuffle deals it)."""
+    n = run.config.players
+    ks = ", ".join(f"(s.first_card = {CODE_OF[c.upper()]})::INT AS k_{c}" for c in CARDS)
+    codes = ", ".join(str(CODE_OF[c.upper()]) for c in CARDS)
+    return f"""SELECT s.game, (s.seat - g.first_player + {n}) % {n} AS pos, s.bot, s.win, {ks}
+        FROM seats s JOIN games g USING (game) WHERE s.first_card IN ({codes})"""
+
+
+def power(run) -> pd.DataFrame:
+    """Each action card's power as the first card a seat draws (``analysis.card_power``), once per
+    run; empty for a run recorded before the ``first_card`` column."""
+    if "_card_power" not in run.__dict__:
+        kinds = {c: f"{c.upper()} ({GLOSSARY[c.upper()]})" for c in CARDS}
+        has = "first_card" in run.columns("seats")
+        run.__dict__["_card_power"] = card_power.card_power(run, _dealt_sql(run), kinds) if has else \
+            pd.DataFrame(columns=card_power.COLUMNS)
+    return run.__dict__["_card_power"]
+
+
+def scorecard_section(run) -> Section:
+    return card_power.section(power(run), SCORECARD_TITLE, f"{DEALT}", REFERENCE)
+
+
+def candidates(run, run_label: str) -> list[Candidate]:
+    """Findings tests: each action card's power as a seat's first card (``analysis.card_power``)."""
+    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a seat whose first card drawn is {card} wins",
+                                 "for seats that drew another action card first (same seat and bot)")
+
+
+def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
+    """The strongest and the weakest action card as a seat's first card."""
+    return card_power.verdict_marks(cands, min_effect, "action card")
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
+    """Seat order and stalls (``analysis.changes``), then the action cards too strong or too weak."""
+    return changes.change_sentence(changes.shared_changes(cands, min_effect)
+                                   + card_power.changes(cands, min_effect, "action card"))
