@@ -37,6 +37,7 @@ from sim.stats import cluster_contrasts, fdr_bh, wilson
 BLOCKS = 200  # game blocks: the clusters of the intervals
 MIN_EFFECT = 0.01  # a power of at least 1 percentage point, significant after BH, is uneven
 KIND = "card"  # the findings' kind of a card's power
+MAX_NAMED = 4  # uneven cards named in the sentence of what to change
 COLUMNS = ["id", "card", "holders", "win", "win_lo", "win_hi", "power", "lo", "hi", "p", "q", "verdict"]
 
 
@@ -92,27 +93,31 @@ def verdict(power: float, q: float) -> str:
 
 
 def _pp(v: float, lo: float, hi: float) -> str:
-    return f"{100 * v:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})" if np.isfinite(v) else ""
+    return f"{100 * v:+.2f} ({100 * lo:+.2f} to {100 * hi:+.2f})" if np.isfinite(v) else ""
 
 
-def section(power: pd.DataFrame, title: str, what: str, reference: str) -> Section:
-    """The scorecard: one row per card kind with its power, q and verdict (``what``: what a seat
-    is dealt, in words; ``reference``: what the power is measured against)."""
+def _q(q: float) -> str:
+    return "<0.001" if q < 0.001 else f"{q:.3f}"
+
+
+def section(power: pd.DataFrame, title: str, meaning: str, caption: str) -> Section:
+    """The scorecard: one row per card kind with its power, q and verdict (``meaning``: what the
+    power is, in a sentence; ``caption``: the table's)."""
     if power.empty:
-        return Section(title, f"Too few games to measure the power of {what}.")
+        return Section(title, "Too few games to measure the cards' power, or a run recorded before the column "
+                              "the power is measured on.")
     table = pd.DataFrame({"card": power["card"], "seat-games dealt it": power["holders"],
-                          "their win rate (%)": (100 * power["win"]).round(1),
+                          "their win rate (%)": [f"{100 * w:.1f}" for w in power["win"]],
                           "power (pp, 95% CI)": [_pp(r.power, r.lo, r.hi) for r in power.itertuples()],
-                          "q": power["q"].map(lambda q: f"{q:.3g}"), "verdict": power["verdict"]})
-    text = (f"Power: how much more often a seat wins, in percentage points, with {what} than with "
-            f"{reference} instead, in the same seat with the same bot. What the shuffle deals a seat does not "
-            "depend on how the seat plays, so the power is the card's and not its player's (the win rates by "
-            "card use elsewhere in the report are associations: a seat that lives longer plays more cards). "
-            "Measured by a linear model of each seat's win on the copies of every card it was dealt and its seat "
-            f"and bot, with 95% intervals clustered over {BLOCKS} blocks of games; q: Benjamini-Hochberg over "
-            f"the cards. Too strong or too weak: at least {100 * MIN_EFFECT:.0f} percentage point and q < 0.05; "
-            "else even. Their win rate: the raw win rate of the seats dealt the card, whatever their seat and bot.")
-    return Section(title, text, tables=[(f"Power of {what} (percentage points against {reference})", table)])
+                          "q": power["q"].map(_q), "verdict": power["verdict"]})
+    text = (f"{meaning} What the shuffle deals a seat does not depend on how the seat plays, so the power is "
+            "the card's and not its player's (the win rates by card use elsewhere in the report are associations: "
+            "a seat that lives longer plays more cards). Measured by a linear model of each seat's win on the "
+            "copies of every card it was dealt and on its seat and bot, with 95% intervals clustered over "
+            f"{BLOCKS} blocks of games; q: Benjamini-Hochberg over the cards. Too strong or too weak: at least "
+            f"{100 * MIN_EFFECT:.0f} percentage point and q < 0.05; else even. Their win rate: the raw win rate of "
+            "the seats dealt the card, whatever their seat and bot.")
+    return Section(title, text, tables=[(caption, table)])
 
 
 def candidates(power: pd.DataFrame, run_label: str, title: str, head: str, base: str) -> list[Candidate]:
@@ -124,23 +129,36 @@ def candidates(power: pd.DataFrame, run_label: str, title: str, head: str, base:
                       diff_lo=r.lo, diff_hi=r.hi) for r in power.itertuples() if np.isfinite(r.p)]
 
 
-def verdict_marks(cands: list[Candidate], min_effect: float, noun: str) -> list[Mark]:
-    """The strongest and the weakest card (``noun``: "action card") as verdict lines."""
+def _short(c: Candidate) -> str:
+    """The candidate's sentence head with the card named once already: "a seat that draws it first wins"."""
+    return c.head.replace(c.subject.removeprefix("card "), "it")
+
+
+def verdict_marks(cands: list[Candidate], min_effect: float, noun: str,
+                  words: tuple[str, str] = ("strongest", "weakest")) -> list[Mark]:
+    """The strongest and the weakest card (``noun``: "action card"; ``words``: the two ends) as
+    verdict lines, with no prescription to look for."""
     mine = [c for c in cands if c.kind == KIND and np.isfinite(c.effect)]
     if not mine:
         return []
     out = []
     for c in (max(mine, key=lambda c: c.effect), min(mine, key=lambda c: c.effect)):
-        word = "strongest" if c.effect > 0 else "weakest"
+        word = words[0] if c.effect > 0 else words[1]
         out.append(Mark(level(c, min_effect), f"The {word} {noun} is {c.subject.removeprefix('card ')}: "
-                                              f"{c.head} {pp(c.rate)} {c.tail} against {pp(c.baseline)} {c.base}: "
+                                              f"{_short(c)} {pp(c.rate)} {c.tail} against {pp(c.baseline)} {c.base}: "
                                               f"{c.difference()}."))
     return out
 
 
-def changes(cands: list[Candidate], min_effect: float, noun: str) -> list[str]:
-    """The clauses of what to change: the cards too strong or too weak, largest first."""
+def changes(cands: list[Candidate], min_effect: float, noun: str, holder: str,
+            words: tuple[str, str] = ("weaker", "stronger")) -> list[str]:
+    """The clauses of what to change: the cards too strong or too weak, largest first (``holder``:
+    who gains the power, "a seat that draws it first"; ``words``: the change for a positive and
+    for a negative power)."""
     uneven = sorted((c for c in cands if c.kind == KIND and level(c, min_effect) != "green"),
                     key=lambda c: -abs(c.effect))
-    return [f"make {noun} {c.subject.removeprefix('card ')} {'weaker' if c.effect > 0 else 'stronger'} "
-            f"(its power {100 * c.effect:+.1f} pp)" for c in uneven]
+    out = [f"make {noun} {c.subject.removeprefix('card ')} {words[0] if c.effect > 0 else words[1]} "
+           f"({100 * c.effect:+.1f} pp to {holder})" for c in uneven[:MAX_NAMED]]
+    more = len(uneven) - MAX_NAMED
+    return out + ([f"{more} more uneven card{'s' if more > 1 else ''} (the scorecard lists every card)"]
+                  if more > 0 else [])

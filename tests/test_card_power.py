@@ -151,10 +151,29 @@ def test_findings_verdict_lines_and_what_to_change_name_the_uneven_cards():
     assert [m.text.split(":")[0] for m in marks] == ["The strongest action card is EXC (exchange)",
                                                      "The weakest action card is TP (toilet paper)"]
     assert [m.level for m in marks] == ["red", "red"] and all(m.line == "" and m.group == "design" for m in marks)
-    assert VD.what_to_change(run, cands, 0.01).startswith(
-        "What to change: make action card EXC (exchange) weaker (its power +")
+    assert marks[0].text.startswith("The strongest action card is EXC (exchange): a seat that draws it first wins ")
+    change = VD.what_to_change(run, cands, 0.01)
+    assert change.startswith("What to change: make action card EXC (exchange) weaker (+")
+    assert change.endswith("pp to a seat that draws it first); make action card TP (toilet paper) stronger ("
+                           + f"{100 * min(c.effect for c in cands):+.1f} pp to a seat that draws it first).")
     section = VD.scorecard_section(run)
     assert list(section.tables[0][1]["card"])[:2] == ["TP (toilet paper)", "CTL (control)"]
+
+
+def test_banned_cards_read_as_mild_and_harsh_bans():
+    run = faking_sick_run(20000, 4, {"fev": -0.05})
+    cands = FS.candidates(run, "fs")
+    for c in cands:
+        c.q = c.p * len(cands)
+    weakest = FS.verdict_marks(run, cands, 0.01)[1].text
+    assert weakest.startswith("The harshest banned card is FEV (fever): a player dealt it as a banned card wins ")
+    assert "make the ban on FEV (fever) milder (-" in FS.what_to_change(run, cands, 0.01)
+    run = faking_sick_run(20000, 7, {"fev": -0.05, "snz": -0.05})  # every type uneven: four named
+    cands = FS.candidates(run, "fs")
+    for c in cands:
+        c.q = c.p * len(cands)
+    change = FS.what_to_change(run, cands, 0.01)
+    assert change.count("make the ban on") == 4 and change.endswith("; 2 more uneven cards (the scorecard lists every card).")
 
 
 def test_a_run_without_the_first_card_column_has_no_card_power():

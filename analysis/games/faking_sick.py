@@ -263,8 +263,8 @@ def robustness_kinds(run, use_control: bool = False) -> list:
 
 # ---- card power (analysis.card_power): the banned cards dealt at setup ---------------------------
 SCORECARD_TITLE = "Scorecard per banned card"
-DEALT = "it among its banned cards at setup"
-REFERENCE = "an average banned card in its place"
+HOLDER = "a player dealt it"
+ENDS = ("mildest", "harshest")  # the strongest and weakest banned card to hold
 
 
 def _dealt_sql(run) -> str:
@@ -284,28 +284,32 @@ def power(run) -> pd.DataFrame:
 
 
 def scorecard_section(run) -> Section:
-    out = card_power.section(power(run), SCORECARD_TITLE, DEALT, REFERENCE)
-    out.text += (" A banned card is a handicap: it makes its type a bluff for its holder (FS-4.3). A positive power is "
-                 "a mild ban (its holder wins more often than with an average banned card), a negative one a harsh "
-                 "ban; a player holding two of a type counts two copies.")
-    return out
+    return card_power.section(
+        power(run), SCORECARD_TITLE,
+        "Power: how much more often a player wins, in percentage points, with one banned card of this type at setup "
+        "rather than an average banned card in its place, in the same seat with the same bot (FS-2.1: each player is "
+        "dealt banned_per_player cards from the shuffled banned pool; two of a type count two). A banned card is a "
+        "handicap, its type a bluff for its holder (FS-4.3): too strong means a mild ban, good to be dealt; too weak "
+        "a harsh one.",
+        "Power of each banned card dealt at setup (percentage points against an average banned card)")
 
 
 def candidates(run, run_label: str) -> list[Candidate]:
     """Findings tests: each banned type's power as a banned card at setup (``analysis.card_power``)."""
-    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a player dealt a banned {card} wins",
-                                 "for a player dealt another banned card instead (same seat and bot)")
+    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a player dealt {card} as a banned card wins",
+                                 "for a player dealt another banned card in its place (same seat and bot)")
 
 
 def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
-    """The mildest and the harshest banned card (the strongest and weakest to hold)."""
-    return card_power.verdict_marks(cands, min_effect, "banned card")
+    """The mildest and the harshest banned card (the strongest and weakest to be dealt)."""
+    return card_power.verdict_marks(cands, min_effect, "banned card", ENDS)
 
 
 def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
-    """Seat order and stalls (``analysis.changes``), then the banned cards too strong or too weak."""
+    """Seat order and stalls (``analysis.changes``), then the banned cards too mild or too harsh."""
     return changes.change_sentence(changes.shared_changes(cands, min_effect)
-                                   + card_power.changes(cands, min_effect, "banned card"))
+                                   + card_power.changes(cands, min_effect, "the ban on", HOLDER,
+                                                        ("harsher", "milder")))
 
 
 HIDDEN_CARDS_TEXT = "the games in which the player's own face-down banned cards at setup include the type (FS-2.1)"

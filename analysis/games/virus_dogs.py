@@ -257,7 +257,8 @@ def card_section(per_bot: pd.DataFrame) -> Section:
                         "share of all plays")
     return Section("Action-card usage",
                    "Mean plays per seat per game, by bot (TP split by use), and the win rate of seats that "
-                   "did or did not play each card type (associational, not causal).",
+                   "did or did not play each card type (associational, not causal: a seat that lives longer "
+                   f"plays more cards; the {SCORECARD_TITLE} gives each card's power).",
                    tables=[("Plays per seat-game by bot", usage), ("Win rate by card use (95% Wilson)", cond)],
                    figures=[("Card plays", fig)])
 
@@ -385,8 +386,7 @@ def hidden_cards(run) -> dict[str, str]:
 
 # ---- card power (analysis.card_power): the starting card, dealt by the shuffle --------------------
 SCORECARD_TITLE = "Scorecard per action card"
-DEALT = "it as the first card it draws"
-REFERENCE = "another action card first"
+HOLDER = "a seat that draws it first"
 
 
 def _dealt_sql(run) -> str:
@@ -411,12 +411,17 @@ def power(run) -> pd.DataFrame:
 
 
 def scorecard_section(run) -> Section:
-    return card_power.section(power(run), SCORECARD_TITLE, f"{DEALT}", REFERENCE)
+    return card_power.section(
+        power(run), SCORECARD_TITLE,
+        "Power: how much more often a seat wins, in percentage points, when the first card it draws is this card "
+        "rather than another action card, in the same seat with the same bot (no hands are dealt, VD-3.3: the first "
+        "card drawn is the seat's starting card).",
+        "Power of each action card as a seat's first card (percentage points against another action card)")
 
 
 def candidates(run, run_label: str) -> list[Candidate]:
     """Findings tests: each action card's power as a seat's first card (``analysis.card_power``)."""
-    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a seat whose first card drawn is {card} wins",
+    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a seat that draws {card} first wins",
                                  "for seats that drew another action card first (same seat and bot)")
 
 
@@ -428,4 +433,4 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
 def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
     """Seat order and stalls (``analysis.changes``), then the action cards too strong or too weak."""
     return changes.change_sentence(changes.shared_changes(cands, min_effect)
-                                   + card_power.changes(cands, min_effect, "action card"))
+                                   + card_power.changes(cands, min_effect, "action card", HOLDER))
