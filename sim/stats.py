@@ -437,6 +437,35 @@ def grouped_ols(x: np.ndarray, means: np.ndarray, counts: np.ndarray, within: np
     return GroupedFit(coef, np.asarray(fit.normalized_cov_params), sigma, float(dof))
 
 
+def cluster_contrasts(x: np.ndarray, means: np.ndarray, counts: np.ndarray, clusters: np.ndarray,
+                      contrasts: np.ndarray) -> dict:
+    """Linear contrasts of a unit-level linear model fitted from groups of units with identical
+    regressors, with cluster-robust 95% intervals and p.
+
+    ``x``: G x p regressors, ``means``: the G group means of the outcome, ``counts``: units per
+    group, ``clusters``: each group's cluster (a group's units share one; clusters independent);
+    ``contrasts``: k x p. Weighted least squares on the group means (statsmodels ``WLS``) gives the
+    unit-level coefficients, and its cluster-robust covariance (``cov_type="cluster"``) is the
+    unit-level one, since within a group every unit's score has the same regressors. A collinear
+    ``x`` is fitted by the pseudo-inverse: only contrasts it can estimate mean anything. Returns
+    arrays ``est``, ``se``, ``lo``, ``hi``, ``p`` (t with clusters - 1 degrees of freedom) and
+    ``clusters``."""
+    import statsmodels.api as sm
+    import warnings
+
+    groups = np.unique(np.asarray(clusters), return_inverse=True)[1]
+    with warnings.catch_warnings():  # collinear designs and few clusters: the contrasts stay estimable
+        warnings.simplefilter("ignore")
+        fit = sm.WLS(np.asarray(means, float), np.asarray(x, float), weights=np.asarray(counts, float)).fit(
+            cov_type="cluster", cov_kwds={"groups": groups})
+    c = np.atleast_2d(np.asarray(contrasts, float))
+    est = c @ np.asarray(fit.params)
+    se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", c, np.asarray(fit.cov_params()), c), 0, None))
+    g = int(groups.max()) + 1 if groups.size else 0
+    out = estimate_test(est, se, max(g - 1, 1))
+    return {"est": est, "se": se, "lo": out["lo"], "hi": out["hi"], "p": out["p"], "clusters": g}
+
+
 def spearman(a, b) -> float:
     """Spearman's rank correlation of two equally long sequences (scipy ``spearmanr``; ties get
     their mean rank), rounded to 12 decimals. NaN with fewer than two pairs or when a sequence is

@@ -91,3 +91,30 @@ def test_quantile_interval_is_the_binomial_order_statistic_interval():
     assert est == 500.5  # linear interpolation, as numpy
     k_lo, k_hi = int(sps.binom.ppf(0.025, 1000, 0.5)), int(sps.binom.ppf(0.975, 1000, 0.5))
     assert (lo, hi) == (values[k_lo - 1], values[k_hi])
+
+
+def test_cluster_contrasts_on_groups_is_the_unit_level_cluster_fit():
+    """Grouping units with equal regressors changes neither the coefficients nor, but for the
+    small-sample factor (N - 1) / (N - K), the cluster-robust covariance of a contrast."""
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(3)
+    units, clusters = 6000, 40
+    cluster = rng.integers(clusters, size=units)
+    card = rng.integers(3, size=units)
+    x = np.column_stack([card == 0, card == 1, card == 2, cluster % 2]).astype(float)
+    y = (rng.random(units) < 0.3 + 0.1 * x[:, 0] + 0.05 * x[:, 3]).astype(float)
+    contrast = np.array([[1.0, -0.5, -0.5, 0.0]])
+    unit = sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": cluster})
+    keys, inverse = np.unique(np.column_stack([cluster, card]), axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    counts = np.bincount(inverse)
+    means = np.bincount(inverse, y) / counts
+    gx = x[np.unique(inverse, return_index=True)[1]]
+    got = S.cluster_contrasts(gx, means, counts, keys[:, 0], contrast)
+    assert got["est"][0] == pytest.approx((contrast @ unit.params)[0], abs=1e-12)
+    k = x.shape[1]
+    factor = ((units - 1) / (units - k)) / ((len(counts) - 1) / (len(counts) - k))
+    assert got["se"][0] == pytest.approx(float(np.sqrt(contrast @ unit.cov_params() @ contrast.T)[0, 0] / np.sqrt(factor)),
+                                         rel=1e-9)
+    assert got["clusters"] == clusters and got["lo"][0] < got["est"][0] < got["hi"][0]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import charts, queries
+from analysis import card_power, changes, charts, queries
+from analysis.candidate import Candidate, Mark
 from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
 from sim.stats import mean_ci_from, rate_table, wilson
@@ -210,7 +211,7 @@ def feel_section(run) -> Section:
 
 
 def sections(run) -> list[Section]:
-    return [calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]
+    return [scorecard_section(run), calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]
 
 
 def bot_diagnostics(run, label: str) -> list:
@@ -258,6 +259,57 @@ def robustness_kinds(run, use_control: bool = False) -> list:
         rows.append({"item": f"card {TYPES[int(r.card)]}", "est": d["diff"], "lo": d["lo"], "hi": d["hi"], "p": d["p"]})
     return [Kind("card", "Call success by played card", "call success on the card minus on the other cards", "share",
                  frame(rows), noun="card", short="call-success difference")]
+
+
+# ---- card power (analysis.card_power): the banned cards dealt at setup ---------------------------
+SCORECARD_TITLE = "Scorecard per banned card"
+HOLDER = "a player dealt it"
+ENDS = ("mildest", "harshest")  # the strongest and weakest banned card to hold
+
+
+def _dealt_sql(run) -> str:
+    """One row per seat-game: turn order, bot, win and the copies of each bannable type among the
+    seat's banned cards at setup (FS-2.1: dealt from the shuffled banned pool)."""
+    n, first = run.config.players, int(run.config.params["first_player"])
+    ks = ", ".join(f"initial_banned_{t.lower()} AS k_{t.lower()}" for t in BANNED_TYPES)
+    return f"SELECT game, (seat - {first} + {n}) % {n} AS pos, bot, win, {ks} FROM seats"
+
+
+def power(run) -> pd.DataFrame:
+    """Each banned type's power as a banned card dealt at setup (``analysis.card_power``), once per run."""
+    if "_card_power" not in run.__dict__:
+        kinds = {t.lower(): f"{t} ({GLOSSARY[t]})" for t in BANNED_TYPES}
+        run.__dict__["_card_power"] = card_power.card_power(run, _dealt_sql(run), kinds)
+    return run.__dict__["_card_power"]
+
+
+def scorecard_section(run) -> Section:
+    return card_power.section(
+        power(run), SCORECARD_TITLE,
+        "Power: how much more often a player wins, in percentage points, with one banned card of this type at setup "
+        "rather than an average banned card in its place, in the same seat with the same bot (FS-2.1: each player is "
+        "dealt banned_per_player cards from the shuffled banned pool; two of a type count two). A banned card is a "
+        "handicap, its type a bluff for its holder (FS-4.3): too strong means a mild ban, good to be dealt; too weak "
+        "a harsh one.",
+        "Power of each banned card dealt at setup (percentage points against an average banned card)")
+
+
+def candidates(run, run_label: str) -> list[Candidate]:
+    """Findings tests: each banned type's power as a banned card at setup (``analysis.card_power``)."""
+    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a player dealt {card} as a banned card wins",
+                                 "for a player dealt another banned card in its place (same seat and bot)")
+
+
+def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
+    """The mildest and the harshest banned card (the strongest and weakest to be dealt)."""
+    return card_power.verdict_marks(cands, min_effect, "banned card", ENDS)
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
+    """Seat order and stalls (``analysis.changes``), then the banned cards too mild or too harsh."""
+    return changes.change_sentence(changes.shared_changes(cands, min_effect)
+                                   + card_power.changes(cands, min_effect, "the ban on", HOLDER,
+                                                        ("harsher", "milder")))
 
 
 HIDDEN_CARDS_TEXT = "the games in which the player's own face-down banned cards at setup include the type (FS-2.1)"

@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 
 
-from analysis import charts, queries
+from analysis import card_power, changes, charts, queries
+from analysis.candidate import Candidate, Mark
 from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
 from sim.stats import wilson, with_rates
-from sim.games.virus_dogs.rules import CAUSES, OUTCOMES
+from sim.games.virus_dogs.rules import CAUSES, CODE_OF, OUTCOMES
 
 CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "exc")
 # the codes of tables and charts (docs/rules/virus-dogs.md, "Card codes"), for the report's glossary
@@ -47,7 +48,7 @@ CODE_NAMES = {
 
 def sections(run) -> list[Section]:
     per_bot, elims = bot_counts(run), elimination_counts(run)
-    return [outcome_section(run), density_section(run), deck_density_section(run),
+    return [scorecard_section(run), outcome_section(run), density_section(run), deck_density_section(run),
             elimination_section(run, per_bot, elims), elimination_state_section(elims), card_section(per_bot),
             card_context_section(per_bot), hq_section(run), feel_section(run)]
 
@@ -256,7 +257,8 @@ def card_section(per_bot: pd.DataFrame) -> Section:
                         "share of all plays")
     return Section("Action-card usage",
                    "Mean plays per seat per game, by bot (TP split by use), and the win rate of seats that "
-                   "did or did not play each card type (associational, not causal).",
+                   "did or did not play each card type (associational, not causal: a seat that lives longer "
+                   f"plays more cards; the {SCORECARD_TITLE} gives each card's power).",
                    tables=[("Plays per seat-game by bot", usage), ("Win rate by card use (95% Wilson)", cond)],
                    figures=[("Card plays", fig)])
 
@@ -380,3 +382,55 @@ def hidden_cards(run) -> dict[str, str]:
     """The action cards for ``analysis.hidden_info``: each kind's condition on the seat row ``s``
     (the seat played at least one)."""
     return {GLOSSARY[c.upper()]: f"s.played_{c} > 0" for c in CARDS}
+
+
+# ---- card power (analysis.card_power): the starting card, dealt by the shuffle --------------------
+SCORECARD_TITLE = "Scorecard per action card"
+HOLDER = "a seat that draws it first"
+
+
+def _dealt_sql(run) -> str:
+    """One row per seat-game whose first card drawn is an action card: turn order, bot, win and a
+    0/1 column per card (``first_card``: no hands are dealt, VD-3.3, so the shuffle deals it)."""
+    n = run.config.players
+    ks = ", ".join(f"(s.first_card = {CODE_OF[c.upper()]})::INT AS k_{c}" for c in CARDS)
+    codes = ", ".join(str(CODE_OF[c.upper()]) for c in CARDS)
+    return f"""SELECT s.game, (s.seat - g.first_player + {n}) % {n} AS pos, s.bot, s.win, {ks}
+        FROM seats s JOIN games g USING (game) WHERE s.first_card IN ({codes})"""
+
+
+def power(run) -> pd.DataFrame:
+    """Each action card's power as the first card a seat draws (``analysis.card_power``), once per
+    run; empty for a run recorded before the ``first_card`` column."""
+    if "_card_power" not in run.__dict__:
+        kinds = {c: f"{c.upper()} ({GLOSSARY[c.upper()]})" for c in CARDS}
+        has = "first_card" in run.columns("seats")
+        run.__dict__["_card_power"] = card_power.card_power(run, _dealt_sql(run), kinds) if has else \
+            pd.DataFrame(columns=card_power.COLUMNS)
+    return run.__dict__["_card_power"]
+
+
+def scorecard_section(run) -> Section:
+    return card_power.section(
+        power(run), SCORECARD_TITLE,
+        "Power: how much more often a seat wins, in percentage points, when the first card it draws is this card "
+        "rather than another action card, in the same seat with the same bot (no hands are dealt, VD-3.3: the first "
+        "card drawn is the seat's starting card).",
+        "Power of each action card as a seat's first card (percentage points against another action card)")
+
+
+def candidates(run, run_label: str) -> list[Candidate]:
+    """Findings tests: each action card's power as a seat's first card (``analysis.card_power``)."""
+    return card_power.candidates(power(run), run_label, SCORECARD_TITLE, "a seat that draws {card} first wins",
+                                 "for seats that drew another action card first (same seat and bot)")
+
+
+def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
+    """The strongest and the weakest action card as a seat's first card."""
+    return card_power.verdict_marks(cands, min_effect, "action card")
+
+
+def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
+    """Seat order and stalls (``analysis.changes``), then the action cards too strong or too weak."""
+    return changes.change_sentence(changes.shared_changes(cands, min_effect)
+                                   + card_power.changes(cands, min_effect, "action card", HOLDER))

@@ -80,7 +80,8 @@ def test_report_sections_build_from_a_stored_run(players, tmp_path):
     cfg = GAME.make_config(players=players, seed=4)
     runner.run(cfg, 300, tmp_path / "run", runner.RunOptions(batch_size=100, progress=False))
     run = Run(tmp_path / "run")
-    sections = report_sections(run)
+    card, *sections = report_sections(run)
+    assert card.title == "Scorecard per banned card" and len(card.tables[0][1]) == 6  # every bannable type dealt
     titles = [s.title for s in sections]
     assert titles == ["Faking-sick call success", "Banned cards and call success by banned type", "Bluffs",
                       "Game end and turn cap", "Game feel"]

@@ -15,7 +15,8 @@ def test_report_sections_build_from_a_stored_run(tmp_path):
     cfg = GAME.make_config(seed=3)
     runner.run(cfg, 3000, tmp_path / "run", runner.RunOptions(batch_size=1000, progress=False))
     run = Run(tmp_path / "run")
-    secs = sections(run)
+    card, *secs = sections(run)
+    assert card.title == "Scorecard per action card" and len(card.tables[0][1]) == len(CARDS)  # every card dealt first
     titles = [s.title for s in secs]
     assert titles == ["Outcome types", "Virus density over turns", "Virus density over the deck",
                       "Elimination causes", "State at elimination", "Action-card usage", "Card contexts",

@@ -18,8 +18,8 @@ from sim.games.virus_dogs.kernel_state import (
     N_TYPES, ONE, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS, O_P, O_PL, O_REFUSED, O_SM, P_ALLSHARED,
     P_AMBREACT, P_ANTCOUGH, P_BATADD, P_DPC, P_ELIMDEST, P_EXREF, P_THR, S_CUR, S_DOCS, S_DSIZE,
     S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_OVER, S_PEND, S_RES, S_STEPPED, S_TEND, S_TURN,
-    S_U_CHANGED, TP, V, X_COUGH, YES, draw_event, exchange_gift, hand_shown, left_of, put_bottom, put_top,
-    right_of, shuffle_deck, take_top, to_discard, to_hand, touch_top,
+    S_U_CHANGED, TP, V, X_COUGH, YES, draw_event, exchange_gift, first_draw, hand_shown, left_of, put_bottom,
+    put_top, right_of, shuffle_deck, take_top, to_discard, to_hand, touch_top,
 )
 from sim.kernel_util import fn, inl, ix
 
@@ -266,6 +266,7 @@ def cough(b, p):
             touch_top(b, ONE, ONE)
         c = take_top(b)
         draw_event(b, X_COUGH)
+        first_draw(b, q, c)
         if c == BAT:
             bat(b, q, X_COUGH)
         elif c == V:

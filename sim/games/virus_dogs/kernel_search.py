@@ -85,7 +85,7 @@ PUBLIC_GAME = np.array([tb.GI[c] for c in tb.GAME_COLS if c not in _PRIVATE_GAME
 # seats columns only their seat sees (its private draws, hides and plants, what its peeks showed)
 _PRIVATE_SEAT = ("viruses_drawn", "viruses_hidden", "viruses_planted", "mask_peek_virus", "mask_virus_avoided",
                  "market_viruses_seen", "market_forced_virus", "hidden_end")
-_NEVER_SEEN = ("max_behind",)  # game feel: measured on hidden viruses
+_NEVER_SEEN = ("max_behind", "first_card")  # game feel, measured on hidden viruses; a record for the card power
 PUBLIC_SEAT = np.array([tb.SI[c] for c in tb.SEAT_COLS if c not in _PRIVATE_SEAT + _NEVER_SEEN], dtype=np.int64)
 OWN_SEAT = np.array([tb.SI[c] for c in tb.SEAT_COLS if c not in _NEVER_SEEN], dtype=np.int64)
 

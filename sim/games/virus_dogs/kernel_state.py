@@ -317,6 +317,14 @@ def take_top(b):
 
 
 @inl
+def first_draw(b, p, c):
+    """Card ``c`` is the first seat ``p`` draws from the deck unless it drew before (the seats
+    column ``first_card``; reference: ``Engine.first_draw``)."""
+    if b[ix(O_SM + p * NS + tb.S_FIRST_CARD)] < 0:
+        b[ix(O_SM + p * NS + tb.S_FIRST_CARD)] = c
+
+
+@inl
 def put_top(b, c):
     b[ix(O_DECK + b[S_DSIZE])] = c
     b[S_DSIZE] += 1

@@ -23,7 +23,7 @@ from sim.games.virus_dogs.kernel_state import (
     P_UPFRONT, QRN, R_ANT, R_DECLARE, SHF, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST,
     S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE,
     S_OVER, S_PEND, S_REND, S_RES, S_ROUNDS, S_SHQ, S_STEPPED, S_TEND, S_TURN, S_VDECK, TP, TURN_CAP, V,
-    X_MARKET, X_MASK, X_NORMAL, YES, ZERO, draw_event, left_of, private_touch, put_top,
+    X_MARKET, X_MASK, X_NORMAL, YES, ZERO, draw_event, first_draw, left_of, private_touch, put_top,
     shuffle_deck, take_top, to_discard, to_hand, touch_top, unit_start,
 )
 from sim.kernel_util import fn, inl, ix, lead_columns, observe_lead, start_lead
@@ -64,6 +64,7 @@ def setup(b):
         b[ix(O_SM + s * NS + tb.S_ELIM_OPEN)] = -1
         b[ix(O_SM + s * NS + tb.S_ELIM_HIDDEN)] = -1
         b[ix(O_SM + s * NS + tb.S_ELIM_T)] = -1
+        b[ix(O_SM + s * NS + tb.S_FIRST_CARD)] = -1
     b[O_GM + tb.G_WINNER] = -1
     b[O_GM + tb.G_FIRST_ELIM] = -1
     start_lead(b, O_LEAD, n)
@@ -262,6 +263,7 @@ def normal_draw(b, p, upfront):
             touch_top(b, ONE, ZERO)
         c = take_top(b)
         draw_event(b, X_NORMAL)
+        first_draw(b, p, c)
         if c != BAT or b[O_P + P_BATCOUNT]:
             drawn += 1
         receive_private(b, p, c, X_NORMAL)
@@ -348,6 +350,7 @@ def take_peeked(b, p, m, take, kind):
     while b[S_LIMBO] > 0:
         b[S_LIMBO] -= 1
         draw_event(b, kind)
+        first_draw(b, p, b[ix(O_LIMBO + b[S_LIMBO])])
         receive_private(b, p, b[ix(O_LIMBO + b[S_LIMBO])], kind)
         if b[S_OVER] or b[S_TEND]:
             return

@@ -151,6 +151,11 @@ class Engine:
         self.g[tb.G_DR_NORMAL + kind] += 1
         self.draw_series.append((len(self.deck), self.deck.count(V)))
 
+    def first_draw(self, seat: int, card: int) -> None:
+        """``card`` is the first ``seat`` draws from the deck unless it drew before (``first_card``)."""
+        if self.s[seat][tb.S_FIRST_CARD] < 0:
+            self.s[seat][tb.S_FIRST_CARD] = card
+
     def ask(self, seat: int, kind: str, legal: list[dict], ctx: dict | None = None) -> dict:
         if self.check_every_step:
             self.check_invariants()
@@ -390,6 +395,7 @@ class Engine:
                         break
             card = self.take_top()
             self.draw_event(tb.X_NORMAL)
+            self.first_draw(p.seat, card)
             if card != BAT or r.bat_counts_as_draw:
                 drawn += 1
             self.receive_private(p, card, tb.X_NORMAL)
@@ -428,6 +434,7 @@ class Engine:
         while self.limbo:
             card = self.limbo.pop(0)
             self.draw_event(tb.X_MASK)
+            self.first_draw(p.seat, card)
             self.receive_private(p, card, tb.X_MASK)
         self.return_pending()
 
@@ -450,6 +457,7 @@ class Engine:
         self.limbo = [seen[k]]
         card = self.limbo.pop()
         self.draw_event(tb.X_MARKET)
+        self.first_draw(p.seat, card)
         self.receive_private(p, card, tb.X_MARKET)
         self.return_pending()
 
@@ -683,6 +691,7 @@ class Engine:
                 continue
             card = self.take_top()
             self.draw_event(tb.X_COUGH)
+            self.first_draw(q.seat, card)
             self.say(f"  P{q.seat} draws {CODES[card]} face up")
             if card == BAT:
                 self.bat(q, tb.X_COUGH)

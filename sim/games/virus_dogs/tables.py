@@ -35,6 +35,12 @@ Seat columns of M-1 and M-3 (``seats`` table):
   ambulance (anyone's) or to its elimination.
 - ``amb_cured_own``, ``amb_cured_others``: open viruses the seat's ambulances (played or
   reactive) sent under the deck, its own and the other players'.
+- ``first_card``: the code (``rules.CODES``) of the first card the seat drew from the deck, by
+  any draw event (normal, mask, black-market or cough draw; in practice a normal or cough draw,
+  the top card, which nobody chose); -1 for a seat that never drew. No hands are dealt (VD-3.3),
+  so this is the seat's starting card: what the deck's shuffle dealt it, whoever plays the seat
+  (the card power of ``analysis/games/virus_dogs.py``). No seat's view holds it
+  (``kernel_search``).
 
 Game feel (docs/rules/virus-dogs.md, "Game feel measures"): a live seat's danger is the
 viruses it carries, ``O + HV``; the leader is the one live seat carrying strictly the fewest
@@ -88,7 +94,7 @@ SEAT_COLS = (
     "mask_peek_virus", "mask_virus_avoided", "market_viruses_seen", "market_forced_virus",
     "ant_normal", "ant_mask", "ant_market", "ant_cough",
     "bat_normal", "bat_mask", "bat_market", "bat_cough",
-    "doctors_wasted", "amb_cured_own", "amb_cured_others", "max_behind",
+    "doctors_wasted", "amb_cured_own", "amb_cured_others", "max_behind", "first_card",
 )
 SEAT_BOOL = ("win", "eliminated")
 DENSITY_COLS = (
@@ -128,6 +134,7 @@ X_NORMAL, X_MASK, X_MARKET, X_COUGH = (GI[c] - GI["drawn_normal"] for c in GAME_
 S_ANT0, S_BAT0 = SI["ant_normal"], SI["bat_normal"]
 S_DOC_WASTED, S_AMB_OWN, S_AMB_OTHERS = SI["doctors_wasted"], SI["amb_cured_own"], SI["amb_cured_others"]
 S_MAX_BEHIND = SI["max_behind"]
+S_FIRST_CARD = SI["first_card"]
 
 D_GAMES, D_DECK, D_DECK_SQ, D_VDECK, D_VDECK_SQ, D_HID, D_HID_SQ, D_OPEN, D_OPEN_SQ, D_DGAMES, D_BP, D_BP_SQ = range(ND)
 W_DRAWS, W_DECK, W_VDECK, W_DDRAWS, W_BP, W_BP_SQ = range(NW)
@@ -167,6 +174,7 @@ def new_seat_row() -> list[int]:
     row[S_ELIM_TURN] = -1
     row[S_INSTIGATOR] = -1
     row[S_ELIM_OPEN] = row[S_ELIM_HIDDEN] = row[S_ELIM_T] = -1
+    row[S_FIRST_CARD] = -1
     return row
 
 
