@@ -144,14 +144,14 @@ def _search(source, ln: dict, levers: list, out: Path, games: int, workers: int)
     change = _difference(after, before)
     toward = change["hi"] < 0 if before["value"] > hi else change["lo"] > 0
     better = bool(gap[best] < max(lo - before["value"], before["value"] - hi, 0.0) and toward)
-    pops = {f"the run's bots ({', '.join(source.config.bots)})": _population(before, after)}
+    pops = {f"the run's bots ({', '.join(source.config.bots)})": _population(before, after, ln["band"])}
     strong = source.game.strong_bot
     if strong and set(source.config.bots) != {strong}:
         scfg = dataclasses.replace(cfg, seed=cfg.seed + 1, bots=(strong,) * cfg.players, bot_params={})
         s_before = _measure(_play(source, scfg, games, out, workers), ln)
         s_after = _measure(_play(source, dataclasses.replace(scfg, params={**scfg.params, **setting}), games, out,
                                  workers), ln)
-        pops[f"{strong} bots in every seat"] = _population(s_before, s_after)
+        pops[f"{strong} bots in every seat"] = _population(s_before, s_after, ln["band"])
     return {"status": "prescribed" if better and gap[best] == 0 else "closest" if better else "none",
             "set": setting, "before": before, "after": after, "change": change, "games": games, "seed": cfg.seed,
             "tried": [{"set": s, "screen": e} for s, _, e in tried], "side_effects": _side_effects(source, now, after_run),
@@ -166,10 +166,14 @@ def _difference(a: dict, b: dict) -> dict:
     return {"value": d, "lo": d - se, "hi": d + se}
 
 
-def _population(before: dict, after: dict) -> dict:
+def _population(before: dict, after: dict, band: list[float]) -> dict:
+    """One population's check: the law's effect before and after, and which way it moved (toward
+    the band from above is a fall, from below a rise)."""
     d = _difference(after, before)
-    return {"before": before, "after": after, "change": d, "in_band": None, "better": bool(d["hi"] < 0),
-            "worse": bool(d["lo"] > 0)}
+    lo, hi = band
+    toward = (d["hi"] < 0, d["lo"] > 0) if before["value"] > hi else (d["lo"] > 0, d["hi"] < 0)
+    return {"before": before, "after": after, "change": d, "in_band": bool(lo <= after["value"] <= hi),
+            "better": bool(toward[0]), "worse": bool(toward[1])}
 
 
 def _side_effects(source, now, after) -> list[dict]:
