@@ -72,9 +72,11 @@ def sentence(p: dict) -> str:
     line = p["line"]
     if p["status"] == "none" or not p.get("set"):
         return f"No lever in range moves this line: {p.get('reason', 'no change tried helped beyond noise')}."
-    head = "Prescription" if p["status"] == "prescribed" else "No lever in range brings it into its band; closest"
-    if p.get("holds_for") == "disagree":
-        head = "Not advised (the populations disagree)"
+    status = "not advised" if p.get("holds_for") == "disagree" else p["status"]  # never a plain recommendation then
+    head = {"prescribed": "Prescription", "not advised": f"Not advised ({p.get('reason', 'the populations disagree')})"
+            }.get(status, "No lever in range brings it into its band; closest")
+    if status == "closest" and p.get("reason"):
+        head += f" ({p['reason']})"
     games = f" on {p['games']:,} fresh games" if p.get("games") else ""
     measured = f" (measured {p['measured']})" if p.get("measured") else ""
     text = (f"{head}: {setting(p)} takes it{measured} from {with_ci(line, p['before'])} to {with_ci(line, p['after'])}"
@@ -86,15 +88,20 @@ def sentence(p: dict) -> str:
 def _band(p: dict) -> str:
     lo, hi = p.get("band", [None, None])
     line = p["line"]
-    if lo is None or lo == float("-inf") or lo <= -1e300:
+    if lo is None or lo == float("-inf"):
         return f"at most {value(line, hi)}"
+    if hi is None or hi == float("inf"):
+        return f"at least {value(line, lo)}"
     return f"{value(line, lo)} to {value(line, hi)}"
 
 
 def summary(advice: dict) -> list[str]:
-    """Lines for the terminal: each rule line's state, then each prescription."""
-    out = [f"{s['words']}: {with_ci(s['line'], s)} - {'in its band' if s['status'] == 'in' else 'out of its band' if s['status'] == 'out' else 'unclear'}"
-           for s in advice.get("lines", [])]
+    """Lines for the terminal: each rule line out of its band or within noise of it, how many are
+    in, then each prescription."""
+    lines = advice.get("lines", [])
+    out = [f"{s['words']}: {with_ci(s['line'], s)} - {'out of its band' if s['status'] == 'out' else 'within noise of its band'}"
+           for s in lines if s["status"] != "in"]
+    out.append(f"{sum(s['status'] == 'in' for s in lines)} of {len(lines)} rule lines are in their band.")
     out += [f"{p['words']}: {sentence(p)}" for p in advice.get("prescriptions", [])]
     if not advice.get("prescriptions"):
         out.append("Every rule line is in its band: nothing to prescribe.")

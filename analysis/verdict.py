@@ -104,10 +104,12 @@ def prescribed(run, mark: Mark) -> str:
     if borrowed:
         return f" Prescription: none in the advice for {advice['source']} (the same rules, played by these bots too)."
     state = next((s for s in advice.get("lines", []) if s["line"] == mark.line), None)
-    if state is not None:
-        return (f" Prescription: none searched: on its own measure ({state['words']}) this line is "
-                f"{'in' if state['status'] == 'in' else 'within noise of'} its band.")
-    return " No lever in range moves this line: the game declares none for it, so the rule's text is the change to make."
+    if state is None:
+        return " No lever in range moves this line: the game declares none for it, so the rule's text is the change to make."
+    if state["status"] == "out":
+        return " Prescription: not searched (the advice was asked for other lines or levers only)."
+    return (f" Prescription: none searched: on its own measure ({state['words']}) this line is "
+            f"{'in' if state['status'] == 'in' else 'within noise of'} its band.")
 
 
 def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) -> str:

@@ -16,6 +16,8 @@ import math
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 from analysis.advice import ADVICE_FILE
 from analysis.games import hook, rules_digest
 from sim.config import ConfigError
@@ -52,8 +54,19 @@ def line_states(source, lines) -> list[dict[str, Any]]:
     out = []
     for ln in lines:
         e = line_value(game, cfg, ln, counts, catalog)
-        out.append({**ln.to_dict(), "band": list(ln.band(e.value)), **estimate_dict(e), "status": ln.status(e)})
+        out.append({"line": ln.metric, "words": ln.words, "relative": ln.relative, "band": list(ln.band(e.value)),
+                    **estimate_dict(e), "status": ln.status(e)})
     return out
+
+
+def check_lines(game, lines, own: list[dict], wanted: list[str]) -> None:
+    """``--line`` names a line of the run that can be searched: a metric line with a band of its
+    own (not the game length, which only watches side effects) or one of the game's own lines."""
+    searchable = [ln.metric for ln in lines if not ln.relative] + [s["line"] for s in own]
+    for name in wanted:
+        if name not in searchable:
+            watched = " (it only watches side effects)" if name in [ln.metric for ln in lines] else ""
+            raise ConfigError(f"unknown line '{name}' for this {game.name} run{watched}; lines: {', '.join(searchable)}")
 
 
 def choose_levers(game, wanted: list[str]) -> tuple:
@@ -78,44 +91,53 @@ def suggest(source, out: Path, games: int | None, workers: int, lines_wanted: li
     names), ``levers_wanted``: only these levers; ``own``: options of the game's own search."""
     game = source.game
     check_out(out, source)
-    own_search = hook(game.name, "prescriptions")
+    own_states, own_search = hook(game.name, "line_states"), hook(game.name, "prescriptions")
     if own_search is None and own.get("scale", 1) != 1:
         raise ConfigError(f"--scale applies to games with precept VPs; {game.name} has none")
     levers = choose_levers(game, list(levers_wanted))
     lines = game.rule_lines(source.config)
-    known = [ln.metric for ln in lines] + [p + "..." for p in game.own_line_prefixes]
-    for name in lines_wanted:
-        if name not in known[:len(lines)] and not name.startswith(game.own_line_prefixes):
-            raise ConfigError(f"unknown line '{name}' for {game.name}; lines: {', '.join(known)}")
+    extra = own_states(source) if own_states else []
+    check_lines(game, lines, extra, list(lines_wanted))
     states = line_states(source, lines)
-    todo = [ln for ln, st in zip(lines, states) if st["status"] == "out" and not ln.relative
-            and (not lines_wanted or ln.metric in lines_wanted)]
+    wanted = (lambda name: not lines_wanted or name in lines_wanted)  # noqa: E731
+    todo = [ln for ln, st in zip(lines, states) if st["status"] == "out" and not ln.relative and wanted(ln.metric)]
     size = sizes(source, games)
     found = []
     for ln in todo:
         notify(f"line {ln.metric} ({ln.words}) is out of its band: searching the levers")
         found.append({"game": game.name, **search(game, levers, source.config, ln, lines, out / "levers", size,
                                                   workers, notify)})
-    if own_search is not None:
-        found += own_search(source, out, size, workers, lines_wanted, notify, **own)
+    own_todo = [st for st in extra if st["status"] == "out" and wanted(st["line"])]
+    if own_search is not None and own_todo:
+        found += own_search(source, out, size, workers, own_todo, levers, notify, **own)
     return {"game": game.name, "source": str(source.path), "source_digest": source.config.digest(),
             "rules_digest": rules_digest(source.config),
-            "games": size.confirm, "screen_games": size.screen, "lines": states,
+            "games": size.confirm, "screen_games": size.screen, "lines": states + extra,
             "levers": [{"param": lv.param, "values": list(lv.values), "lines": list(lv.lines)} for lv in levers],
             "prescriptions": found}
 
 
 def write(advice: dict, out: Path) -> Path:
-    """``out/advice.json``, written whole (a temporary file renamed over it)."""
+    """``out/advice.json``, written whole (a temporary file renamed over it), as strict JSON: an
+    open band end or an undefined value is null."""
     out.mkdir(parents=True, exist_ok=True)
     path, tmp = out / ADVICE_FILE, out / (ADVICE_FILE + ".tmp")
-    tmp.write_text(json.dumps(advice, indent=1, default=_plain))
+    tmp.write_text(json.dumps(plain(advice), indent=1, allow_nan=False))
     tmp.replace(path)
     return path
 
 
-def _plain(v):
-    if isinstance(v, (set, tuple)):
-        return list(v)
-    f = float(v)
-    return None if math.isnan(f) else f
+def plain(v):
+    """``v`` with JSON's types only: numpy numbers as Python's, tuples and sets as lists, an
+    infinite or undefined number as None."""
+    if isinstance(v, dict):
+        return {str(k): plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set)):
+        return [plain(x) for x in v]
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v) if math.isfinite(v) else None
+    return v

@@ -475,6 +475,7 @@ def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, roun
         raise ConfigError(f"--scale must be a whole number from 1 to {MAX_SCALE}, got {scale}")
     if games is not None and games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
+    check_not_in_worker_start()
     source = Run(run_dir)
     result = advice.suggest(source, Path(out), games, options.workers, lines, levers, notify, scale=scale,
                             rounds=rounds)

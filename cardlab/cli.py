@@ -241,7 +241,7 @@ def suggest(
     out: Path = typer.Option(..., "--out", "-o", help="Advice directory (not a run): advice.json and the runs "
                              "played to check it; run the same command again to resume."),
     games: Optional[int] = typer.Option(None, "--games", "-n", help="Games of each confirmation and population "
-                                        "check (default: as many as RUN); candidates are screened on a fifth."),
+                                        "check (default: as many as RUN); candidates are screened on a quarter."),
     line: Optional[list[str]] = typer.Option(None, "--line", help="Only this line (metric name, e.g. seat_spread, "
                                              "rate:hq_stalemate, precept_imbalance); repeatable."),
     lever: Optional[list[str]] = typer.Option(None, "--lever", help="Only this lever (PARAM, or PARAM=VALUE within "

@@ -310,7 +310,9 @@ def test_suggest_refuses_a_run_directory_as_out_and_names_unknown_lines_and_leve
     assert "is a run directory" in one_line_error(cardlab("suggest", run_dir, "--out", other))
     assert not (other / "advice.json").exists() and sorted(p.name for p in run_dir.iterdir()) == before
     err = one_line_error(cardlab("suggest", run_dir, "--line", "stalemates", "--out", tmp_path / "a"))
-    assert "unknown line 'stalemates' for toy; lines: seat_spread, mean_turns" in err
+    assert "unknown line 'stalemates' for this toy run; lines: seat_spread" in err
+    err = one_line_error(cardlab("suggest", run_dir, "--line", "mean_turns", "--out", tmp_path / "a"))
+    assert "unknown line 'mean_turns' for this toy run (it only watches side effects)" in err
     assert "n_bat is no lever of toy" in one_line_error(cardlab("suggest", run_dir, "--lever", "n_bat", "--out",
                                                                 tmp_path / "a"))
 

@@ -48,6 +48,11 @@ def test_populations_that_disagree_make_no_recommendation_and_closest_is_said_as
     assert "the populations disagree: not a recommendation (scripted: 1.6 pp -> -0.05 pp" in sentence(split)
     closest = {**SEAT, "status": "closest"}
     assert sentence(closest).startswith("No lever in range brings it into its band; closest: --set first_player")
+    quiet = {**SEAT, "status": "not advised", "holds_for": "none", "reason": "no population gained beyond noise"}
+    assert sentence(quiet).startswith("Not advised (no population gained beyond noise): --set first_player=random")
+    near = {**SEAT, "status": "closest", "reason": "it leaves seat order just out of its band (within noise)"}
+    assert sentence(near).startswith("No lever in range brings it into its band; closest (it leaves seat order just "
+                                     "out of its band (within noise)): --set first_player=random")
     none = {**SEAT, "status": "none", "set": {}, "reason": "the game declares no lever for it"}
     assert sentence(none) == "No lever in range moves this line: the game declares no lever for it."
 
@@ -61,6 +66,9 @@ def test_the_verdict_line_carries_its_prescription_or_says_why_there_is_none():
     assert prescribed(run, Mark("amber", "Caps.", line="rate:turn_cap")) == (
         " Prescription: none searched: on its own measure (the cap) this line is in its band.")
     assert prescribed(run, Mark("amber", "Law.", line="law:04:king")).startswith(" No lever in range moves this line")
+    run.advice["lines"].append({"line": "law:24:king", "words": "law 24", "status": "out"})
+    assert prescribed(run, Mark("red", "Law.", line="law:24:king")) == (
+        " Prescription: not searched (the advice was asked for other lines or levers only).")
     assert prescribed(SimpleNamespace(path="runs/x", advice=None), red) == (
         " Prescription: not searched yet (cardlab suggest runs/x --out DIR, then give DIR to the report).")
 
@@ -68,6 +76,7 @@ def test_the_verdict_line_carries_its_prescription_or_says_why_there_is_none():
 def test_the_summary_lists_every_line_then_every_prescription():
     advice = {"lines": [{"line": "seat_spread", "words": "seat order", "value": 0.013, "lo": 0.009, "hi": 0.017,
                          "status": "out"}], "prescriptions": [SEAT]}
+    advice["lines"].append({"line": "rate:turn_cap", "words": "the cap", "value": 0, "lo": 0, "hi": 0, "status": "in"})
     assert summary(advice) == ["seat order: 1.3 pp (95% CI 0.9 pp to 1.7 pp) - out of its band",
-                               "seat order: " + sentence(SEAT)]
-    assert summary({"lines": [], "prescriptions": []}) == ["Every rule line is in its band: nothing to prescribe."]
+                               "1 of 2 rule lines are in their band.", "seat order: " + sentence(SEAT)]
+    assert summary({"lines": [], "prescriptions": []})[-1] == "Every rule line is in its band: nothing to prescribe."

@@ -638,12 +638,25 @@ def hidden_cards(run) -> dict[str, str]:
     return laws | precepts
 
 
-def prescriptions(source, out, size, workers: int, lines_wanted, notify, scale: int = 1, rounds: int = 3) -> list[dict]:
-    """Daifugō's own lines for ``cardlab suggest``: the precept VPs (``daifugo_vp.prescription``)
-    in madness mode, and the laws (``daifugo_laws.prescriptions``)."""
+def line_states(source) -> list[dict]:
+    """Daifugō's own rule lines on a run for ``cardlab suggest``: the precepts' balance (madness
+    mode, ``daifugo_vp.line_state``) and every law line (``daifugo_laws.law_lines``)."""
+    from analysis.games import daifugo_laws, daifugo_vp
+
+    own = [daifugo_vp.line_state(source)] if source.config.params.get("mode") == "madness" else []
+    return own + daifugo_laws.law_lines(source)
+
+
+def prescriptions(source, out, size, workers: int, todo: list[dict], levers, notify, scale: int = 1,
+                  rounds: int = 3) -> list[dict]:
+    """Prescriptions for daifugo's own lines ``todo`` (out of their band): the precept VPs
+    (``daifugo_vp.prescription``, when ``levers`` hold a precept VP) and the laws
+    (``daifugo_laws.prescriptions``, with ``levers``)."""
     from analysis.games import daifugo_laws, daifugo_vp
 
     found = []
-    if source.config.params.get("mode") == "madness" and (not lines_wanted or daifugo_vp.LINE in lines_wanted):
+    vp_levers = any(lv.param.startswith("precept_vp_") for lv in levers)
+    if any(st["line"] == daifugo_vp.LINE for st in todo) and vp_levers:
         found.append(daifugo_vp.prescription(source, out, size.confirm, workers, notify, scale, rounds))
-    return found + daifugo_laws.prescriptions(source, out / "laws", size.confirm, workers, lines_wanted, notify)
+    laws = [st for st in todo if st["line"].startswith("law:")]
+    return found + daifugo_laws.prescriptions(source, out / "laws", size.confirm, workers, laws, levers, notify)

@@ -22,7 +22,8 @@ from typing import Callable
 import numpy as np
 
 from analysis.games import daifugo_rule_cards as rule_cards
-from sim.tuner.prescribe import estimate_dict, holds_for, line_value
+from sim.metrics import Estimate
+from sim.tuner.prescribe import holds_for, side_effect, toward
 
 LAW_SEED_OFFSET = 6_000_029  # the law checks play the source seed + this (+ 1 for the strong population)
 MIN_SHARE = 0.01  # a law effect of at least 1 percentage point on a share is out of band
@@ -88,23 +89,23 @@ def _row(run, card: int) -> dict | None:
     return rows[0] if rows else None
 
 
-def prescriptions(source, out: Path, games: int, workers: int, lines_wanted, notify: Callable[[str], None]) -> list[dict]:
-    """One prescription per law line out of its band (see the module docstring)."""
+def prescriptions(source, out: Path, games: int, workers: int, todo: list[dict], levers,
+                  notify: Callable[[str], None]) -> list[dict]:
+    """One prescription per law line of ``todo`` (out of its band; see the module docstring),
+    searched with ``levers``; the runs are shared by the lines (named by config and games)."""
     found = []
-    for ln in law_lines(source):
-        if ln["status"] != "out" or (lines_wanted and ln["line"] not in lines_wanted):
-            continue
-        levers = [lv for lv in source.game.levers if lv.moves(ln["line"])]
+    for ln in todo:
+        named = [lv for lv in levers if lv.moves(ln["line"])]
         base = {"game": source.config.game, "line": ln["line"], "words": ln["words"], "band": ln["band"],
                 "measured": "against the rounds without the law at the same round number",
-                "before": {k: ln[k] for k in ("value", "lo", "hi")}, "set": {}, "side_effects": [], "populations": {},
-                "holds_for": "none"}
-        if not levers:
-            found.append({**base, "status": "none", "reason": f"the game declares no lever for this law's strength, so "
-                                                              f"the card's text is the change to make"})
+                "before": {k: ln[k] for k in ("value", "lo", "hi")}, "after": None, "set": {}, "side_effects": [],
+                "populations": {}, "holds_for": "none"}
+        if not named:
+            found.append({**base, "status": "none", "reason": "the game declares no lever for this law's strength, so "
+                                                              "the card's text is the change to make"})
             continue
         notify(f"{ln['line']} ({ln['words']}) is out of its band: playing its levers")
-        found.append({**base, **_search(source, ln, levers, out, games, workers)})  # runs shared by the lines
+        found.append({**base, **_search(source, ln, named, out, games, workers)})
     return found
 
 
@@ -124,39 +125,54 @@ def _measure(run, ln: dict) -> dict:
     return law_value(row, measure) if row else {"value": np.nan, "lo": np.nan, "hi": np.nan}
 
 
+def _gap(e: dict, band: list[float]) -> float:
+    lo, hi = band
+    return max(lo - e["value"], e["value"] - hi, 0.0) if np.isfinite(e["value"]) else np.inf
+
+
+def _with(cfg, setting: dict):
+    return dataclasses.replace(cfg, params={**cfg.params, **setting})
+
+
 def _search(source, ln: dict, levers: list, out: Path, games: int, workers: int) -> dict:
-    """Each lever value against the run's config on one fresh seed: the smallest change in band,
-    else the closest; its side effects and its check by the strong population."""
-    cfg = dataclasses.replace(source.config, seed=source.config.seed + LAW_SEED_OFFSET)
-    now = _play(source, cfg, games, out, workers)
-    before = _measure(now, ln)
-    lo, hi = ln["band"]
+    """Every lever value against the run's config on one fresh seed (the screen); the one nearest
+    the band, smallest change first, confirmed against the run's config on another fresh seed
+    (the run's bots) and played by the strong population on a third; its side effects from the
+    confirmation."""
+    seed = source.config.seed + LAW_SEED_OFFSET
+    screen = dataclasses.replace(source.config, seed=seed)
+    now = _play(source, screen, games, out, workers)
     tried = []
     for rank in range(max(len(lv.values) for lv in levers)):
         for lv in levers:
             if rank < len(lv.values):
                 setting = {lv.param: source.game.param(lv.param).coerce(lv.values[rank])}
-                run = _play(source, dataclasses.replace(cfg, params={**cfg.params, **setting}), games, out, workers)
-                tried.append((setting, run, _measure(run, ln)))
-    gap = [max(lo - e["value"], e["value"] - hi, 0.0) if np.isfinite(e["value"]) else np.inf for _, _, e in tried]
-    best = min(range(len(tried)), key=lambda i: (gap[i], i))
-    setting, after_run, after = tried[best]
-    change = _difference(after, before)
-    toward = change["hi"] < 0 if before["value"] > hi else change["lo"] > 0
-    better = bool(gap[best] < max(lo - before["value"], before["value"] - hi, 0.0) and toward)
-    pops = {f"the run's bots ({', '.join(source.config.bots)})": _population(before, after, ln["band"])}
+                tried.append((setting, _measure(_play(source, _with(screen, setting), games, out, workers), ln)))
+    setting, _ = min(tried, key=lambda t: (_gap(t[1], ln["band"]), tried.index(t)))
+    confirm = dataclasses.replace(source.config, seed=seed + 1)
+    before_run, after_run = (_play(source, c, games, out, workers) for c in (confirm, _with(confirm, setting)))
+    pops = {f"the run's bots ({', '.join(source.config.bots)})": _population(_measure(before_run, ln),
+                                                                             _measure(after_run, ln), ln["band"])}
     strong = source.game.strong_bot
     if strong and set(source.config.bots) != {strong}:
-        scfg = dataclasses.replace(cfg, seed=cfg.seed + 1, bots=(strong,) * cfg.players, bot_params={})
-        s_before = _measure(_play(source, scfg, games, out, workers), ln)
-        s_after = _measure(_play(source, dataclasses.replace(scfg, params={**scfg.params, **setting}), games, out,
-                                 workers), ln)
+        scfg = dataclasses.replace(source.config, seed=seed + 2, bots=(strong,) * source.config.players, bot_params={})
+        s_before, s_after = (_measure(_play(source, c, games, out, workers), ln) for c in (scfg, _with(scfg, setting)))
         pops[f"{strong} bots in every seat"] = _population(s_before, s_after, ln["band"])
-    return {"status": "prescribed" if better and gap[best] == 0 else "closest" if better else "none",
-            "set": setting, "before": before, "after": after, "change": change, "games": games, "seed": cfg.seed,
-            "tried": [{"set": s, "screen": e} for s, _, e in tried], "side_effects": _side_effects(source, now, after_run),
-            "populations": pops, "holds_for": holds_for(pops),
-            **({} if better else {"reason": "no lever value moved the law's effect beyond noise"})}
+    mine = next(iter(pops.values()))
+    side = side_effects(source, before_run, after_run)
+    harmful = [s["line"] for s in side if s["harmful"]]
+    in_band = _gap(mine["after"], ln["band"]) == 0 and not any(s["left"] for s in side)
+    status = "none" if not mine["better"] or harmful else "prescribed" if in_band else "closest"
+    held = holds_for(pops)
+    if status != "none" and held in ("disagree", "none"):
+        status = "not advised"
+    reason = ("it moves " + ", ".join(harmful) + " out of its band" if harmful else
+              "no lever value moved the law's effect beyond noise on the confirmation games" if not mine["better"] else
+              "the populations disagree" if status == "not advised" else "")
+    return {"status": status, "set": setting, "before": mine["before"], "after": mine["after"],
+            "change": mine["change"], "games": games, "seed": confirm.seed, "harmful": harmful,
+            "tried": [{"set": s, "screen": e} for s, e in tried], "side_effects": side, "populations": pops,
+            "holds_for": held, **({"reason": reason} if reason else {})}
 
 
 def _difference(a: dict, b: dict) -> dict:
@@ -167,26 +183,20 @@ def _difference(a: dict, b: dict) -> dict:
 
 
 def _population(before: dict, after: dict, band: list[float]) -> dict:
-    """One population's check: the law's effect before and after, and which way it moved (toward
-    the band from above is a fall, from below a rise)."""
+    """One population's check: the law's effect before and after, and which way it moved
+    (``sim.tuner.prescribe.toward``)."""
     d = _difference(after, before)
-    lo, hi = band
-    toward = (d["hi"] < 0, d["lo"] > 0) if before["value"] > hi else (d["lo"] > 0, d["hi"] < 0)
-    return {"before": before, "after": after, "change": d, "in_band": bool(lo <= after["value"] <= hi),
-            "better": bool(toward[0]), "worse": bool(toward[1])}
+    way = toward(Estimate(d["value"], d["lo"], d["hi"]), before["value"], tuple(band))
+    return {"before": before, "after": after, "change": d, "in_band": bool(_gap(after, band) == 0),
+            "better": way == "better", "worse": way == "worse"}
 
 
-def _side_effects(source, now, after) -> list[dict]:
-    """The game's metric lines on the run's config and on the change, same seeds."""
+def side_effects(source, before, after) -> list[dict]:
+    """The game's metric lines on the run's config and on the change (same seed), each marked
+    harmful when the change takes it out of its band beyond noise (``side_effect``)."""
     from sim.metrics import read_counts, sample_columns
 
     game = source.game
-    catalog = sample_columns(game, now.config)
-    counts = [read_counts(game, r.dir, [b["id"] for b in r.meta["batches"]]) for r in (now, after)]
-    out = []
-    for ln in game.rule_lines(now.config):
-        b, a = (line_value(game, now.config, ln, k, catalog) for k in counts)
-        blo, bhi = ln.band(b.value)
-        out.append({"line": ln.metric, "words": ln.words, "before": estimate_dict(b), "after": estimate_dict(a),
-                    "in_band": bool(blo <= a.value <= bhi), "harmful": False})
-    return out
+    catalog = sample_columns(game, before.config)
+    counts = [read_counts(game, r.dir, [b["id"] for b in r.meta["batches"]]) for r in (after, before)]
+    return [side_effect(game, before.config, catalog, ln, *counts) for ln in game.rule_lines(before.config)]

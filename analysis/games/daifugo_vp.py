@@ -165,11 +165,30 @@ def prescription(source, out: Path, games: int, workers: int, notify: Callable[[
         vp["strong"] = {"bots": strong, "seed": seed, "games": now.games_done,
                         "before": power.card_power(now).to_dict("records"),
                         "after": power.card_power(new).to_dict("records"), "imbalance": strong_imb}
-    in_band = imb["after"]["value"] <= power.MIN_EFFECT
-    return {**base, "status": "prescribed" if in_band else "closest", "set": setting,
-            "before": imb["before"], "after": imb["after"], "change": imb["change"], "games": chosen["games"],
-            "seed": chosen["seed"], "side_effects": [], "populations": pops, "holds_for": _holds(pops),
-            "scale": scale}
+    round_play = player(source, out / "precepts", games, options, scale)
+    name = f"round-{chosen['round']}"
+    from analysis.games.daifugo_laws import side_effects
+
+    side = side_effects(source, round_play({}, chosen["seed"], f"{name}/now"),
+                        round_play(dict(chosen["changes"]), chosen["seed"], f"{name}/proposed"))
+    harmful, held = [s["line"] for s in side if s["harmful"]], _holds(pops)
+    in_band = imb["after"]["value"] <= power.MIN_EFFECT and not any(s["left"] for s in side)
+    status = ("none" if imb["change"]["hi"] >= 0 or harmful else "not advised" if held in ("disagree", "none")
+              else "prescribed" if in_band else "closest")
+    reason = ("it moves " + ", ".join(harmful) + " out of its band" if harmful else
+              "the imbalance did not fall beyond noise" if imb["change"]["hi"] >= 0 else
+              "the populations disagree" if status == "not advised" else "")
+    return {**base, "status": status, "set": setting, "before": imb["before"], "after": imb["after"],
+            "change": imb["change"], "games": chosen["games"], "seed": chosen["seed"], "side_effects": side,
+            "populations": pops, "holds_for": held, "scale": scale, **({"reason": reason} if reason else {})}
+
+
+def line_state(source) -> dict:
+    """The precept line on the run: its set imbalance with the 95% interval, the band (at most
+    ``MIN_EFFECT``) and its status: out when the whole interval is above the band."""
+    e = power.imbalance(source)
+    status = "in" if e["value"] <= power.MIN_EFFECT else "out" if e["lo"] > power.MIN_EFFECT else "unclear"
+    return {"line": LINE, "words": LINE_WORDS, "band": [0.0, power.MIN_EFFECT], **_est(e), "status": status}
 
 
 def vp_check(run) -> dict | None:

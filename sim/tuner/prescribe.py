@@ -91,7 +91,8 @@ def singles(game, levers: tuple, cfg: RunConfig, metric: str) -> list[dict[str, 
     out = []
     for rank in range(max((len(lv.values) for lv in levers), default=0)):
         for lv in levers:
-            if rank < len(lv.values) and game.param(lv.param).coerce(lv.values[rank]) != cfg.params[lv.param]:
+            now = cfg.params.get(lv.param, game.param(lv.param).default)  # a run from before the lever existed
+            if rank < len(lv.values) and game.param(lv.param).coerce(lv.values[rank]) != now:
                 out.append({lv.param: game.param(lv.param).coerce(lv.values[rank])})
     return out
 
@@ -135,7 +136,9 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     spec = _spec(game, cfg, Objective("target", line.metric, sum(band) / 2 if all(map(math.isfinite, band)) else band[1],
                                       band), _constraints(lines, line, now), sizes)
     settings = singles(game, levers, cfg, line.metric)
-    result = {"line": line.metric, "words": line.words, "band": list(band), "tried": []}
+    result = {"line": line.metric, "words": line.words, "band": list(band), "tried": [], "set": {},
+              "before": estimate_dict(now[line.metric]), "after": None, "side_effects": [], "populations": {},
+              "holds_for": "none"}
     if not settings:
         return {**result, "status": "none", "reason": "no lever of the game names this line"}
     notify(f"{line.metric}: screening {len(settings)} one-lever changes")
@@ -151,20 +154,28 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     if not pool:
         return {**result, "status": "none", "reason": "every lever moves another line out of its band"}
     confirmed = []
-    for cand in raced(spec, pool, out, workers, sizes):
+    for attempt, cand in enumerate(raced(spec, pool, out, workers, sizes)[:CONFIRMATIONS]):
         notify(f"{line.metric}: confirming {cand.label} on {sizes.confirm:,} fresh games")
-        confirmed.append(confirmation(game, spec, cand, default, lines, out, sizes, workers))
+        confirmed.append(confirmation(game, spec, cand, default, lines, out / f"attempt-{attempt}", sizes, workers,
+                                      attempt))
         if confirmed[-1]["status"] == "prescribed":
             break
     best = min(confirmed, key=lambda c: (STATUS_ORDER.index(c["status"]), spec.objective.score(c["after_estimate"])))
+    best = {k: v for k, v in best.items() if k != "after_estimate"}
+    if best["status"] == "none":
+        return {**result, **best, "confirmed": [c["set"] for c in confirmed]}
     chosen = next(c for c in pool if c.params == best["set"])
     pops = populations(game, spec, chosen, default, out, sizes, workers)
-    best = {k: v for k, v in best.items() if k != "after_estimate"}
-    return {**result, **best, "confirmed": [c["set"] for c in confirmed], "populations": pops,
-            "holds_for": holds_for(pops)}
+    held = holds_for(pops)
+    if held in ("disagree", "none"):
+        best = {**best, "status": "not advised", "reason": {"disagree": "the populations disagree",
+                                                            "none": "no population gained beyond noise"}[held]}
+    return {**result, **best, "confirmed": [c["set"] for c in confirmed], "populations": pops, "holds_for": held}
 
 
 STATUS_ORDER = ("prescribed", "closest", "none")
+CONFIRMATIONS = 2  # candidates confirmed at most, each on its own fresh seed
+ATTEMPT_SEED_STEP = 7_000_003  # a later confirmation plays the seeds of the first + attempt x this
 
 
 def raced(spec: TuneSpec, pool: list[Candidate], out: Path, workers: int, sizes: Sizes) -> list[Candidate]:
@@ -189,10 +200,10 @@ def _ranked(spec: TuneSpec, screened: list[tuple[Candidate, Counts]]) -> list[tu
 def _reaching(spec: TuneSpec, ranked: list[tuple[Candidate, Counts]]) -> list[Candidate]:
     """Settings whose line estimate is in band and that break no other line beyond noise: those
     that keep every other line first, then the smallest change."""
-    fit = {id(c): constraint_fit(spec, k) for c, k in ranked}
-    ok = [(c, k) for c, k in ranked if spec.objective.score(spec.objective_metric.value(k)) == 0
-          and fit[id(c)] != "breaks"]
-    return [c for c, _ in sorted(ok, key=lambda ck: (fit[id(ck[0])] != "keeps", len(ck[0].params), ranked.index(ck)))]
+    fit = [constraint_fit(spec, k) for _, k in ranked]
+    ok = [i for i, (c, k) in enumerate(ranked) if spec.objective.score(spec.objective_metric.value(k)) == 0
+          and fit[i] != "breaks"]
+    return [ranked[i][0] for i in sorted(ok, key=lambda i: (fit[i] != "keeps", len(ranked[i][0].params), i))]
 
 
 def _tried(spec: TuneSpec, cand: Candidate, counts: Counts) -> dict:
@@ -201,35 +212,45 @@ def _tried(spec: TuneSpec, cand: Candidate, counts: Counts) -> dict:
 
 
 def confirmation(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: list[Line], out: Path,
-                 sizes: Sizes, workers: int) -> dict:
-    """``chosen`` confirmed against ``default`` on fresh games: the line, every other line, and
-    the status (``prescribed``: in band, better beyond noise, no other line harmed)."""
+                 sizes: Sizes, workers: int, attempt: int = 0) -> dict:
+    """``chosen`` confirmed against ``default`` on fresh games (attempt k on seeds of its own):
+    the line, every other line, and the status (``prescribed``: in band, better beyond noise, no
+    other line out of its band; ``closest``: better, but the line or another one is left out of
+    its band within noise)."""
+    chosen, default = (dataclasses.replace(c, config=dataclasses.replace(
+        c.config, seed=c.config.seed + attempt * ATTEMPT_SEED_STEP)) for c in (chosen, default))
     conf = confirm(spec, chosen, default, out, workers, sizes.confirm)  # into out/confirm
     after, before = conf.values[0]
     lo, hi = spec.objective.band
     counts = [play(spec, c.config, CONFIRM_SEED_OFFSET, sizes.confirm, out / "confirm", workers)[1] for c in (chosen, default)]
-    side = [side_effect(game, spec, ln, *counts) for ln in lines if ln.metric != spec.objective.metric]
+    side = [side_effect(game, spec.base, spec.catalog, ln, *counts) for ln in lines if ln.metric != spec.objective.metric]
     harmful = [s["line"] for s in side if s["harmful"]]
+    left_out = [s["words"] for s in side if s["left"]]
     better = toward(conf.diffs[0], before.value, spec.objective.band) == "better"
-    status = "none" if not better or harmful else "prescribed" if lo <= after.value <= hi else "closest"
+    status = ("none" if not better or harmful else "prescribed" if lo <= after.value <= hi and not left_out
+              else "closest")
     reason = ("it moves " + ", ".join(harmful) + " out of its band" if harmful else
-              "no change tried moved the line beyond noise on the confirmation games" if not better else "")
+              "no change tried moved the line beyond noise on the confirmation games" if not better else
+              "it leaves " + ", ".join(left_out) + " just out of its band (within noise)" if left_out else "")
     return {"status": status, "set": chosen.params, "before": estimate_dict(before), "after": estimate_dict(after),
             "after_estimate": after, "change": estimate_dict(conf.diffs[0]), "games": sizes.confirm, "seed": conf.seed,
             "harmful": harmful, "side_effects": side, **({"reason": reason} if reason else {})}
 
 
-def side_effect(game, spec: TuneSpec, line: Line, after_counts: Counts, before_counts: Counts) -> dict:
+def side_effect(game, cfg: RunConfig, catalog, line: Line, after_counts: Counts, before_counts: Counts) -> dict:
     """``line`` before -> after a change; ``harmful`` when the change takes it out of its band (or,
-    out already, further out) beyond noise."""
-    metric = resolve(line.metric, game, spec.base, spec.catalog)
+    out already, further out) beyond noise; ``left`` when it was in its band and ends out of it
+    within noise."""
+    metric = resolve(line.metric, game, cfg, catalog)
     b, a = metric.value(before_counts), metric.value(after_counts)
     d = next(iter(metric.difference(after_counts, before_counts).values()))
     lo, hi = line.band(b.value)
     out_hi = a.value > hi and d.lo > 0 and (b.value <= hi or a.value > b.value)
     out_lo = a.value < lo and d.hi < 0 and (b.value >= lo or a.value < b.value)
+    in_band = lo <= a.value <= hi
     return {"line": line.metric, "words": line.words, "before": estimate_dict(b), "after": estimate_dict(a),
-            "change": estimate_dict(d), "in_band": bool(lo <= a.value <= hi), "harmful": bool(out_hi or out_lo)}
+            "change": estimate_dict(d), "in_band": bool(in_band), "harmful": bool(out_hi or out_lo),
+            "left": bool(lo <= b.value <= hi and not in_band and not (out_hi or out_lo))}
 
 
 def populations(game, spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, sizes: Sizes,

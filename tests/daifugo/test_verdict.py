@@ -34,7 +34,15 @@ CANDS = [precept("07 Slip-Through", 0.34, 0.25), precept("03 Tax", 0.21, 0.25), 
          law("08 Long", "plays", 11.2, 10.0, unit="plays")]
 
 
-ADVICE = {"answer": {"changes": {"6": 0}, "text_changes": [3, 10], "sentence": "Print 06 Slip-Through at 0 VP (now 1)."}}
+VP = {"answer": {"changes": {"6": 0}, "text_changes": [3, 10], "sentence": "Print 06 Slip-Through at 0 VP (now 1)."}}
+
+
+def advice(vp: dict) -> dict:
+    """``cardlab suggest``'s advice with the precept line's VP search ``vp``."""
+    return {"prescriptions": [{"line": "precept_imbalance", "precepts": vp}]}
+
+
+ADVICE = advice(VP)
 
 
 @pytest.fixture
@@ -48,8 +56,9 @@ def test_what_to_change_gives_the_checked_vp_advice_and_the_laws_against_their_t
         "03 Ten Discard, 10 Pull-Back (VP cannot even them out); law 02 Crown raises king retention by 5.0 pp (king "
         "retention up means a lead snowballs; aim lower); law 08 Long makes rounds 12% longer (aim nearer the base "
         "game unless that is the law's purpose).")
-    marks = [m.text for m in D.verdict_marks(run, CANDS, 0.01)]
-    assert ADVICE["answer"]["sentence"] in marks  # the verdict shows the checked advice
+    marks = {m.line: m for m in D.verdict_marks(run, CANDS, 0.01)}
+    vp = marks["precept_imbalance"]  # the verdict appends the checked prescription to this line
+    assert (vp.level, vp.text) == ("amber", "The precepts are uneven (their holder's edges above).")
 
 
 def test_without_checked_advice_the_uneven_precepts_are_named_with_the_command_that_checks_them():
@@ -82,8 +91,8 @@ def test_the_sentence_names_the_four_largest_edges_and_counts_the_rest():
 
 def test_advice_on_a_finer_point_scale_says_so_where_it_names_the_vp():
     points = {"rank_points_1": 6, "rank_points_2": 4, "rank_points_3": 2, "rank_points_4": 0, "capital_fall_bonus": 2}
-    answer = {**ADVICE["answer"], "changes": {"6": 0, "12": 3}}
-    run = SimpleNamespace(path=Path("df"), advice={**ADVICE, "answer": answer, "scale": 2, "points": points},
+    answer = {**VP["answer"], "changes": {"6": 0, "12": 3}}
+    run = SimpleNamespace(path=Path("df"), advice=advice({**VP, "answer": answer, "scale": 2, "points": points}),
                           config=SimpleNamespace(players=4))
     assert D.what_to_change(run, CANDS[:3], 0.01).startswith(
         "What to change: on a point scale 2 times finer (rank points 6/4/2/0, capital-fall bonus 2, every precept VP "
