@@ -1,6 +1,16 @@
 """One test of a report (``Candidate``: the measured value with its interval, the comparison
 value, effect, p and q) and its verdict mark (``Mark``, ``level``): shared by the findings, the
-verdict pages and the games' report modules (``analysis.games``)."""
+verdict pages and the games' report modules (``analysis.games``).
+
+**The rule behind every word label** (``RULE``, ``label``): an effect is *significant* when its
+Benjamini-Hochberg q is below ``ALPHA`` (and so its 95% interval excludes 0); it is *large enough
+to act on* when it is significant and its estimate is at least its practical threshold. Green
+("fine", "no effect to act on", "keep", "even") unless it is large enough to act on; amber up to
+``RED_FACTOR`` times the threshold; red beyond. An interval that excludes 0 while q is not below
+``ALPHA`` is "not significant after adjusting for the report's tests", never "no effect". Numbers
+print alike at both ends of an interval (``percents``) and q as "q < 0.001" or two significant
+digits (``q_text``).
+"""
 
 from __future__ import annotations
 
@@ -58,7 +68,12 @@ class Candidate:
             base = f"for {base}"
         if self.kind in ("stall", "guard"):  # a rate against what is tolerated: the rate and its interval say it
             tolerated = "it should never happen" if self.baseline == 0 else f"tolerated: {val(self.baseline)}"
-            return f"{self.run_name}: {head} (95% CI {val(self.lo)}-{val(self.hi)}); {tolerated}."
+            if self.unit == "share":
+                rate, lo, hi = percents(self.rate, self.lo, self.hi)
+                head = head.replace(val(self.rate), rate, 1)
+            else:
+                lo, hi = val(self.lo), val(self.hi)
+            return f"{self.run_name}: {head} (95% CI {lo}-{hi}); {tolerated}."
         welcome = f"; {'lower' if self.aim < 0 else 'higher'} is the aim: nothing to change" if self.welcome else ""
         return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}{welcome}."
 
@@ -123,10 +138,55 @@ class Mark:
     line: str = ""  # the rule line's metric (``sim.levers.Line``) that ``cardlab suggest`` prescribes for
 
 
-def level(c: Candidate | None, min_effect: float) -> str:
-    if c is None or not (c.q < ALPHA and c.qualifies(min_effect)):
+RULE = (f"One rule gives every colour and word: an effect is significant when its Benjamini-Hochberg q is below "
+        f"{ALPHA} (so its 95% interval excludes 0), and large enough to act on when it is also at least its "
+        f"practical threshold; then it is amber, and red from {RED_FACTOR:g} times the threshold; anything else is "
+        "green. An interval that excludes 0 with q not below the limit is not significant after adjusting for the "
+        "report's tests.")
+
+
+def label(q: float, size: float) -> str:
+    """``RULE``: the level of an effect with BH q-value ``q`` and size ``size`` (the estimate over
+    its practical threshold): green unless significant and at least 1, red from ``RED_FACTOR``."""
+    if not (q < ALPHA and size >= 1):
         return "green"
-    return "red" if c.practical(min_effect) >= RED_FACTOR else "amber"
+    return "red" if size >= RED_FACTOR else "amber"
+
+
+def level(c: Candidate | None, min_effect: float) -> str:
+    if c is None or not c.qualifies(min_effect):
+        return "green"
+    return label(c.q, c.practical(min_effect))
+
+
+def significance_words(q: float, lo: float, hi: float) -> str:
+    """An estimate's significance in words, true to the interval printed beside it (``RULE``)."""
+    if q < ALPHA:
+        return "significant"
+    if lo > 0 or hi < 0:
+        return "not significant after adjusting for the report's tests"
+    return "not significant"
+
+
+def q_value(q: float) -> str:
+    """A q- or p-value as a table prints it: "< 0.001", else two significant digits."""
+    if not np.isfinite(q):
+        return "n/a"
+    return "< 0.001" if q < 0.001 else f"{q:.2g}"
+
+
+def q_text(q: float) -> str:
+    """A q-value in a sentence: "q < 0.001", else "q = " and two significant digits."""
+    v = q_value(q)
+    return f"q {v}" if v.startswith("<") else f"q = {v}"
+
+
+def percents(*values: float) -> list[str]:
+    """Shares as percentages with the same decimals, enough for the smallest nonzero one to show
+    a digit (one decimal from 1%, up to four): "0.000% to 0.004%", never "0.0% to 0.00%"."""
+    small = [abs(v) for v in values if np.isfinite(v) and v != 0]
+    digits = min(4, max(1, -int(np.floor(np.log10(100 * min(small)))))) if small else 1
+    return [f"{100 * v:.{digits}f}%" for v in values]
 
 
 def pp(x: float) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from analysis import queries
-from analysis.candidate import ALPHA, MARKS, RED_FACTOR, Candidate, Mark, level, percent, pp  # noqa: F401 (re-exported)
+from analysis.candidate import ALPHA, MARKS, RED_FACTOR, RULE, Candidate, Mark, level, percent, percents, pp  # noqa: F401 (re-exported)
 from analysis.changes import change_sentence, largest, shared_changes, stall_level
 from analysis.findings import MIN_EFFECT
 from analysis.games import hook
@@ -33,7 +33,7 @@ def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
             "red": "Seat order matters"}[lv]
     shared = " (shared wins count for every sharer)" if share * len(t) > 1 + 1e-9 else ""
     return Mark(lv, f"{head}: the best seat (seat {int(best['seat'])}) wins {pp(best['rate'])} of games "
-                       f"(95% CI {pp(best['lo'])}-{pp(best['hi'])}), the worst (seat {int(worst['seat'])}) "
+                       f"(95% CI {'-'.join(percents(best['lo'], best['hi']))}), the worst (seat {int(worst['seat'])}) "
                        f"{pp(worst['rate'])}; an even share is {pp(share)}{shared}.", line="seat_spread")
 
 

@@ -619,7 +619,7 @@ def robustness_kinds(run, use_control: bool = False) -> list:
     ref = _ref_short(eff)
     for col, (title, measure, unit, short) in ROBUST_LAWS.items():
         rows = [{"item": f"law {r['card']}", "est": r[f"{col}_diff"], "lo": r[f"{col}_lo"], "hi": r[f"{col}_hi"],
-                 "p": r[f"{col}_p"]} for r in eff.to_dict("records")]
+                 "p": r[f"{col}_p"], "ref": r[f"{col}_without"]} for r in eff.to_dict("records")]
         out.append(Kind(f"law_{col}", f"Laws against {ref}: {title}", f"{measure}, against {ref}", unit, frame(rows),
                         noun="law", short=f"{short} against {ref}"))
     return out
