@@ -87,6 +87,33 @@ class Candidate:
         ci = f", 95% CI {self.diff_lo:+.3g} to {self.diff_hi:+.3g}" if has_ci else ""
         return f"{d:+.3g} {self.unit}{ci} ({100 * self.effect:+.1f}%)"
 
+    def effect_text(self) -> str:
+        """The effect as its sentence gives it: pp for a share, the rate for a stall, the
+        difference in the unit with its relative change for other measures."""
+        if self.kind in ("stall", "guard"):
+            return f"{percents(self.rate)[0]} (tolerated {percents(self.baseline)[0]})"
+        if self.unit == "share":
+            return f"{100 * self.effect:+.1f} pp"
+        return f"{self.rate - self.baseline:+.3g} {self.unit} ({100 * self.effect:+.1f}%)"
+
+    def interval_text(self) -> str:
+        """The 95% interval of the difference, in ``effect_text``'s unit (a stall's: of its rate)."""
+        if not (np.isfinite(self.diff_lo) and np.isfinite(self.diff_hi)):
+            return ""
+        if self.kind in ("stall", "guard"):
+            return " to ".join(percents(self.lo, self.hi))
+        if self.unit == "share":
+            return f"{100 * self.diff_lo:+.1f} to {100 * self.diff_hi:+.1f} pp"
+        return f"{self.diff_lo:+.3g} to {self.diff_hi:+.3g} {self.unit}"
+
+    def reference_words(self) -> str:
+        """What the test measures against, in words (the same in every place that shows it)."""
+        if self.kind in ("stall", "guard"):
+            return "never" if self.baseline == 0 else "the tolerated rate"
+        if self.base:
+            return self.base.split("reference: ", 1)[-1].rstrip(")") if "reference: " in self.base else self.base
+        return {"seat": "the other seats", "bot": "the other bots"}.get(self.kind, "")
+
     def size(self) -> float:
         """The effect on the scale of its practical threshold (a share, or relative to the baseline)."""
         return abs(self.effect)

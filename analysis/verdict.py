@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from analysis import queries
-from analysis.candidate import ALPHA, MARKS, RED_FACTOR, RULE, Candidate, Mark, level, percent, percents, pp  # noqa: F401 (re-exported)
+from analysis.candidate import ALPHA, MARKS, RED_FACTOR, RULE, Candidate, Mark, label, level, percent, percents, pp  # noqa: F401 (re-exported)
 from analysis.changes import change_sentence, largest, shared_changes, stall_level
 from analysis.findings import MIN_EFFECT
 from analysis.games import hook
@@ -53,8 +53,7 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     t = t.sort_values("rate", ascending=False)
     best, second = t.iloc[0], t.iloc[1]  # dominance: the best strategy against the next best
     d = rate_difference(int(best["successes"]), int(best["n"]), int(second["successes"]), int(second["n"]))
-    size = abs(d["diff"]) / min_effect if d["lo"] > 0 or d["hi"] < 0 else 0.0
-    lv = "green" if size < 1 else "red" if size >= RED_FACTOR else "amber"
+    lv = label(d["p"], abs(d["diff"]) / min_effect)  # one comparison: its p is its q
     head = {"green": "No strategy dominates", "amber": "One strategy is stronger", "red": "One strategy dominates"}[lv]
     rest = "; ".join(f"{r.bot} {pp(r.rate)}" for r in t.iloc[2:].itertuples())
     return Mark(lv, f"{head}: the {best['bot']} bot wins {pp(best['rate'])} of the games it plays, the next best "
@@ -143,7 +142,8 @@ LEGEND = (f"Each line is marked green ({MARKS['green']}), amber ({MARKS['amber']
           "to change in the rules. Its bot lines (does one strategy dominate) and engine lines (play-guard hits) "
           "follow apart and do not count towards it. 'Likely between' gives the range the true value lies in, "
           "from the number of games played. The numbers behind each line are in the findings and in the run's "
-          "sections; the tests in the appendix.")
+          "sections; the tests in the appendix. " + RULE + " Each measure has one reference, named where it is shown "
+          "and the same in the verdict, the findings, the sections, the robustness part and the appendix.")
 READING_TITLE = "How to read the verdict"
 
 
