@@ -158,13 +158,33 @@ def compare_kind(strong: Kind, scripted: Kind, seed: int = 0) -> KindResult:
 
 
 def robustness(strong, scripted) -> list[KindResult]:
-    """Every kind both runs have, compared (``check_pair`` first). Daifugo's law effects are
-    measured against the base game only when both runs have a control run, else against the
-    other laws' average in both."""
+    """Every kind both runs have, compared (``check_pair`` first), each against the reference the
+    rest of the report uses for it: daifugo's law effects against the base game when both runs have
+    a control run, against the other laws' average when neither has; when only one has, the law
+    kinds are left out (``mixed_reference``), since a law's effect in that run has another reference."""
     check_pair(strong, scripted)
-    use_control = getattr(strong, "control", None) is not None and getattr(scripted, "control", None) is not None
+    controls = [getattr(run, "control", None) is not None for run in (strong, scripted)]
+    use_control = all(controls)
     ks, kb = kinds(strong, use_control), {k.key: k for k in kinds(scripted, use_control)}
-    return [compare_kind(k, kb[k.key], seed=i) for i, k in enumerate(ks) if k.key in kb]
+    return [compare_kind(k, kb[k.key], seed=i) for i, k in enumerate(ks)
+            if k.key in kb and not (any(controls) and not use_control and k.key.startswith("law"))]
+
+
+def mixed_reference(strong, scripted) -> str:
+    """Why the law kinds are left out when one run of the pair has a control run and the other has
+    not, and the command that plays the missing one; "" otherwise."""
+    from analysis.games import hook
+
+    have = [run for run in (strong, scripted) if getattr(run, "control", None) is not None]
+    if len(have) != 1:
+        return ""
+    missing = scripted if have[0] is strong else strong
+    command = hook(missing.config.game, "control_command")
+    how = f": {command(missing)}" if command else ""
+    return (f" Law effects are left out of this comparison: {have[0].path.name}'s are measured against the base game "
+            f"(its control run {have[0].control.path.name}), as everywhere else in this report, and "
+            f"{missing.path.name} has no control run in the report, so its laws could only be measured against the "
+            f"other laws' average. Play its control run and give it to the report to compare them{how}.")
 
 
 # ---- words and tables --------------------------------------------------------------------
@@ -303,18 +323,6 @@ METHOD = ("Within each run and finding kind the p-values are adjusted by Benjami
           "estimates are noisy against their spread), not 95%.")
 
 
-def _other_reference(strong, scripted) -> str:
-    """Where a run's own law figures (its law section, its scorecard) use another reference than
-    this part's (the base game, from its control run), a sentence that says which is which."""
-    based = [run for run in (strong, scripted) if getattr(run, "control", None) is not None]
-    if not based:
-        return ""
-    names = " and ".join(f"{run.path.name} (control run {run.control.path.name})" for run in based)
-    return (f" The law section and scorecard of {names} measure the same laws against the base game instead, so "
-            "their figures differ from these: there a law is compared with no law in force, here with the other "
-            "laws in force.")
-
-
 def part_title(standing) -> str:
     """The part's title: under strong play, or a smoke test, with the search run's player,
     budget, games and rated strength (``standing``: its ``analysis.eligibility.Standing``)."""
@@ -349,13 +357,13 @@ def sections(strong, scripted, results: list[KindResult], standing=None) -> list
 
 def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Section]:
     laws = next((r for r in results if r.kind.key.startswith("law")), None)
-    law_ref = ""
+    law_ref = mixed_reference(strong, scripted)
     if laws is not None:
-        law_ref = (" Law effects are measured against the base game in both runs (both have a control run)."
+        law_ref = (" Law effects are measured against the base game in both runs (both have a control run), as "
+                   "everywhere else in this report."
                    if getattr(strong, "control", None) is not None and getattr(scripted, "control", None) is not None
                    else " Law effects are measured against rounds without the law at the same round number (the other "
-                        "laws' average) in both runs, so the two compare like with like even when only one has a "
-                        "control run." + _other_reference(strong, scripted))
+                        "laws' average) in both runs, as everywhere else in this report (neither has a control run).")
     intro = (f"Strong run: {strong.path} ({strong.games_done:,} games; {players_text(strong)}). Scripted run: "
              f"{scripted.path} ({scripted.games_done:,} games; {players_text(scripted)}). The same game, players, seed "
              f"and rule parameters. Per finding kind, each item's estimate in both runs with its 95% interval, "
