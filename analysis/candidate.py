@@ -21,7 +21,8 @@ import numpy as np
 ALPHA = 0.05
 MIN_RELATIVE_EFFECT = 0.05  # practical threshold for measures that are not rates: 5% of the baseline
 LIST_OF_KIND = {"bot": "bot", "stall": "sanity", "guard": "sanity"}  # every other kind is a design issue
-DESIGNED_ENDS = ("a hard-quarantine stalemate",)  # stalls the rules provide for: a design issue when frequent
+SHARED_WIN = "a shared win"  # the subject of the shared-win test (``analysis.findings``)
+DESIGNED_ENDS = ("a hard-quarantine stalemate", SHARED_WIN)  # ends the rules provide for: a design issue when frequent
 
 
 @dataclass
@@ -132,8 +133,8 @@ class Candidate:
 
     def practical(self, min_effect: float) -> float:
         """The effect as a multiple of its practical threshold: the ranking of the lists."""
-        if self.kind in ("stall", "guard"):
-            return self.effect / max(self.baseline, 1e-3)
+        if self.kind in ("stall", "guard"):  # the rate over the tolerated rate
+            return self.rate / max(self.baseline, 1e-3)
         return self.size() / (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
 
     def qualifies(self, min_effect: float) -> bool:
@@ -175,9 +176,10 @@ RULE = (f"One rule gives every colour and word: an effect is significant when it
 def label(q: float, size: float) -> str:
     """``RULE``: the level of an effect with BH q-value ``q`` and size ``size`` (the estimate over
     its practical threshold): green unless significant and at least 1, red from ``RED_FACTOR``."""
-    if not (q < ALPHA and size >= 1):
+    tol = 1e-9  # a size computed as 2.9999999999999996 is 3
+    if not (q < ALPHA and size >= 1 - tol):
         return "green"
-    return "red" if size >= RED_FACTOR else "amber"
+    return "red" if size >= RED_FACTOR - tol else "amber"
 
 
 def level(c: Candidate | None, min_effect: float) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import queries
-from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, Candidate, percent, q_value  # noqa: F401 (re-exported)
+from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, SHARED_WIN, Candidate, percent, q_value  # noqa: F401 (re-exported)
 from analysis.games import candidates_for
 from analysis.sections import Section
 from sim.levers import STALL_BAND
@@ -28,6 +28,7 @@ from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 MAX_STALL_RATE = STALL_BAND  # tolerated share of games ending at the cap or in a stalemate (the rule lines' band)
+MAX_SHARED_RATE = 0.05  # tolerated share of games with more than one winner
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
          "bot": ("Bot strength", "which bot wins more or less: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}
@@ -68,13 +69,29 @@ def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
     return out
 
 
+def _shared_candidate(run, label: str) -> list[Candidate]:
+    """The share of games with more than one winner (from the seats table) against
+    ``MAX_SHARED_RATE`` (Wilson's interval and its one-sided score test); none in a run without
+    a shared win."""
+    c = queries.one(run, "SELECT count(*) AS n, count(*) FILTER (WHERE w > 1) AS k FROM "
+                         "(SELECT game, sum(win::INT) AS w FROM seats GROUP BY game)")
+    n, k = int(c["n"]), int(c["k"])
+    if not (n and k):
+        return []
+    lo, hi = wilson(k, n)
+    return [Candidate(label, "Win rate by seat and by bot", SHARED_WIN, "stall", k / n, float(lo), float(hi),
+                      MAX_SHARED_RATE, k / n - MAX_SHARED_RATE, float(rate_test_greater(k, n, MAX_SHARED_RATE)),
+                      head="A shared win (more than one winner) ends", tail="of games",
+                      diff_lo=float(lo) - MAX_SHARED_RATE, diff_hi=float(hi) - MAX_SHARED_RATE)]
+
+
 def candidates(runs: list[tuple[str, object]], max_stall_rate: float = MAX_STALL_RATE) -> list[Candidate]:
     """Every test of the report, for runs given as (label, ``analysis.load.Run``), with the
     game's own tests (``candidates(run, label)`` of its report module) after the shared ones."""
     out = []
     for label, run in runs:
         out += _group_candidates(run, label, "seat") + _group_candidates(run, label, "bot")
-        out += _stall_candidates(run, label, max_stall_rate)
+        out += _stall_candidates(run, label, max_stall_rate) + _shared_candidate(run, label)
         game = getattr(getattr(run, "config", None), "game", None)
         own = candidates_for(game) if game else None
         if own:
@@ -124,7 +141,8 @@ def method_text(n_tests: int, min_effect: float, max_stall_rate: float, extra_te
             f"after adjusting all {n_tests} tests of this report together with {METHOD} at q < {ALPHA}. "
             f"Thresholds: {100 * min_effect:g} percentage points for rates, {100 * MIN_RELATIVE_EFFECT:g}% of "
             f"the reference for other measures (round length, score variance), the tolerated rate for stalls "
-            f"({100 * max_stall_rate:g}% of games) and zero for play-guard hits. Each list is ranked by the size "
+            f"({100 * max_stall_rate:g}% of games), {100 * MAX_SHARED_RATE:g}% of games for shared wins and zero for "
+            f"play-guard hits. Each list is ranked by the size "
             f"of the effect over its threshold. Seats and bots are compared with the others of their run "
             "(Newcombe's interval of the difference, with the p-value that inverts it), stall rates with the "
             "tolerated rate (Wilson's interval and the one-sided score test it inverts); a game's own "

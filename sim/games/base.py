@@ -118,6 +118,9 @@ class Game:
     # report module measures (daifugo's "precept_imbalance").
     levers: ClassVar[tuple] = ()
     stall_flags: ClassVar[dict[str, str]] = {}
+    # A stall flag whose ending the printed rules do not decide: column -> (the assumed rule's ID in
+    # the rules page, the rule in words). The verdict names it as a rule gap when the stall is frequent.
+    assumed_ends: ClassVar[dict[str, tuple[str, str]]] = {}
     strong_bot: ClassVar[str] = ""
     own_line_prefixes: ClassVar[tuple[str, ...]] = ()
 
