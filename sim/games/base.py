@@ -102,6 +102,9 @@ class Game:
     # Every game's tables have at least: games(game, <length_column>, winner),
     # seats(game, seat, bot, win). ``win`` is true for a sole or shared winner.
     length_column: ClassVar[str] = "turns"
+    # Other games columns that count part of a game's length the length column leaves out (column ->
+    # words), shown beside it in the report (virus-dogs' hard-quarantine steps).
+    length_extra: ClassVar[dict[str, str]] = {}
     # The module of the game's report sections (``sections(run)`` and the other hooks of
     # ``analysis.games``), by name only; None: the shared sections alone.
     report_module: ClassVar[str | None] = None
