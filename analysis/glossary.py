@@ -103,3 +103,42 @@ def section(glossaries: dict[str, dict[str, str]]) -> Section | None:
         return None
     return Section(TITLE, text="The codes that tables and charts of this report use, by game.",
                    tables=[("Codes", pd.DataFrame(rows))])
+
+
+def _param_words(name: str, value) -> str:
+    """A changed rule parameter in a few words: "madness", "laws off", "no rule deck"."""
+    words = name.replace("_", " ")
+    if name == "mode":
+        return str(value)
+    if isinstance(value, tuple) and not value:
+        return f"no {words}"
+    if isinstance(value, bool):
+        return f"{words} {'on' if value else 'off'}"
+    return f"{words} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
+
+
+MAX_PARAM_WORDS = 2  # changed parameters a run's title names; more are counted
+
+
+def run_title(run) -> str:
+    """A run's title in a designer's words: the game's short name, the rule parameters changed
+    from the defaults, the players when not the default number, and the bots when not the
+    default table ("Daifugō, madness, learned bots")."""
+    game, cfg = run.game, run.config
+    words = [game.title.split(" (")[0].split(" with ")[0]]
+    changed = [k for k, v in cfg.params.items() if game.param(k).default != v]
+    words += [_param_words(k, cfg.params[k]) for k in changed[:MAX_PARAM_WORDS]]
+    if len(changed) > MAX_PARAM_WORDS:
+        words.append(f"{len(changed) - MAX_PARAM_WORDS} more rule changes")
+    if cfg.players != getattr(game, "default_players", cfg.players):
+        words.append(f"{cfg.players} players")
+    bots = list(dict.fromkeys(cfg.bots))
+    if tuple(cfg.bots) != tuple(getattr(game, "default_bots", ()))[:len(cfg.bots)]:
+        words.append(f"{bots[0]} bots" if len(bots) == 1 else " and ".join([", ".join(bots[:-1]), bots[-1]]) + " bots")
+    return ", ".join(words)
+
+
+def run_titles(runs: list) -> list[str]:
+    """``run_title`` of each run, with the run's directory after a title two runs share."""
+    titles = [run_title(r) for r in runs]
+    return [f"{t}: {r.path.name}" if titles.count(t) > 1 else t for t, r in zip(titles, runs)]

@@ -122,9 +122,9 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     assert lists == ["Design issues", "Bot strength", "Sanity checks"]
     assert re.search(r'<span class="mark (green|amber|red)"', html)  # the verdict lines carry their marks
     bots = re.search(r'id="findings-bot-strength".*?<ol class="findings">(.*?)</ol>', html, re.S).group(1)
-    assert "bot lucky wins" in bots and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in bots
+    assert "bot lucky wins" in bots and 'href="#high-card-lucky-bonus-3-2-players-win-rate-by-seat-and-by-bot"' in bots
     assert "Benjamini-Hochberg" in html and "Every test of the findings" in html
-    diag = re.search(r'<h2 id="bot-diagnostics-high-card-test-game-run">.*?<h[12] ', html, re.S)
+    diag = re.search(r'<h2 id="bot-diagnostics-high-card-lucky-bonus-3-2-players">.*?<h[12] ', html, re.S)
     assert diag and "None fires" in diag.group(0)  # the toy game has no diagnostics hook
 
 
