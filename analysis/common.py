@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import charts, queries
+from analysis.glossary import weight_words
 from analysis.hooks import hook
 from analysis.load import Run
 from analysis.sections import Section
@@ -26,7 +27,9 @@ def run_facts(run: Run) -> Section:
             ("config hash", m["config_hash"]),
             ("code version", m["code_version"]),
             ("parameters changed from defaults", ", ".join(f"{k}={v}" for k, v in changed.items()) or "none"),
-            ("bot parameters set", ", ".join(f"{b}.{k}={v}" for b, kv in cfg.bot_params.items() for k, v in kv.items()) or "defaults"),
+            ("bot parameters set", "; ".join(f"{b}: {weight_words(k)} {v:.3g}" if isinstance(v, float) else
+                                             f"{b}: {weight_words(k)} {v}"
+                                             for b, kv in cfg.bot_params.items() for k, v in kv.items()) or "defaults"),
         ],
         columns=["fact", "value"],
     )

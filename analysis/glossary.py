@@ -92,6 +92,41 @@ def header_text(name) -> str:
     return " ".join(PARTS.get(p, p) for p in parts) + tail
 
 
+# codes the report's own sentences may carry (rule parameters, rule IDs, the hidden-information
+# measures), each with the words sentences say instead and what it means; ``in_words`` puts the words
+# in, and the glossary table lists them
+TERMS = {
+    "max_plays_per_round": ("the play limit of a round", "daifugo's safety stop: a round reaching this many plays "
+                            "ranks the remaining players randomly (rule decision DEC-18)"),
+    "DEC-18": ("the loop-guard decision", "daifugo rules page, decision 18: the play limit of a round and the random "
+               "ranking after it"),
+    "hq_end": ("how a hard quarantine ends", "virus-dogs parameter: with the last player standing, or at its first "
+               "elimination (VD-20.9)"),
+    "banned_last_card": ("going out on a banned card", "faking-sick parameter: never offered (illegal), or allowed and "
+                         "voided when revealed (void; FS-9.4)"),
+    "G_0": ("the random bot's win share", "hidden information: the random bot's win share against the reference"),
+    "G_m": ("the honest search's win share", "hidden information: the search's win share against the reference"),
+    "G_u": ("the all-seeing search's win share", "hidden information: the win share of the search dealt the true "
+            "hidden cards"),
+}
+
+
+def in_words(text: str) -> str:
+    """``text`` with every code of ``TERMS`` said in words (a code in "name = value" or "name=value"
+    form keeps its value: "hq_end = first_elimination" reads "how a hard quarantine ends: first_elimination")."""
+    import re
+
+    for code, (words, _) in TERMS.items():
+        text = re.sub(rf"(?<![\w-]){re.escape(code)}\s*=\s*", f"{words}: ", text)
+        text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", words, text)
+    return text
+
+
+def weight_words(name: str) -> str:
+    """A bot's weight parameter in words: ``w_breaks_set`` -> "weight of breaks set"."""
+    return f"weight of {name[2:].replace('_', ' ')}" if name.startswith("w_") else name.replace("_", " ")
+
+
 TITLE = "Glossary"
 
 
@@ -99,6 +134,8 @@ def section(glossaries: dict[str, dict[str, str]]) -> Section | None:
     """One table of every code of the report's games (``glossaries``: game title -> GLOSSARY)."""
     rows = [{"game": game, "code": code, "meaning": meaning}
             for game, codes in glossaries.items() for code, meaning in codes.items()]
+    rows += [{"game": "report words", "code": code, "meaning": f"{words}: {meaning}"}
+             for code, (words, meaning) in TERMS.items()]
     if not rows:
         return None
     return Section(TITLE, text="The codes that tables and charts of this report use, by game.",

@@ -222,8 +222,8 @@ def _budget_sentence(ladder, row: dict) -> str:
         out += "." if best else ": " + _ratio_words(row["skill ratio"]) + "."
     if best:
         out += (f" The strongest honest player here is {row['strongest honest']} (win share {row['G_m best']:.3f}), not "
-                f"the search at this budget; the reading is from it, the best honest play the ladder had: with it as "
-                f"G_m the skill ratio is {row['best ratio']:.2f} [{row['best lo']:.2f}, {row['best hi']:.2f}]: "
+                f"the search at this budget; the reading is from it, the best honest play the ladder had: with it in "
+                f"the honest search's place the skill ratio is {row['best ratio']:.2f} [{row['best lo']:.2f}, {row['best hi']:.2f}]: "
                 + _ratio_words(row["best ratio"]) + (
                     f", at least against the all-seeing search at budget {b}, which is no stronger than it"
                     if row["best ratio"] >= 0.8 else "") + ".")

@@ -24,6 +24,7 @@ from analysis import charts, queries
 from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, RULE, label, q_text, q_value
 from analysis.eligibility import MIN_DESIGN_GAMES
 from analysis.findings import MIN_EFFECT, bh
+from analysis.glossary import weight_words
 from analysis.games import hook
 from analysis.kinds import Kind, frame
 from analysis.sections import Section
@@ -77,7 +78,11 @@ def players_text(run) -> str:
     for name in dict.fromkeys(bots):
         k = bots.count(name)
         params = run.config.bot_params.get(name, {})
-        extra = f" ({', '.join(f'{p} {v:g}' for p, v in sorted(params.items()))})" if params else ""
+        weights = [p for p in params if p.startswith("w_")]
+        shown = {p: v for p, v in params.items() if p not in weights}
+        extra = ", ".join([f"{weight_words(p)} {v:g}" for p, v in sorted(shown.items())]
+                          + ([f"{len(weights)} fitted weights (in the run facts)"] if weights else []))
+        extra = f" ({extra})" if extra else ""
         out.append(f"{name}{f' x{k}' if k > 1 else ''}{extra}")
     return ", ".join(out)
 

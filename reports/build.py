@@ -21,7 +21,7 @@ from sim import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
 from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
-from analysis.glossary import plain_table, run_titles, section as glossary_section
+from analysis.glossary import in_words, plain_table, run_titles, section as glossary_section
 from analysis.load import Run, cores
 from analysis.advice import is_advice, load_advice
 from analysis.sections import Section, anchor
@@ -145,7 +145,17 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     parts += [(title, make(len(cands))) for title, make in pending]
     parts += [(ladder.title, skill.sections(ladder) + hidden_info.sections(ladder)) for ladder in ladders]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in shown})
-    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
+    appendix = [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else [])
+    return [(title, [said(s) for s in sections]) for title, sections in parts + runs] + [("Appendix", appendix)]
+
+
+def said(s: Section) -> Section:
+    """A section whose prose, verdict lines and findings say the glossary's codes in words
+    (``analysis.glossary.in_words``); its tables and the glossary keep the codes."""
+    s.text = in_words(s.text)
+    s.marks = [(level, in_words(text)) for level, text in s.marks]
+    s.items = [(in_words(text), target) for text, target in s.items]
+    return s
 
 
 def diagnostics(labelled: list[tuple[str, Run]]) -> list[bot_diagnostics.Diagnostic]:

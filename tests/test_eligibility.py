@@ -11,7 +11,6 @@ from analysis import eligibility as E
 from sim.stats import rate_difference
 from tests.test_cli import cardlab
 
-TITLE = "High card with search (test game)"
 SCRIPTED = "High card, lucky bonus 3, 2 players, plain bots"  # run titles in words (``analysis.glossary.run_title``)
 SEARCH = "High card, lucky bonus 3, 2 players, search bots"
 NOT_RATED = "not rated (no skill ladder of this game in the report)"
