@@ -211,10 +211,11 @@ def q_text(q: float) -> str:
 
 
 def percents(*values: float) -> list[str]:
-    """Shares as percentages with the same decimals, enough for the smallest nonzero one to show
-    a digit (one decimal from 1%, up to four): "0.000% to 0.004%", never "0.0% to 0.00%"."""
-    small = [abs(v) for v in values if np.isfinite(v) and v != 0]
-    digits = min(4, max(1, -int(np.floor(np.log10(100 * min(small)))))) if small else 1
+    """Shares as percentages with the same decimals: one, or where a value lies below 1% enough for
+    the largest such value to show two significant digits (two to four decimals): "0.00% to 0.10%",
+    "0.000% to 0.004%", never "0.0% to 0.00%"."""
+    below = [abs(v) for v in values if np.isfinite(v) and 0 < abs(v) < 0.01]
+    digits = min(4, max(2, -int(np.floor(np.log10(100 * max(below)))))) if below else 1
     return [f"{100 * v:.{digits}f}%" for v in values]
 
 
