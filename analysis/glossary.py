@@ -157,16 +157,23 @@ def _param_words(name: str, value) -> str:
 MAX_PARAM_WORDS = 2  # changed parameters a run's title names; more are counted
 
 
-def run_title(run) -> str:
-    """A run's title in a designer's words: the game's short name, the rule parameters changed
-    from the defaults, the players when not the default number, and the bots when not the
-    default table ("Daifugō, madness, learned bots")."""
+def rules_title(run) -> str:
+    """A run's game and rules in a few words: the game's short name and the rule parameters
+    changed from the defaults ("Daifugō, madness")."""
     game, cfg = run.game, run.config
     words = [game.title.split(" (")[0].split(" with ")[0]]
     changed = [k for k, v in cfg.params.items() if game.param(k).default != v]
     words += [_param_words(k, cfg.params[k]) for k in changed[:MAX_PARAM_WORDS]]
     if len(changed) > MAX_PARAM_WORDS:
         words.append(f"{len(changed) - MAX_PARAM_WORDS} more rule changes")
+    return ", ".join(words)
+
+
+def run_title(run) -> str:
+    """A run's title in a designer's words: ``rules_title``, the players when not the default
+    number, and the bots when not the default table ("Daifugō, madness, learned bots")."""
+    game, cfg = run.game, run.config
+    words = [rules_title(run)]
     if cfg.players != getattr(game, "default_players", cfg.players):
         words.append(f"{cfg.players} players")
     bots = list(dict.fromkeys(cfg.bots))

@@ -100,7 +100,9 @@ class Ladder:
 
     @property
     def title(self) -> str:
-        return f"Skill ladder ({self.pairings[0].run.game.title}: {self.path.name})"
+        from analysis.glossary import rules_title
+
+        return f"Skill ladder ({rules_title(self.pairings[0].run)}: {self.path.name})"
 
 
 def share_counts(run: Run, bot: str) -> pd.DataFrame:
@@ -317,7 +319,7 @@ RATINGS_TEXT = ("Bradley-Terry model fitted with choix: in each game the challen
                 f"basic bootstrap over games ({BOOTSTRAP} draws).")
 
 
-STRONG_MARGIN = 0.05  # "well above the reference": the share's 95% lower bound this far above the equal share
+STRONG_MARGIN = 0.10  # "well above the reference": the share's 95% lower bound this far above the equal share
 MATTERS_A_LOT, MATTERS = 0.3, 0.1  # the skill index against the reference: green from 0.3, amber from 0.1
 LOWER_BOUND_TEXT = (
     "Both indices are lower bounds: they say how much the strongest player the ladder had gains, and a stronger "

@@ -169,16 +169,17 @@ def test_a_top_player_weaker_than_the_reference_measures_no_skill():
 
 
 def test_mostly_luck_only_when_the_top_rung_is_well_above_the_reference():
-    """The top rung barely above the reference (44 Elo, as daifugo's learned bot over greedy)
-    measures a lower bound, not luck; only a top rung whose share's lower bound is 5 points above
-    the equal share, and still gains little, makes the game mostly luck."""
+    """The top rung barely above the reference (44 Elo, as daifugo's learned bot over greedy:
+    share 0.325 [0.30, 0.35], index 0.0997) measures a lower bound, not luck; only a top rung whose
+    share's lower bound is 10 points above the equal share, and still gains little, makes the game
+    mostly luck."""
     from analysis.skill import _skill_mark, _skill_sentence
 
-    barely = _summary(0.067, 0.04, 0.093)  # share 0.30 [0.28, 0.32]: lower bound under 0.30
+    barely = _summary(0.0997, 0.0667, 0.1333)  # share 0.325 [0.30, 0.35]: lower bound under 0.35
     assert _skill_mark(barely) == "amber"
     assert "mostly luck" not in _skill_sentence(barely) and "is not well above the reference" in _skill_sentence(barely)
     assert "search@8 (rated +40 [+10, +70] against cautious)" in _skill_sentence(barely)
-    strong = _summary(0.08, 0.07, 0.09, share_lo=0.30)  # lower bound exactly 5 points above 0.25
+    strong = _summary(0.08, 0.07, 0.09, share_lo=0.35)  # lower bound exactly 10 points above 0.25
     assert _skill_mark(strong) == "red" and "mostly luck" in _skill_sentence(strong)
     assert "a lower bound set by that player" in _skill_sentence(strong)
 
