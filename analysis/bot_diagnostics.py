@@ -135,7 +135,8 @@ def futile_choices(rows: pd.DataFrame, run: str, bot: str | dict, does: str, suc
         ref = ref_s / ref_n if ref_n else np.nan
         what = does.format(r.choice)
         who = bot[r.choice] if isinstance(bot, dict) else bot
-        sentence = (f"{run.rsplit(': ', 1)[-1]}: {who} {what} {k:,} times ({percent(k / total)} of all {of}) "
+        sentence = (f"{run.rsplit(': ', 1)[-1]}: {who} {what} {k:,} times ({percent(k / total)} of all {of}, every "
+                    f"bot's together) "
                     f"and {s:,} of them are {succeeds} ({_value_ci(s / k, lo, hi)}), against "
                     f"{percent(ref)} ({_ci(ref_lo, ref_hi)}) for {of} on the other options.")
         out.append(Diagnostic(run, who, what, k, total, k / total, share_lo, share_hi, f"share {succeeds}",

@@ -112,7 +112,8 @@ class Candidate:
         if self.kind in ("stall", "guard"):
             return "never" if self.baseline == 0 else "the tolerated rate"
         if self.base:
-            return self.base.split("reference: ", 1)[-1].rstrip(")") if "reference: " in self.base else self.base
+            return self.base.split("reference: ", 1)[-1].rstrip(")") if "reference: " in self.base else \
+                self.base.removeprefix("for ")
         return {"seat": "the other seats", "bot": "the other bots"}.get(self.kind, "")
 
     def size(self) -> float:
