@@ -26,7 +26,8 @@ VD_LADDER_GAMES ?= 6000
 # the skill ratio's about +-0.15)
 VD_HIDDEN_GAMES ?= 2400
 VD_HIDDEN_BUDGET ?= 8
-# the robustness pair: daifugo madness played by four learned bots (DF_STRONG_GAMES games) next to
+# the robustness pair: daifugo madness played by four learned bots (DF_STRONG_GAMES games, and as many of its
+# control run, laws off, so that its law effects are measured against the base game as the scripted run's are) next to
 # demo/daifugo-madness (the same config and seed, scripted bots); a madness ladder of random,
 # strategist, greedy (the reference) and learned (DF_LADDER_GAMES games in all) rates the learned player
 DF_LADDER_GAMES ?= 6000
@@ -57,7 +58,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(MAKE) -j2 demo-daifugo-faking-sick demo-virus-dogs
 	$(BIN)/cardlab report $(DEMO_DIR)/virus-dogs $(DEMO_DIR)/virus-dogs-suggested $(DEMO_DIR)/virus-dogs-ladder $(DEMO_DIR)/virus-dogs-hidden $(DEMO_DIR)/faking-sick $(DEMO_DIR)/daifugo $(DEMO_DIR)/daifugo-suggested $(DEMO_DIR)/daifugo-madness $(DEMO_DIR)/daifugo-ladder \
-	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
+	    $(DEMO_DIR)/daifugo-base $(DEMO_DIR)/daifugo-madness-base $(DEMO_DIR)/daifugo-madness-learned-base $$(test -d $(DEMO_DIR)/daifugo-madness-suggested && echo $(DEMO_DIR)/daifugo-madness-suggested) \
 	    --robustness-pair $(DEMO_DIR)/daifugo-madness-learned $(DEMO_DIR)/daifugo-madness --out $(DEMO_DIR)/report
 
 demo-daifugo-faking-sick: $(STAMP)
@@ -69,6 +70,8 @@ demo-daifugo-faking-sick: $(STAMP)
 	$(BIN)/cardlab simulate daifugo --games $(DF_MADNESS_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness --set laws=off --out $(DEMO_DIR)/daifugo-madness-base
 	$(BIN)/cardlab simulate daifugo --games $(DF_STRONG_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness \
 	    --bots learned,learned,learned,learned --out $(DEMO_DIR)/daifugo-madness-learned
+	$(BIN)/cardlab simulate daifugo --games $(DF_STRONG_GAMES) --seed $(SEED) --workers $(WORKERS) -q --set mode=madness \
+	    --set laws=off --bots learned,learned,learned,learned --out $(DEMO_DIR)/daifugo-madness-learned-base
 	$(BIN)/cardlab ladder daifugo --rungs random,strategist,greedy,learned --reference greedy --set mode=madness \
 	    --games $(DF_LADDER_GAMES) --seed $(SEED) --workers $(WORKERS) --out $(DEMO_DIR)/daifugo-ladder > /dev/null
 	$(BIN)/cardlab suggest $(DEMO_DIR)/daifugo-madness --workers $(WORKERS) -q --out $(DEMO_DIR)/daifugo-madness-suggested

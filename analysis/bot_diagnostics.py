@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.candidate import ALPHA, percent
+from analysis.candidate import ALPHA, percent, percents, q_text
 from analysis.sections import Section
 from sim.stats import fdr_bh, rank_correlation, rate_difference, wilson
 
@@ -105,8 +105,13 @@ class Diagnostic:
         return self.run.rsplit(": ", 1)[-1]
 
 
+def _value_ci(v: float, lo: float, hi: float) -> str:
+    v, lo, hi = percents(v, lo, hi)
+    return f"{v}, 95% CI {lo}-{hi}"
+
+
 def _ci(lo: float, hi: float) -> str:
-    return f"95% CI {percent(lo)}-{percent(hi)}"
+    return f"95% CI {'-'.join(percents(lo, hi))}"
 
 
 def futile_choices(rows: pd.DataFrame, run: str, bot: str | dict, does: str, succeeds: str, of: str = "such choices",
@@ -130,8 +135,9 @@ def futile_choices(rows: pd.DataFrame, run: str, bot: str | dict, does: str, suc
         ref = ref_s / ref_n if ref_n else np.nan
         what = does.format(r.choice)
         who = bot[r.choice] if isinstance(bot, dict) else bot
-        sentence = (f"{run.rsplit(': ', 1)[-1]}: {who} {what} {k:,} times ({percent(k / total)} of all {of}) "
-                    f"and {s:,} of them are {succeeds} ({percent(s / k)}, {_ci(lo, hi)}), against "
+        sentence = (f"{run.rsplit(': ', 1)[-1]}: {who} {what} {k:,} times ({percent(k / total)} of all {of}, every "
+                    f"bot's together) "
+                    f"and {s:,} of them are {succeeds} ({_value_ci(s / k, lo, hi)}), against "
                     f"{percent(ref)} ({_ci(ref_lo, ref_hi)}) for {of} on the other options.")
         out.append(Diagnostic(run, who, what, k, total, k / total, share_lo, share_hi, f"share {succeeds}",
                               s / k, lo, hi, f"{of} on the other options", ref, ref_lo, ref_hi,
@@ -180,7 +186,7 @@ def unused_winners(rows: pd.DataFrame, run: str, what: str = "plays {}", max_use
                     f"({int(r.used):,} of {int(r.seats):,}, {_ci(lo, hi)}), yet {o.bot}'s seats that play it win "
                     f"{percent(o.used_wins / o.used)} against {percent(o.unused_wins / n_un)} for {o.bot}'s seats "
                     f"that do not: {100 * d['diff']:+.1f} percentage points (95% CI {100 * d['lo']:+.1f} to "
-                    f"{100 * d['hi']:+.1f}, BH q {qv:.2g}).")
+                    f"{100 * d['hi']:+.1f}, BH {q_text(qv)}).")
         out.append(Diagnostic(run, r.bot, does, int(r.used), int(r.seats), float(r.use), lo, hi,
                               f"win rate of {o.bot}'s seats that play it", o.used_wins / o.used, win_lo, win_hi,
                               f"{o.bot}'s seats that do not play it", o.unused_wins / n_un, ref_lo, ref_hi,
@@ -326,7 +332,8 @@ COLUMNS = ("bot", "what it does", "times", "rate (95% CI)", "what it yields", "y
 
 
 def _share_ci(v: float, lo: float, hi: float) -> str:
-    return f"{percent(v)} ({percent(lo)} to {percent(hi)})"
+    v, lo, hi = percents(v, lo, hi)
+    return f"{v} ({lo} to {hi})"
 
 
 def table(diags: list[Diagnostic]) -> pd.DataFrame:

@@ -1,6 +1,16 @@
 """One test of a report (``Candidate``: the measured value with its interval, the comparison
 value, effect, p and q) and its verdict mark (``Mark``, ``level``): shared by the findings, the
-verdict pages and the games' report modules (``analysis.games``)."""
+verdict pages and the games' report modules (``analysis.games``).
+
+**The rule behind every word label** (``RULE``, ``label``): an effect is *significant* when its
+Benjamini-Hochberg q is below ``ALPHA`` (and so its 95% interval excludes 0); it is *large enough
+to act on* when it is significant and its estimate is at least its practical threshold. Green
+("fine", "no effect to act on", "keep", "even") unless it is large enough to act on; amber up to
+``RED_FACTOR`` times the threshold; red beyond. An interval that excludes 0 while q is not below
+``ALPHA`` is "not significant after adjusting for the report's tests", never "no effect". Numbers
+print alike at both ends of an interval (``percents``) and q as "q < 0.001" or two significant
+digits (``q_text``).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +21,8 @@ import numpy as np
 ALPHA = 0.05
 MIN_RELATIVE_EFFECT = 0.05  # practical threshold for measures that are not rates: 5% of the baseline
 LIST_OF_KIND = {"bot": "bot", "stall": "sanity", "guard": "sanity"}  # every other kind is a design issue
-DESIGNED_ENDS = ("a hard-quarantine stalemate",)  # stalls the rules provide for: a design issue when frequent
+SHARED_WIN = "a shared win"  # the subject of the shared-win test (``analysis.findings``)
+DESIGNED_ENDS = ("a hard-quarantine stalemate", SHARED_WIN)  # ends the rules provide for: a design issue when frequent
 
 
 @dataclass
@@ -58,7 +69,12 @@ class Candidate:
             base = f"for {base}"
         if self.kind in ("stall", "guard"):  # a rate against what is tolerated: the rate and its interval say it
             tolerated = "it should never happen" if self.baseline == 0 else f"tolerated: {val(self.baseline)}"
-            return f"{self.run_name}: {head} (95% CI {val(self.lo)}-{val(self.hi)}); {tolerated}."
+            if self.unit == "share":
+                rate, lo, hi = percents(self.rate, self.lo, self.hi)
+                head = head.replace(val(self.rate), rate, 1)
+            else:
+                lo, hi = val(self.lo), val(self.hi)
+            return f"{self.run_name}: {head} (95% CI {lo}-{hi}); {tolerated}."
         welcome = f"; {'lower' if self.aim < 0 else 'higher'} is the aim: nothing to change" if self.welcome else ""
         return f"{self.run_name}: {head} against {val(self.baseline)} {base}: {self.difference()}{welcome}."
 
@@ -71,6 +87,34 @@ class Candidate:
         d = self.rate - self.baseline
         ci = f", 95% CI {self.diff_lo:+.3g} to {self.diff_hi:+.3g}" if has_ci else ""
         return f"{d:+.3g} {self.unit}{ci} ({100 * self.effect:+.1f}%)"
+
+    def effect_text(self) -> str:
+        """The effect as its sentence gives it: pp for a share, the rate for a stall, the
+        difference in the unit with its relative change for other measures."""
+        if self.kind in ("stall", "guard"):
+            return f"{percents(self.rate)[0]} (tolerated {percents(self.baseline)[0]})"
+        if self.unit == "share":
+            return f"{100 * self.effect:+.1f} pp"
+        return f"{self.rate - self.baseline:+.3g} {self.unit} ({100 * self.effect:+.1f}%)"
+
+    def interval_text(self) -> str:
+        """The 95% interval of the difference, in ``effect_text``'s unit (a stall's: of its rate)."""
+        if not (np.isfinite(self.diff_lo) and np.isfinite(self.diff_hi)):
+            return ""
+        if self.kind in ("stall", "guard"):
+            return " to ".join(percents(self.lo, self.hi))
+        if self.unit == "share":
+            return f"{100 * self.diff_lo:+.1f} to {100 * self.diff_hi:+.1f} pp"
+        return f"{self.diff_lo:+.3g} to {self.diff_hi:+.3g} {self.unit}"
+
+    def reference_words(self) -> str:
+        """What the test measures against, in words (the same in every place that shows it)."""
+        if self.kind in ("stall", "guard"):
+            return "never" if self.baseline == 0 else "the tolerated rate"
+        if self.base:
+            return self.base.split("reference: ", 1)[-1].rstrip(")") if "reference: " in self.base else \
+                self.base.removeprefix("for ")
+        return {"seat": "the other seats", "bot": "the other bots"}.get(self.kind, "")
 
     def size(self) -> float:
         """The effect on the scale of its practical threshold (a share, or relative to the baseline)."""
@@ -90,8 +134,8 @@ class Candidate:
 
     def practical(self, min_effect: float) -> float:
         """The effect as a multiple of its practical threshold: the ranking of the lists."""
-        if self.kind in ("stall", "guard"):
-            return self.effect / max(self.baseline, 1e-3)
+        if self.kind in ("stall", "guard"):  # the rate over the tolerated rate
+            return self.rate / max(self.baseline, 1e-3)
         return self.size() / (min_effect if self.unit == "share" else MIN_RELATIVE_EFFECT)
 
     def qualifies(self, min_effect: float) -> bool:
@@ -123,10 +167,57 @@ class Mark:
     line: str = ""  # the rule line's metric (``sim.levers.Line``) that ``cardlab suggest`` prescribes for
 
 
-def level(c: Candidate | None, min_effect: float) -> str:
-    if c is None or not (c.q < ALPHA and c.qualifies(min_effect)):
+RULE = (f"One rule gives every colour and word: an effect is significant when its Benjamini-Hochberg q is below "
+        f"{ALPHA} (so its 95% interval excludes 0), and large enough to act on when it is also at least its "
+        f"practical threshold; then it is amber, and red from {RED_FACTOR:g} times the threshold; anything else is "
+        "green. An interval that excludes 0 with q not below the limit is not significant after adjusting for the "
+        "report's tests.")
+
+
+def label(q: float, size: float) -> str:
+    """``RULE``: the level of an effect with BH q-value ``q`` and size ``size`` (the estimate over
+    its practical threshold): green unless significant and at least 1, red from ``RED_FACTOR``."""
+    tol = 1e-9  # a size computed as 2.9999999999999996 is 3
+    if not (q < ALPHA and size >= 1 - tol):
         return "green"
-    return "red" if c.practical(min_effect) >= RED_FACTOR else "amber"
+    return "red" if size >= RED_FACTOR - tol else "amber"
+
+
+def level(c: Candidate | None, min_effect: float) -> str:
+    if c is None or not c.qualifies(min_effect):
+        return "green"
+    return label(c.q, c.practical(min_effect))
+
+
+def significance_words(q: float, lo: float, hi: float) -> str:
+    """An estimate's significance in words, true to the interval printed beside it (``RULE``)."""
+    if q < ALPHA:
+        return "significant"
+    if lo > 0 or hi < 0:
+        return "not significant after adjusting for the report's tests"
+    return "not significant"
+
+
+def q_value(q: float) -> str:
+    """A q- or p-value as a table prints it: "< 0.001", else two significant digits."""
+    if not np.isfinite(q):
+        return "n/a"
+    return "< 0.001" if q < 0.001 else f"{q:.2g}"
+
+
+def q_text(q: float) -> str:
+    """A q-value in a sentence: "q < 0.001", else "q = " and two significant digits."""
+    v = q_value(q)
+    return f"q {v}" if v.startswith("<") else f"q = {v}"
+
+
+def percents(*values: float) -> list[str]:
+    """Shares as percentages with the same decimals: one, or where a value lies below 1% enough for
+    the largest such value to show two significant digits (two to four decimals): "0.00% to 0.10%",
+    "0.000% to 0.004%", never "0.0% to 0.00%"."""
+    below = [abs(v) for v in values if np.isfinite(v) and 0 < abs(v) < 0.01]
+    digits = min(4, max(2, -int(np.floor(np.log10(100 * max(below)))))) if below else 1
+    return [f"{100 * v:.{digits}f}%" for v in values]
 
 
 def pp(x: float) -> str:

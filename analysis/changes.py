@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.candidate import ALPHA, RED_FACTOR, Candidate, level, pp
+from analysis.candidate import ALPHA, SHARED_WIN, Candidate, level, pp
 
 
 def largest(cands: list[Candidate], kind: str, min_effect: float) -> Candidate | None:
@@ -16,11 +16,11 @@ def largest(cands: list[Candidate], kind: str, min_effect: float) -> Candidate |
 
 
 def stall_level(c: Candidate, min_effect: float) -> str:
-    """A stall's or play-guard hit's mark: green unless above its tolerated rate, red from
-    ``RED_FACTOR`` times that rate (a play-guard hit always)."""
+    """A stall's or play-guard hit's mark by ``analysis.candidate.RULE``: green unless above its
+    tolerated rate (its threshold), red from ``RED_FACTOR`` times that rate (a play-guard hit always)."""
     if not c.qualifies(min_effect) or c.q >= ALPHA:
         return "green"
-    return "red" if c.kind == "guard" or c.rate >= RED_FACTOR * max(c.baseline, 1e-9) else "amber"
+    return "red" if c.kind == "guard" else level(c, min_effect)
 
 
 def shared_changes(cands: list[Candidate], min_effect: float) -> list[str]:
@@ -34,7 +34,10 @@ def shared_changes(cands: list[Candidate], min_effect: float) -> list[str]:
                    f"{'more' if more else 'less'} often than the other seats ({pp(c.rate)} of games against "
                    f"{pp(c.baseline)}), so {'compensate the other seats' if more else 'compensate ' + c.subject}")
     for c in cands:
-        if c.kind == "stall" and stall_level(c, min_effect) != "green":
+        if c.kind == "stall" and c.subject == SHARED_WIN and stall_level(c, min_effect) != "green":
+            out.append(f"if one winner is meant, add a tie-break ({pp(c.rate)} of games have more than one winner; "
+                       f"tolerated: {pp(c.baseline)})")
+        elif c.kind == "stall" and stall_level(c, min_effect) != "green":
             where = "at" if "cap" in c.subject else "in"
             out.append(f"make fewer games end {where} {c.subject} ({pp(c.rate)} of games; tolerated: {pp(c.baseline)})")
     return out

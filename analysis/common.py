@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import charts, queries
+from analysis.glossary import weight_words
 from analysis.hooks import hook
 from analysis.load import Run
 from analysis.sections import Section
@@ -26,7 +27,9 @@ def run_facts(run: Run) -> Section:
             ("config hash", m["config_hash"]),
             ("code version", m["code_version"]),
             ("parameters changed from defaults", ", ".join(f"{k}={v}" for k, v in changed.items()) or "none"),
-            ("bot parameters set", ", ".join(f"{b}.{k}={v}" for b, kv in cfg.bot_params.items() for k, v in kv.items()) or "defaults"),
+            ("bot parameters set", "; ".join(f"{b}: {weight_words(k)} {v:.3g}" if isinstance(v, float) else
+                                             f"{b}: {weight_words(k)} {v}"
+                                             for b, kv in cfg.bot_params.items() for k, v in kv.items()) or "defaults"),
         ],
         columns=["fact", "value"],
     )
@@ -57,10 +60,37 @@ def win_rates(run: Run) -> Section:
     )
 
 
+SECONDS_PER_DECISION = 5.0  # the playing-time estimate: seconds a player takes for one decision at the table
+
+
+def length_table(run: Run) -> pd.DataFrame:
+    """Game length in every unit the run records: the length column, the game's ``length_extra``
+    columns (virus-dogs' hard-quarantine steps), the decisions (``decisions``, every game has it)
+    and the playing time they take at ``SECONDS_PER_DECISION`` (minutes): mean, median, 95th
+    percentile and longest."""
+    cols = run.columns("games")
+    units = {run.game.length_column: run.game.length_column, **getattr(run.game, "length_extra", {})}
+    units = {c: w for c, w in units.items() if c in cols}
+    if "decisions" in cols:
+        units["decisions"] = "decisions (all players)"
+    if not units:
+        return pd.DataFrame()
+    parts = ", ".join(f"avg({c}) AS m_{c}, median({c}) AS q50_{c}, quantile_cont({c}, 0.95) AS q95_{c}, max({c}) AS x_{c}"
+                      for c in units)
+    got = queries.one(run, f"SELECT {parts} FROM games")
+    rows = [{"measure": w, "mean": got[f"m_{c}"], "median": got[f"q50_{c}"], "95th percentile": got[f"q95_{c}"],
+             "longest": got[f"x_{c}"]} for c, w in units.items()]
+    if "decisions" in units:
+        rows.append({"measure": f"estimated playing time (minutes, {SECONDS_PER_DECISION:g} s a decision)",
+                     **{k: v * SECONDS_PER_DECISION / 60 for k, v in rows[-1].items() if k != "measure"}})
+    return pd.DataFrame(rows)
+
+
 def game_length(run: Run) -> Section:
     """The distribution of game length in the game's length column; what that column counts
     (the game's ``LENGTH_NOTE``, e.g. virus-dogs' turns without hard-quarantine steps) is said
-    in the text, the caption and under the chart."""
+    in the text, the caption and under the chart; then the length in every unit the run records
+    with an estimated playing time (``length_table``)."""
     col = run.game.length_column
     note = hook(run.config.game, "LENGTH_NOTE") or ""
     counts, d = queries.distribution(run, "games", col)
@@ -73,11 +103,17 @@ def game_length(run: Run) -> Section:
     )
     summary["value"] = summary["value"].map(lambda v: f"{v:.2f}" if not float(v).is_integer() else f"{int(v)}")
     unit = f"{col}: {note}" if note else col
+    units = length_table(run)
+    time = ("" if units.empty or "decisions" not in run.columns("games") else
+            f" The last table gives the length in every unit the run records and an estimated playing time: the "
+            f"decisions of all players at {SECONDS_PER_DECISION:g} seconds each (a parameter, "
+            f"analysis.common.SECONDS_PER_DECISION; shuffling and dealing not counted).")
     return Section(
         "Game length",
         text=f"Distribution of game length, measured in {col}" + (f": {note}" if note else "")
-             + "; the chart stops at the 99th percentile and states the share of longer games and the longest.",
-        tables=[(f"Game length ({unit})", summary)],
+             + "; the chart stops at the 99th percentile and states the share of longer games and the longest." + time,
+        tables=[(f"Game length ({unit})", summary)] + ([("Game length in turns, steps and decisions, and the estimated "
+                                                         "playing time", units)] if not units.empty else []),
         figures=[(f"Game length distribution ({unit})",
                   charts.histogram(counts, f"Game length ({col})", f"game length ({col})" + (f"\n{note}" if note else "")))],
     )

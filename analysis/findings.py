@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import queries
-from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, Candidate, percent  # noqa: F401 (re-exported)
+from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, SHARED_WIN, Candidate, percent, q_value  # noqa: F401 (re-exported)
 from analysis.games import candidates_for
 from analysis.sections import Section
 from sim.levers import STALL_BAND
@@ -28,6 +28,7 @@ from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 MAX_STALL_RATE = STALL_BAND  # tolerated share of games ending at the cap or in a stalemate (the rule lines' band)
+MAX_SHARED_RATE = 0.05  # tolerated share of games with more than one winner
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
          "bot": ("Bot strength", "which bot wins more or less: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}
@@ -68,13 +69,29 @@ def _stall_candidates(run, label: str, max_rate: float) -> list[Candidate]:
     return out
 
 
+def _shared_candidate(run, label: str) -> list[Candidate]:
+    """The share of games with more than one winner (from the seats table) against
+    ``MAX_SHARED_RATE`` (Wilson's interval and its one-sided score test); none in a run without
+    a shared win."""
+    c = queries.one(run, "SELECT count(*) AS n, count(*) FILTER (WHERE w > 1) AS k FROM "
+                         "(SELECT game, sum(win::INT) AS w FROM seats GROUP BY game)")
+    n, k = int(c["n"]), int(c["k"])
+    if not (n and k):
+        return []
+    lo, hi = wilson(k, n)
+    return [Candidate(label, "Win rate by seat and by bot", SHARED_WIN, "stall", k / n, float(lo), float(hi),
+                      MAX_SHARED_RATE, k / n - MAX_SHARED_RATE, float(rate_test_greater(k, n, MAX_SHARED_RATE)),
+                      head="A shared win (more than one winner) ends", tail="of games",
+                      diff_lo=float(lo) - MAX_SHARED_RATE, diff_hi=float(hi) - MAX_SHARED_RATE)]
+
+
 def candidates(runs: list[tuple[str, object]], max_stall_rate: float = MAX_STALL_RATE) -> list[Candidate]:
     """Every test of the report, for runs given as (label, ``analysis.load.Run``), with the
     game's own tests (``candidates(run, label)`` of its report module) after the shared ones."""
     out = []
     for label, run in runs:
         out += _group_candidates(run, label, "seat") + _group_candidates(run, label, "bot")
-        out += _stall_candidates(run, label, max_stall_rate)
+        out += _stall_candidates(run, label, max_stall_rate) + _shared_candidate(run, label)
         game = getattr(getattr(run, "config", None), "game", None)
         own = candidates_for(game) if game else None
         if own:
@@ -124,7 +141,8 @@ def method_text(n_tests: int, min_effect: float, max_stall_rate: float, extra_te
             f"after adjusting all {n_tests} tests of this report together with {METHOD} at q < {ALPHA}. "
             f"Thresholds: {100 * min_effect:g} percentage points for rates, {100 * MIN_RELATIVE_EFFECT:g}% of "
             f"the reference for other measures (round length, score variance), the tolerated rate for stalls "
-            f"({100 * max_stall_rate:g}% of games) and zero for play-guard hits. Each list is ranked by the size "
+            f"({100 * max_stall_rate:g}% of games), {100 * MAX_SHARED_RATE:g}% of games for shared wins and zero for "
+            f"play-guard hits. Each list is ranked by the size "
             f"of the effect over its threshold. Seats and bots are compared with the others of their run "
             "(Newcombe's interval of the difference, with the p-value that inverts it), stall rates with the "
             "tolerated rate (Wilson's interval and the one-sided score test it inverts); a game's own "
@@ -132,23 +150,46 @@ def method_text(n_tests: int, min_effect: float, max_stall_rate: float, extra_te
             + (" " + extra_text if extra_text else ""))
 
 
+MAX_WELCOME = 5  # effects that go the way their measure should, shown per list after the ones to act on
+
+
+def listed(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> dict[str, tuple[list[Candidate], int, int]]:
+    """Per list (a key of ``LISTS``): the findings it shows, in its order (the effects to act on,
+    largest first, at most ``MAX_LISTED``; then those that go the way their measure should, largest
+    first, at most ``MAX_WELCOME``), and how many of each kind were found. The appendix's table of
+    the listed findings' tests is this, row for row."""
+    found = findings(cands, min_effect)
+    out = {}
+    for key in LISTS:
+        mine = sorted((c for c in found if c.list == key), key=lambda c: -c.practical(min_effect))
+        act, welcome = [c for c in mine if not c.welcome], [c for c in mine if c.welcome]
+        out[key] = (act[:MAX_LISTED] + welcome[:MAX_WELCOME], len(act), len(welcome))
+    return out
+
+
+def _list_text(key: str, act: int, welcome: int) -> str:
+    """What a list holds, true to what it shows: largest first, and how many more are left out."""
+    what = LISTS[key][1]
+    text = f"{what[0].upper()}{what[1:]}, largest first (by the effect over its practical threshold)"
+    if welcome:
+        text += (f"; then the effects that go the way their measure should (nothing to change), largest first"
+                 + (f", the {MAX_WELCOME} largest of {welcome}" if welcome > MAX_WELCOME else ""))
+    text += "."
+    if act > MAX_LISTED:
+        text += (f" The {MAX_LISTED} largest of the {act} to act on are listed; the other {act - MAX_LISTED} are in "
+                 "the HTML report's appendix table (its 'finding' column) and in their sections.")
+    return text
+
+
 def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_rate: float = MAX_STALL_RATE,
                   extra_text: str = "") -> list[Section]:
     """The three findings lists from every candidate test of the report (q-values filled in place)."""
-    found = findings(cands, min_effect)
     out = []
-    for key, (title, what) in LISTS.items():
-        mine = sorted((c for c in found if c.list == key), key=lambda c: (c.welcome, -c.practical(min_effect)))
-        welcome = any(c.welcome for c in mine[:MAX_LISTED])
-        text = f"{what[0].upper()}{what[1:]}, largest first" + (
-            ", then the effects that go the way their measure should (nothing to change)." if welcome else ".")
-        if len(mine) > MAX_LISTED:
-            text += (f" The {MAX_LISTED} largest of {len(mine)} are listed; the other {len(mine) - MAX_LISTED} "
-                     f"are in the HTML report's appendix table (its 'finding' column) and in their sections.")
-            mine = mine[:MAX_LISTED]
+    for key, (mine, act, welcome) in listed(cands, min_effect).items():
+        text = _list_text(key, act, welcome)
         if key == "design":
             text += f" How a finding is chosen and tested: {APPENDIX_TITLE.lower()} (appendix)."
-        out.append(Section(title, text=text + ("" if mine else " None qualifies."),
+        out.append(Section(LISTS[key][0], text=text + ("" if mine else " None qualifies."),
                            items=[(c.sentence(), (c.run, c.section)) for c in mine]))
     return out
 
@@ -156,25 +197,35 @@ def sections_from(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_st
 APPENDIX_TITLE = "Every test of the findings"
 
 
+def listed_table(cands: list[Candidate], min_effect: float = MIN_EFFECT) -> pd.DataFrame:
+    """The tests of the listed findings, in the lists' order and in their sentences' units: list,
+    number in the list, run, test, effect with the 95% interval of the difference, the reference it
+    is measured against, effect over its threshold, p and q."""
+    rows = [{"list": LISTS[key][0], "#": k + 1, "run": c.run_name, "test": c.subject, "effect": c.effect_text(),
+             "95% interval of the difference": c.interval_text(), "against": c.reference_words(),
+             "times its threshold": f"{c.practical(min_effect):.1f}", "p": q_value(c.p), "q (BH)": q_value(c.q)}
+            for key, (mine, _, _) in listed(cands, min_effect).items() for k, c in enumerate(mine)]
+    return pd.DataFrame(rows, columns=["list", "#", "run", "test", "effect", "95% interval of the difference",
+                                       "against", "times its threshold", "p", "q (BH)"])
+
+
 def appendix(cands: list[Candidate], min_effect: float = MIN_EFFECT, max_stall_rate: float = MAX_STALL_RATE,
              extra_text: str = "") -> Section:
-    """Every test of the report with its value, interval, reference, effect, p and q (after
-    ``adjust``), by list and practical size."""
+    """The tests of the listed findings (``listed_table``), then every test of the report with its
+    value, interval, reference, effect, p and q (after ``adjust``), by list and practical size."""
     rows = sorted(cands, key=lambda c: (list(LISTS).index(c.list), -c.practical(min_effect)))
     table = pd.DataFrame([{"list": LISTS[c.list][0], "run": c.run_name, "test": c.subject, "value": c.rate,
-                           "95% low": c.lo, "95% high": c.hi, "reference": c.baseline, "effect": c.effect,
-                           "difference, 95% low": c.diff_lo, "difference, 95% high": c.diff_hi,
+                           "95% low": c.lo, "95% high": c.hi, "reference": c.baseline, "against": c.reference_words(),
+                           "effect": c.effect, "difference, 95% low": c.diff_lo, "difference, 95% high": c.diff_hi,
                            "over threshold": c.practical(min_effect), "p": c.p, "q (BH)": c.q,
                            "finding": "yes" if c.q < ALPHA and c.qualifies(min_effect) else ""} for c in rows])
-    found = table[table["finding"] == "yes"][["list", "run", "test", "effect", "over threshold", "p", "q (BH)"]] \
-        if len(table) else table
-    found = found.groupby("list", sort=False).head(MAX_LISTED) if len(found) else found  # those the lists show
+    found = listed_table(cands, min_effect)
     every = f"Every test ({len(table)}): value with its 95% interval, reference, effect, p and Benjamini-Hochberg q"
     return Section(APPENDIX_TITLE, text=method_text(len(cands), min_effect, max_stall_rate, extra_text) + " " + (
-        f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. 'effect' is the value "
-        "minus the reference for rates (a share: 0.01 is one percentage point) and the relative change "
-        "for other measures; 'over threshold' (the effect over its practical threshold) ranks the findings "
-        f"lists. The PDF lists the tests of the findings the lists show (at most {MAX_LISTED} a list); the HTML "
-        "report has every test."),
-        tables=[(f"The listed findings' tests ({len(found)}): p and Benjamini-Hochberg q", found), (every, table)],
+        f"All {len(cands)} tests behind the findings, adjusted together with {METHOD}. The first table holds the "
+        "tests of exactly the findings the lists show, in their order and units: the effect in percentage points "
+        "(pp) for rates, in the measure's unit with its relative change for other measures, the rate itself for "
+        "stalls; 'times its threshold' ranks the lists. The HTML report also has every test, with 'effect' as a "
+        "fraction (0.01 is one percentage point, or a 1% change)."),
+        tables=[(f"The listed findings' tests ({len(found)}), in the lists' order", found), (every, table)],
         html_only=(every,))

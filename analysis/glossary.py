@@ -92,6 +92,41 @@ def header_text(name) -> str:
     return " ".join(PARTS.get(p, p) for p in parts) + tail
 
 
+# codes the report's own sentences may carry (rule parameters, rule IDs, the hidden-information
+# measures), each with the words sentences say instead and what it means; ``in_words`` puts the words
+# in, and the glossary table lists them
+TERMS = {
+    "max_plays_per_round": ("the play limit of a round", "daifugo's safety stop: a round reaching this many plays "
+                            "ranks the remaining players randomly (rule decision DEC-18)"),
+    "DEC-18": ("the loop-guard decision", "daifugo rules page, decision 18: the play limit of a round and the random "
+               "ranking after it"),
+    "hq_end": ("how a hard quarantine ends", "virus-dogs parameter: with the last player standing, or at its first "
+               "elimination (VD-20.9)"),
+    "banned_last_card": ("going out on a banned card", "faking-sick parameter: never offered (illegal), or allowed and "
+                         "voided when revealed (void; FS-9.4)"),
+    "G_0": ("the random bot's win share", "hidden information: the random bot's win share against the reference"),
+    "G_m": ("the honest search's win share", "hidden information: the search's win share against the reference"),
+    "G_u": ("the all-seeing search's win share", "hidden information: the win share of the search dealt the true "
+            "hidden cards"),
+}
+
+
+def in_words(text: str) -> str:
+    """``text`` with every code of ``TERMS`` said in words (a code in "name = value" or "name=value"
+    form keeps its value: "hq_end = first_elimination" reads "how a hard quarantine ends: first_elimination")."""
+    import re
+
+    for code, (words, _) in TERMS.items():
+        text = re.sub(rf"(?<![\w-]){re.escape(code)}\s*=\s*", f"{words}: ", text)
+        text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", words, text)
+    return text
+
+
+def weight_words(name: str) -> str:
+    """A bot's weight parameter in words: ``w_breaks_set`` -> "weight of breaks set"."""
+    return f"weight of {name[2:].replace('_', ' ')}" if name.startswith("w_") else name.replace("_", " ")
+
+
 TITLE = "Glossary"
 
 
@@ -99,7 +134,55 @@ def section(glossaries: dict[str, dict[str, str]]) -> Section | None:
     """One table of every code of the report's games (``glossaries``: game title -> GLOSSARY)."""
     rows = [{"game": game, "code": code, "meaning": meaning}
             for game, codes in glossaries.items() for code, meaning in codes.items()]
+    rows += [{"game": "report words", "code": code, "meaning": f"{words}: {meaning}"}
+             for code, (words, meaning) in TERMS.items()]
     if not rows:
         return None
     return Section(TITLE, text="The codes that tables and charts of this report use, by game.",
                    tables=[("Codes", pd.DataFrame(rows))])
+
+
+def _param_words(name: str, value) -> str:
+    """A changed rule parameter in a few words: "madness", "laws off", "no rule deck"."""
+    words = name.replace("_", " ")
+    if name == "mode":
+        return str(value)
+    if isinstance(value, tuple) and not value:
+        return f"no {words}"
+    if isinstance(value, bool):
+        return f"{words} {'on' if value else 'off'}"
+    return f"{words} {','.join(map(str, value)) if isinstance(value, tuple) else value}"
+
+
+MAX_PARAM_WORDS = 2  # changed parameters a run's title names; more are counted
+
+
+def rules_title(run) -> str:
+    """A run's game and rules in a few words: the game's short name and the rule parameters
+    changed from the defaults ("Daifugō, madness")."""
+    game, cfg = run.game, run.config
+    words = [game.title.split(" (")[0].split(" with ")[0]]
+    changed = [k for k, v in cfg.params.items() if game.param(k).default != v]
+    words += [_param_words(k, cfg.params[k]) for k in changed[:MAX_PARAM_WORDS]]
+    if len(changed) > MAX_PARAM_WORDS:
+        words.append(f"{len(changed) - MAX_PARAM_WORDS} more rule changes")
+    return ", ".join(words)
+
+
+def run_title(run) -> str:
+    """A run's title in a designer's words: ``rules_title``, the players when not the default
+    number, and the bots when not the default table ("Daifugō, madness, learned bots")."""
+    game, cfg = run.game, run.config
+    words = [rules_title(run)]
+    if cfg.players != getattr(game, "default_players", cfg.players):
+        words.append(f"{cfg.players} players")
+    bots = list(dict.fromkeys(cfg.bots))
+    if tuple(cfg.bots) != tuple(getattr(game, "default_bots", ()))[:len(cfg.bots)]:
+        words.append(f"{bots[0]} bots" if len(bots) == 1 else " and ".join([", ".join(bots[:-1]), bots[-1]]) + " bots")
+    return ", ".join(words)
+
+
+def run_titles(runs: list) -> list[str]:
+    """``run_title`` of each run, with the run's directory after a title two runs share."""
+    titles = [run_title(r) for r in runs]
+    return [f"{t}: {r.path.name}" if titles.count(t) > 1 else t for t, r in zip(titles, runs)]

@@ -166,10 +166,10 @@ def card_gains(ladder, budget: int) -> pd.DataFrame | None:
 
 def measures(table: pd.DataFrame) -> pd.DataFrame:
     """``summary`` as one row per budget and measure: value and 95% interval."""
-    names = (("G_0: random bot's win share", "G_0 (random)", None, None),
-             ("G_m: honest search's win share", "G_m (search)", "G_m lo", "G_m hi"),
-             ("G_u: all-seeing search's win share", "G_u (all-seeing)", "G_u lo", "G_u hi"),
-             ("gain G_u - G_m", "gain", "gain lo", "gain hi"),
+    names = (("random bot's win share (G_0)", "G_0 (random)", None, None),
+             ("honest search's win share (G_m)", "G_m (search)", "G_m lo", "G_m hi"),
+             ("all-seeing search's win share (G_u)", "G_u (all-seeing)", "G_u lo", "G_u hi"),
+             ("gain: all-seeing minus honest search", "gain", "gain lo", "gain hi"),
              ("skill ratio (win shares)", "skill ratio", "ratio lo", "ratio hi"),
              ("skill ratio (ratings)", "skill ratio (ratings)", "ratings lo", "ratings hi"),
              ("skill ratio, strongest honest player ({})", "best ratio", "best lo", "best hi"))
@@ -212,17 +212,21 @@ def _budget_sentence(ladder, row: dict) -> str:
            f"{row['G_u (all-seeing)']:.3f} [{row['G_u lo']:.3f}, {row['G_u hi']:.3f}]: seeing the hidden cards is "
            f"worth {row['gain']:+.3f} [{row['gain lo']:+.3f}, {row['gain hi']:+.3f}] in win share "
            f"(interval width {row['gain hi'] - row['gain lo']:.3f}).")
+    best = pd.notna(row.get("best ratio", np.nan))
     if "skill ratio" in row:
-        out += (f" With the random bot at {row['G_0 (random)']:.3f}, the skill ratio is {row['skill ratio']:.2f} "
+        out += (f" With the random bot at {row['G_0 (random)']:.3f}, the search's skill ratio is {row['skill ratio']:.2f} "
                 f"[{row['ratio lo']:.2f}, {row['ratio hi']:.2f}]")
         if "skill ratio (ratings)" in row:
             out += (f" ({row['skill ratio (ratings)']:.2f} [{row['ratings lo']:.2f}, {row['ratings hi']:.2f}] on the "
                     "ratings)")
-        out += ": " + _ratio_words(row["skill ratio"]) + "."
-    if pd.notna(row.get("best ratio", np.nan)):
+        out += "." if best else ": " + _ratio_words(row["skill ratio"]) + "."
+    if best:
         out += (f" The strongest honest player here is {row['strongest honest']} (win share {row['G_m best']:.3f}), not "
-                f"the search at this budget; with it as G_m the skill ratio is {row['best ratio']:.2f} "
-                f"[{row['best lo']:.2f}, {row['best hi']:.2f}].")
+                f"the search at this budget; the reading is from it, the best honest play the ladder had: with it in "
+                f"the honest search's place the skill ratio is {row['best ratio']:.2f} [{row['best lo']:.2f}, {row['best hi']:.2f}]: "
+                + _ratio_words(row["best ratio"]) + (
+                    f", at least against the all-seeing search at budget {b}, which is no stronger than it"
+                    if row["best ratio"] >= 0.8 else "") + ".")
     return out
 
 

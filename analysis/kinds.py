@@ -24,4 +24,6 @@ class Kind:
 
 
 def frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=["item", "est", "lo", "hi", "p"])
+    """The items of a kind; an item may give ``ref``, the value its difference is taken from (a
+    measure that is not a share has a practical threshold relative to it)."""
+    return pd.DataFrame(rows, columns=["item", "est", "lo", "hi", "p"] + (["ref"] if any("ref" in r for r in rows) else []))

@@ -21,9 +21,10 @@ import numpy as np
 import pandas as pd
 
 from analysis import charts, queries
-from analysis.candidate import ALPHA
+from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, RULE, label, q_text, q_value
 from analysis.eligibility import MIN_DESIGN_GAMES
-from analysis.findings import bh
+from analysis.findings import MIN_EFFECT, bh
+from analysis.glossary import weight_words
 from analysis.games import hook
 from analysis.kinds import Kind, frame
 from analysis.sections import Section
@@ -77,7 +78,11 @@ def players_text(run) -> str:
     for name in dict.fromkeys(bots):
         k = bots.count(name)
         params = run.config.bot_params.get(name, {})
-        extra = f" ({', '.join(f'{p} {v:g}' for p, v in sorted(params.items()))})" if params else ""
+        weights = [p for p in params if p.startswith("w_")]
+        shown = {p: v for p, v in params.items() if p not in weights}
+        extra = ", ".join([f"{weight_words(p)} {v:g}" for p, v in sorted(shown.items())]
+                          + ([f"{len(weights)} fitted weights (in the run facts)"] if weights else []))
+        extra = f" ({extra})" if extra else ""
         out.append(f"{name}{f' x{k}' if k > 1 else ''}{extra}")
     return ", ".join(out)
 
@@ -118,6 +123,16 @@ def sign_differs(t: pd.DataFrame) -> pd.Series:
     return (np.sign(t["est_s"]) * np.sign(t["est_b"])) < 0
 
 
+def threshold(kind: Kind, items: pd.DataFrame) -> np.ndarray:
+    """Each item's practical threshold, the verdict's: ``MIN_EFFECT`` for a share, else
+    ``MIN_RELATIVE_EFFECT`` of the item's reference value (``ref``; none known: 0, every
+    estimate reaches it)."""
+    if kind.unit == "share":
+        return np.full(len(items), MIN_EFFECT)
+    ref = items["ref"].to_numpy(float) if "ref" in items else np.zeros(len(items))
+    return MIN_RELATIVE_EFFECT * np.abs(np.nan_to_num(ref))
+
+
 def compare_kind(strong: Kind, scripted: Kind, seed: int = 0) -> KindResult:
     """Both runs' estimates of one kind's items: q-values within the kind and run, the difference
     strong - scripted with its own normal test (q within the kind), each item's verdict, and
@@ -134,6 +149,13 @@ def compare_kind(strong: Kind, scripted: Kind, seed: int = 0) -> KindResult:
     else:
         t = t.assign(diff=[], diff_lo=[], diff_hi=[], diff_p=[])
     t["diff_q"] = bh(t["diff_p"])
+    if len(t):
+        ts, tb = threshold(strong, t.rename(columns={"ref_s": "ref"})), threshold(scripted, t.rename(columns={"ref_b": "ref"}))
+        t["threshold"] = np.maximum(ts, tb)
+    else:
+        t["threshold"] = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t["size"] = np.where(t["threshold"] > 0, np.abs(t["diff"]) / t["threshold"], np.inf) if len(t) else []
     t["verdict"] = [verdict(r.est_s, r.q_s < ALPHA, r.est_b, r.q_b < ALPHA) for r in t.itertuples()]
     t["sign_differs"] = sign_differs(t) if len(t) else []
     agree = rank_agreement(t["est_s"], t["se_s"], t["est_b"], t["se_b"], seed=seed)
@@ -141,13 +163,33 @@ def compare_kind(strong: Kind, scripted: Kind, seed: int = 0) -> KindResult:
 
 
 def robustness(strong, scripted) -> list[KindResult]:
-    """Every kind both runs have, compared (``check_pair`` first). Daifugo's law effects are
-    measured against the base game only when both runs have a control run, else against the
-    other laws' average in both."""
+    """Every kind both runs have, compared (``check_pair`` first), each against the reference the
+    rest of the report uses for it: daifugo's law effects against the base game when both runs have
+    a control run, against the other laws' average when neither has; when only one has, the law
+    kinds are left out (``mixed_reference``), since a law's effect in that run has another reference."""
     check_pair(strong, scripted)
-    use_control = getattr(strong, "control", None) is not None and getattr(scripted, "control", None) is not None
+    controls = [getattr(run, "control", None) is not None for run in (strong, scripted)]
+    use_control = all(controls)
     ks, kb = kinds(strong, use_control), {k.key: k for k in kinds(scripted, use_control)}
-    return [compare_kind(k, kb[k.key], seed=i) for i, k in enumerate(ks) if k.key in kb]
+    return [compare_kind(k, kb[k.key], seed=i) for i, k in enumerate(ks)
+            if k.key in kb and not (any(controls) and not use_control and k.key.startswith("law"))]
+
+
+def mixed_reference(strong, scripted) -> str:
+    """Why the law kinds are left out when one run of the pair has a control run and the other has
+    not, and the command that plays the missing one; "" otherwise."""
+    from analysis.games import hook
+
+    have = [run for run in (strong, scripted) if getattr(run, "control", None) is not None]
+    if len(have) != 1:
+        return ""
+    missing = scripted if have[0] is strong else strong
+    command = hook(missing.config.game, "control_command")
+    how = f": {command(missing)}" if command else ""
+    return (f" Law effects are left out of this comparison: {have[0].path.name}'s are measured against the base game "
+            f"(its control run {have[0].control.path.name}), as everywhere else in this report, and "
+            f"{missing.path.name} has no control run in the report, so its laws could only be measured against the "
+            f"other laws' average. Play its control run and give it to the report to compare them{how}.")
 
 
 # ---- words and tables --------------------------------------------------------------------
@@ -164,29 +206,32 @@ def interval_text(est: float, lo: float, hi: float, unit: str) -> str:
     return f"{est:+.3g} [{lo:+.3g}, {hi:+.3g}]"
 
 
-def q_text(q: float) -> str:
-    return "q < 0.001" if q < 0.001 else f"q = {q:.2g}" if q < 0.01 else f"q = {q:.2f}"
+def change_level(r) -> str:
+    """``RULE`` on a changed item: its difference between the runs, with its q, over the practical
+    threshold."""
+    return label(r.diff_q, r.size)
 
 
 def item_sentence(r, kind: Kind) -> tuple[str, str]:
-    """A verdict line (level, sentence) for a changed item, in words."""
+    """A verdict line (level, sentence) for a changed item, in words; its level by ``RULE`` on the
+    difference of the two estimates."""
     u = kind.unit
+    lv = change_level(r)
     s = f"{value_text(r.est_s, u)} ({q_text(r.q_s)}) under strong play"
     b = f"{value_text(r.est_b, u)} ({q_text(r.q_b)}) under scripted play"
-    differ = (f"the two estimates differ (difference {value_text(r.diff, u)}, {q_text(r.diff_q)})" if r.diff_q < ALPHA
-              else f"the two estimates do not differ significantly ({q_text(r.diff_q)})")
+    small = (f", less than the practical threshold {value_text(r.threshold, u).lstrip('+')}" if r.size < 1 else "")
+    differ = (f"the two estimates differ (difference {value_text(r.diff, u)}, {q_text(r.diff_q)}{small})"
+              if r.diff_q < ALPHA else f"the two estimates do not differ significantly ({q_text(r.diff_q)})")
     head = f"Under strong play, {r.item}'s {kind.short}"
     if r.verdict == "reverses":
-        return "red", f"{head} reverses: {s} against {b}, each significant; {differ}."
+        return lv, f"{head} reverses: {s} against {b}, each significant; {differ}."
     if r.verdict == "flips sign":
         sig = "significant under strong play only" if r.q_s < ALPHA else "significant under scripted play only"
-        return ("red" if r.diff_q < ALPHA else "amber"), f"{head} flips sign: {s} against {b} ({sig}); {differ}."
+        return lv, f"{head} flips sign: {s} against {b} ({sig}); {differ}."
     if r.verdict == "loses significance":
         tail = "; more strong-play games could still show it" if r.diff_q >= ALPHA else ""
-        return ("red" if r.diff_q < ALPHA else "amber"), \
-            f"{head} keeps its sign but loses significance: {s} against {b}; {differ}{tail}."
-    return ("red" if r.diff_q < ALPHA else "amber"), \
-        f"{head} becomes significant: {s} against {b}; {differ}."
+        return lv, f"{head} keeps its sign but loses significance: {s} against {b}; {differ}{tail}."
+    return lv, f"{head} becomes significant: {s} against {b}; {differ}."
 
 
 def agreement_text(r: KindResult) -> str:
@@ -209,10 +254,11 @@ def kind_marks(r: KindResult) -> list[tuple[str, str]]:
              f"({c['holds']} significant in both runs with the same sign"
              + (f": {', '.join(held)}" if held and len(held) <= 8 else "")
              + f", {c['significant in neither']} significant in neither); {agreement_text(r)}.")
-    level = "green" if kept == n else "amber" if not c["reverses"] else "red"
-    out = [(level, first)]
     lines = [item_sentence(row, k) for row in r.table.itertuples() if row.verdict in CHANGED]
-    out += [m for m in lines if m[0] == "red"] + [m for m in lines if m[0] != "red"]  # backed by a difference first
+    order = ("red", "amber", "green")
+    level = min((m[0] for m in lines), key=order.index, default="green")  # the worst change's, by ``RULE``
+    out = [(level, first)]
+    out += sorted(lines, key=lambda m: order.index(m[0]))  # backed by a difference first
     noise = r.table[(r.table["verdict"] == "significant in neither") & r.table["sign_differs"]]["item"].tolist()
     if noise:
         out.append(("green", f"Signs differ, but neither run's estimate is significant (no verdict to change): {', '.join(noise)}."))
@@ -226,12 +272,19 @@ def kind_table(r: KindResult) -> pd.DataFrame:
     return pd.DataFrame({
         r.kind.noun: [i.removeprefix(f"{r.kind.noun} ") for i in t["item"]],
         "strong play [95% CI]": [interval_text(*v, u) for v in zip(t["est_s"], t["lo_s"], t["hi_s"])],
-        "strong play q": t["q_s"],
+        "strong play q": [q_value(q) for q in t["q_s"]],
         "scripted [95% CI]": [interval_text(*v, u) for v in zip(t["est_b"], t["lo_b"], t["hi_b"])],
-        "scripted q": t["q_b"],
-        "difference q": t["diff_q"],
-        "verdict": [("significant in neither, sign differs" if v == "significant in neither" and d else v)
-                    for v, d in zip(t["verdict"], t["sign_differs"])]})
+        "scripted q": [q_value(q) for q in t["q_b"]],
+        "difference q": [q_value(q) for q in t["diff_q"]],
+        "verdict": [_verdict_words(row) for row in t.itertuples()]})
+
+
+def _verdict_words(row) -> str:
+    """The table's verdict, true to the intervals beside it (``RULE``)."""
+    v = row.verdict
+    if v == "significant in neither" and (row.lo_s > 0 or row.hi_s < 0 or row.lo_b > 0 or row.hi_b < 0):
+        v += " after adjustment"  # an interval excludes 0 but its q is not below the limit
+    return v + (", sign differs" if row.verdict == "significant in neither" and row.sign_differs else "")
 
 
 SUMMARY_HEADERS = {"holds": "holds", "significant in neither": "significant in neither", "reverses": "reverses",
@@ -275,18 +328,6 @@ METHOD = ("Within each run and finding kind the p-values are adjusted by Benjami
           "estimates are noisy against their spread), not 95%.")
 
 
-def _other_reference(strong, scripted) -> str:
-    """Where a run's own law figures (its law section, its scorecard) use another reference than
-    this part's (the base game, from its control run), a sentence that says which is which."""
-    based = [run for run in (strong, scripted) if getattr(run, "control", None) is not None]
-    if not based:
-        return ""
-    names = " and ".join(f"{run.path.name} (control run {run.control.path.name})" for run in based)
-    return (f" The law section and scorecard of {names} measure the same laws against the base game instead, so "
-            "their figures differ from these: there a law is compared with no law in force, here with the other "
-            "laws in force.")
-
-
 def part_title(standing) -> str:
     """The part's title: under strong play, or a smoke test, with the search run's player,
     budget, games and rated strength (``standing``: its ``analysis.eligibility.Standing``)."""
@@ -321,33 +362,37 @@ def sections(strong, scripted, results: list[KindResult], standing=None) -> list
 
 def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Section]:
     laws = next((r for r in results if r.kind.key.startswith("law")), None)
-    law_ref = ""
+    law_ref = mixed_reference(strong, scripted)
     if laws is not None:
-        law_ref = (" Law effects are measured against the base game in both runs (both have a control run)."
+        law_ref = (" Law effects are measured against the base game in both runs (both have a control run), as "
+                   "everywhere else in this report."
                    if getattr(strong, "control", None) is not None and getattr(scripted, "control", None) is not None
                    else " Law effects are measured against rounds without the law at the same round number (the other "
-                        "laws' average) in both runs, so the two compare like with like even when only one has a "
-                        "control run." + _other_reference(strong, scripted))
+                        "laws' average) in both runs, as everywhere else in this report (neither has a control run).")
     intro = (f"Strong run: {strong.path} ({strong.games_done:,} games; {players_text(strong)}). Scripted run: "
              f"{scripted.path} ({scripted.games_done:,} games; {players_text(scripted)}). The same game, players, seed "
              f"and rule parameters. Per finding kind, each item's estimate in both runs with its 95% interval, "
              f"whether its verdict holds, and how well the two runs agree on the order of the items. "
-             + METHOD + law_ref + " A run with fewer games has wider intervals: an item that loses significance but "
+             + METHOD + " " + RULE + " Practical thresholds as in the verdict: 1 percentage point for rates, 5% of "
+             "the reference value for other measures, applied to the difference of the two estimates."
+             + law_ref + " A run with fewer games has wider intervals: an item that loses significance but "
              "whose two estimates do not differ may need more strong-play games, not a different rule.")
     n_changed = sum(sum(counts(r)[v] for v in CHANGED) for r in results)
     n_items = sum(len(r.table) for r in results)
     marks = [("green" if not n_changed else "amber",
               f"{n_items - n_changed} of {n_items} items keep their verdict under strong play; {n_changed} change "
               "(named by kind below).")]
-    real = [f"{row.item} ({r.kind.short}: {row.verdict})" for r in results for row in r.table.itertuples()
-            if row.verdict in CHANGED and row.diff_q < ALPHA]
+    real = [(change_level(row), f"{row.item} ({r.kind.short}: {row.verdict})") for r in results
+            for row in r.table.itertuples() if row.verdict in CHANGED and change_level(row) != "green"]
     if real:
-        marks.append(("red", f"{len(real)} of the changes are backed by a significant difference between the two "
-                             f"estimates, so {play} changes them: {'; '.join(real)}."))
+        worst = "red" if any(lv == "red" for lv, _ in real) else "amber"
+        marks.append((worst, f"{len(real)} of the changes are backed by a significant difference between the two "
+                             f"estimates at least the practical threshold, so {play} changes them: "
+                             f"{'; '.join(t for _, t in real)}."))
     if n_changed - len(real):
-        marks.append(("amber", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
-                               "significantly: the strong run cannot tell them apart from the scripted run's (more "
-                               "strong-play games would)."))
+        marks.append(("green", f"The other {n_changed - len(real)} changes come with two estimates that do not differ "
+                               "significantly, or by less than the practical threshold: nothing to act on (more "
+                               "strong-play games could still tell them apart)."))
     out = [Section("Strong play against scripted play", text=intro, marks=marks,
                    tables=[("Agreement by finding kind", summary_table(results))])]
     for r in results:

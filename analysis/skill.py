@@ -11,9 +11,15 @@ the challenger against the other seats of the opponent, the same deals in every 
   to every pair that met, so that a player that never lost keeps a finite rating. Ratings are
   on the Elo scale (400 points: odds of 10 to 1 head to head), the bottom rung at 0; the 95%
   intervals are basic bootstrap intervals over games (each pairing's games resampled).
+- **Rungs** are in rating order, lowest first: the top rung is the highest-rated player (never
+  the all-seeing search).
 - **Skill index.** The top rung's win share against the bottom rung's other seats, s, as a
-  fraction of the way from the equal share e = 1/n to always winning: (s - e) / (1 - e). 0: a
-  game of chance for these players; 1: the better player always wins.
+  fraction of the way from the equal share e = 1/n to always winning: (s - e) / (1 - e) (from the
+  top-against-bottom pairing the ladder played, whose challenger is named when it is not the top
+  rung); the same against the reference. 0: a game of chance for these players; 1: the better
+  player always wins. Both are lower bounds set by the strongest player the ladder had; the
+  verdict calls a game mostly luck only when that player is well above the reference
+  (``well_above_reference``).
 """
 
 from __future__ import annotations
@@ -94,7 +100,9 @@ class Ladder:
 
     @property
     def title(self) -> str:
-        return f"Skill ladder ({self.pairings[0].run.game.title}: {self.path.name})"
+        from analysis.glossary import rules_title
+
+        return f"Skill ladder ({rules_title(self.pairings[0].run)}: {self.path.name})"
 
 
 def share_counts(run: Run, bot: str) -> pd.DataFrame:
@@ -187,42 +195,58 @@ def skill_index(share: float, lo: float, hi: float, seats: int) -> tuple[float, 
 
 
 def ladder_summary(ladder: Ladder) -> dict:
-    """Ratings, rungs and the skill index of a ladder (what the report part and the CLI show)."""
+    """Ratings, rungs (lowest rating first) and the skill index of a ladder (what the report part
+    and the CLI show). The top rung is the highest-rated player that is not the all-seeing search."""
     data = [(p.challenger, p.opponent, p.counts) for p in ladder.pairings]
     r = ratings(ladder.players, data, ladder.seats)
+    table = r.table()
+    order = list(table.sort_values("rating", kind="stable")["player"])
     rungs = []
     vs_reference = {p.challenger: p for p in ladder.pairings if p.opponent == ladder.reference}
-    for k, name in enumerate(ladder.players):
-        row = {"rung": k + 1, "player": name, "role": "reference" if name == ladder.reference else ""}
+    for k, name in enumerate(order):
+        row = {"rung": k + 1, "player": name, "rating": float(table.loc[table["player"] == name, "rating"].iloc[0]),
+               "role": "reference" if name == ladder.reference else ""}
         if name in vs_reference:
             s, lo, hi, n = win_share(vs_reference[name].counts)
             row.update({f"share vs {ladder.reference}": s, "lo": lo, "hi": hi, "games": n})
         if k:
-            p, plo, phi = r.head_to_head(k, k - 1)
+            p, plo, phi = r.head_to_head(ladder.players.index(name), ladder.players.index(order[k - 1]))
             row.update({"ahead of the rung below": p, "ahead lo": plo, "ahead hi": phi})
         rungs.append(row)
-    top, bottom = top_rung(ladder.players), ladder.players[0]
-    pair = next((p for p in ladder.pairings if (p.challenger, p.opponent) == (top, bottom)), None)
-    skill = None
-    if pair is not None:
-        s, lo, hi, n = win_share(pair.counts)
-        upset_games = float((pair.counts["n"] * (pair.counts["t"] - pair.counts["c"])).sum())
-        ulo, uhi = wilson(upset_games, n)
-        index = skill_index(s, lo, hi, ladder.seats)
-        skill = {"top": top, "bottom": bottom, "share": s, "lo": lo, "hi": hi, "games": n, "equal": 1 / ladder.seats,
-                 "index": index[0], "index_lo": index[1], "index_hi": index[2],
-                 "upset": upset_games / max(n, 1), "upset_lo": float(ulo), "upset_hi": float(uhi),
-                 "head_to_head": r.head_to_head(0, ladder.players.index(top))}
-        if top in vs_reference:  # the same index against the reference: how far good play beats decent play
-            rs, rlo, rhi, _ = win_share(vs_reference[top].counts)
-            skill["reference"] = ladder.reference
-            skill["index_ref"], skill["index_ref_lo"], skill["index_ref_hi"] = skill_index(rs, rlo, rhi, ladder.seats)
-    return {"ratings": r, "rungs": pd.DataFrame(rungs), "skill": skill}
+    top = top_rung(order)
+    return {"ratings": r, "rungs": pd.DataFrame(rungs), "skill": _skill(ladder, r, top, vs_reference)}
+
+
+def _skill(ladder: Ladder, r: Ratings, top: str, vs_reference: dict) -> dict | None:
+    """The skill index of the top-against-bottom pairing the ladder played (its challenger is
+    ``played``, the top rung when the ladder planned it so), the top rung's rating and, when it
+    played the reference, its share and index against it."""
+    bottom = ladder.players[0]
+    pairs = [p for p in ladder.pairings if p.opponent == bottom and not is_seeing(p.challenger)]
+    pair = next((p for p in pairs if p.challenger == top), pairs[-1] if pairs else None)
+    if pair is None:
+        return None
+    s, lo, hi, n = win_share(pair.counts)
+    upset_games = float((pair.counts["n"] * (pair.counts["t"] - pair.counts["c"])).sum())
+    ulo, uhi = wilson(upset_games, n)
+    index = skill_index(s, lo, hi, ladder.seats)
+    skill = {"top": top, "played": pair.challenger, "bottom": bottom, "share": s, "lo": lo, "hi": hi, "games": n,
+             "equal": 1 / ladder.seats, "index": index[0], "index_lo": index[1], "index_hi": index[2],
+             "upset": upset_games / max(n, 1), "upset_lo": float(ulo), "upset_hi": float(uhi),
+             "head_to_head": r.head_to_head(ladder.players.index(bottom), ladder.players.index(pair.challenger)),
+             "reference": ladder.reference}
+    skill["rating"] = r.difference(top, bottom)[0]
+    if top in vs_reference:  # the same index against the reference: how far good play beats decent play
+        rs, rlo, rhi, _ = win_share(vs_reference[top].counts)
+        skill.update({"share_ref": rs, "share_ref_lo": rlo, "share_ref_hi": rhi,
+                      "above_ref": r.difference(top, ladder.reference)})
+        skill["index_ref"], skill["index_ref_lo"], skill["index_ref_hi"] = skill_index(rs, rlo, rhi, ladder.seats)
+    return skill
 
 
 def top_rung(players: list[str]) -> str:
-    """The skill index's top rung: the last player that is not the all-seeing search (a yardstick,
-    ``analysis.hidden_info``)."""
+    """The top rung of ``players`` in rating order (lowest first): the last that is not the
+    all-seeing search (a yardstick, ``analysis.hidden_info``)."""
     return next(p for p in reversed(players) if not is_seeing(p))
 
 
@@ -234,28 +258,33 @@ def sections(ladder: Ladder) -> list[Section]:
     table = summary["ratings"].table()
     table["games"] = [sum(int(p.counts["n"].sum()) for p in ladder.pairings if name in (p.challenger, p.opponent))
                       for name in ladder.players]
+    table = table.sort_values("rating", kind="stable").reset_index(drop=True)
     out = []
     sk = summary["skill"]
     if sk is not None:
         h, hlo, hhi = sk["head_to_head"]
-        text = (f"{sk['top']} (the top rung) wins {sk['share']:.3f} [{sk['lo']:.3f}, {sk['hi']:.3f}] of {sk['games']:,} "
+        who = sk["played"] + ("" if sk["played"] == sk["top"] else
+                              f" (the ladder's last rung, which it played against {sk['bottom']}; the top rung by "
+                              f"rating is {sk['top']})")
+        text = (f"{who} wins {sk['share']:.3f} [{sk['lo']:.3f}, {sk['hi']:.3f}] of {sk['games']:,} "
                 f"games against {ladder.seats - 1} seats of {sk['bottom']} (equal share {sk['equal']:.3f}): skill index "
-                f"{sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]. The bottom rung's seats win "
+                f"{sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]. {sk['bottom']}'s seats win "
                 f"{sk['upset']:.3f} [{sk['upset_lo']:.3f}, {sk['upset_hi']:.3f}] of those games; head to head, by the "
-                f"ratings, {sk['bottom']} finishes ahead of {sk['top']} with chance {h:.3f} [{hlo:.3f}, {hhi:.3f}]. "
-                + _reference_text(sk) + SKILL_TEXT)
+                f"ratings, {sk['bottom']} finishes ahead of {sk['played']} with chance {h:.3f} [{hlo:.3f}, {hhi:.3f}]. "
+                + _reference_text(sk) + SKILL_TEXT + " " + LOWER_BOUND_TEXT)
         out.append(Section("Skill index", text=text, marks=[(_skill_mark(sk), _skill_sentence(sk))]))
     out.append(Section("Ratings", text=(
         f"One rating per player from every pairing's games (reference opponent: {ladder.reference}; every pairing "
         "plays the same deals, seats rotated). " + RATINGS_TEXT),
-        tables=[("Ratings (Elo scale, bottom rung = 0; 95% bootstrap intervals)", table)],
+        tables=[(f"Ratings (Elo scale, {ladder.players[0]} = 0; 95% bootstrap intervals)", table)],
         figures=[("Ratings with 95% intervals",
                   forest(table["player"], [(table["rating"], table["lo"], table["hi"], "rating (Elo scale)", 0.0)],
                          "Ratings", ylabel="player"))]))
     out.append(Section("Rungs", text=(
         f"Each player's win share with one seat against {ladder.seats - 1} seats of the reference "
         f"({ladder.reference}; equal share {1 / ladder.seats:.3f}, Wilson 95% intervals), and, from the ratings, "
-        "its chance to finish ahead of the rung below head to head (basic bootstrap 95% interval)."),
+        "its chance to finish ahead of the rung below head to head (basic bootstrap 95% interval). Rungs are in "
+        "the order of the ratings, lowest first: the top rung is the highest-rated player."),
         tables=[("Rungs", summary["rungs"])]))
     return out + rule_sections(ladder)
 
@@ -270,7 +299,7 @@ def verdict_section(ladder: Ladder) -> Section:
 
 def rule_sections(ladder: Ladder) -> list[Section]:
     """The game's skill-per-rule sections (``skill_sections`` of its report module) on the pairing
-    of the strongest search rung against the reference, or of the top rung when there is none."""
+    of the highest-rated player against the reference."""
     from analysis.games import hook
 
     if ladder._rules is None:
@@ -278,7 +307,8 @@ def rule_sections(ladder: Ladder) -> list[Section]:
         against = [p for p in ladder.pairings if p.opponent == ladder.reference and not is_seeing(p.challenger)]
         ladder._rules = []
         if make is not None and against:
-            pair = max(against, key=lambda p: ladder.players.index(p.challenger))
+            rated = ladder.summary["ratings"].table().set_index("player")["rating"]
+            pair = max(against, key=lambda p: rated[p.challenger])
             ladder._rules = make(pair.run, pair.challenger, pair.opponent)
     return ladder._rules
 
@@ -289,12 +319,22 @@ RATINGS_TEXT = ("Bradley-Terry model fitted with choix: in each game the challen
                 f"basic bootstrap over games ({BOOTSTRAP} draws).")
 
 
+STRONG_MARGIN = 0.10  # "well above the reference": the share's 95% lower bound this far above the equal share
+MATTERS_A_LOT, MATTERS = 0.3, 0.1  # the skill index against the reference: green from 0.3, amber from 0.1
+LOWER_BOUND_TEXT = (
+    "Both indices are lower bounds: they say how much the strongest player the ladder had gains, and a stronger "
+    "player could gain more. The verdict calls a game mostly luck beyond decent play only when the ladder's top "
+    f"rung is well above the reference (its win share against the reference at least {100 * STRONG_MARGIN:g} "
+    "percentage points above the equal share at its 95% lower bound) and still gains little over it (index "
+    f"against the reference below {MATTERS}); green from {MATTERS_A_LOT}, amber from {MATTERS}.")
+
+
 def _reference_text(sk: dict) -> str:
     if "index_ref" not in sk:
         return ""
-    return (f"Against the reference ({sk['reference']}) instead of {sk['bottom']}, the same index is "
-            f"{sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, {sk['index_ref_hi']:.2f}]: how much better play "
-            "gains over decent play. ")
+    return (f"{sk['top']} against the reference ({sk['reference']}) instead: win share {sk['share_ref']:.3f} "
+            f"[{sk['share_ref_lo']:.3f}, {sk['share_ref_hi']:.3f}], index {sk['index_ref']:.2f} "
+            f"[{sk['index_ref_lo']:.2f}, {sk['index_ref_hi']:.2f}]: how much better play gains over decent play. ")
 
 
 def _judged(sk: dict) -> float:
@@ -309,23 +349,42 @@ def _top_below_reference(sk: dict) -> bool:
     return sk.get("index_ref_hi", 0.0) < 0
 
 
+def well_above_reference(sk: dict) -> bool:
+    """Is the top rung well above the reference: its win share against it at least
+    ``STRONG_MARGIN`` above the equal share at the 95% lower bound (``LOWER_BOUND_TEXT``)?"""
+    return sk.get("share_ref_lo", -1.0) >= sk["equal"] + STRONG_MARGIN
+
+
 def _skill_mark(sk: dict) -> str:
-    if _top_below_reference(sk):
-        return "amber"
-    return "green" if _judged(sk) >= 0.3 else "amber" if _judged(sk) >= 0.1 else "red"
+    v = _judged(sk)
+    if v >= MATTERS_A_LOT:
+        return "green"
+    return "amber" if v >= MATTERS or _top_below_reference(sk) or not well_above_reference(sk) else "red"
+
+
+def _top_words(sk: dict) -> str:
+    """The top rung named with its rating: "learned (rated 448, 44 [12, 80] above cautious)"."""
+    if "above_ref" not in sk:
+        return f"{sk['top']} (rated {sk['rating']:.0f} above {sk['bottom']})"
+    d, lo, hi = sk["above_ref"]
+    return f"{sk['top']} (rated {d:+.0f} [{lo:+.0f}, {hi:+.0f}] against {sk['reference']})"
 
 
 def _skill_sentence(sk: dict) -> str:
-    if _top_below_reference(sk):
-        return (f"Skill beyond decent play: not measured here. The ladder's top player, {sk['top']}, plays worse "
-                f"than the reference {sk['reference']} ({sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, "
-                f"{sk['index_ref_hi']:.2f}]); a stronger player (a larger search budget) is needed to say how much "
-                f"playing well matters (against {sk['bottom']}: {sk['index']:.2f} [{sk['index_lo']:.2f}, "
-                f"{sk['index_hi']:.2f}]).")
+    bottom = (f"against {sk['bottom']}: {sk['index']:.2f} [{sk['index_lo']:.2f}, {sk['index_hi']:.2f}]"
+              + ("" if sk["played"] == sk["top"] else f", played by {sk['played']}"))
+    if "index_ref" in sk and sk["index_ref"] < MATTERS and (_top_below_reference(sk) or not well_above_reference(sk)):
+        how = "plays worse than" if _top_below_reference(sk) else "is not well above"
+        return (f"Skill beyond decent play: not measured here. The ladder's top rung, {_top_words(sk)}, {how} the "
+                f"reference: win share {sk['share_ref']:.2f} [{sk['share_ref_lo']:.2f}, {sk['share_ref_hi']:.2f}] "
+                f"where the equal share is {sk['equal']:.2f} (well above needs at least {sk['equal'] + STRONG_MARGIN:.2f} "
+                f"at the 95% lower bound), index against it {sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, "
+                f"{sk['index_ref_hi']:.2f}]. These are lower bounds: a stronger player (a larger search budget) is "
+                f"needed to say how much playing well matters ({bottom}).")
     v = _judged(sk)
-    how = ("playing well matters a lot" if v >= 0.3 else "playing well matters somewhat" if v >= 0.1 else
-           "beyond decent play the game is mostly luck")
-    against = (f"{sk['top']} against {sk['reference']}: {sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, "
+    how = ("playing well matters a lot" if v >= MATTERS_A_LOT else "playing well matters at least somewhat"
+           if v >= MATTERS else "beyond decent play the game is mostly luck")
+    against = (f"against {sk['reference']}: {sk['index_ref']:.2f} [{sk['index_ref_lo']:.2f}, "
                f"{sk['index_ref_hi']:.2f}]; " if "index_ref" in sk else "")
-    return (f"Skill: {how} ({against}against {sk['bottom']}: {sk['index']:.2f} [{sk['index_lo']:.2f}, "
-            f"{sk['index_hi']:.2f}], {sk['top']} winning {sk['share']:.0%} where the equal share is {sk['equal']:.0%}).")
+    return (f"Skill: {how}, by the ladder's top rung {_top_words(sk)}, a lower bound set by that player ({against}"
+            f"{bottom}, {sk['played']} winning {sk['share']:.0%} where the equal share is {sk['equal']:.0%}).")

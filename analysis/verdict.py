@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 
 from analysis import queries
-from analysis.candidate import ALPHA, MARKS, RED_FACTOR, Candidate, Mark, level, percent, pp  # noqa: F401 (re-exported)
+from analysis.candidate import ALPHA, MARKS, RED_FACTOR, RULE, SHARED_WIN, Candidate, Mark, label, level, percent, percents, pp  # noqa: F401 (re-exported)
 from analysis.changes import change_sentence, largest, shared_changes, stall_level
-from analysis.findings import MIN_EFFECT
+from analysis.findings import MAX_SHARED_RATE, MIN_EFFECT
 from analysis.games import hook
 from analysis.sections import Section
 
@@ -33,7 +33,7 @@ def seat_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
             "red": "Seat order matters"}[lv]
     shared = " (shared wins count for every sharer)" if share * len(t) > 1 + 1e-9 else ""
     return Mark(lv, f"{head}: the best seat (seat {int(best['seat'])}) wins {pp(best['rate'])} of games "
-                       f"(95% CI {pp(best['lo'])}-{pp(best['hi'])}), the worst (seat {int(worst['seat'])}) "
+                       f"(95% CI {'-'.join(percents(best['lo'], best['hi']))}), the worst (seat {int(worst['seat'])}) "
                        f"{pp(worst['rate'])}; an even share is {pp(share)}{shared}.", line="seat_spread")
 
 
@@ -53,8 +53,7 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     t = t.sort_values("rate", ascending=False)
     best, second = t.iloc[0], t.iloc[1]  # dominance: the best strategy against the next best
     d = rate_difference(int(best["successes"]), int(best["n"]), int(second["successes"]), int(second["n"]))
-    size = abs(d["diff"]) / min_effect if d["lo"] > 0 or d["hi"] < 0 else 0.0
-    lv = "green" if size < 1 else "red" if size >= RED_FACTOR else "amber"
+    lv = label(d["p"], abs(d["diff"]) / min_effect)  # one comparison: its p is its q
     head = {"green": "No strategy dominates", "amber": "One strategy is stronger", "red": "One strategy dominates"}[lv]
     rest = "; ".join(f"{r.bot} {pp(r.rate)}" for r in t.iloc[2:].itertuples())
     return Mark(lv, f"{head}: the {best['bot']} bot wins {pp(best['rate'])} of the games it plays, the next best "
@@ -63,13 +62,32 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
                     ". This measures how the bots play, not the rules alone.", "bot")
 
 
-def stall_marks(cands: list[Candidate], min_effect: float, flags: dict[str, str] = {}) -> list[Mark]:
+SHARED_TEXT = (" No lever moves it: if the game means one winner, a tie-break in the rules' text is the change to "
+               "make.")
+
+
+def stall_marks(cands: list[Candidate], min_effect: float, flags: dict[str, str] = {},
+                assumed: dict[str, tuple[str, str]] = {}) -> list[Mark]:
     """Rule lines: how often games end at a turn cap or in a stalemate (``flags``: the game's
-    stall flags, column -> words)."""
+    stall flags, column -> words), and in a shared win. A frequent stall whose ending the printed
+    rules do not decide (``assumed``: column -> rule ID, rule) is named as a rule gap to close."""
     flag = {w: f for f, w in flags.items()}
-    out = [Mark(stall_level(c, min_effect), c.sentence().split(": ", 1)[1], line=f"rate:{flag.get(c.subject, '')}")
-           for c in cands if c.kind == "stall"]
-    return out or [Mark("green", "Games always end: this game has no turn cap or stalemate to hit.")]
+    out = []
+    for c in (c for c in cands if c.kind == "stall" and c.subject != SHARED_WIN):
+        lv, f = stall_level(c, min_effect), flag.get(c.subject, "")
+        text = c.sentence().split(": ", 1)[1]
+        if f in assumed and lv != "green":
+            rule, words = assumed[f]
+            text += (f" The printed rules do not say how this ends; the simulation assumes {rule} ({words}): a rule "
+                     "gap to close, since it decides these games.")
+        out.append(Mark(lv, text, line=f"rate:{f}"))
+    out = out or [Mark("green", "Games always end: this game has no turn cap or stalemate to hit.")]
+    for c in (c for c in cands if c.kind == "stall" and c.subject == SHARED_WIN):
+        lv = stall_level(c, min_effect)
+        out.append(Mark(lv, c.sentence().split(": ", 1)[1] + (SHARED_TEXT if lv != "green" else "")))
+    if not any(c.kind == "stall" and c.subject == SHARED_WIN for c in cands):
+        out.append(Mark("green", f"No game has more than one winner (tolerated: {pp(MAX_SHARED_RATE)} of games)."))
+    return out
 
 
 def engine_marks(cands: list[Candidate], min_effect: float) -> list[Mark]:
@@ -122,7 +140,8 @@ def section(label: str, run, cands: list[Candidate], min_effect: float) -> list[
     """One run's verdict page (``cands``: the run's adjusted candidates): the overall verdict on
     the rule lines, the rule lines and what to change; then the bot and engine lines."""
     marks = [seat_mark(run, cands, min_effect), bot_mark(run, cands, min_effect),
-             *stall_marks(cands, min_effect, run.game.stall_flags), *engine_marks(cands, min_effect)]
+             *stall_marks(cands, min_effect, run.game.stall_flags, getattr(run.game, "assumed_ends", {})),
+             *engine_marks(cands, min_effect)]
     own = hook(run.config.game, "verdict_marks")
     if own:
         marks += own(run, cands, min_effect)
@@ -145,7 +164,8 @@ LEGEND = (f"Each line is marked green ({MARKS['green']}), amber ({MARKS['amber']
           "to change in the rules. Its bot lines (does one strategy dominate) and engine lines (play-guard hits) "
           "follow apart and do not count towards it. 'Likely between' gives the range the true value lies in, "
           "from the number of games played. The numbers behind each line are in the findings and in the run's "
-          "sections; the tests in the appendix.")
+          "sections; the tests in the appendix. " + RULE + " Each measure has one reference, named where it is shown "
+          "and the same in the verdict, the findings, the sections, the robustness part and the appendix.")
 READING_TITLE = "How to read the verdict"
 
 

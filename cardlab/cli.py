@@ -516,11 +516,11 @@ def ladder(
     _print_table(summary["rungs"].astype(object).where(summary["rungs"].notna(), ""), "rungs: win share against the reference, chance ahead of the rung below")
     sk = summary["skill"]
     if sk is not None:
-        typer.echo(f"skill index {sk['index']:.3f} [{sk['index_lo']:.3f}, {sk['index_hi']:.3f}]: {sk['top']} wins "
+        typer.echo(f"skill index {sk['index']:.3f} [{sk['index_lo']:.3f}, {sk['index_hi']:.3f}]: {sk['played']} wins "
                    f"{sk['share']:.3f} against {sk['bottom']} (equal share {sk['equal']:.3f}); upsets {sk['upset']:.3f}")
         if "index_ref" in sk:
-            typer.echo(f"skill index against the reference {sk['reference']}: {sk['index_ref']:.3f} "
-                       f"[{sk['index_ref_lo']:.3f}, {sk['index_ref_hi']:.3f}]")
+            typer.echo(f"skill index of the top rung {sk['top']} against the reference {sk['reference']}: "
+                       f"{sk['index_ref']:.3f} [{sk['index_ref_lo']:.3f}, {sk['index_ref_hi']:.3f}] (a lower bound)")
     if report_dir is not None:
         html, pdf = summary["report"]
         typer.echo(f"wrote {html} and {pdf}")

@@ -21,7 +21,7 @@ from sim import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
 from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
-from analysis.glossary import plain_table, section as glossary_section
+from analysis.glossary import in_words, plain_table, run_titles, section as glossary_section
 from analysis.load import Run, cores
 from analysis.advice import is_advice, load_advice
 from analysis.sections import Section, anchor
@@ -115,10 +115,12 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
         pending.append((robust.part_title(standing),
                         lambda n, a=strong, b=scripted, r=results, st=standing: robust.sections(a, b, r, st)))
     controls = supporting([i for i in items if isinstance(i, Run)])
+    parts_runs = [i for i in items if isinstance(i, Run) and id(i) not in controls]  # a control run serves, not a part
+    titles = dict(zip(map(id, parts_runs), run_titles(parts_runs)))
     for item in items:
         if isinstance(item, Run):
-            if id(item) not in controls:  # a control run serves another run's figures, not a part
-                labelled.append((f"{item.game.title}: {item.path.name}", item))
+            if id(item) in titles:
+                labelled.append((titles[id(item)], item))
             continue
         table = sweep.metrics(item)
         cands = sweep.candidates(item, table)
@@ -143,7 +145,17 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     parts += [(title, make(len(cands))) for title, make in pending]
     parts += [(ladder.title, skill.sections(ladder) + hidden_info.sections(ladder)) for ladder in ladders]
     glossary = glossary_section({r.game.title: hook(r.config.game, "GLOSSARY") or {} for _, r in shown})
-    return parts + runs + [("Appendix", [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else []))]
+    appendix = [findings.appendix(cands, min_effect, extra_text=" ".join(texts))] + ([glossary] if glossary else [])
+    return [(title, [said(s) for s in sections]) for title, sections in parts + runs] + [("Appendix", appendix)]
+
+
+def said(s: Section) -> Section:
+    """A section whose prose, verdict lines and findings say the glossary's codes in words
+    (``analysis.glossary.in_words``); its tables and the glossary keep the codes."""
+    s.text = in_words(s.text)
+    s.marks = [(level, in_words(text)) for level, text in s.marks]
+    s.items = [(in_words(text), target) for text, target in s.items]
+    return s
 
 
 def diagnostics(labelled: list[tuple[str, Run]]) -> list[bot_diagnostics.Diagnostic]:

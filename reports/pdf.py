@@ -213,6 +213,10 @@ class Heading(Paragraph):
         """The name of its bookmark: the target of its outline entry and of its contents line."""
         return f"h{id(self)}"
 
+    def split(self, availWidth, availHeight):
+        """A heading is never split: one that does not fit starts the next page."""
+        return []
+
     def draw(self):
         self.canv.bookmarkPage(self.key)
         self.canv.addOutlineEntry(self.title, self.key, level=self.level, closed=self.level > 0)

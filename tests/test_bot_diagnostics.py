@@ -22,7 +22,7 @@ def test_futile_choice_fires_on_a_choice_that_never_succeeds():
     (d,) = bd.futile_choices(calls(500, 0), RUN, "random", "calls on {}", "right", of="judged calls")
     assert (d.bot, d.does, d.count, d.n, d.value) == ("random", "calls on VIR", 500, 2300, 0.0)
     assert d.value_hi < bd.MAX_SUCCESS and d.ref_value == pytest.approx(700 / 1800)
-    assert d.sentence.startswith("toy: random calls on VIR 500 times (21.7% of all judged calls) and 0 of them are right")
+    assert d.sentence.startswith("toy: random calls on VIR 500 times (21.7% of all judged calls, every bot's together) and 0 of them are right")
 
 
 @pytest.mark.parametrize("tries, ok", [(500, 50), (99, 0), (0, 0)])

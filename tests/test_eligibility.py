@@ -11,7 +11,8 @@ from analysis import eligibility as E
 from sim.stats import rate_difference
 from tests.test_cli import cardlab
 
-TITLE = "High card with search (test game)"
+SCRIPTED = "High card, lucky bonus 3, 2 players, plain bots"  # run titles in words (``analysis.glossary.run_title``)
+SEARCH = "High card, lucky bonus 3, 2 players, search bots"
 NOT_RATED = "not rated (no skill ladder of this game in the report)"
 
 
@@ -60,22 +61,21 @@ def test_the_game_threshold_is_what_its_docstring_says():
 def test_a_tiny_search_run_carries_no_finding_and_no_verdict(runs):
     parts = parts_of([runs / "scripted", runs / "tiny"])
     verdict = [s.title for s in parts["Verdict"]]
-    assert verdict == ["How to read the verdict", f"{TITLE}: scripted", f"{TITLE}: scripted: bots and engine",
-                       E.KEPT_TITLE]
+    assert verdict == ["How to read the verdict", SCRIPTED, f"{SCRIPTED}: bots and engine", E.KEPT_TITLE]
     (kept,) = parts["Verdict"][-1].items
     assert kept == (f"tiny: search x2 at budget 8, 300 games, {NOT_RATED}. Kept out: 300 games are fewer than the "
                     "2,000 that design findings need; its search player is not shown stronger than the game's "
-                    "scripted reference.", (f"{TITLE}: tiny", ""))
+                    "scripted reference.", (SEARCH, ""))
     tested = parts["Appendix"][0].tables[-1][1]
-    assert set(tested["run"]) == {"scripted"}  # not one test of the tiny run joins the findings
-    assert all(target[0] != f"{TITLE}: tiny" for s in parts["Findings"] for _, target in s.items)
-    assert parts[f"{TITLE}: tiny"][0].title == "Kept out of the design findings"  # its part stays, as measurements
+    assert set(tested["run"]) == {SCRIPTED}  # not one test of the tiny run joins the findings
+    assert all(target[0] != SEARCH for s in parts["Findings"] for _, target in s.items)
+    assert parts[SEARCH][0].title == "Kept out of the design findings"  # its part stays, as measurements
 
 
 def test_a_tiny_search_run_of_a_robustness_pair_is_a_smoke_test_only(runs):
     parts = parts_of([runs / "scripted", runs / "tiny"], robustness=(runs / "tiny", runs / "scripted"))
     title = f"Robustness smoke test: search x2 at budget 8, 300 games, {NOT_RATED}"
-    assert title in parts and f"{TITLE}: tiny" not in parts
+    assert title in parts and SEARCH not in parts
     assert [s.title for s in parts["Verdict"]][-1] != E.KEPT_TITLE  # shown in the robustness part, not listed
     level, text = parts[title][0].marks[0]
     assert level == "amber" and text.startswith(
@@ -92,7 +92,7 @@ def test_a_search_run_the_ladder_rates_stronger_carries_findings(runs):
     assert "Elo above plain (95% interval +" in title and title.endswith("; skill ladder ladder)")
     assert not parts[title][0].marks[0][1].startswith("A smoke test")
     verdict = [s.title for s in parts["Verdict"]]
-    assert f"{TITLE}: strong" in verdict and f"{TITLE}: scripted" in verdict and f"{TITLE}: other-budget" not in verdict
+    assert f"{SEARCH}: strong" in verdict and SCRIPTED in verdict and f"{SEARCH}: other-budget" not in verdict
     kept = parts["Verdict"][-1]
     assert kept.title == E.KEPT_TITLE and [t for t, _ in kept.items] == [
         "other-budget: search x2 at budget 4, 2,000 games, not rated (the skill ladder ladder has no search@4 rung). "

@@ -62,7 +62,7 @@ def test_seat_zero_advantage_is_found_first():
     assert found[0].rate == pytest.approx((1000 + 600) / 4000) and found[0].rate == pytest.approx(rate)
     assert found[0].effect == pytest.approx(0.4 - 0.25) and found[0].q < 0.05
     assert found[0].lo < found[0].rate < found[0].hi
-    assert all(f.kind == "seat" for f in found)  # bots rotate over seats: no bot stands out
+    assert all(f.kind == "seat" for f in found if f.subject != "a shared win")  # bots rotate: no bot stands out
     assert "seat 0 wins 40.0% of games" in found[0].sentence()
 
 
@@ -122,9 +122,9 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     assert lists == ["Design issues", "Bot strength", "Sanity checks"]
     assert re.search(r'<span class="mark (green|amber|red)"', html)  # the verdict lines carry their marks
     bots = re.search(r'id="findings-bot-strength".*?<ol class="findings">(.*?)</ol>', html, re.S).group(1)
-    assert "bot lucky wins" in bots and 'href="#high-card-test-game-run-win-rate-by-seat-and-by-bot"' in bots
+    assert "bot lucky wins" in bots and 'href="#high-card-lucky-bonus-3-2-players-win-rate-by-seat-and-by-bot"' in bots
     assert "Benjamini-Hochberg" in html and "Every test of the findings" in html
-    diag = re.search(r'<h2 id="bot-diagnostics-high-card-test-game-run">.*?<h[12] ', html, re.S)
+    diag = re.search(r'<h2 id="bot-diagnostics-high-card-lucky-bonus-3-2-players">.*?<h[12] ', html, re.S)
     assert diag and "None fires" in diag.group(0)  # the toy game has no diagnostics hook
 
 
@@ -144,8 +144,9 @@ def verdict_of(run):
 
 def test_verdict_marks_a_fair_table_green_and_a_seat_advantage_red():
     fair, others = verdict_of(table())
-    assert [lv for lv, _ in fair.marks] == ["green", "green", "green"]
+    assert [lv for lv, _ in fair.marks] == ["green", "green", "green", "green"]
     assert fair.marks[0] == ("green", "Overall, on the rules: fine.")
+    assert fair.marks[3] == ("green", "No game has more than one winner (tolerated: 5.0% of games).")
     assert fair.marks[1][1].startswith("Seat order does not matter in practice: the best seat")
     assert fair.text == "No rule issue found."
     assert [lv for lv, _ in others.marks] == ["green"] and others.marks[0][1].startswith("Bots: No strategy dominates")
@@ -165,7 +166,21 @@ def test_what_to_change_names_the_uneven_seat_and_by_how_much():
     # seat 0 wins its own 1,000 games and 600 shared ones: 40.0% against 3,000 of 12,000 (25.0%) for the others
     page, _ = verdict_of(table(seat0_extra=0.2))
     assert page.text == ("What to change: even out seat order: seat 0 wins 15.0 percentage points more often than the "
-                         "other seats (40.0% of games against 25.0%), so compensate the other seats.")
+                         "other seats (40.0% of games against 25.0%), so compensate the other seats; if one winner is "
+                         "meant, add a tie-break (15.0% of games have more than one winner; tolerated: 5.0%).")
+
+
+def test_shared_wins_above_the_tolerated_share_are_a_rule_line():
+    """600 of 4,000 games (15%) have two winners: three times the tolerated 5%, so red, with a
+    tie-break as the change; 3% of games (120) stay green."""
+    page, _ = verdict_of(table(seat0_extra=0.2))
+    lv, text = page.marks[-1]
+    assert lv == "red" and text.startswith("A shared win (more than one winner) ends 15.0% of games (likely 13.9% to "
+                                           "16.1%); tolerated: 5.0%. No lever moves it")
+    found = F.findings(F.candidates([("run", table(seat0_extra=0.2))]))
+    assert [c.list for c in found if c.subject == "a shared win"] == ["design"]
+    few, _ = verdict_of(table(seat0_extra=0.04))
+    assert few.marks[-1][0] == "green" and few.marks[-1][1].startswith("A shared win (more than one winner) ends 3.0%")
 
 
 def test_overall_ignores_a_dominant_bot():

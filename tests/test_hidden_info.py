@@ -95,15 +95,30 @@ def test_the_hidden_information_section_renders(made, tmp_path):
     ladder_part = next(v for k, v in parts.items() if k.startswith("Skill ladder"))
     section = next(s for s in ladder_part if s.title == H.TITLE)
     measures = section.tables[0][1]
-    assert list(measures["measure"][:4]) == ["G_0: random bot's win share", "G_m: honest search's win share",
-                                             "G_u: all-seeing search's win share", "gain G_u - G_m"]
+    g0, gm, gu = "random bot's win share (G_0)", "honest search's win share (G_m)", "all-seeing search's win share (G_u)"
+    assert list(measures["measure"][:4]) == [g0, gm, gu, "gain: all-seeing minus honest search"]
     ratio = measures.set_index("measure").loc["skill ratio (win shares)"]
     g = measures.set_index("measure")["value"]
-    expected = (g["G_m: honest search's win share"] - g["G_0: random bot's win share"]) / (
-        g["G_u: all-seeing search's win share"] - g["G_0: random bot's win share"])
+    expected = (g[gm] - g[g0]) / (g[gu] - g[g0])
     assert ratio["value"] == pytest.approx(expected) and ratio["95% low"] < ratio["value"] < ratio["95% high"]
     assert any(s.title == f"{H.TITLE}: definitions" and "Dreef" in s.text for s in ladder_part)
     res = cardlab("report", made / "ladder", "--out", tmp_path / "r")
     assert res.returncode == 0, res.stderr
     html = (tmp_path / "r" / "report.html").read_text()
     assert ">Hidden information</h2>" in html and "skill ratio" in html
+
+
+def test_one_reading_from_the_strongest_honest_player():
+    """Where the strongest honest player is not the search, the words come from its ratio only
+    (the search's ratio is a number without a reading of its own)."""
+    row = {"budget": 8, "G_m (search)": 0.158, "G_m lo": 0.13, "G_m hi": 0.19, "G_u (all-seeing)": 0.247,
+           "G_u lo": 0.21, "G_u hi": 0.28, "gain": 0.089, "gain lo": 0.043, "gain hi": 0.134, "G_0 (random)": 0.011,
+           "skill ratio": 0.62, "ratio lo": 0.46, "ratio hi": 0.75, "strongest honest": "cautious", "G_m best": 0.25,
+           "best ratio": 1.01, "best lo": 0.85, "best hi": 1.14}
+
+    class L:
+        seats, reference = 4, "cautious"
+
+    text = H._budget_sentence(L, row)
+    assert "the hidden cards matter little" in text and "what the opponents hide matters" not in text
+    assert "the search's skill ratio is 0.62 [0.46, 0.75]." in text

@@ -174,14 +174,17 @@ def test_report_robustness_bad_input_is_one_line(toy_pair, tmp_path):
     assert not (tmp_path / "rep").exists()
 
 
-def test_a_run_whose_own_law_figures_use_the_base_game_is_named_with_its_reference():
-    """Law effects here are against the other laws' average; a run with a control run shows its
-    laws against the base game in its own sections: the part says which is which."""
+def test_law_effects_keep_their_one_reference_or_are_left_out():
+    """One run of the pair with a control run (its laws against the base game everywhere else),
+    the other without: the part leaves the law kinds out and names the missing control run; with
+    both or neither, nothing is said."""
     from pathlib import Path
 
-    strong = SimpleNamespace(path=Path("/r/search"), control=None)
-    scripted = SimpleNamespace(path=Path("/r/madness"), control=SimpleNamespace(path=Path("/r/madness-base")))
-    text = rb._other_reference(strong, scripted)
-    assert text.startswith(" The law section and scorecard of madness (control run madness-base) measure the same "
-                           "laws against the base game instead")
-    assert rb._other_reference(strong, SimpleNamespace(path=Path("/r/b"), control=None)) == ""
+    cfg = SimpleNamespace(game="none")
+    strong = SimpleNamespace(path=Path("/r/search"), control=None, config=cfg)
+    scripted = SimpleNamespace(path=Path("/r/madness"), control=SimpleNamespace(path=Path("/r/madness-base")), config=cfg)
+    text = rb.mixed_reference(strong, scripted)
+    assert text.startswith(" Law effects are left out of this comparison: madness's are measured against the base "
+                           "game (its control run madness-base)")
+    assert "search has no control run in the report" in text
+    assert rb.mixed_reference(strong, SimpleNamespace(path=Path("/r/b"), control=None, config=cfg)) == ""

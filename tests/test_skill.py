@@ -146,10 +146,15 @@ def test_plan_every_player_against_the_reference_and_the_top_against_the_bottom(
         "search@16-vs-cautious", "search@64-vs-cautious"]  # two search budgets never share a table
 
 
-def _summary(index_ref, lo, hi):
-    return {"top": "search@8", "bottom": "random", "reference": "cautious", "index": 0.27, "index_lo": 0.22,
-            "index_hi": 0.32, "share": 0.45, "equal": 0.25, "index_ref": index_ref, "index_ref_lo": lo,
-            "index_ref_hi": hi}
+def _summary(index_ref, lo, hi, share_lo=None):
+    """A 4-player ladder's skill summary whose top rung has index ``index_ref`` [lo, hi] against
+    the reference; ``share_lo``: its win share's 95% lower bound there (from the index by default)."""
+    to_share = lambda v: 0.25 + 0.75 * v  # noqa: E731
+    return {"top": "search@8", "played": "search@8", "bottom": "random", "reference": "cautious", "index": 0.27,
+            "index_lo": 0.22, "index_hi": 0.32, "share": 0.45, "equal": 0.25, "rating": 300.0,
+            "index_ref": index_ref, "index_ref_lo": lo, "index_ref_hi": hi, "share_ref": to_share(index_ref),
+            "share_ref_lo": to_share(lo) if share_lo is None else share_lo, "share_ref_hi": to_share(hi),
+            "above_ref": (40.0, 10.0, 70.0)}
 
 
 def test_a_top_player_weaker_than_the_reference_measures_no_skill():
@@ -158,7 +163,35 @@ def test_a_top_player_weaker_than_the_reference_measures_no_skill():
     weaker = _summary(-0.12, -0.16, -0.08)
     assert _skill_mark(weaker) == "amber"
     assert "not measured" in _skill_sentence(weaker) and "mostly luck" not in _skill_sentence(weaker)
-    even = _summary(0.02, -0.03, 0.07)  # as strong as the reference: better play gains nothing
-    assert _skill_mark(even) == "red" and "mostly luck" in _skill_sentence(even)
+    assert "plays worse than the reference" in _skill_sentence(weaker)
     assert _skill_mark(_summary(0.16, 0.12, 0.20)) == "amber"
     assert _skill_mark(_summary(0.35, 0.31, 0.39)) == "green"
+
+
+def test_mostly_luck_only_when_the_top_rung_is_well_above_the_reference():
+    """The top rung barely above the reference (44 Elo, as daifugo's learned bot over greedy:
+    share 0.325 [0.30, 0.35], index 0.0997) measures a lower bound, not luck; only a top rung whose
+    share's lower bound is 10 points above the equal share, and still gains little, makes the game
+    mostly luck."""
+    from analysis.skill import _skill_mark, _skill_sentence
+
+    barely = _summary(0.0997, 0.0667, 0.1333)  # share 0.325 [0.30, 0.35]: lower bound under 0.35
+    assert _skill_mark(barely) == "amber"
+    assert "mostly luck" not in _skill_sentence(barely) and "is not well above the reference" in _skill_sentence(barely)
+    assert "search@8 (rated +40 [+10, +70] against cautious)" in _skill_sentence(barely)
+    strong = _summary(0.08, 0.07, 0.09, share_lo=0.35)  # lower bound exactly 10 points above 0.25
+    assert _skill_mark(strong) == "red" and "mostly luck" in _skill_sentence(strong)
+    assert "a lower bound set by that player" in _skill_sentence(strong)
+
+
+def test_rungs_in_rating_order_and_the_top_rung_is_the_highest_rated(tmp_path):
+    """Rungs listed lucky,plain (the better player first): the rungs table puts plain first,
+    the top rung is lucky, and the index against the bottom names the player that played it."""
+    res = cardlab("ladder", "toy", "--rungs", "lucky,plain", "--reference", "plain", "--games", 1200, "--players", 3,
+                  "--seed", 3, "--set", "lucky_bonus=13", "--out", tmp_path / "ladder")
+    assert res.returncode == 0, res.stderr
+    summary = ladder_summary(Ladder.open(tmp_path / "ladder"))
+    assert list(summary["rungs"]["player"]) == ["plain", "lucky"]
+    sk = summary["skill"]
+    assert (sk["top"], sk["played"], sk["bottom"]) == ("lucky", "plain", "lucky")
+    assert sk["share_ref"] == 1.0 and sk["index_ref"] == 1.0

@@ -267,7 +267,7 @@ def frequency_section(run) -> Section:
     length = length.to_frame("mean per round").reset_index()
     return Section("Revolutions, forbidden finishes and card effects", text=(
         "Share of rounds with at least one event (95% Wilson) and mean events per round; per-bot means are per "
-        "game. The play-count guard (DEC-18) should stay at zero."),
+        "game. The play-count guard (the engine's play limit of a round) should stay at zero."),
         tables=[("Events per round", table), ("Forbidden finishes and revolutions per game, by bot", per),
                 ("Round length", length.rename(columns={"index": "measure"}))],
         figures=[("Rounds with the event", _bars(table, "event", "Share of rounds with the event (95% Wilson)"))])
@@ -324,7 +324,7 @@ def candidates(run, run_label: str) -> list[Candidate]:
 
 
 def guard_candidate(run, run_label: str) -> list[Candidate]:
-    """A sanity check: rounds that hit the play-count guard (DEC-18), which should never happen,
+    """A sanity check: rounds that hit the play-count guard (``max_plays_per_round``, DEC-18), which should never happen,
     with the laws in force in every such round (the rule combination that allows an endless round)."""
     p = run.config.players
     if "guard_hit" not in run.columns("rounds"):
@@ -341,7 +341,8 @@ def guard_candidate(run, run_label: str) -> list[Candidate]:
     tail = "of rounds" + (f", every one with law {' and '.join(laws)} in force" if laws else "")
     return [Candidate(run_label, "Revolutions, forbidden finishes and card effects", "play-count guard", "guard",
                       k / n, float(lo), float(hi), 0.0, k / n, 0.0 if k else 1.0,
-                      head="The engine's play limit (a round stopped after max_plays_per_round plays, DEC-18) ends", tail=tail, base="tolerated",
+                      head=f"The engine's play limit (a round stopped after {run.config.params.get('max_plays_per_round', 0):,} "
+                           "plays, a safety stop the printed rules do not have) ends", tail=tail, base="tolerated",
                       diff_lo=float(lo), diff_hi=float(hi))]
 
 
@@ -619,7 +620,7 @@ def robustness_kinds(run, use_control: bool = False) -> list:
     ref = _ref_short(eff)
     for col, (title, measure, unit, short) in ROBUST_LAWS.items():
         rows = [{"item": f"law {r['card']}", "est": r[f"{col}_diff"], "lo": r[f"{col}_lo"], "hi": r[f"{col}_hi"],
-                 "p": r[f"{col}_p"]} for r in eff.to_dict("records")]
+                 "p": r[f"{col}_p"], "ref": r[f"{col}_without"]} for r in eff.to_dict("records")]
         out.append(Kind(f"law_{col}", f"Laws against {ref}: {title}", f"{measure}, against {ref}", unit, frame(rows),
                         noun="law", short=f"{short} against {ref}"))
     return out

@@ -144,11 +144,13 @@ LAW_MEASURES = (("lead_changes", "lead_changes", "mean"), ("last_round", "leader
                 ("from_last", "winner_worst_place = players", "rate"), ("shared", "n_winners > 1", "rate"))
 
 
-def law_table(run) -> pd.DataFrame:
+def law_table(run, control=None) -> pd.DataFrame:
     """Per rule card revealed as a law in some games of the run: the measures in the games where
     it was in force (revealed in some round, ``laws_mask``) with their 95% intervals, and the
-    difference to the run's games without it (Welch for the mean, Newcombe for shares) with
-    p-values and Benjamini-Hochberg q-values over the whole table."""
+    difference to the reference (Welch for the mean, Newcombe for shares) with p-values and
+    Benjamini-Hochberg q-values over the whole table. The reference is the base game (every game
+    of ``control``, the run's control run) when given, else the run's games without the law (the
+    other laws' average): the law effects' one reference (``law_reference``)."""
     sel = []
     for name, expr, kind in LAW_MEASURES:
         if kind == "mean":
@@ -159,10 +161,12 @@ def law_table(run) -> pd.DataFrame:
         f"SELECT c, ((laws_mask >> (c - 1)) & 1) = 1 AS inforce, count(*) AS n, {', '.join(sel)} "
         f"FROM (SELECT *, {int(run.config.players)} AS players FROM games), range(1, {N_RULE_CARDS + 1}) t(c) "
         f"GROUP BY 1, 2 ORDER BY 1, 2")
+    base = None if control is None else control.sql(
+        f"SELECT count(*) AS n, {', '.join(sel)} FROM (SELECT *, {int(control.config.players)} AS players FROM games)")
     rows = []
     for c, grp in df.groupby("c"):
         w = grp[grp["inforce"]]
-        o = grp[~grp["inforce"]]
+        o = grp[~grp["inforce"]] if base is None else base
         if w.empty or o.empty:
             continue
         w, o = w.iloc[0], o.iloc[0]
@@ -195,25 +199,28 @@ def law_table(run) -> pd.DataFrame:
     return out
 
 
-LAW_REFERENCE = "the run's games without it (other laws instead)"
+def law_reference(control) -> str:
+    """The reference of the per-law game feel in words: the law effects' one reference."""
+    return (f"the base game (control run {control.path.name})" if control is not None else
+            "the other laws' average (the run's games without it)")
 FEEL_PANELS = (("last_round", "decided only in the last round"), ("from_last", "winner was last after some round"),
                ("shared", "shared win"))
 
 
-def _law_figures(laws: pd.DataFrame) -> list[tuple[str, object]]:
+def _law_figures(laws: pd.DataFrame, ref: str) -> list[tuple[str, object]]:
     """The per-law game feel as two charts of two panels each (every label at least
-    ``charts.MIN_FONT`` points at the printed size), each difference against the run's games
-    without the law."""
+    ``charts.MIN_FONT`` points at the printed size), each difference against ``ref``."""
     panels = [(laws["lead_changes_diff"], laws["lead_changes_diff_lo"], laws["lead_changes_diff_hi"],
                "lead changes per game: with minus without", 0.0)]
     for name, xlabel in FEEL_PANELS:
         panels.append((PP * laws[f"{name}_diff"], PP * laws[f"{name}_diff_lo"], PP * laws[f"{name}_diff_hi"],
                        f"{xlabel} (pp): with minus without", 0.0))
+    short = ref.split(" (", 1)[0]
     title = "Game feel, law in force minus {ref}:\n{what} (95% intervals)"
-    return [("Game feel per law against the games without it: lead changes and last-round decisions",
-             charts.forest(laws["card"], panels[:2], title.format(ref=LAW_REFERENCE, what="lead changes, last round"))),
-            ("Game feel per law against the games without it: comebacks from last and shared wins",
-             charts.forest(laws["card"], panels[2:], title.format(ref=LAW_REFERENCE, what="comebacks, shared wins")))]
+    return [(f"Game feel per law against {short}: lead changes and last-round decisions",
+             charts.forest(laws["card"], panels[:2], title.format(ref=short, what="lead changes, last round"))),
+            (f"Game feel per law against {short}: comebacks from last and shared wins",
+             charts.forest(laws["card"], panels[2:], title.format(ref=short, what="comebacks, shared wins")))]
 
 
 def feel_section(run) -> Section:
@@ -253,7 +260,8 @@ def feel_section(run) -> Section:
                 charts.rate_bars(decided, "winner sole leader from",
                                  "Winner sole leader for good from (95% Wilson)", xlabel="round"))]
     html_only: tuple[str, ...] = (full + ", every column", caption_decided, caption_behind)
-    laws = law_table(run)
+    laws = law_table(run, control)
+    ref = law_reference(control)
     if not laws.empty:
         show = ["card", "games_with", "games_without"]
         for name, _, _ in LAW_MEASURES:
@@ -264,13 +272,16 @@ def feel_section(run) -> Section:
         caption_with = ("Per law: games where it was in force (revealed in some round): lead changes per game "
                         "(95% t), decided only in the last round, winner was last after some round, shared win "
                         "(95% Wilson)")
-        caption_diff = (f"Per law: with minus without it, against {LAW_REFERENCE}: Welch for lead changes, "
+        caption_diff = (f"Per law: with it minus {ref}: Welch for lead changes, "
                         "Newcombe for shares; p and Benjamini-Hochberg q over the table")
         tables += [(caption_with, laws[show]), (caption_diff, laws[diffs])]
         html_only += (caption_with, caption_diff)
-        figures += _law_figures(laws)
-        text += (" Per law (reference: the run's games where it was not revealed, which hold other laws instead, "
-                 "not the base game): the games where it was revealed against the others; the rule deck "
-                 "is shuffled per game, so the two groups differ only by chance and by that law (and the laws it "
-                 "displaces). The PDF shows the charts; the HTML report also has both tables.")
+        figures += _law_figures(laws, ref)
+        text += (f" Per law (reference: {ref}, as every law effect of this run): the games where it was revealed "
+                 + ("against every game of the base game, so a figure is what the law, with the other laws of those "
+                    "games, adds to the base game."
+                    if control is not None else
+                    "against the run's other games; the rule deck is shuffled per game, so the two groups differ "
+                    "only by chance and by that law (and the laws it displaces).")
+                 + " The PDF shows the charts; the HTML report also has both tables.")
     return Section(FEEL_TITLE, text=text, tables=tables, figures=figures, html_only=html_only)

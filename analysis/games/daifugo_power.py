@@ -243,14 +243,20 @@ def _pp_ci(row: dict | None) -> str:
 
 
 def _action(card: int, start: dict, changes: dict, dropped: set, vp_now: int) -> str:
+    """What to do with a precept, in words that agree with its worth and interval: a quarter VP is
+    the line (``TEXT_WORTH_VP``)."""
     if card in changes:
         return f"print {vp_now + changes[card]} VP"
     if card in dropped:
         return "change the text: a VP change left it further from even when played"
-    if start["verdict"] != "even" and min(abs(start["worth_vp_lo"]), abs(start["worth_vp_hi"])) >= TEXT_WORTH_VP \
-            and start["worth_vp_lo"] * start["worth_vp_hi"] > 0:
-        return f"change the text: {start['verdict']}, worth under half a VP"
-    return "keep" if start["verdict"] == "even" else f"keep: {start['verdict']} by under a quarter VP"
+    w, lo, hi = start["worth_vp"], start["worth_vp_lo"], start["worth_vp_hi"]
+    if start["verdict"] == "even":
+        return "keep"
+    if min(abs(lo), abs(hi)) >= TEXT_WORTH_VP and lo * hi > 0:
+        return f"change the text: {start['verdict']}, worth {w:+.2f} VP, which no whole-VP change evens out"
+    if abs(w) < TEXT_WORTH_VP:
+        return f"keep: {start['verdict']} by under a quarter VP"
+    return f"keep: {start['verdict']} by {abs(w):.2f} VP, but its interval reaches within a quarter VP of even"
 
 
 def _names(cards: list[int]) -> str:

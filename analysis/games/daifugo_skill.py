@@ -92,13 +92,16 @@ def skill_sections(run, challenger: str, opponent: str) -> list[Section]:
     significant = table[table["q (BH)"] < 0.05].sort_values("change")
     for _, r in pd.concat([significant.head(3), significant.tail(3)]).drop_duplicates("card").iterrows():
         more = r["change"] > 0
-        marks.append(("amber", f"{r['card']} as a {r['kind']}: the game is {'more' if more else 'less'} a game of skill "
+        marks.append(("amber", f"{r['card']} as a {r['kind']}: for {challenger}, the game is {'more' if more else 'less'} "
+                      f"a game of skill "
                       f"(index {r['index with']:.2f} with it, {r['index without']:.2f} without; change "
                       f"{r['change']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}])."))
     if not marks:
         marks.append(("green", "No rule card changes the skill index significantly (q < 0.05)."))
     return [Section("Skill per rule card", text=(
-        f"{challenger} against {opponent} ({run.games_done:,} games, {run.path.name}). " + METHOD),
+        f"{challenger} (the ladder's highest-rated player) against {opponent} ({run.games_done:,} games, "
+        f"{run.path.name}): what the card changes in how much this player gains over {opponent}, a lower bound "
+        "on what better play could gain. " + METHOD),
         tables=[("Skill index with and without each card (95% intervals; q: BH over the table); reference of a law: "
-                 "the run's rounds it is not in force, which hold other laws (not the base game); of a precept: the "
-                 "games where no seat holds it", table)], marks=marks)]
+                 "the other laws' average (the run's rounds it is not in force; a ladder pairing has no control run); "
+                 "of a precept: the games where no seat holds it", table)], marks=marks)]

@@ -102,6 +102,9 @@ class Game:
     # Every game's tables have at least: games(game, <length_column>, winner),
     # seats(game, seat, bot, win). ``win`` is true for a sole or shared winner.
     length_column: ClassVar[str] = "turns"
+    # Other games columns that count part of a game's length the length column leaves out (column ->
+    # words), shown beside it in the report (virus-dogs' hard-quarantine steps).
+    length_extra: ClassVar[dict[str, str]] = {}
     # The module of the game's report sections (``sections(run)`` and the other hooks of
     # ``analysis.games``), by name only; None: the shared sections alone.
     report_module: ClassVar[str | None] = None
@@ -118,6 +121,9 @@ class Game:
     # report module measures (daifugo's "precept_imbalance").
     levers: ClassVar[tuple] = ()
     stall_flags: ClassVar[dict[str, str]] = {}
+    # A stall flag whose ending the printed rules do not decide: column -> (the assumed rule's ID in
+    # the rules page, the rule in words). The verdict names it as a rule gap when the stall is frequent.
+    assumed_ends: ClassVar[dict[str, tuple[str, str]]] = {}
     strong_bot: ClassVar[str] = ""
     own_line_prefixes: ClassVar[tuple[str, ...]] = ()
 

@@ -115,8 +115,8 @@ def test_feel_section_figures_match_the_games_table(feel_runs):
     assert laws.filter(like="_q").stack().between(0, 1).all()
     assert [c for c, _ in sec.figures] == [
         "Round from which the winner leads for good",
-        "Game feel per law against the games without it: lead changes and last-round decisions",
-        "Game feel per law against the games without it: comebacks from last and shared wins"]
+        "Game feel per law against the other laws' average: lead changes and last-round decisions",
+        "Game feel per law against the other laws' average: comebacks from last and shared wins"]
     assert all(len(f.axes) == 2 for _, f in sec.figures[1:])  # two panels a chart: labels print at 7 pt
     assert set(sec.html_only) == {c for c, _ in sec.tables[1:]}  # the PDF: the compact table and the charts
 
@@ -132,9 +132,16 @@ def test_feel_section_against_the_base_game(feel_runs):
     assert ((t["diff_lo"] <= t["diff"]) & (t["diff"] <= t["diff_hi"])).all()
     run.control = base
     try:
-        assert "base game is the control run" in feel_section(run).text
+        sec = feel_section(run)
+        assert "base game is the control run" in sec.text
+        assert f"Per law (reference: the base game (control run {base.path.name})" in sec.text
+        assert [c for c, _ in sec.figures[1:]][0].startswith("Game feel per law against the base game:")
     finally:
         del run.control
+    laws = law_table(run, base).set_index("id")  # the one reference of law effects: the whole base game
+    with4 = run.table("games")[(run.table("games")["laws_mask"].to_numpy() >> 3) & 1 == 1]
+    assert laws.loc[4, "lead_changes_diff"] == pytest.approx(with4["lead_changes"].mean() - b["lead_changes"].mean())
+    assert laws.loc[4, "games_without"] == len(b)
     assert law_table(base).empty and len(feel_section(base).tables) == 4
 
 

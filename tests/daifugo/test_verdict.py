@@ -37,17 +37,16 @@ CANDS = [precept("07 Slip-Through", 0.34, 0.25), precept("03 Tax", 0.21, 0.25), 
 VP = {"answer": {"changes": {"6": 0}, "text_changes": [3, 10], "sentence": "Print 06 Slip-Through at 0 VP (now 1)."}}
 
 
-def advice(vp: dict) -> dict:
-    """``cardlab suggest``'s advice with the precept line's VP search ``vp``."""
-    return {"prescriptions": [{"line": "precept_imbalance", "precepts": vp}]}
+def advice_file(precepts: dict) -> dict:
+    """``cardlab suggest``'s advice holding the precept VP check ``precepts`` (its line's prescription)."""
+    from analysis.games.daifugo_vp import LINE
 
-
-ADVICE = advice(VP)
+    return {"prescriptions": [{"line": LINE, "precepts": precepts}]}
 
 
 @pytest.fixture
 def run():
-    return SimpleNamespace(path=Path("df"), advice=ADVICE)
+    return SimpleNamespace(path=Path("df"), advice=advice_file(VP))
 
 
 def test_what_to_change_gives_the_checked_vp_advice_and_the_laws_against_their_target(run):
@@ -56,9 +55,10 @@ def test_what_to_change_gives_the_checked_vp_advice_and_the_laws_against_their_t
         "03 Ten Discard, 10 Pull-Back (VP cannot even them out); law 02 Crown raises king retention by 5.0 pp (king "
         "retention up means a lead snowballs; aim lower); law 08 Long makes rounds 12% longer (aim nearer the base "
         "game unless that is the law's purpose).")
-    marks = {m.line: m for m in D.verdict_marks(run, CANDS, 0.01)}
-    vp = marks["precept_imbalance"]  # the verdict appends the checked prescription to this line
-    assert (vp.level, vp.text) == ("amber", "The precepts are uneven (their holder's edges above).")
+    from analysis.games.daifugo_vp import LINE
+
+    vp = [m for m in D.verdict_marks(run, CANDS, 0.01) if m.line == LINE]  # its prescription: the checked advice
+    assert [(m.level, m.text) for m in vp] == [("amber", "The precepts are uneven (their holder's edges above).")]
 
 
 def test_without_checked_advice_the_uneven_precepts_are_named_with_the_command_that_checks_them():
@@ -92,7 +92,7 @@ def test_the_sentence_names_the_four_largest_edges_and_counts_the_rest():
 def test_advice_on_a_finer_point_scale_says_so_where_it_names_the_vp():
     points = {"rank_points_1": 6, "rank_points_2": 4, "rank_points_3": 2, "rank_points_4": 0, "capital_fall_bonus": 2}
     answer = {**VP["answer"], "changes": {"6": 0, "12": 3}}
-    run = SimpleNamespace(path=Path("df"), advice=advice({**VP, "answer": answer, "scale": 2, "points": points}),
+    run = SimpleNamespace(path=Path("df"), advice=advice_file({**VP, "answer": answer, "scale": 2, "points": points}),
                           config=SimpleNamespace(players=4))
     assert D.what_to_change(run, CANDS[:3], 0.01).startswith(
         "What to change: on a point scale 2 times finer (rank points 6/4/2/0, capital-fall bonus 2, every precept VP "

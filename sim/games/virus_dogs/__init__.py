@@ -33,9 +33,12 @@ class VirusDogs(Game):
     report_module = "analysis.games.virus_dogs"
     rule_id_prefixes = ("VD", "AD", "DP", "TS", "M")
     length_column = "turns"
+    length_extra = {"hq_steps": "hard-quarantine steps (after the last turn)"}
     step_class = "sim.games.virus_dogs.step.VirusDogsStep"
     learned_module = "sim.games.virus_dogs.learned"
     stall_flags = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}
+    assumed_ends = {"hq_stalemate": ("AD-30", "a hard quarantine nobody can lose is won by the fewest open viruses, "
+                                              "shared")}
     strong_bot = "learned"
     levers = LEVERS
 
