@@ -35,7 +35,7 @@ DF_STRONG_GAMES ?= 100000
 # games of each confirmation and population check of the prescriptions (cardlab suggest) for virus-dogs and
 # normal daifugo (the madness run's are checked on as many games as it has)
 VD_SUGGEST_GAMES ?= 100000
-DF_SUGGEST_GAMES ?= 50000
+DF_SUGGEST_GAMES ?= 20000
 
 # games per differential check that the reference engine replays in the bounds-check pass
 # (0: none; the normal pass compares the same games)
