@@ -22,13 +22,13 @@ from analysis import queries
 from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, SHARED_WIN, Candidate, percent, q_value  # noqa: F401 (re-exported)
 from analysis.games import candidates_for
 from analysis.sections import Section
-from sim.levers import STALL_BAND
+from sim.levers import SHARED_BAND, STALL_BAND
 from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point
 MAX_STALL_RATE = STALL_BAND  # tolerated share of games ending at the cap or in a stalemate (the rule lines' band)
-MAX_SHARED_RATE = 0.05  # tolerated share of games with more than one winner
+MAX_SHARED_RATE = SHARED_BAND  # tolerated share of games with more than one winner (the rule line's band)
 LISTS = {"design": ("Design issues", "rules and parameters whose effect is large enough to act on"),
          "bot": ("Bot strength", "which bot wins more or less: a strong or weak bot is a fact about the bot, not the rules"),
          "sanity": ("Sanity checks", "events that should be rare or zero")}

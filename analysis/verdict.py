@@ -62,9 +62,6 @@ def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
                     ". This measures how the bots play, not the rules alone.", "bot")
 
 
-SHARED_TEXT = (" No lever moves it: if the game means one winner, a tie-break in the rules' text is the change to "
-               "make.")
-
 
 def stall_marks(cands: list[Candidate], min_effect: float, flags: dict[str, str] = {},
                 assumed: dict[str, tuple[str, str]] = {}) -> list[Mark]:
@@ -84,7 +81,7 @@ def stall_marks(cands: list[Candidate], min_effect: float, flags: dict[str, str]
     out = out or [Mark("green", "Games always end: this game has no turn cap or stalemate to hit.")]
     for c in (c for c in cands if c.kind == "stall" and c.subject == SHARED_WIN):
         lv = stall_level(c, min_effect)
-        out.append(Mark(lv, c.sentence().split(": ", 1)[1] + (SHARED_TEXT if lv != "green" else "")))
+        out.append(Mark(lv, c.sentence().split(": ", 1)[1], line="shared_wins"))
     if not any(c.kind == "stall" and c.subject == SHARED_WIN for c in cands):
         out.append(Mark("green", f"No game has more than one winner (tolerated: {pp(MAX_SHARED_RATE)} of games)."))
     return out

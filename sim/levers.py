@@ -18,6 +18,7 @@ from sim.config import ConfigError
 
 SEAT_BAND = 0.01  # seat spread beyond chance of at most 1 percentage point: no seat wins 1 pp more or less
 STALL_BAND = 0.01  # tolerated share of games that end at a cap or in a stalemate
+SHARED_BAND = 0.05  # tolerated share of games with two or more winners
 LENGTH_BAND = 0.25  # a lever may change the mean game length by at most a quarter either way
 
 

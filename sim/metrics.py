@@ -17,6 +17,7 @@ Metric names (``cardlab simulate --metric``, ``cardlab tune --minimize``):
     seat_spread_raw     highest minus lowest seat win rate as measured (Newcombe interval)
     bot_spread          highest minus lowest bot win rate beyond chance (2+ distinct bots)
     bot_spread_raw      highest minus lowest bot win rate as measured
+    shared_wins         share of games with two or more winners
     mean_<length>       mean game length (mean_turns, mean_plays: the game's length column)
     rate:<column>       share of games whose ``games`` column is true / non-zero (rate:hq)
     precept_advantage   win rate of precept holders minus the other players of the same
@@ -89,6 +90,8 @@ def count_tables(game, tables: dict[str, pd.DataFrame]) -> Counts:
     for b, g in pd.DataFrame({"bot": seats["bot"].astype(str), "win": win}).groupby("bot", sort=True)["win"]:
         c[f"bot_win/{b}"] = int(g.sum())
         c[f"bot_n/{b}"] = len(g)
+    _, per_game = np.unique(seats["game"].to_numpy(), return_inverse=True)
+    c["shared_games"] = int((np.bincount(per_game, weights=win) > 1).sum())  # games with two or more winners
     c.update(_cross_counts("seat", seats["game"].to_numpy(), seats["seat"].to_numpy(), win))
     c.update(_cross_counts("bot", seats["game"].to_numpy(), seats["bot"].astype(str).to_numpy(), win))
     if "precepts_mask" in seats.columns:
@@ -279,7 +282,7 @@ def better(name: str) -> str | None:
     """``"lower"`` for metrics that are better lower (spreads, stall, stalemate and turn-cap
     rates), None when no direction is known."""
     base, _, arg = name.partition(":")
-    if base in ("seat_spread", "seat_spread_raw", "bot_spread", "bot_spread_raw"):
+    if base in ("seat_spread", "seat_spread_raw", "bot_spread", "bot_spread_raw", "shared_wins"):
         return "lower"
     if base == "rate" and any(w in arg for w in ("stall", "stalemate", "turn_cap", "cap")):
         return "lower"
@@ -313,6 +316,8 @@ def resolve(name: str, game, cfg: RunConfig, columns: Columns) -> Metric:
         if name.endswith("_raw"):
             return Metric(name, f"highest minus lowest {groups[0]} win rate", _raw_spread(name, *groups))
         return _spread(name, *groups)
+    if name == "shared_wins":
+        return _rate_metric(name, "share of games with two or more winners", {name: ("shared_games", "games")})
     if name == f"mean_{game.length_column}":
         return _mean_metric(name, f"mean game length ({game.length_column})")
     if base == "rate" and arg:
@@ -342,7 +347,7 @@ def catalog(game, cfg: RunConfig, columns: Columns, expand: bool = True) -> list
     names += ["seat_spread", "seat_spread_raw"]
     if len(set(cfg.bots)) > 1:
         names += ["bot_spread", "bot_spread_raw"]
-    names.append(f"mean_{game.length_column}")
+    names += ["shared_wins", f"mean_{game.length_column}"]
     if expand:
         names += [f"rate:{c}" for c, t in columns.get("dtypes", {}).items() if t == "bool"]
     else:

@@ -171,12 +171,13 @@ def test_what_to_change_names_the_uneven_seat_and_by_how_much():
 
 
 def test_shared_wins_above_the_tolerated_share_are_a_rule_line():
-    """600 of 4,000 games (15%) have two winners: three times the tolerated 5%, so red, with a
-    tie-break as the change; 3% of games (120) stay green."""
+    """600 of 4,000 games (15%) have two winners: three times the tolerated 5%, so red, a rule line
+    that cardlab suggest prescribes for; 3% of games (120) stay green."""
     page, _ = verdict_of(table(seat0_extra=0.2))
     lv, text = page.marks[-1]
-    assert lv == "red" and text.startswith("A shared win (more than one winner) ends 15.0% of games (likely 13.9% to "
-                                           "16.1%); tolerated: 5.0%. No lever moves it")
+    assert lv == "red" and text == ("A shared win (more than one winner) ends 15.0% of games (likely 13.9% to 16.1%); "
+                                    "tolerated: 5.0%. Prescription: not searched yet (cardlab suggest runs/frames "
+                                    "--out DIR, then give DIR to the report).")  # the rule line shared_wins
     found = F.findings(F.candidates([("run", table(seat0_extra=0.2))]))
     assert [c.list for c in found if c.subject == "a shared win"] == ["design"]
     few, _ = verdict_of(table(seat0_extra=0.04))

@@ -39,6 +39,8 @@ def test_counts_add_up_and_metrics_match_the_rows(toy):
     assert mean.value == pytest.approx(sum(turns) / 8) and mean.lo < mean.value < mean.hi
     assert resolve("bot_win:lucky", toy, cfg, cols).value(c).value == 2 / 8
     assert set(resolve("seat_win", toy, cfg, cols).estimates(c)) == {"seat_win:0", "seat_win:1"}
+    shared = resolve("shared_wins", toy, cfg, cols).value(c)  # only game 1 of the eight has two winners
+    assert c["shared_games"] == 1 and shared.value == 1 / 8 and shared.lo < 1 / 8 < shared.hi
 
 
 @pytest.mark.parametrize("name, msg", [("rate:nope", "no column 'nope'"), ("seat_win:7", "integer in"),

@@ -142,12 +142,13 @@ class Game:
 
     def rule_lines(self, cfg: RunConfig) -> list:
         """The verdict's rule lines that a metric measures (``sim.levers.Line``): seat order, each
-        stall flag, and the game length (a change of at most ``LENGTH_BAND`` either way)."""
-        from sim.levers import LENGTH_BAND, SEAT_BAND, STALL_BAND, Line
+        stall flag, shared wins and the game length (a change of at most ``LENGTH_BAND`` either way)."""
+        from sim.levers import LENGTH_BAND, SEAT_BAND, SHARED_BAND, STALL_BAND, Line
 
         return [Line("seat_spread", "seat order", hi=SEAT_BAND, ideal=0.0),
                 *(Line(f"rate:{f}", f"games that end {'at' if 'cap' in w else 'in'} {w}", hi=STALL_BAND)
                   for f, w in self.stall_flags.items()),
+                Line("shared_wins", "games with a shared win", hi=SHARED_BAND),
                 Line(f"mean_{self.length_column}", f"game length ({self.length_column})", hi=LENGTH_BAND, relative=True)]
 
     # ---- configuration (shared) -------------------------------------------------------

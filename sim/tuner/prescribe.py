@@ -128,6 +128,11 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     ``set``, ``before``/``after`` (value, lo, hi on the confirmation games), ``side_effects``
     (every other line before -> after) and ``populations``."""
     out = out / line.metric.replace(":", "-")
+    settings = singles(game, levers, cfg, line.metric)
+    if not settings:
+        return {"line": line.metric, "words": line.words, "band": list(line.band(math.nan)), "tried": [], "set": {},
+                "before": None, "after": None, "side_effects": [], "populations": {}, "holds_for": "none",
+                "status": "none", "reason": "the game declares no lever for it, so the rule's text is the change to make"}
     probe = _spec(game, cfg, Objective("minimize", line.metric), [], sizes)
     default = Candidate("now", {}, probe.config({}))
     base = play(probe, default.config, 0, sizes.screen, out / "screen", workers)[1]
@@ -135,12 +140,9 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     band = line.band(now[line.metric].value)
     spec = _spec(game, cfg, Objective("target", line.metric, sum(band) / 2 if all(map(math.isfinite, band)) else band[1],
                                       band), _constraints(lines, line, now), sizes)
-    settings = singles(game, levers, cfg, line.metric)
     result = {"line": line.metric, "words": line.words, "band": list(band), "tried": [], "set": {},
               "before": estimate_dict(now[line.metric]), "after": None, "side_effects": [], "populations": {},
               "holds_for": "none"}
-    if not settings:
-        return {**result, "status": "none", "reason": "no lever of the game names this line"}
     notify(f"{line.metric}: screening {len(settings)} one-lever changes")
     screened = screen(spec, settings, out, workers)
     ranked = _ranked(spec, screened)

@@ -10,6 +10,8 @@ SEATS, PRECEPTS, LENGTH = "seat_spread", "precept_imbalance", "mean_plays"
 LEVERS = (
     Lever("draft_order", ("clockwise_from_last",), (SEATS, PRECEPTS), "precept draft order from round 2 (DEC-5)"),
     Lever("capital_fall_bonus", (0, 2), (SEATS,), "points to every other player per capital fall (§3.8)"),
+    Lever("tiebreak", ("last_round_rank",), ("shared_wins",), "tied final scores: the better rank in the last round "
+                                                             "wins (DEC-21)"),
     Lever("taboo_law_scope", ("commoners",), ("law:04:king", "law:04:spread"),
           "card 04 (Taboo Breaking) as a law spares not the reigning king (a variant, DEC-54)"),
     Lever("loophole_uses_per_turn", (0, 2), ("law:24:king", "law:24:spread", LENGTH),
