@@ -130,7 +130,7 @@ def prescribed(run, mark: Mark) -> str:
 def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) -> str:
     """One sentence of what to change in the rules, from the rule lines every game has (seat
     order, stalls); a game's own ``what_to_change`` adds its rule cards (``analysis.changes``)."""
-    return change_sentence(shared_changes(cands, min_effect))
+    return change_sentence(shared_changes(cands, min_effect, run))
 
 
 def section(label: str, run, cands: list[Candidate], min_effect: float) -> list[Section]:

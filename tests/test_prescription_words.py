@@ -80,3 +80,16 @@ def test_the_summary_lists_every_line_then_every_prescription():
     assert summary(advice) == ["seat order: 1.3 pp (95% CI 0.9 pp to 1.7 pp) - out of its band",
                                "1 of 2 rule lines are in their band.", "seat order: " + sentence(SEAT)]
     assert summary({"lines": [], "prescriptions": []})[-1] == "Every rule line is in its band: nothing to prescribe."
+
+
+def test_what_to_change_names_the_checked_lever_and_only_when_it_may_be_advised():
+    from analysis.changes import checked
+
+    run = SimpleNamespace(path="runs/x", advice={"lines": [], "prescriptions": [SEAT]})
+    assert checked(run, "seat_spread") == "set first_player=random coin=true (checked by playing it: 1.3 pp -> -0.04 pp)"
+    run.advice["prescriptions"] = [{**SEAT, "status": "closest"}]
+    assert checked(run, "seat_spread").startswith("the closest lever in range is first_player=random")
+    for status, holds in (("none", "all"), ("not advised", "none"), ("prescribed", "disagree")):
+        run.advice["prescriptions"] = [{**SEAT, "status": status, "holds_for": holds}]
+        assert checked(run, "seat_spread") == ""
+    assert checked(SimpleNamespace(advice=None), "seat_spread") == ""

@@ -407,9 +407,11 @@ MAX_LAW_CHANGES = 3  # law effects named in the sentence of what to change; the 
 def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
     """One sentence: the shared changes (seat order, stalls), the precepts too strong or too weak
     (``precept_changes``: the checked VP advice), and the law effects to act on with the direction to aim."""
-    changes = rule_changes.shared_changes(cands, min_effect) + precept_changes(run, cands, min_effect)
+    changes = rule_changes.shared_changes(cands, min_effect, run) + precept_changes(run, cands, min_effect)
     laws = [c for c in _laws_to_show(cands, min_effect) if law_level(c, min_effect) != "green"]
-    changes += [law_change(c) for c in laws[:MAX_LAW_CHANGES]]
+    for c in laws[:MAX_LAW_CHANGES]:
+        lever = rule_changes.checked(run, f"law:{c.subject[4:6]}:{_measure(c)}")
+        changes.append(law_change(c) + (f"; {lever}" if lever else ""))
     if len(laws) > MAX_LAW_CHANGES:
         changes.append(f"{len(laws) - MAX_LAW_CHANGES} more law effects (the scorecard lists every card)")
     return rule_changes.change_sentence(changes)

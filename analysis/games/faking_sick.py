@@ -307,7 +307,7 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
 
 def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
     """Seat order and stalls (``analysis.changes``), then the banned cards too mild or too harsh."""
-    return changes.change_sentence(changes.shared_changes(cands, min_effect)
+    return changes.change_sentence(changes.shared_changes(cands, min_effect, run)
                                    + card_power.changes(cands, min_effect, "the ban on", HOLDER,
                                                         ("harsher", "milder")))
 

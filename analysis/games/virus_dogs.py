@@ -432,5 +432,5 @@ def verdict_marks(run, cands: list[Candidate], min_effect: float) -> list[Mark]:
 
 def what_to_change(run, cands: list[Candidate], min_effect: float) -> str:
     """Seat order and stalls (``analysis.changes``), then the action cards too strong or too weak."""
-    return changes.change_sentence(changes.shared_changes(cands, min_effect)
+    return changes.change_sentence(changes.shared_changes(cands, min_effect, run)
                                    + card_power.changes(cands, min_effect, "action card", HOLDER))
