@@ -110,3 +110,21 @@ def test_holds_for_says_which_populations_a_change_helps():
     assert holds_for({"a": better, "b": same}) == "some"
     assert holds_for({"a": better, "b": worse}) == "disagree"
     assert holds_for({"a": same}) == "none"
+
+
+def test_a_side_line_out_of_its_band_already_is_harmed_only_by_a_practical_worsening(lever_game):
+    """Shared wins (band 5%) at 17%: +0.7 points is no veto; +2 points beyond noise is; a line in its
+    band pushed out beyond noise is harmed whatever the size."""
+    from sim.levers import Line
+    from sim.tuner.prescribe import side_effect
+
+    cfg = lever_game.make_config()
+    line = Line("rate:turn_cap", "the cap", hi=0.05)
+    cols = {"games": ["game", "turn_cap"], "seats": ["game", "seat", "bot", "win"], "dtypes": {"turn_cap": "bool"}}
+
+    def counts(capped):
+        return {"games": 100_000, "nonzero/turn_cap": capped}
+
+    assert not side_effect(lever_game, cfg, cols, line, counts(17_800), counts(17_100))["harmful"]
+    assert side_effect(lever_game, cfg, cols, line, counts(19_100), counts(17_100))["harmful"]
+    assert side_effect(lever_game, cfg, cols, line, counts(5_600), counts(4_800))["harmful"]  # 4.8% -> 5.6%: left

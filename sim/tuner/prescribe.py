@@ -177,6 +177,9 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
 
 STATUS_ORDER = ("prescribed", "closest", "none")
 CONFIRMATIONS = 2  # candidates confirmed at most, each on its own fresh seed
+# a line already out of its band is harmed by a change that takes it further out by at least the verdict's practical
+# threshold: 1 percentage point of a share, or 5% of a mean
+PRACTICAL_WORSE, PRACTICAL_WORSE_MEAN = 0.01, 0.05
 ATTEMPT_SEED_STEP = 7_000_003  # a later confirmation plays the seeds of the first + attempt x this
 
 
@@ -240,15 +243,16 @@ def confirmation(game, spec: TuneSpec, chosen: Candidate, default: Candidate, li
 
 
 def side_effect(game, cfg: RunConfig, catalog, line: Line, after_counts: Counts, before_counts: Counts) -> dict:
-    """``line`` before -> after a change; ``harmful`` when the change takes it out of its band (or,
-    out already, further out) beyond noise; ``left`` when it was in its band and ends out of it
-    within noise."""
+    """``line`` before -> after a change; ``harmful`` when the change takes it out of its band beyond
+    noise, or, out already, further out beyond noise and by at least ``PRACTICAL_WORSE`` (another
+    lever may fix that line); ``left`` when it was in its band and ends out of it within noise."""
     metric = resolve(line.metric, game, cfg, catalog)
     b, a = metric.value(before_counts), metric.value(after_counts)
     d = next(iter(metric.difference(after_counts, before_counts).values()))
     lo, hi = line.band(b.value)
-    out_hi = a.value > hi and d.lo > 0 and (b.value <= hi or a.value > b.value)
-    out_lo = a.value < lo and d.hi < 0 and (b.value >= lo or a.value < b.value)
+    practical = PRACTICAL_WORSE_MEAN * abs(b.value) if line.metric.startswith("mean_") else PRACTICAL_WORSE
+    out_hi = a.value > hi and d.lo > 0 and (b.value <= hi or d.value >= practical)
+    out_lo = a.value < lo and d.hi < 0 and (b.value >= lo or -d.value >= practical)
     in_band = lo <= a.value <= hi
     return {"line": line.metric, "words": line.words, "before": estimate_dict(b), "after": estimate_dict(a),
             "change": estimate_dict(d), "in_band": bool(in_band), "harmful": bool(out_hi or out_lo),
