@@ -16,7 +16,7 @@ def unit(line: str) -> str:
     change) or ``pp`` (a difference of shares: spreads, edges, a law's effect)."""
     if line.startswith("mean_"):
         return "number"
-    return "%" if line.startswith("rate:") or line.endswith(RELATIVE) else "pp"
+    return "%" if line.startswith("rate:") or line == "shared_wins" or line.endswith(RELATIVE) else "pp"
 
 
 def value(line: str, v: float | None) -> str:
