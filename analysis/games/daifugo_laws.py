@@ -141,7 +141,6 @@ def _search(source, ln: dict, levers: list, out: Path, games: int, workers: int)
     confirmation."""
     seed = source.config.seed + LAW_SEED_OFFSET
     screen = dataclasses.replace(source.config, seed=seed)
-    now = _play(source, screen, games, out, workers)
     tried = []
     for rank in range(max(len(lv.values) for lv in levers)):
         for lv in levers:

@@ -14,7 +14,6 @@ prescription (``analysis.advice``), played also by the strong population.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Callable
 
