@@ -17,6 +17,7 @@ from matplotlib.text import Text
 from analysis.glossary import cell_text
 
 CHART_W = 6.4  # inches: the widest chart, as printed and shown
+HALF_W = 3.5  # inches: a small chart, two of which print side by side (``reports.pdf``)
 MIN_FONT = 7.0  # points: the smallest text a chart may show at its printed size
 
 
@@ -47,7 +48,8 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (
     are slanted, and the chart grows by the height they take."""
     names = in_words(table[label])
     slant, below = _slanted(names)
-    fig = Figure(figsize=(CHART_W, 3.4 + below), layout="constrained")
+    narrow = not slant and len(names) <= 5 and not _slanted(names, HALF_W - 1.0)[0]
+    fig = Figure(figsize=(HALF_W if narrow else CHART_W, 3.4 + below), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(table))
     rate = table["rate"].to_numpy(float)
@@ -60,7 +62,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (
         ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(xlabel or label.replace("_", " "))
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(wrapped(title, fig.get_size_inches()[0] - 0.9), fontsize=10)
     return fig
 
 
@@ -68,7 +70,7 @@ def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share o
               cut: float = 0.99) -> Figure:
     """Integer-valued distribution as a filled step histogram, from counts indexed by value; drawn
     up to the ``cut`` quantile, with the share and the largest value beyond it stated on the chart."""
-    fig = Figure(figsize=(6.4, 3.6), layout="constrained")  # room for the overflow line under the axis
+    fig = Figure(figsize=(HALF_W, 3.6), layout="constrained")  # room for the overflow line under the axis
     ax = fig.add_subplot()
     counts = counts.sort_index()
     if len(counts):
@@ -82,9 +84,9 @@ def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share o
         if beyond.sum():  # said under the axis, where no bar can hide it
             xlabel += (f"\nnot drawn: {100 * beyond.sum() / counts.sum():.2g}% of games above {int(top)} "
                        f"(longest {int(counts.index.max())})")
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(wrapped(xlabel, HALF_W - 0.9))
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(wrapped(title, HALF_W - 0.9), fontsize=10)
     return fig
 
 
@@ -96,16 +98,18 @@ def tail_cut(counts: pd.Series, q: float) -> float:
 
 def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None,
          marker: str | None = None) -> Figure:
-    """A mean curve with a shaded band (call again with ``fig`` to overlay curves)."""
+    """A mean curve with a shaded band (call again with ``fig`` to overlay curves); a single
+    curve (no ``label``) is a small chart."""
     if fig is None:
-        fig = Figure(figsize=(6.4, 3.4), layout="constrained")
+        fig = Figure(figsize=(CHART_W if label else HALF_W, 3.4), layout="constrained")
         fig.add_subplot()
     ax = fig.axes[0]
+    width = fig.get_size_inches()[0]
     line = ax.plot(x, mean, lw=1.6, label=label, marker=marker, ms=4)[0]
     ax.fill_between(x, lo, hi, alpha=0.25, color=line.get_color())
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(wrapped(xlabel, width - 0.9))
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(wrapped(title, width - 0.9), fontsize=10)
     if label:
         ax.legend(loc="best", fontsize=8)
     return fig
@@ -113,7 +117,8 @@ def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | Non
 
 def shares(counts: pd.Series, title: str, ylabel: str = "category", xlabel: str = "share of the total") -> Figure:
     """Horizontal bars of category shares."""
-    fig = Figure(figsize=(6.4, 0.5 + 0.35 * max(1, len(counts))), layout="constrained")
+    narrow = len(counts) <= 8 and max(map(len, in_words(counts.index)), default=0) <= 24
+    fig = Figure(figsize=(HALF_W if narrow else CHART_W, 0.8 + 0.35 * max(1, len(counts))), layout="constrained")
     ax = fig.add_subplot()
     total = counts.sum()
     s = counts / total if total else counts
@@ -121,7 +126,7 @@ def shares(counts: pd.Series, title: str, ylabel: str = "category", xlabel: str 
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(wrapped(title, fig.get_size_inches()[0] - 0.9), fontsize=10)
     return fig
 
 

@@ -241,8 +241,60 @@ def section_flowables(s, png, fmt) -> list[Flowable]:
     for caption, table in s.tables:
         if caption not in s.html_only:
             body += table_flowables(caption, table, fmt(table).astype(str))
-    body += [Chart(fig, png) for caption, fig in s.figures if caption not in s.html_only]
-    return [KeepTogether(head + body[:1])] + body[1:] if body else head
+    body = side_by_side(body, [Chart(fig, png) for caption, fig in s.figures if caption not in s.html_only])
+    first = 3 if len(body) >= 3 and type(body[1]) is Table and len(body[1]._cellvalues) <= KEEP_ROWS else 1
+    return [KeepTogether(head + body[:first])] + body[first:] if body else head
+
+
+KEEP_ROWS = 20  # a first table of at most this many rows stays on the page of its section's heading
+
+
+GUTTER = 10.0  # points between two things printed side by side
+
+
+def _row(cells: list) -> Table:
+    """Flowables (or lists of them) in one row of cells, left aligned, without padding."""
+    return Table([cells], hAlign="LEFT", style=TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), GUTTER), ("TOPPADDING", (0, 0), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+
+
+def _narrow(f: Flowable) -> bool:
+    return isinstance(f, Chart) and f.width <= (TEXT_W - GUTTER) / 2
+
+
+def side_by_side(body: list[Flowable], charts: list[Chart]) -> list[Flowable]:
+    """``body`` then ``charts``, small charts two to a row; a small chart left alone goes beside
+    the table before it when both fit the width and the table is short (a cell does not split
+    across pages)."""
+    out = list(body)
+    i = 0
+    while i < len(charts):
+        if i + 1 < len(charts) and _narrow(charts[i]) and _narrow(charts[i + 1]):
+            out.append(_row([charts[i], charts[i + 1]]))
+            i += 2
+            continue
+        c = charts[i]
+        beside = _table_beside(out, c) if _narrow(c) else None
+        if beside is None:
+            out.append(c)
+        else:
+            out[beside:beside + 3] = [_row([out[beside:beside + 3], c])]
+        i += 1
+    return out
+
+
+def _table_beside(body: list[Flowable], chart: Chart) -> int | None:
+    """Where in ``body`` a table (its caption, table and spacer, ``table_flowables``) starts that
+    ``chart`` fits beside: the table short and narrow enough; None when there is none."""
+    for k in range(len(body) - 2):
+        cap, table, gap = body[k:k + 3]
+        if isinstance(cap, Paragraph) and type(table) is Table and isinstance(gap, Spacer):
+            w, h = table.wrap(TEXT_W, FRAME_H)
+            if w + GUTTER + chart.width <= TEXT_W and h < FRAME_H / 2:
+                return k
+    return None
 
 
 def cover_flowables(cover_lines: list[str]) -> list[Flowable]:
@@ -282,9 +334,14 @@ def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> int:
     Two passes (ReportLab's ``multiBuild``): the first finds each heading's page."""
     body: list[Flowable] = []
     for i, (title, sections) in enumerate(parts):
-        body += ([Spacer(1, 18)] if i else []) + [Heading(title, "part", 0)]  # parts flow on: no half-empty pages
-        for s in sections:
-            body += section_flowables(s, png, fmt)
+        heading = ([Spacer(1, 18)] if i else []) + [Heading(title, "part", 0)]  # parts flow on: no half-empty pages
+        for j, s in enumerate(sections):
+            flow = section_flowables(s, png, fmt)
+            if j == 0 and isinstance(flow[0], KeepTogether):  # a part's title stays with its first section
+                flow[0] = KeepTogether(heading + flow[0]._content)
+            elif j == 0:
+                body += heading
+            body += flow
     headings = [f for f in _flat(body) if isinstance(f, Heading)]
     story = (cover_flowables(cover_lines) + [PageBreak(), Heading(CONTENTS, "part", 0),
              contents(headings), PageBreak()] + body)

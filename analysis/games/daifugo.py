@@ -57,7 +57,8 @@ def king_section(run) -> Section:
         "rounds with at least one capital fall, with 95% Wilson intervals."),
         tables=[("King stays king", overall), ("King stays king by round", by_round),
                 ("Rounds with a capital fall, by round", falls)],
-        figures=[("King retention by round", _bars(by_round, "round", "King stays king (95% Wilson)"))])
+        figures=[("King retention by round", _bars(by_round, "round", "King stays king (95% Wilson)"))],
+        html_only=("King retention by round",))  # the PDF: the table by round carries it
 
 
 def _cached(run, name: str, fn):
@@ -129,9 +130,9 @@ def precept_section(run) -> Section:
     text = ("How each precept's holder fares against players who drafted another card at the same pick of the "
             "same draft round with the same bot (the draft-order-free edge: who drafts first does not leak in) and "
             "against the other players of the same games (the raw edge), and how often the card is drafted")
-    return Section(PRECEPT_TITLE, text=text + ". The PDF shows the charts (the VPs to print are in the scorecard); "
-                   "the HTML report also has every table.", tables=tables, figures=figures,
-                   html_only=tuple(c for c, _ in tables))
+    return Section(PRECEPT_TITLE, text=text + ". The PDF prints the edges, the share taken first and the VPs to "
+                   "print in the scorecard per rule card; the HTML report also has the charts and every table.",
+                   tables=tables, figures=figures, html_only=tuple(c for c, _ in tables + figures))
 
 
 def law_section(run) -> Section:
@@ -148,6 +149,8 @@ def law_section(run) -> Section:
         (eff["plays_diff"], eff["plays_lo"], eff["plays_hi"], "round length (plays)", 0.0),
         (eff["score_sd_diff"], eff["score_sd_lo"], eff["score_sd_hi"], "SD of final scores (VP)", 0.0)],
         f"Law effect against {ref}: round length and spread of final scores (95% intervals)")
+    figures = [(f"Laws against {ref}: seat spread and king retention", rounds_fig),
+               (f"Laws against {ref}: round length and spread of final scores", length_fig)]
     joint = eff["reference"].iloc[0] == rule_cards.REF_BASE
     if joint:
         how = (f"Reference: the base game. Each figure comes from one linear model of all laws at once, fitted on "
@@ -175,10 +178,10 @@ def law_section(run) -> Section:
             "per-game variance); its interval is the variance difference's, carried over to standard deviations.")
     return Section(LAW_TITLE, text=(
         "What each rule card changes as a law (in force: revealed in that or an earlier round of the game). " + how
-        + " The PDF shows the charts; the HTML report also has the tables."),
-        tables=_law_tables(eff), html_only=tuple(c for c, _ in _law_tables(eff)),  # the PDF has the forest charts
-        figures=[(f"Laws against {ref}: seat spread and king retention", rounds_fig),
-                 (f"Laws against {ref}: round length and spread of final scores", length_fig)])
+        + " The PDF prints these effects, with their intervals, in the scorecard per rule card; the HTML report "
+          "also has the charts and the tables."),
+        tables=_law_tables(eff), figures=figures,
+        html_only=tuple(c for c, _ in _law_tables(eff)) + tuple(c for c, _ in figures))  # the PDF: the scorecard
 
 
 def _ref_short(eff: pd.DataFrame) -> str:
@@ -207,22 +210,29 @@ def _law_tables(eff: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 NAMED_PAIRS = 6  # flagged pairs named in the text (the smallest q first); the table has them all
 
 
+def pair_marks(flagged: pd.DataFrame, measure: str) -> list[tuple[int, int]]:
+    """The heat-map cells (both halves) of the pairs flagged for ``measure`` (the words that
+    open its part of the flag: "seat spread", "round length"), and for no other measure."""
+    marks = [(a - 1, b - 1) for a, b, f in zip(flagged["a"], flagged["b"], flagged["flag"])
+             if any(part.startswith(measure) for part in f.split("; "))]
+    return marks + [(j, i) for i, j in marks]
+
+
 def pair_section(run) -> Section:
     pairs = _cached(run, "pairs", rule_cards.pair_effects)
     if pairs.empty:
         return Section(PAIR_TITLE, text="No two laws were in force in the same round.")
     ids = list(rule_cards.CARDS)
     flagged = pairs[pairs["flag"] != ""]
-    marks = [(a - 1, b - 1) for a, b in zip(flagged["a"], flagged["b"])]
-    marks += [(j, i) for i, j in marks]
     figs = [("Pairs of laws: seat spread", charts.heatmap(
                 PP * rule_cards.pair_matrix(pairs, "excess_spread"), [rule_cards.label(c) for c in ids],
                 "Seat spread of round wins with both laws in force, beyond chance",
-                "seat spread beyond chance (percentage points)", marks=marks, centre=0.0)),
+                "seat spread beyond chance\n(percentage points)", marks=pair_marks(flagged, "seat spread"),
+                centre=0.0)),
             ("Pairs of laws: round length", charts.heatmap(
                 rule_cards.pair_matrix(pairs, "plays"), [rule_cards.label(c) for c in ids],
                 "Mean round length with both laws in force", "round length (plays)",
-                marks=marks))]
+                marks=pair_marks(flagged, "round length")))]
     top = flagged.assign(q=flagged[["spread_q", "plays_q"]].min(axis=1)).nsmallest(NAMED_PAIRS, "q")
     named = "; ".join(f"{r.pair} ({r.flag})" for r in top.itertuples())
     if len(flagged) > NAMED_PAIRS:
@@ -231,7 +241,7 @@ def pair_section(run) -> Section:
             f"chance alone gives with as many rounds) and mean round length in the rounds where two laws are in force "
             f"together, for every pair that co-occurs. Pairs of at least {rule_cards.MIN_PAIR_ROUNDS} rounds are "
             f"tested: seat shares of round wins against all rounds' (chi-square), round length against the sum of "
-            f"the two cards' own effects (t-test), Benjamini-Hochberg over all pair tests. Flagged (outlined in red): "
+            f"the two cards' own effects (t-test), Benjamini-Hochberg over all pair tests. Flagged (outlined in red on the chart of the measure flagged): "
             f"q < 0.05, and for round length at least {100 * rule_cards.MIN_RELATIVE_CHANGE:g}% off. "
             + (f"Flagged pairs: {named}." if named else "No pair is flagged."))
     cols = ["pair", "rounds", "spread", "excess_spread", "spread_q", "plays", "plays_expected", "plays_q", "flag"]
@@ -270,7 +280,8 @@ def frequency_section(run) -> Section:
         "game. The play-count guard (the engine's play limit of a round) should stay at zero."),
         tables=[("Events per round", table), ("Forbidden finishes and revolutions per game, by bot", per),
                 ("Round length", length.rename(columns={"index": "measure"}))],
-        figures=[("Rounds with the event", _bars(table, "event", "Share of rounds with the event (95% Wilson)"))])
+        figures=[("Rounds with the event", _bars(table, "event", "Share of rounds with the event (95% Wilson)"))],
+        html_only=("Rounds with the event",))  # the PDF: the events table carries it
 
 
 # law measures that become findings: column prefix, sentence head, unit ("share" = a rate)

@@ -207,6 +207,19 @@ FEEL_PANELS = (("last_round", "decided only in the last round"), ("from_last", "
                ("shared", "shared win"))
 
 
+def law_compact(laws: pd.DataFrame) -> pd.DataFrame:
+    """The per-law differences in a page's width: each with its 95% interval in one cell
+    (lead changes per game; shares in percentage points)."""
+    def cell(r, name: str, scale: float) -> str:
+        d, lo, hi = (scale * getattr(r, f"{name}_diff{x}") for x in ("", "_lo", "_hi"))
+        return f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" if scale == 1 else f"{d:+.1f} ({lo:+.1f} to {hi:+.1f})"
+    out = pd.DataFrame({"card": laws["card"],
+                        "lead changes per game": [cell(r, "lead_changes", 1) for r in laws.itertuples()]})
+    for name, words in FEEL_PANELS:
+        out[f"{words} (pp)"] = [cell(r, name, PP) for r in laws.itertuples()]
+    return out
+
+
 def _law_figures(laws: pd.DataFrame, ref: str) -> list[tuple[str, object]]:
     """The per-law game feel as two charts of two panels each (every label at least
     ``charts.MIN_FONT`` points at the printed size), each difference against ``ref``."""
@@ -274,14 +287,17 @@ def feel_section(run) -> Section:
                         "(95% Wilson)")
         caption_diff = (f"Per law: with it minus {ref}: Welch for lead changes, "
                         "Newcombe for shares; p and Benjamini-Hochberg q over the table")
-        tables += [(caption_with, laws[show]), (caption_diff, laws[diffs])]
-        html_only += (caption_with, caption_diff)
-        figures += _law_figures(laws, ref)
+        caption_compact = f"Per law: games with it in force minus {ref} (95% intervals)"
+        tables += [(caption_compact, law_compact(laws)), (caption_with, laws[show]), (caption_diff, laws[diffs])]
+        law_figures = _law_figures(laws, ref)
+        html_only += (caption_with, caption_diff) + tuple(c for c, _ in law_figures)
+        figures += law_figures
         text += (f" Per law (reference: {ref}, as every law effect of this run): the games where it was revealed "
                  + ("against every game of the base game, so a figure is what the law, with the other laws of those "
                     "games, adds to the base game."
                     if control is not None else
                     "against the run's other games; the rule deck is shuffled per game, so the two groups differ "
                     "only by chance and by that law (and the laws it displaces).")
-                 + " The PDF shows the charts; the HTML report also has both tables.")
+                 + " The PDF prints the differences with their intervals; the HTML report also has the charts "
+                   "and both full tables.")
     return Section(FEEL_TITLE, text=text, tables=tables, figures=figures, html_only=html_only)

@@ -4,7 +4,7 @@ For every card of the run: as a precept, its holder's edge free of draft order, 
 against the other players of the same games and how often it is taken first (so the two can be
 told apart), its worth in VP (``analysis.games.daifugo_power``), and, when the advice of
 ``cardlab suggest RUN --out ADVICE`` is given to the report, the VP to print, checked: the edge
-with the VPs now and with the VPs to print on the same fresh games, and what to do; as a law, its effect on king retention, round length and the spread
+with the VPs now and with the VPs to print on the same fresh games, and what to do; as a law, its effect on the seat spread of round wins, king retention, round length and the spread
 of final scores (a standard deviation in VP) against the reference of the law figures; in the
 draft, how often it is drafted and taken first in its draft round.
 """
@@ -75,6 +75,7 @@ def _law_columns(laws: pd.DataFrame) -> pd.DataFrame:
     sd_with, sd_without = np.sqrt(laws["var_with"].clip(lower=0)), np.sqrt(laws["var_without"].clip(lower=0))
     return pd.DataFrame({
         "id": laws["id"],
+        "seat spread (pp)": [_ci(r.spread_diff, r.spread_lo, r.spread_hi, 100) for r in laws.itertuples()],
         "king kept (pp)": [_ci(r.king_diff, r.king_lo, r.king_hi, 100) for r in laws.itertuples()],
         "round length (plays)": [_ci(r.plays_diff, r.plays_lo, r.plays_hi) for r in laws.itertuples()],
         "score SD (VP)": [_signed(d, 2) if np.isfinite(d) else "" for d in sd_with - sd_without]})
@@ -137,7 +138,8 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
     advice = vp_check(run)
     text = "One row per rule card. " + (_precept_text(tables["power"], advice, command)
                                         if not tables["power"].empty else "")
-    text += (f"Law: the change the card brings when in force, against {reference}: king retention (percentage "
+    text += (f"Law: the change the card brings when in force, against {reference}: the seat spread of round wins "
+             "beyond chance (percentage points; up: one seat wins more rounds than the others), king retention (percentage "
              "points; up: the round's winner keeps the crown more often, so a lead snowballs), round length (plays), "
              "and the spread of final scores across the seats of a game as a standard deviation in VP (up: scores "
              "further apart)." + (" Draft: the share of games in which it is drafted." if "drafted (%)" in table else ""))
@@ -147,6 +149,7 @@ def section(run, tables: dict[str, pd.DataFrame], reference: str, command: str) 
     tables = [("As a precept (draft-order-free edge and worth, 95% intervals in brackets)"
                + ("; the VP advice, checked by playing it" if advice else ""), table[precept])] \
         if len(precept) > 1 else []
-    tables.append((f"As a law (king kept, round length, score SD: the change when in force, against {reference})"
+    tables.append((f"As a law (seat spread, king kept, round length, score SD: the change when in force, against "
+                   f"{reference})"
                    + (" and in the draft" if "drafted (%)" in table else ""), table[rest]))
     return Section(TITLE, text=text, tables=tables)

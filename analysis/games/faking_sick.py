@@ -41,13 +41,16 @@ def calls_section(run) -> Section:
         f"{total:,} judged \"faking sick!\" calls, {ok:,} successful ({ok / max(total, 1):.3f}). Success rate "
         "(the played card was one of the player's banned types) by the played card type, by the caller's seat "
         "and by the clockwise distance from the challenged player to the judged caller (1 = the next player, "
-        "who has priority, FS-6.3), with 95% Wilson intervals."
+        "who has priority, FS-6.3), with 95% Wilson intervals. Calls per caller: each bot's and each seat's share "
+        "of its own judged calls made on a type in no banned pool (never right)."
     )
     return Section(
         "Faking-sick call success",
         text=text,
         tables=[("Call success by played card", by_card), ("Call success by caller seat", by_seat),
-                ("Call success by caller distance", by_dist)],
+                ("Call success by caller distance", by_dist)]
+        + [(caller_caption(c), calls_by_caller(run, c)) for c in sorted(never_right(run))
+           if c in set(by_card["card"])],
         figures=[("Call success by played card", charts.rate_bars(by_card, "card", "Call success by played card (95% Wilson)",
                                                                            ylabel=CALL_SUCCESS, xlabel="played card type")),
                  ("Call success by caller seat", charts.rate_bars(by_seat, "caller_seat", "Call success by caller seat (95% Wilson)",
@@ -214,34 +217,96 @@ def sections(run) -> list[Section]:
     return [scorecard_section(run), calls_section(run), banned_section(run), bluff_section(run), ending_section(run), feel_section(run)]
 
 
-def bot_diagnostics(run, label: str) -> list:
-    """Calls on a card type that are (almost) never right (``analysis.bot_diagnostics.futile_choices``).
-    The calls table counts judged calls by caller seat, not by bot (seats rotate bots), so the
-    diagnostic names the bots of the run that made judged calls; on a type in no banned pool it
-    names the bots without the ban model (whose estimate there is 0, so a model caller never
-    calls it: sim/games/faking_sick/bots.py, "Call model")."""
-    from analysis.bot_diagnostics import futile_choices
+def never_right(run) -> set[str]:
+    """The card types in no banned pool (FS-2.1, FS-8.2): a call on one is never right."""
+    pool = run.config.params["banned_pool"]
+    return {TYPES[t] for t in range(len(TYPES)) if t not in BANNABLE or not pool[t]}
+
+
+def unmodelled_callers(run) -> list[str]:
+    """The run's bots without the ban model (their calls may land on any type; a model caller's
+    estimate for a type in no banned pool is 0, so it never calls one: bots.py, "Call model")."""
     from sim.games.faking_sick.bots import BLUFFER, HONEST
+
+    return [b for b in dict.fromkeys(run.config.bots) if run.game.bots[b].policy not in (HONEST, BLUFFER)]
+
+
+def calls_by_caller(run, card: str) -> pd.DataFrame:
+    """Per caller, the share of its judged calls made on ``card`` (95% Wilson): one row per caller
+    seat (measured: the calls table counts by caller seat) and one per bot kind, where the seats
+    table gives each bot's judged calls. A bot's calls on ``card`` are known when ``card`` is in no
+    banned pool and at most one bot of the run lacks the ban model: the model callers make none
+    of them, so every such call is that bot's; otherwise its row says "not recorded by bot"."""
+    code = TYPES.index(card)
+    seats = run.sql(f"SELECT caller_seat, sum(calls)::BIGINT AS calls, sum(calls) FILTER (WHERE card = {code})::BIGINT "
+                    "AS on_card FROM calls GROUP BY 1 ORDER BY 1")
+    rows = [{"caller": f"seat {int(r.caller_seat)}", "judged calls": int(r.calls), "on_card": int(r.on_card or 0),
+             "basis": "counted"} for r in seats.itertuples()]
+    bots = run.sql("SELECT bot, sum(calls_made)::BIGINT AS calls FROM seats GROUP BY bot ORDER BY bot")
+    total_on = sum(r["on_card"] for r in rows)
+    free = unmodelled_callers(run)
+    known = card in never_right(run) and len(free) <= 1
+    for r in bots.itertuples():
+        on = (total_on if r.bot in free else 0) if known else None
+        basis = ("every call on it (only this bot lacks the ban model)" if r.bot in free else
+                 "none: its ban model never calls a type in no banned pool") if known else "not recorded by bot"
+        rows.append({"caller": f"bot {r.bot}", "judged calls": int(r.calls), "on_card": on, "basis": basis})
+    out = pd.DataFrame(rows)
+    known_rows = out["on_card"].notna() & (out["judged calls"] > 0)
+    out["share"], out["lo"], out["hi"] = np.nan, np.nan, np.nan
+    k, n = out.loc[known_rows, "on_card"].astype(int), out.loc[known_rows, "judged calls"]
+    out.loc[known_rows, "share"] = k / n
+    lo, hi = wilson(k.to_numpy(), n.to_numpy())
+    out.loc[known_rows, "lo"], out.loc[known_rows, "hi"] = lo, hi
+    by_model = out["basis"].str.startswith("none")  # none by the call model, not a count: no interval
+    out.loc[by_model, ["lo", "hi"]] = np.nan
+    return out.rename(columns={"on_card": f"calls on {card}", "share": f"share on {card}"})
+
+
+def caller_caption(card: str) -> str:
+    return f"Judged calls per caller: the share on {card} (in no banned pool, never right), 95% Wilson"
+
+
+def bot_diagnostics(run, label: str) -> list:
+    """Calls on a card type that are (almost) never right (``analysis.bot_diagnostics.futile_choices``),
+    stated per caller: each bot's and each seat's share of its own judged calls on it
+    (``calls_by_caller``), not a share of every bot's calls together."""
+    from analysis.bot_diagnostics import futile_choices
+    from analysis.candidate import percent, percents
 
     calls = run.sql("SELECT card, sum(calls)::BIGINT AS tries, sum(successes)::BIGINT AS successes "
                     "FROM calls GROUP BY card ORDER BY card")
     calls["choice"] = [TYPES[int(c)] for c in calls["card"]]
-    callers = run.sql("SELECT bot, sum(calls_made)::BIGINT AS calls FROM seats GROUP BY bot "
-                      "HAVING sum(calls_made) > 0 ORDER BY calls DESC, bot")
-    named = ", ".join(f"{b} ({int(c):,} calls)" for b, c in zip(callers["bot"], callers["calls"]))
-    pool = run.config.params["banned_pool"]
-    never = {TYPES[t] for t in range(len(TYPES)) if t not in BANNABLE or not pool[t]}  # in no banned pool
-    unmodelled = [b for b in callers["bot"] if run.game.bots[b].policy not in (HONEST, BLUFFER)]
-    model_note = (f"; the bots with the ban model never call a type in no banned pool, their estimate for it being 0"
-                  if unmodelled and len(unmodelled) < len(callers) else "")
-    who = {c: " and ".join(unmodelled) if c in never and model_note else f"the bots that call ({named})"
-           for c in calls["choice"]}
-    out = futile_choices(calls, label, who, "calls \"faking sick!\" on {}", "right", of="judged calls")
+    never, free = never_right(run), unmodelled_callers(run)
+    out = futile_choices(calls, label, {c: "the callers" for c in calls["choice"]}, "call \"faking sick!\" on {}",
+                         "right", of="judged calls")
     for d in out:
         card = d.does.rsplit(" ", 1)[-1]
-        d.sentence = d.sentence[:-1] + " (the calls table counts calls by caller seat, not by bot" + (
-            f"{model_note}). {card} is in no banned pool (FS-2.1, FS-8.2), so such a call is never right."
-            if card in never else ").")
+        per = calls_by_caller(run, card)
+        def share(r) -> str:
+            v, lo, hi = percents(r[f"share on {card}"], r["lo"], r["hi"])
+            return f"{r['caller'].split(' ', 1)[1]} {v} ({lo}-{hi}) of its {r['judged calls']:,} judged calls"
+        per_bot = per[per["caller"].str.startswith("bot ") & per[f"share on {card}"].notna()]
+        bots = per_bot[per_bot["lo"].notna()]
+        model = [c[4:] for c in per_bot[per_bot["lo"].isna()]["caller"]]
+        seats = per[per["caller"].str.startswith("seat ") & per[f"share on {card}"].notna()]
+        callers = per_bot[per_bot[f"calls on {card}"] > 0]
+        if len(callers) == 1:  # one bot makes every such call: the diagnostic is that bot's, as a share of its calls
+            r = callers.iloc[0]
+            d.bot, d.count, d.n = r["caller"][4:], int(r[f"calls on {card}"]), int(r["judged calls"])
+            d.rate, d.lo, d.hi = r[f"share on {card}"], r["lo"], r["hi"]
+        whose = (f"{d.bot} calls" if len(callers) == 1 else "the callers call")
+        by_bot = "; ".join([share(r) for _, r in bots.iterrows()] + (
+            [f"{', '.join(model)} none (the ban model never calls it)"] if model else [])) or "not recorded by bot"
+        d.sentence = (
+            f"{label.rsplit(': ', 1)[-1]}: {whose} \"faking sick!\" on {card} {d.count:,} times and "
+            f"{int(round(d.value * d.count)):,} of them are right ({percents(d.value, d.value_lo, d.value_hi)[0]}, "
+            f"95% CI {'-'.join(percents(d.value_lo, d.value_hi))}), against {percent(d.ref_value)} for judged calls on the "
+            f"other types. Share of each caller's own judged calls made on {card} (95% CI), by bot: {by_bot}; by "
+            f"seat: {'; '.join('seat ' + share(r) for _, r in seats.iterrows())}."
+            + (f" {card} is in no banned pool (FS-2.1, FS-8.2), so such a call is never right"
+               + (f"; the bots with the ban model never make one, so every such call is "
+                  f"{free[0]}'s." if len(free) == 1 else ".") if card in never else ""))
     return out
 
 

@@ -93,6 +93,7 @@ def outcome_section(run) -> Section:
         "max_turns turns without a winner (VD-24).",
         tables=[("Outcome types", table), ("Game facts (mean, 95% t interval for cures)", facts)],
         figures=[("Outcome types", charts.shares(counts[counts > 0], "Outcome types", "outcome", "share of games"))],
+        html_only=("Outcome types",),  # a figure's caption: the PDF has the table
     )
 
 
@@ -186,7 +187,7 @@ def elimination_section(run, per_bot: pd.DataFrame, elims: pd.DataFrame) -> Sect
                    f"{total:,} eliminations in {n_games:,} games ({total / max(n_games, 1):.2f} per game).{why}",
                    tables=[("Share of eliminations by cause", table),
                            ("Eliminations per seat-game, by bot and cause", by_bot)],
-                   figures=figs)
+                   figures=figs, html_only=tuple(c for c, _ in figs))  # the PDF: the tables
 
 
 def elimination_state_section(elims: pd.DataFrame) -> Section:
@@ -258,9 +259,10 @@ def card_section(per_bot: pd.DataFrame) -> Section:
     return Section("Action-card usage",
                    "Mean plays per seat per game, by bot (TP split by use), and the win rate of seats that "
                    "did or did not play each card type (associational, not causal: a seat that lives longer "
-                   f"plays more cards; the {SCORECARD_TITLE} gives each card's power).",
+                   f"plays more cards; the {SCORECARD_TITLE} gives each card's power). The PDF has the plays; "
+                   "the HTML report also has the win rate by card use and a chart of the plays.",
                    tables=[("Plays per seat-game by bot", usage), ("Win rate by card use (95% Wilson)", cond)],
-                   figures=[("Card plays", fig)])
+                   figures=[("Card plays", fig)], html_only=("Win rate by card use (95% Wilson)", "Card plays"))
 
 
 def hq_section(run) -> Section:
