@@ -115,7 +115,7 @@ def prescribed(run, mark: Mark) -> str:
     borrowed = getattr(run, "advice_from", None) is not None
     if found is not None:
         return " " + (f"Checked for these players in the advice for {advice['source']} (the same rules): "
-                      if borrowed else "") + sentence(found)
+                      if borrowed else "") + other_reference(run, mark.line, found) + sentence(found)
     if borrowed:
         return f" Prescription: none in the advice for {advice['source']} (the same rules, played by these bots too)."
     state = next((s for s in advice.get("lines", []) if s["line"] == mark.line), None)
@@ -125,6 +125,18 @@ def prescribed(run, mark: Mark) -> str:
         return " Prescription: not searched (the advice was asked for other lines or levers only)."
     return (f" Prescription: none searched: on its own measure ({state['words']}) this line is "
             f"{'in' if state['status'] == 'in' else 'within noise of'} its band.")
+
+
+def other_reference(run, line: str, found: dict) -> str:
+    """A warning when the advice measured ``line`` against another reference than the report's
+    figure of it (the game's ``measured(run, line)``); empty when they agree or neither says."""
+    mine = (hook(run.config.game, "measured") or (lambda r, ln: None))(run, line)
+    theirs = found.get("measured")
+    if not mine or theirs == mine:
+        return ""
+    return (f"Not the same reference: the figure above is measured {mine}, the check below "
+            f"{theirs or 'against another reference (an older advice)'}; give the report the advice and the control "
+            "run of one reference. ")
 
 
 def what_to_change(run, cands: list[Candidate], min_effect: float = MIN_EFFECT) -> str:

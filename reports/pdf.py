@@ -34,7 +34,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 PAGE_W, PAGE_H = A4  # points
@@ -59,8 +59,9 @@ STYLES = {
     "part": ParagraphStyle("part", fontName=BOLD, fontSize=16, leading=20, spaceAfter=6),
     "section": ParagraphStyle("section", fontName=BOLD, fontSize=12, leading=15, spaceBefore=8, spaceAfter=4,
                               keepWithNext=1),
-    "caption": ParagraphStyle("caption", fontName=BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2,
-                              keepWithNext=1),
+    # a caption stays with its table's first rows by a conditional page break (``table_flowables``),
+    # not by keepWithNext, which would keep the whole table together and leave the page half empty
+    "caption": ParagraphStyle("caption", fontName=BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2),
     "body": ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11.7, spaceAfter=4),
     "toc_part": ParagraphStyle("toc_part", fontName=BOLD, fontSize=10, leading=13, spaceBefore=5),
     "toc_section": ParagraphStyle("toc_section", fontName=FONT, fontSize=9, leading=11.5, leftIndent=14),
@@ -166,11 +167,20 @@ def table_flowables(caption: str, df: pd.DataFrame, cells: pd.DataFrame, turned:
         part = "" if len(groups) == 1 else f" (columns {g + 1} of {len(groups)})"
         data = [["\n".join(header[j]) for j in cols]] + [["\n".join(row[j]) for j in cols] for row in wrapped]
         col_widths = [widths[j] + COL_PAD for j in cols[:-1]] + [widths[cols[-1]]]
-        out += [paragraph(caption + more + part, "caption"),
-                Table(data, colWidths=col_widths, repeatRows=1, hAlign="LEFT",
-                      style=_table_style([numeric[j] for j in cols])),
-                Spacer(1, 7)]
+        cap = paragraph(caption + more + part, "caption")
+        table = Table(data, colWidths=col_widths, repeatRows=1, hAlign="LEFT",
+                      style=_table_style([numeric[j] for j in cols]))
+        out += [CondPageBreak(_height(cap) + min(_height(table), FIRST_ROWS)), cap, table, Spacer(1, 7)]
     return out
+
+
+FIRST_ROWS = 60.0  # points of a table that must fit under its caption, else both start the next page
+
+
+def _height(f: Flowable) -> float:
+    """The height a flowable takes in the text width, with its space before and after."""
+    _, h = f.wrap(TEXT_W, FRAME_H)
+    return h + f.getSpaceBefore() + f.getSpaceAfter()
 
 
 def chart_size(fig: Figure) -> tuple[float, float]:
@@ -242,11 +252,9 @@ def section_flowables(s, png, fmt) -> list[Flowable]:
         if caption not in s.html_only:
             body += table_flowables(caption, table, fmt(table).astype(str))
     body = side_by_side(body, [Chart(fig, png) for caption, fig in s.figures if caption not in s.html_only])
-    first = 3 if len(body) >= 3 and type(body[1]) is Table and len(body[1]._cellvalues) <= KEEP_ROWS else 1
-    return [KeepTogether(head + body[:first])] + body[first:] if body else head
-
-
-KEEP_ROWS = 20  # a first table of at most this many rows stays on the page of its section's heading
+    if body and isinstance(body[0], CondPageBreak):  # the heading stays with the table's caption and first rows
+        return [CondPageBreak(sum(map(_height, head)) + body[0].height)] + head + body[1:]
+    return [KeepTogether(head + body[:1])] + body[1:] if body else head
 
 
 GUTTER = 10.0  # points between two things printed side by side
@@ -279,18 +287,21 @@ def side_by_side(body: list[Flowable], charts: list[Chart]) -> list[Flowable]:
         beside = _table_beside(out, c) if _narrow(c) else None
         if beside is None:
             out.append(c)
-        else:
-            out[beside:beside + 3] = [_row([out[beside:beside + 3], c])]
+        else:  # the row is kept whole: its page break asks for all of its height
+            row = _row([out[beside:beside + 3], c])
+            out[beside - 1:beside + 3] = [CondPageBreak(_height(row)), row]
         i += 1
     return out
 
 
 def _table_beside(body: list[Flowable], chart: Chart) -> int | None:
-    """Where in ``body`` a table (its caption, table and spacer, ``table_flowables``) starts that
-    ``chart`` fits beside: the table short and narrow enough; None when there is none."""
-    for k in range(len(body) - 2):
+    """Where in ``body`` a table (its caption, table and spacer after its page break,
+    ``table_flowables``) starts that ``chart`` fits beside: the table short and narrow enough;
+    None when there is none."""
+    for k in range(1, len(body) - 2):
         cap, table, gap = body[k:k + 3]
-        if isinstance(cap, Paragraph) and type(table) is Table and isinstance(gap, Spacer):
+        if (isinstance(body[k - 1], CondPageBreak) and isinstance(cap, Paragraph) and type(table) is Table
+                and isinstance(gap, Spacer)):
             w, h = table.wrap(TEXT_W, FRAME_H)
             if w + GUTTER + chart.width <= TEXT_W and h < FRAME_H / 2:
                 return k
@@ -339,8 +350,10 @@ def render_pdf(parts, path: Path, png, fmt, cover_lines: list[str]) -> int:
             flow = section_flowables(s, png, fmt)
             if j == 0 and isinstance(flow[0], KeepTogether):  # a part's title stays with its first section
                 flow[0] = KeepTogether(heading + flow[0]._content)
+            elif j == 0 and isinstance(flow[0], CondPageBreak):
+                flow = [CondPageBreak(flow[0].height + sum(map(_height, heading)))] + heading + flow[1:]
             elif j == 0:
-                body += heading
+                flow = heading + flow
             body += flow
     headings = [f for f in _flat(body) if isinstance(f, Heading)]
     story = (cover_flowables(cover_lines) + [PageBreak(), Heading(CONTENTS, "part", 0),

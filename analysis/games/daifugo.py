@@ -652,6 +652,13 @@ def hidden_cards(run) -> dict[str, str]:
     return laws | precepts
 
 
+def measured(run, line: str) -> str | None:
+    """What the report measures a law line of ``run`` against (``daifugo_laws.reference``)."""
+    from analysis.games import daifugo_laws
+
+    return daifugo_laws.reference(run) if line.startswith("law:") else None
+
+
 def line_states(source) -> list[dict]:
     """Daifugō's own rule lines on a run for ``cardlab suggest``: the precepts' balance (madness
     mode, ``daifugo_vp.line_state``) and every law line (``daifugo_laws.law_lines``)."""

@@ -4,9 +4,12 @@ the lever that weakens it.
 A law line is ``law:<card>:<measure>``: the change the card brings when in force as a law, on
 king retention or the seat spread of round wins (percentage points) or on round length and the
 spread of final scores (relative): in band up to the practical threshold (``MIN_SHARE``,
-``MIN_RELATIVE``) either way, or any fall where lower is the aim (king retention, spreads), measured in the run against the rounds without it at the same round
-number (``daifugo_rule_cards.stratified_law_effects``: one reference, whatever runs a report
-holds). A line is out of its band when its estimate is and its 95% interval excludes 0. For each
+``MIN_RELATIVE``) either way, or any fall where lower is the aim (king retention, spreads). The
+reference is the report's: the base game (``daifugo_rule_cards.joint_law_effects`` against the
+run's control run, the same config with no law in force) whenever the run has one, and every run
+the check plays is played with its control on the same seed; a source run without a control run is
+screened against the other laws' average (``stratified_law_effects``), and each line says which.
+A line is out of its band when its estimate is and its 95% interval excludes 0. For each
 such line the levers that name it (``Game.levers``) are played on fresh seeds against the run's
 config, the smallest change whose effect lands in band is prescribed (else the closest), with
 the game's other rule lines before -> after and the same check by the strong population; a line
@@ -62,25 +65,37 @@ def status(e: dict, measure: str) -> str:
 
 
 def law_lines(run) -> list[dict]:
-    """Every law line of the run with its value, band and status."""
+    """Every law line of the run with its value, band, status and reference."""
     out = []
     for row in effects(run).to_dict("records"):
         for measure, (words, _, _) in MEASURES.items():
             e = law_value(row, measure)
             out.append({"line": line_name(int(row["id"]), measure), "words": f"law {row['card']}: {words}",
-                        "band": band(measure), **e, "status": status(e, measure)})
+                        "band": band(measure), **e, "status": status(e, measure), "measured": reference(run)})
     return out
 
 
-_EFFECTS: dict[str, object] = {}  # run path -> its law effects (a check reads a run's several times)
+_EFFECTS: dict[tuple[str, str], object] = {}  # (run, control) paths -> law effects (a check reads a run's several times)
 
 
 def effects(run):
-    """The run's law effects against the other laws (``stratified_law_effects``), computed once."""
-    key = str(run.path)
+    """The run's law effects, computed once: against the base game when the run has a control run
+    (``run.control``), else against the other laws' average."""
+    control = getattr(run, "control", None)
+    key = (str(run.path), str(control.path) if control is not None else "")
     if key not in _EFFECTS:
-        _EFFECTS[key] = rule_cards.stratified_law_effects(run)
+        _EFFECTS[key] = (rule_cards.joint_law_effects(run, control) if control is not None
+                         else rule_cards.stratified_law_effects(run))
     return _EFFECTS[key]
+
+
+BASE_REFERENCE = "against the base game (its control run: the same config and seed with no law in force)"
+OTHERS_REFERENCE = "against the other laws' average (no control run: the rounds without the law at the same round number)"
+
+
+def reference(run) -> str:
+    """What the run's law effects are measured against, in words."""
+    return BASE_REFERENCE if getattr(run, "control", None) is not None else OTHERS_REFERENCE
 
 
 def _row(run, card: int) -> dict | None:
@@ -97,7 +112,7 @@ def prescriptions(source, out: Path, games: int, workers: int, todo: list[dict],
     for ln in todo:
         named = [lv for lv in levers if lv.moves(ln["line"])]
         base = {"game": source.config.game, "line": ln["line"], "words": ln["words"], "band": ln["band"],
-                "measured": "against the rounds without the law at the same round number",
+                "measured": BASE_REFERENCE,
                 "before": {k: ln[k] for k in ("value", "lo", "hi")}, "after": None, "set": {}, "side_effects": [],
                 "populations": {}, "holds_for": "none"}
         if not named:
@@ -110,13 +125,20 @@ def prescriptions(source, out: Path, games: int, workers: int, todo: list[dict],
 
 
 def _play(source, cfg, games: int, out: Path, workers: int):
+    """The run of ``cfg`` with its control run (the base game, same seed and games) attached, so
+    its law effects are measured against the base game as the report's are."""
+    from analysis.games.daifugo_control import control_config
     from analysis.load import Run
     from sim import runner
     from sim.runner import RunOptions
 
-    path = out / f"{cfg.digest()}-{games}"
-    runner.run(cfg, games, path, RunOptions(workers=workers, progress=False))
-    return Run(path)
+    runs = []
+    for c in (cfg, control_config(cfg)):
+        path = out / f"{c.digest()}-{games}"
+        runner.run(c, games, path, RunOptions(workers=workers, progress=False))
+        runs.append(Run(path))
+    runs[0].control = runs[1]
+    return runs[0]
 
 
 def _measure(run, ln: dict) -> dict:
