@@ -162,9 +162,10 @@ def section(label: str, run, cands: list[Candidate], min_effect: float) -> list[
     page = Section(label, text=plain(change(run, cands, min_effect)),
                    marks=[(worst, f"Overall, on the rules: {MARKS[worst]}.")] + [(m.level, m.text) for m in rules])
     others = [(m.level, f"{GROUP_WORDS[m.group]}: {m.text}") for g in ("bot", "engine") for m in marks if m.group == g]
-    return [page, Section(f"{label}: bots and engine", text=OTHERS_TEXT, marks=others)]
+    return [page, Section(f"{label}{OTHERS_SUFFIX}", text=OTHERS_TEXT, marks=others)]
 
 
+OTHERS_SUFFIX = ": bots and engine"  # the title of a run's bot and engine lines: the run's label and this
 GROUP_WORDS = {"bot": "Bots", "engine": "Engine"}
 OTHERS_TEXT = ("Not part of the overall verdict: how the bots play is a fact about the bots, not the rules, and the "
                "engine lines check the simulation itself.")

@@ -139,7 +139,7 @@ def report_parts(run_dirs: list[str | Path], min_effect: float = findings.MIN_EF
     cands = findings.candidates(designed) + extra
     lists = findings.sections_from(cands, min_effect, extra_text=" ".join(texts))  # fills the q-values
     page = verdict.sections(designed, cands, min_effect, kept_out=bool(kept)) + [skill.verdict_section(ld) for ld in ladders]
-    parts = [("Verdict", page + eligibility.kept_sections(kept)),
+    parts = [(VERDICT_PART, page + eligibility.kept_sections(kept)),
              ("Findings", lists),
              (bot_diagnostics.PART, bot_diagnostics.sections(shown, diagnostics(shown)))]  # apart from the findings
     parts += [(title, make(len(cands))) for title, make in pending]
@@ -254,19 +254,54 @@ class Images:
         return base64.b64encode(self.png(fig)).decode()
 
 
+PRESCRIPTION_STARTS = (" Prescription", " No lever", " Not advised", " Checked for", " Not the same reference")
+VERDICT_PART, OTHERS_SUFFIX = "Verdict", verdict.OTHERS_SUFFIX
+
+
+def split_line(text: str) -> tuple[str, str]:
+    """A verdict line as (what was measured, what to do about it): the second part starts at its
+    prescription (or at why there is none); empty when the line has none."""
+    at = min((i for i in (text.find(p) for p in PRESCRIPTION_STARTS) if i > 0), default=len(text))
+    return text[:at], text[at:].strip()
+
+
+def verdict_cards(part: str, sections: list[Section]) -> list[dict]:
+    """The verdict part as one card per run: its rule lines with their prescriptions, what to
+    change, and its bot and engine lines (its section ``<run>: bots and engine``)."""
+    if part != VERDICT_PART:
+        return []
+    cards: dict[str, dict] = {}
+    for s in sections:
+        if not s.marks:
+            continue
+        run = s.title.removesuffix(OTHERS_SUFFIX)
+        card = cards.setdefault(run, {"title": run, "anchor": anchor(part, run), "lines": [], "change": "",
+                                      "others": [], "others_anchor": anchor(part, run + OTHERS_SUFFIX)})
+        lines = [(level, *split_line(text)) for level, text in s.marks]
+        if s.title.endswith(OTHERS_SUFFIX):
+            card["others"] = lines
+        else:
+            card["lines"], card["change"] = lines, s.text
+    return list(cards.values())
+
+
 def render_html(parts: list[tuple[str, list[Section]]], images: Images | None = None) -> str:
     images = images or Images()
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
     data = []
     for title, sections in parts:
+        cards = verdict_cards(title, sections)
+        in_cards = {c["anchor"] for c in cards} | {c["others_anchor"] for c in cards}
         data.append(
             {
                 "title": title,
                 "anchor": anchor(title),
+                "cards": cards,
                 "sections": [
                     {
                         "title": s.title,
                         "anchor": anchor(title, s.title),
+                        "in_card": anchor(title, s.title) in in_cards,
                         "text": s.text,
                         "findings": [(text, anchor(*target)) for text, target in s.items],
                         "marks": s.marks,

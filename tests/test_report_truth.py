@@ -185,3 +185,146 @@ def test_each_law_measure_has_one_reference(madness):
     results = R.robustness(greedy, run)
     assert [r.kind.key for r in results if r.kind.key.startswith("law")] == []
     assert "Law effects are left out of this comparison" in R.mixed_reference(greedy, run)
+
+
+def test_suggest_measures_a_law_against_the_report_reference(madness):
+    """The law lines that cardlab suggest checks carry the verdict's figure and reference: with the
+    control run the base game (the joint model of the report's law section), without it the other
+    laws' average; the verdict warns when an advice measured a line against another reference."""
+    from analysis.games import daifugo as D
+    from analysis.games import daifugo_laws as L
+    from analysis.load import Run
+    from analysis.verdict import other_reference
+
+    run, base = Run(madness / "madness"), Run(madness / "madness-base")
+    for control, words in ((base, L.BASE_REFERENCE), (None, L.OTHERS_REFERENCE)):
+        run.__dict__.pop("_rule_card_tables", None)
+        run.control = control
+        eff = D.laws(run).set_index("id")
+        lines = {ln["line"]: ln for ln in L.law_lines(run)}
+        for card, row in eff.iterrows():
+            king = lines[L.line_name(card, "king")]
+            assert king["value"] == pytest.approx(row["king_diff"]) and king["measured"] == words
+            assert lines[L.line_name(card, "plays")]["value"] == pytest.approx(row["plays_diff"] / row["plays_without"])
+        found = {"line": "law:04:king", "measured": words}
+        assert other_reference(run, "law:04:king", found) == ""
+        other = L.OTHERS_REFERENCE if control is not None else L.BASE_REFERENCE
+        warning = other_reference(run, "law:04:king", {**found, "measured": other})
+        assert warning.startswith(f"Not the same reference: the figure above is measured {words}, the check below {other}")
+        assert other_reference(run, "seat_spread", {"measured": other}) == ""  # not a law line: no reference of its own
+
+
+def test_each_heat_map_outlines_only_the_pairs_flagged_for_its_measure():
+    from analysis.games.daifugo import pair_marks
+
+    flagged = pd.DataFrame({"a": [2, 6, 7], "b": [13, 17, 13], "flag": [
+        "round length 18.1 plays vs 19.2 expected from the two cards alone, q = 9.2e-06",
+        "seat spread 11.6 pp vs 0.4 pp in all rounds, q = 0.0038",
+        "seat spread 9.0 pp vs 0.4 pp in all rounds, q = 0.01; round length 17.4 plays vs 19.0 expected, q = 3e-10"]})
+    assert pair_marks(flagged, "seat spread") == [(5, 16), (6, 12), (16, 5), (12, 6)]
+    assert pair_marks(flagged, "round length") == [(1, 12), (6, 12), (12, 1), (12, 6)]
+
+
+# ---- faking-sick: calls per caller ------------------------------------------------------------
+
+def calls_run(bots=("bluffer", "random", "honest", "caller"), pool=(0, 2, 2, 1, 1, 1, 1)):
+    """A stand-in run of known counts: seat 0 made 50 judged calls, 20 on VIR (code 0); seat 1 made
+    350, 10 on VIR; the random bot made 100 judged calls, the others 300 between them."""
+    import duckdb
+
+    from sim.games.faking_sick import GAME
+
+    calls = pd.DataFrame({"card": [0, 1, 0, 2], "distance": 1, "caller_seat": [0, 0, 1, 1],
+                          "calls": [20, 30, 10, 340], "successes": [0, 9, 0, 100]})
+    seats = pd.DataFrame({"bot": ["random", "bluffer", "honest", "caller"], "calls_made": [100, 100, 100, 100]})
+    con = duckdb.connect()
+    con.register("calls", calls)
+    con.register("seats", seats)
+    config = SimpleNamespace(bots=list(bots), params={"banned_pool": list(pool)})
+    return SimpleNamespace(sql=lambda q: con.execute(q).df(), config=config, game=GAME)
+
+
+def test_calls_on_a_never_right_type_are_shared_out_per_caller():
+    """Each caller's share is of its own judged calls: the random bot (the only one without the ban
+    model) made all 30 calls on VIR, 30 of its 100 (Wilson); the model bots none, with no interval
+    (by their model, not counted); each seat its own count: 20 of 50 and 10 of 350."""
+    from analysis.games.faking_sick import calls_by_caller
+    from sim.stats import wilson
+
+    t = calls_by_caller(calls_run(), "VIR").set_index("caller")
+    assert t.loc["seat 0", "share on VIR"] == pytest.approx(0.4) and t.loc["seat 1", "share on VIR"] == pytest.approx(10 / 350)
+    assert (t.loc["seat 0", "lo"], t.loc["seat 0", "hi"]) == pytest.approx(tuple(float(v) for v in wilson(20, 50)))
+    assert t.loc["bot random", "calls on VIR"] == 30 and t.loc["bot random", "share on VIR"] == pytest.approx(0.3)
+    assert (t.loc["bot random", "lo"], t.loc["bot random", "hi"]) == pytest.approx(tuple(float(v) for v in wilson(30, 100)))
+    for bot in ("bluffer", "honest", "caller"):
+        assert t.loc[f"bot {bot}", "calls on VIR"] == 0 and np.isnan(t.loc[f"bot {bot}", "lo"])
+    # two bots without the ban model: whose calls they are is not recorded, so no bot's share is given
+    two = calls_by_caller(calls_run(bots=("random", "random", "honest", "caller")), "VIR")
+    assert two["basis"].str.startswith("counted").sum() == 2
+    # a type in a banned pool (FEV): a model bot may call it too, so no bot's share is known
+    pooled = calls_by_caller(calls_run(), "FEV").set_index("caller")
+    assert pooled.loc["bot random", "basis"] == "not recorded by bot" and np.isnan(pooled.loc["bot random", "share on FEV"])
+    assert pooled.loc["seat 0", "share on FEV"] == pytest.approx(30 / 50)
+
+
+def test_the_futile_call_diagnostic_is_the_callers_not_a_pooled_share():
+    from analysis.games.faking_sick import bot_diagnostics
+
+    calls = calls_run()
+    rows = pd.DataFrame({"card": [0, 1, 1], "distance": 1, "caller_seat": [0, 0, 1],
+                         "calls": [500, 300, 200], "successes": [0, 90, 60]})
+    import duckdb
+
+    con = duckdb.connect()
+    con.register("calls", rows)
+    con.register("seats", pd.DataFrame({"bot": ["random", "honest"], "calls_made": [800, 200]}))
+    run = SimpleNamespace(sql=lambda q: con.execute(q).df(), config=SimpleNamespace(
+        bots=["random", "honest", "random", "honest"], params={"banned_pool": [0, 2, 2, 1, 1, 1, 1]}), game=calls.game)
+    (d,) = bot_diagnostics(run, "Virus — faking-sick mode")
+    assert (d.bot, d.count, d.n, d.rate) == ("random", 500, 800, pytest.approx(0.625))
+    assert "by bot: random 62.5% (" in d.sentence and "of its 800 judged calls; honest none" in d.sentence
+    assert "every bot's together" not in d.sentence and "by seat: seat 0 62.5% (" in d.sentence
+    assert "seat 1 0.0% (0.0%-1.9%) of its 200 judged calls" in d.sentence
+
+
+# ---- the HTML opens on the verdict ----------------------------------------------------------
+
+def test_the_html_opens_on_one_verdict_card_per_run_beside_a_sticky_contents(madness):
+    """The first thing after the title is the verdict: one card per run with every coloured line,
+    its prescription under it and what to change; the contents are a side bar that stays in view
+    (sticky), and the verdict's run sections are not printed a second time."""
+    import re
+
+    from reports.build import render_html, report_parts, split_line
+
+    parts = report_parts([madness / "madness", madness / "madness-base"])
+    html = render_html(parts)
+    verdict = dict(parts)["Verdict"]
+    page = next(s for s in verdict if s.title == "Daifugō, madness")
+    assert re.search(r"nav\.toc \{ position: sticky; top: 0; height: 100vh; overflow-y: auto;", html)
+    body = html[html.index("<main>"):]
+    assert body.index('<h1 id="verdict"') < body.index('<div class="cards">') < body.index("<h2") \
+        and body.count('<section class="card"') == 1
+    card = body[body.index('<section class="card"'):body.index("</section>")]
+    assert 'id="verdict-dai-fug-madness"' in card or 'id="verdict-daifug-madness"' in card
+    for level, text in page.marks:
+        head, todo = split_line(text)
+        assert f'<span class="mark {level}" title="{level}"></span>{escape(head)}' in card
+        assert not todo or f'<span class="do">{escape(todo)}</span>' in card
+    assert escape(page.text) in card and body.count(escape(page.marks[1][1][:60])) == 1  # not repeated below
+
+
+def escape(text: str) -> str:
+    import markupsafe
+
+    return str(markupsafe.escape(text))
+
+
+def test_a_verdict_line_splits_at_its_prescription():
+    from reports.build import split_line
+
+    assert split_line("Seat order matters: +2 pp. Prescription: not searched yet (cardlab suggest X).") == (
+        "Seat order matters: +2 pp.", "Prescription: not searched yet (cardlab suggest X).")
+    assert split_line("Games always end.") == ("Games always end.", "")
+    assert split_line("A law raises it. Not the same reference: a. No lever in range moves this line.") == (
+        "A law raises it.", "Not the same reference: a. No lever in range moves this line.")

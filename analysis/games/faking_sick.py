@@ -238,9 +238,9 @@ def calls_by_caller(run, card: str) -> pd.DataFrame:
     banned pool and at most one bot of the run lacks the ban model: the model callers make none
     of them, so every such call is that bot's; otherwise its row says "not recorded by bot"."""
     code = TYPES.index(card)
-    seats = run.sql(f"SELECT caller_seat, sum(calls)::BIGINT AS calls, sum(calls) FILTER (WHERE card = {code})::BIGINT "
-                    "AS on_card FROM calls GROUP BY 1 ORDER BY 1")
-    rows = [{"caller": f"seat {int(r.caller_seat)}", "judged calls": int(r.calls), "on_card": int(r.on_card or 0),
+    seats = run.sql(f"SELECT caller_seat, sum(calls)::BIGINT AS calls, coalesce(sum(calls) FILTER (WHERE card = {code}), "
+                    "0)::BIGINT AS on_card FROM calls GROUP BY 1 ORDER BY 1")
+    rows = [{"caller": f"seat {int(r.caller_seat)}", "judged calls": int(r.calls), "on_card": int(r.on_card),
              "basis": "counted"} for r in seats.itertuples()]
     bots = run.sql("SELECT bot, sum(calls_made)::BIGINT AS calls FROM seats GROUP BY bot ORDER BY bot")
     total_on = sum(r["on_card"] for r in rows)

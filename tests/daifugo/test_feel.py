@@ -118,7 +118,12 @@ def test_feel_section_figures_match_the_games_table(feel_runs):
         "Game feel per law against the other laws' average: lead changes and last-round decisions",
         "Game feel per law against the other laws' average: comebacks from last and shared wins"]
     assert all(len(f.axes) == 2 for _, f in sec.figures[1:])  # two panels a chart: labels print at 7 pt
-    assert set(sec.html_only) == {c for c, _ in sec.tables[1:]}  # the PDF: the compact table and the charts
+    compact = sec.tables[4][1].set_index("card")  # the PDF's per-law table: each difference with its interval
+    assert compact.loc[row["card"], "lead changes per game"] == (
+        f"{row['lead_changes_diff']:+.2f} ({row['lead_changes_diff_lo']:+.2f} to {row['lead_changes_diff_hi']:+.2f})")
+    assert compact.loc[row["card"], "shared win (pp)"].startswith(f"{100 * row['shared_diff']:+.1f} (")
+    # the PDF: the two compact tables and the chart of the winner's round; the law charts in the HTML only
+    assert set(sec.html_only) == {c for c, _ in sec.tables[1:4] + sec.tables[5:]} | {c for c, _ in sec.figures[1:]}
 
 
 def test_feel_section_against_the_base_game(feel_runs):
