@@ -346,6 +346,9 @@ def _at_most_amber(marks: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [("amber" if lv == "red" else lv, text) for lv, text in marks]
 
 
+MAX_PDF_CHART_ITEMS = 8  # a kind with more items prints its table alone: its chart would fill a page with the same figures
+
+
 def sections(strong, scripted, results: list[KindResult], standing=None) -> list[Section]:
     """The robustness part: what it compares and how, the agreement by kind, then each kind.
     ``standing`` (the search run's ``analysis.eligibility.Standing``): when it is not shown
@@ -403,10 +406,13 @@ def _sections(strong, scripted, results: list[KindResult], play: str) -> list[Se
             if mixed:
                 only += (f" {'; '.join(mixed)[0].upper()}{'; '.join(mixed)[1:]}, so its seat advantage mixes the seat "
                          "with the bot in it.")
+        long = len(r.table) > MAX_PDF_CHART_ITEMS
         text = (f"Estimate: {r.kind.measure}" + (" (percentage points)" if r.kind.unit == "share" else f" ({r.kind.unit})")
-                + f", 95% interval in brackets, Benjamini-Hochberg q within this kind and run.{only}")
+                + f", 95% interval in brackets, Benjamini-Hochberg q within this kind and run.{only}"
+                + (" The PDF prints the table; the HTML report also has the chart." if long else ""))
         figs = [(f"{r.kind.title}: both runs", kind_figure(r))] if len(r.table) else []
         out.append(Section(f"Robustness: {r.kind.title.lower()}", text=text, marks=kind_marks(r),
                            tables=[(f"{r.kind.title}: strong run and scripted run ({units_text(r.kind.unit)}; q: "
-                                    "Benjamini-Hochberg within the kind)", kind_table(r))], figures=figs))
+                                    "Benjamini-Hochberg within the kind)", kind_table(r))], figures=figs,
+                           html_only=tuple(c for c, _ in figs) if long else ()))
     return out

@@ -328,3 +328,21 @@ def test_a_verdict_line_splits_at_its_prescription():
     assert split_line("Games always end.") == ("Games always end.", "")
     assert split_line("A law raises it. Not the same reference: a. No lever in range moves this line.") == (
         "A law raises it.", "Not the same reference: a. No lever in range moves this line.")
+
+
+def test_each_law_measure_has_one_stated_aim_for_every_colour():
+    """King retention and both spreads: lower is better (a fall of any size stays in suggest's band, a
+    welcome finding in the verdict); round length: neither way (its band is symmetric)."""
+    import math
+
+    from analysis.games import daifugo as D
+    from analysis.games import daifugo_laws as L
+    from analysis.games import daifugo_rule_cards as RC
+
+    assert D.LAW_TARGET is RC.LAW_TARGET and set(RC.LAW_TARGET) == set(L.MEASURES)
+    for measure, aim in RC.LAW_TARGET.items():
+        lo, hi = L.band(measure)
+        assert (lo == -math.inf) == (aim == -1) and hi > 0
+        assert aim == -1 or lo == -hi
+    welcome = law("04 Down", -0.05, aim=RC.LAW_TARGET["king"])
+    assert welcome.welcome and D.law_level(welcome, F.MIN_EFFECT) == "green"

@@ -294,7 +294,7 @@ MEASURE_WORDS = {"spread": "seat spread", "king": "king retention", "plays": "ro
                  "score_sd": "spread of final scores"}
 # the direction a law's effect on a measure should take (-1: lower is better); measures without
 # one (round length, score spread) are a matter of taste: aim nearer the reference unless intended
-LAW_TARGET = {"king": -1, "spread": -1, "score_sd": -1}  # closer final scores keep every seat in the game
+LAW_TARGET = rule_cards.LAW_TARGET  # each law measure's aim (-1: lower is better, 0: neither way)
 
 
 def candidates(run, run_label: str) -> list[Candidate]:

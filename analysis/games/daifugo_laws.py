@@ -31,9 +31,10 @@ from sim.tuner.prescribe import holds_for, side_effect, toward
 LAW_SEED_OFFSET = 6_000_029  # the law checks play the source seed + this (+ 1 for the strong population)
 MIN_SHARE = 0.01  # a law effect of at least 1 percentage point on a share is out of band
 MIN_RELATIVE = 0.05  # on round length or score spread: at least 5% either way
-# measure: (words, is a share, lower is the aim); the aims are the verdict's (``daifugo.LAW_TARGET``)
-MEASURES = {"king": ("king retention", True, True), "spread": ("seat spread of round wins", True, True),
-            "plays": ("round length", False, False), "score_sd": ("spread of final scores", False, True)}
+# measure: (words, is a share, lower is the aim); the aims are the verdict's (``daifugo_rule_cards.LAW_TARGET``)
+MEASURES = {m: (words, share, rule_cards.LAW_TARGET[m] == -1) for m, words, share in (
+    ("king", "king retention", True), ("spread", "seat spread of round wins", True),
+    ("plays", "round length", False), ("score_sd", "spread of final scores", False))}
 
 
 def line_name(card: int, measure: str) -> str:

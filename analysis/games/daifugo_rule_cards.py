@@ -554,6 +554,10 @@ def pair_effects(run) -> pd.DataFrame:
     return _flag_pairs(df, float((f_all.max() - f_all.min()) / f_all.sum()))
 
 
+# each law measure's aim, used by every colour of it (verdict, findings, cardlab suggest's bands): -1 lower is
+# better (a king who keeps the crown snowballs a lead; spreads: closer seats and final scores keep every seat
+# in the game), 0 neither way (round length)
+LAW_TARGET = {"king": -1, "spread": -1, "score_sd": -1, "plays": 0}
 MIN_RELATIVE_CHANGE = 0.05  # round length of a flagged pair differs from its expectation by at least 5%
 
 
