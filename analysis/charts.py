@@ -61,7 +61,7 @@ def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (
         ax.axhline(ref, color="grey", ls="--", lw=1, label=f"even share {ref:.3f}")
         ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(xlabel or label.replace("_", " "))
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(wrapped(ylabel, fig.get_size_inches()[1] - 0.8))
     ax.set_title(wrapped(title, fig.get_size_inches()[0] - 0.9), fontsize=10)
     return fig
 
@@ -85,7 +85,7 @@ def histogram(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share o
             xlabel += (f"\nnot drawn: {100 * beyond.sum() / counts.sum():.2g}% of games above {int(top)} "
                        f"(longest {int(counts.index.max())})")
     ax.set_xlabel(wrapped(xlabel, HALF_W - 0.9))
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(wrapped(ylabel, fig.get_size_inches()[1] - 0.8))
     ax.set_title(wrapped(title, HALF_W - 0.9), fontsize=10)
     return fig
 
@@ -108,7 +108,7 @@ def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | Non
     line = ax.plot(x, mean, lw=1.6, label=label, marker=marker, ms=4)[0]
     ax.fill_between(x, lo, hi, alpha=0.25, color=line.get_color())
     ax.set_xlabel(wrapped(xlabel, width - 0.9))
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(wrapped(ylabel, fig.get_size_inches()[1] - 0.8))
     ax.set_title(wrapped(title, width - 0.9), fontsize=10)
     if label:
         ax.legend(loc="best", fontsize=8)
@@ -125,7 +125,7 @@ def shares(counts: pd.Series, title: str, ylabel: str = "category", xlabel: str 
     ax.barh(in_words(s.index), s.to_numpy(), color="#F58518")
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(wrapped(ylabel, fig.get_size_inches()[1] - 0.8))
     ax.set_title(wrapped(title, fig.get_size_inches()[0] - 0.9), fontsize=10)
     return fig
 
@@ -198,7 +198,7 @@ def grouped_bars(groups: list[str], series: list[tuple[str, np.ndarray, np.ndarr
         ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=3, label=label)
     ax.set_xticks(x, names, rotation=30 if slant else 0, ha="right" if slant else "center")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(wrapped(ylabel, fig.get_size_inches()[1] - 0.8))
     ax.set_title(title, fontsize=10)
     ax.legend(loc="best", fontsize=8)
     return fig
@@ -221,7 +221,7 @@ def value_heatmap(values: pd.DataFrame, title: str, xlabel: str, ylabel: str, un
             ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=MIN_FONT, color="white" if v < np.nanmean(m) else "black")
     fig.colorbar(image, ax=ax, label=unit)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(wrapped(ylabel, fig.get_size_inches()[1] - 0.8))
     ax.set_title(title, fontsize=10)
     return fig
 

@@ -130,7 +130,8 @@ def prescribed(run, mark: Mark) -> str:
 def other_reference(run, line: str, found: dict) -> str:
     """A warning when the advice measured ``line`` against another reference than the report's
     figure of it (the game's ``measured(run, line)``); empty when they agree or neither says."""
-    mine = (hook(run.config.game, "measured") or (lambda r, ln: None))(run, line)
+    game = getattr(getattr(run, "config", None), "game", None)  # a stand-in run without a config: none
+    mine = (game and hook(game, "measured") or (lambda r, ln: None))(run, line)
     theirs = found.get("measured")
     if not mine or theirs == mine:
         return ""
