@@ -36,12 +36,6 @@ def _quiet(line: str) -> None:
 
 
 # ---- configurations -------------------------------------------------------------------------
-def config(game: str, table: Table = Table()) -> RunConfig:
-    """The checked run configuration of ``game`` (``Game.make_config``): the table's arguments over
-    its TOML config file over the game's defaults."""
-    return table.config(get_game(game))
-
-
 def run_settings(config_file: str | Path | None) -> dict[str, int]:
     """The ``games`` and ``workers`` a TOML ``config_file`` gives (``simulate`` plays them when
     the command line does not); empty without a file."""
@@ -128,8 +122,7 @@ def train(game: str, games: int, out: str | Path, budget: int = 64, table: Table
     if games < 1 or budget < 1:
         raise ConfigError("--games and --budget must be at least 1")
     bots = ["search", *g.step.search_opponents] if table.bots is None else table.bots
-    doc = fit(g, dataclasses.replace(table, bots=bots, params={**table.overrides(), "bot.search.budget": budget})
-              .config(g), games)
+    doc = fit(g, dataclasses.replace(table, bots=bots).config(g, {"bot.search.budget": budget}), games)
     save_policy(out, doc)
     return doc
 
@@ -226,7 +219,7 @@ def sweep(game: str, param: str, values: str | list, games: int, out: str | Path
     items = sweep_values(g.param(param), values if isinstance(values, str) else ",".join(map(str, values)))
     if pairing is not None:
         table = pairing_table(game, pairing, table)
-    cfgs = [dataclasses.replace(table, params={**table.overrides(), param: v}).config(g) for v in items]
+    cfgs = [table.config(g, {param: v}) for v in items]
     rows, runs = [], []
     with writer_lock(out, f"{game} sweep"):
         for v, cfg in zip(items, cfgs):
@@ -374,7 +367,7 @@ def verify(game: str, games: int = 2_000, table: Table = Table(), batch_size: in
     first mismatch (None: every result row agrees)."""
     from sim.verify import compare_engines
 
-    cfg = config(game, table)
+    cfg = table.config(get_game(game))
     if games < 1 or batch_size < 1:
         raise ConfigError(f"--games and --batch-size must be at least 1, got {games} and {batch_size}")
     return cfg, compare_engines(get_game(game), cfg, games, batch_size)

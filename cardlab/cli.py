@@ -65,34 +65,28 @@ Scheduler = Annotated[Optional[str], typer.Option("--scheduler", help="Dask sche
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
-def _table(players, bots, seed, sets, config, policy=None) -> Table:
-    """The table options of a command."""
-    return Table(players=players, bots=bots, seed=seed, params=sets, config_file=config, policy=policy)
-
-
 @app.command()
 def simulate(
     game: Game,
-    games: Annotated[Optional[int], typer.Option("--games", "-n", help="Number of games (default: games in "
-                                                 "--config, else 10000).")] = None,
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Number of games (default: games in "
+                                        "--config, else 10000)."),
     players: Players = None,
     seed: Seed = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", help="Local worker processes (default: "
-                                                   "workers in --config, else 1).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (created; rerun to resume).")] = ...,
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: "
+                                          "workers in --config, else 1)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Run directory (created; rerun to resume)."),
     bots: Bots = None,
     sets: Sets = None,
     config: Config = None,
     engine: Engine = "fast",
-    batch_size: Annotated[Optional[int], typer.Option("--batch-size", help="Games per batch file (default: about "
-                                                      "16 batches).")] = None,
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (default: about 16 batches)."),
     scheduler: Scheduler = None,
     allow_code_change: AllowCodeChange = False,
     quiet: Quiet = False,
-    precision: Annotated[Optional[float], typer.Option("--precision", help="Stop once the metric's 95% interval "
-                                                       "half-width is at most this (--games is the cap).")] = None,
-    metric: Annotated[Optional[str], typer.Option("--metric", help="Metric for --precision (default seat_win, every "
-                      "seat): seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>.")] = None,
+    precision: Optional[float] = typer.Option(
+        None, "--precision", help="Stop once the metric's 95% interval half-width is at most this (--games is the cap)."),
+    metric: Optional[str] = typer.Option(None, "--metric", help="Metric for --precision (default seat_win, every "
+                                         "seat): seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
     policy: Policy = None,
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
@@ -104,20 +98,20 @@ def simulate(
     options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine,
                            stopping=stopping_rule(precision, metric))
     with _interruptible(out):
-        summary = api.simulate(game, games, out, _table(players, bots, seed, sets, config, policy), options)
+        summary = api.simulate(game, games, out, Table(players, bots, seed, sets, config, policy), options)
     _print_run(summary, out, games)
 
 
 @app.command()
 def resume(
-    run: Annotated[Path, typer.Argument(help="Run directory.")],
+    run: Path = typer.Argument(..., help="Run directory."),
     workers: Workers = 1,
     scheduler: Scheduler = None,
     allow_code_change: AllowCodeChange = False,
     quiet: Quiet = False,
-    rebuild_manifest: Annotated[bool, typer.Option(
-        "--rebuild-manifest", help="For a run whose run.json is lost, unreadable or edited: first write it anew from "
-        "the run facts the batch files carry, then finish the run (an intact run.json is refused).")] = False,
+    rebuild_manifest: bool = typer.Option(False, "--rebuild-manifest", help="For a run whose run.json is lost, "
+                                          "unreadable or edited: first write it anew from the run facts the batch "
+                                          "files carry, then finish the run (an intact run.json is refused)."),
 ):
     """Finish or repair a run with the settings in its run.json: play its missing and damaged batches."""
     run = _run_dir(run)
@@ -164,47 +158,41 @@ def _print_run(summary, out: Path, cap: int) -> None:
 @app.command()
 def tune(
     game: Game,
-    space: Annotated[Optional[List[str]], typer.Option("--space", help="Searched parameter: name=lo..hi or "
-                     "name=a,b,c (bot.<bot>.<param> for bot parameters); repeatable.")] = None,
-    space_file: Annotated[Optional[Path], typer.Option("--space-file", help="TOML file with a [space] table.")] = None,
-    minimize: Annotated[Optional[List[str]], typer.Option("--minimize", help="Metric to minimize, e.g. seat_spread; "
-                        "repeatable (several goals: a multi-objective study).")] = None,
-    maximize: Annotated[Optional[List[str]], typer.Option("--maximize", help="Metric to maximize, e.g. "
-                        "bot_win:cautious; repeatable.")] = None,
-    target: Annotated[Optional[List[str]], typer.Option("--target", help="METRIC=VALUE (minimize |metric - value|) "
-                      "or METRIC=LO..HI (distance to the band); repeatable.")] = None,
-    constraint: Annotated[Optional[List[str]], typer.Option("--constraint", help="'METRIC in LO..HI', 'METRIC <= X' "
-                          "or 'METRIC >= X'; repeatable.")] = None,
-    trials: Annotated[int, typer.Option("--trials", help="Trials in the study in total (rerun with more to "
-                      "resume).")] = 20,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per trial (the cap with --precision).")] = 10_000,
-    precision: Annotated[Optional[float], typer.Option("--precision", help="Stop each trial at this 95% "
-                         "half-width.")] = None,
-    metric: Annotated[Optional[str], typer.Option("--metric", help="Metric for --precision (default: the "
-                      "objective's).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the study, runs, trials.parquet, best.toml, "
-                   "report.")] = ...,
-    storage: Annotated[Optional[str], typer.Option("--storage", help="Optuna storage URL (default "
-                       "sqlite:///OUT/study.db).")] = None,
-    study: Annotated[str, typer.Option("--study", help="Study name in the storage.")] = "cardlab",
-    sampler_seed: Annotated[int, typer.Option("--sampler-seed", help="Seed of the TPE sampler.")] = 0,
+    space: Optional[List[str]] = typer.Option(None, "--space", help="Searched parameter: name=lo..hi or name=a,b,c "
+                                              "(bot.<bot>.<param> for bot parameters); repeatable."),
+    space_file: Optional[Path] = typer.Option(None, "--space-file", help="TOML file with a [space] table."),
+    minimize: Optional[List[str]] = typer.Option(None, "--minimize", help="Metric to minimize, e.g. seat_spread; "
+                                                 "repeatable (several goals: a multi-objective study)."),
+    maximize: Optional[List[str]] = typer.Option(None, "--maximize", help="Metric to maximize, e.g. bot_win:cautious; "
+                                                 "repeatable."),
+    target: Optional[List[str]] = typer.Option(None, "--target", help="METRIC=VALUE (minimize |metric - value|) or "
+                                               "METRIC=LO..HI (distance to the band); repeatable."),
+    constraint: Optional[List[str]] = typer.Option(None, "--constraint", help="'METRIC in LO..HI', 'METRIC <= X' "
+                                                   "or 'METRIC >= X'; repeatable."),
+    trials: int = typer.Option(20, "--trials", help="Trials in the study in total (rerun with more to resume)."),
+    games: int = typer.Option(10_000, "--games", "-n", help="Games per trial (the cap with --precision)."),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Stop each trial at this 95% half-width."),
+    metric: Optional[str] = typer.Option(None, "--metric", help="Metric for --precision (default: the objective's)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Directory for the study, runs, trials.parquet, best.toml, report."),
+    storage: Optional[str] = typer.Option(None, "--storage", help="Optuna storage URL (default sqlite:///OUT/study.db)."),
+    study: str = typer.Option("cardlab", "--study", help="Study name in the storage."),
+    sampler_seed: int = typer.Option(0, "--sampler-seed", help="Seed of the TPE sampler."),
     players: Players = None,
     seed: Seed = None,
     bots: Bots = None,
     sets: Sets = None,
     config: Config = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Local worker processes per trial.")] = 1,
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes per trial."),
     engine: Engine = "fast",
-    batch_size: Annotated[Optional[int], typer.Option("--batch-size", help="Games per batch file (the stopping "
-                          "checkpoint).")] = None,
-    race: Annotated[int, typer.Option("--race", help="Race this many best trials and the default on fresh common "
-                    "seeds before naming a winner (0: no race).")] = 4,
-    race_games: Annotated[Optional[int], typer.Option("--race-games", help="Games per candidate at the race's last "
-                          "rung (default 8 x --games).")] = None,
-    confirm_games: Annotated[Optional[int], typer.Option("--confirm-games", help="Fresh games each for the chosen "
-                             "configuration and the default (default 4 x --games).")] = None,
-    write_best: Annotated[bool, typer.Option("--write-best", help="Write best.toml even when the improvement over "
-                          "the default is not confirmed (noted in the file).")] = False,
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (the stopping checkpoint)."),
+    race: int = typer.Option(4, "--race", help="Race this many best trials and the default on fresh common seeds "
+                             "before naming a winner (0: no race)."),
+    race_games: Optional[int] = typer.Option(None, "--race-games", help="Games per candidate at the race's last rung "
+                                             "(default 8 x --games)."),
+    confirm_games: Optional[int] = typer.Option(None, "--confirm-games", help="Fresh games each for the chosen "
+                                                "configuration and the default (default 4 x --games)."),
+    write_best: bool = typer.Option(False, "--write-best", help="Write best.toml even when the improvement over the "
+                                    "default is not confirmed (noted in the file)."),
 ):
     """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers), race
     the best candidates, confirm the winner against the default on fresh games."""
@@ -213,7 +201,7 @@ def tune(
     try:
         spec = TuneSpec(game, parse_space(_game(game), space or [], space_file),
                         parse_objectives(minimize, maximize, target), list(constraint or []), games, precision, metric,
-                        _table(players, bots, seed, sets, config),
+                        Table(players, bots, seed, sets, config),
                         RunOptions(workers=workers, engine=engine, batch_size=batch_size))
         result = api.tune(spec, out, trials, StudySettings(storage, study, sampler_seed),
                           Checks(race, race_games, confirm_games, write_best))
@@ -348,7 +336,7 @@ def verify(
     batch: int = typer.Option(500, "--batch-size"),
 ):
     """Play the same games in both engines and compare every result row."""
-    cfg, problem = api.verify(game, games, _table(players, bots, seed, sets, config), batch)
+    cfg, problem = api.verify(game, games, Table(players, bots, seed, sets, config), batch)
     if problem:
         raise Fail(f"engines differ: {problem}", 1)
     typer.echo(f"{game}: fast and reference engines agree on all {games:,} games (seed {cfg.seed}, bots {','.join(cfg.bots)})")
@@ -494,7 +482,7 @@ def sweep(
 ):
     """Run one simulation per value of a parameter and tabulate how the metrics move
     (`cardlab report OUT` draws them with 95% bands)."""
-    table = api.sweep(game, param, values, games, out, _table(players, bots, seed, sets, config),
+    table = api.sweep(game, param, values, games, out, Table(players, bots, seed, sets, config),
                       RunOptions(workers=workers), pairing)
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
                  f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
@@ -539,7 +527,7 @@ def ladder(
                          stopping=None if precision is None else StoppingRule(precision))
     try:
         summary = api.ladder(game, games, out, Rungs(rungs, budgets, reference),
-                             _table(players, None, seed, sets, config, policy), options, report_dir)
+                             Table(players, None, seed, sets, config, policy), options, report_dir)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
     name, bottom = summary["game"], summary["players"][0].name
@@ -571,7 +559,7 @@ def train(
     config: Config = None,
 ):
     """Fit the learned bot to the search bot's choices in GAMES games and write its policy file."""
-    doc = api.train(game, games, out, budget, _table(players, bots, seed, sets, config))
+    doc = api.train(game, games, out, budget, Table(players, bots, seed, sets, config))
     fit = doc["fit"]
     typer.echo(f"{doc['game']}: {fit['decisions']:,} search decisions; the learned bot picks the search's option "
                f"at {fit['agreement']:.1%} of them (McFadden R2 {fit['mcfadden_r2']:.3f}) -> {out}")

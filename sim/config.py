@@ -222,7 +222,8 @@ class Table:
 
     def overrides(self) -> dict[str, Any]:
         """The rule and bot parameter values by name."""
-        return overrides(self.params)
+        p = self.params
+        return parse_overrides(p) if isinstance(p, (list, tuple)) else dict(p or {})
 
     def file(self) -> dict[str, Any] | None:
         """The config file's dict without ``games`` and ``workers`` (None without a file)."""
@@ -234,11 +235,6 @@ class Table:
         """The checked config of ``game`` (a plug-in: ``make_config``), ``params`` over the table's."""
         return game.make_config(players=self.players, bots=self.bot_list(), seed=self.seed,
                                 overrides={**self.overrides(), **(params or {})}, file=self.file())
-
-
-def overrides(params: Any) -> dict[str, Any]:
-    """Rule and bot parameter values by name, from a dict or from ``"name=value"`` items."""
-    return parse_overrides(params) if isinstance(params, (list, tuple)) else dict(params or {})
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
