@@ -5,6 +5,8 @@ order: results are the same for any worker count or batch size. Each finished ba
 written by the process that played it (the coordinator never holds game data), and the
 manifest is updated as batches land. Rerunning the same command resumes: finished
 batches whose files are intact are kept, and the missing or damaged ones are played.
+The run path flows one way: the runner hands each batch's counts to the stopping rule
+(``sim.stopping``) and its files and manifest entries to the store (``sim.store``).
 """
 
 from __future__ import annotations

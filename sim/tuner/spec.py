@@ -13,7 +13,7 @@ from sim.games import get_game
 from sim.metrics import Metric, resolve, sample_columns
 from sim.stopping import StoppingRule, stopping_rule
 from sim.tuner.goals import Constraint, Objective, parse_constraint
-from sim.tuner.space import Dim, parse_space, space_items
+from sim.tuner.space import parse_space, space_items
 
 STUDY_KEY = "cardlab"  # the study's user attribute that holds ``TuneSpec.identity``
 FINISHED = ("COMPLETE", "PRUNED")  # the trial states that count as finished
