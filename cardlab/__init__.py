@@ -1,6 +1,6 @@
 """cardlab, the application: the ``cardlab`` command line (``cardlab.cli``: arguments and
 printing), the API every command calls (``cardlab.api``; in a notebook ``cardlab.run`` and
-``cardlab.tune``), the reinforcement-learning environments (``cardlab.env``: ``cardlab.rl``, loaded
+``cardlab.tune``, with their option groups ``cardlab.Table`` and ``cardlab.RunOptions``), the reinforcement-learning environments (``cardlab.env``: ``cardlab.rl``, loaded
 on first use; needs the ``rl`` extra), the checked VP advice (``cardlab.advice``) and the benches
 (``engine_bench``, ``search_bench``, ``report_bench``). It orchestrates the layers below it: ``reports`` over ``analysis``
 over the simulator ``sim``.
@@ -10,8 +10,9 @@ Importing it imports neither numba nor pandas: the CLI starts fast, and reading 
 """
 
 from cardlab.api import run, tune
+from sim.config import RunOptions, Table
 
-__all__ = ["env", "run", "tune"]
+__all__ = ["RunOptions", "Table", "env", "run", "tune"]
 
 
 def __getattr__(name: str):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,8 +26,27 @@ from sim.levers import check_setting, lever_of
 from sim.metrics import read_counts, sample_columns
 from sim.tuner.prescribe import Sizes, estimate_dict, line_value, search
 
+MAX_SCALE = 10  # --scale: a point scale at most this many times finer
 MIN_SCREEN = 20_000  # games of a screened candidate at the least (or the run's games, if fewer)
 SCREEN_SHARE = 4  # a screened candidate plays a quarter of the confirmation's games
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What ``suggest`` searches: only these ``lines`` (metric names) and ``levers`` (``PARAM`` or
+    ``PARAM=VALUE``; empty: all), and for games with precept VPs the search's check ``rounds`` and
+    point ``scale``."""
+
+    lines: tuple[str, ...] = ()
+    levers: tuple[str, ...] = ()
+    rounds: int = 3
+    scale: int = 1
+
+    def check(self) -> None:
+        if self.rounds < 1:
+            raise ConfigError(f"--rounds must be at least 1, got {self.rounds}")
+        if not 1 <= self.scale <= MAX_SCALE:
+            raise ConfigError(f"--scale must be a whole number from 1 to {MAX_SCALE}, got {self.scale}")
 
 
 def check_out(out: Path, source) -> None:
@@ -40,10 +60,10 @@ def check_out(out: Path, source) -> None:
                               "give a new directory for the advice")
 
 
-def sizes(source, games: int | None) -> Sizes:
+def sizes(source, games: int | None, workers: int = 1) -> Sizes:
     """Confirm on ``games`` (default: as many as the run), screen on a quarter (at least ``MIN_SCREEN``)."""
     total = games or source.games_done
-    return Sizes(screen=min(total, max(MIN_SCREEN, total // SCREEN_SHARE)), confirm=total)
+    return Sizes(screen=min(total, max(MIN_SCREEN, total // SCREEN_SHARE)), confirm=total, workers=workers)
 
 
 def line_states(source, lines) -> list[dict[str, Any]]:
@@ -85,31 +105,31 @@ def choose_levers(game, wanted: list[str]) -> tuple:
     return tuple(out)
 
 
-def suggest(source, out: Path, games: int | None, workers: int, lines_wanted: list[str] = (),
-            levers_wanted: list[str] = (), notify: Callable[[str], None] = lambda s: None, **own) -> dict:
-    """The advice for ``source`` (an opened run); ``lines_wanted``: only these lines (metric
-    names), ``levers_wanted``: only these levers; ``own``: options of the game's own search."""
+def suggest(source, out: Path, games: int | None, workers: int, scope: Scope = Scope(),
+            notify: Callable[[str], None] = lambda s: None) -> dict:
+    """The advice for ``source`` (an opened run) within ``scope``."""
     game = source.game
     check_out(out, source)
     own_states, own_search = hook(game.name, "line_states"), hook(game.name, "prescriptions")
-    if own_search is None and own.get("scale", 1) != 1:
+    if own_search is None and scope.scale != 1:
         raise ConfigError(f"--scale applies to games with precept VPs; {game.name} has none")
-    levers = choose_levers(game, list(levers_wanted))
+    levers = choose_levers(game, list(scope.levers))
     lines = game.rule_lines(source.config)
     extra = own_states(source) if own_states else []
-    check_lines(game, lines, extra, list(lines_wanted))
+    check_lines(game, lines, extra, list(scope.lines))
     states = line_states(source, lines)
-    wanted = (lambda name: not lines_wanted or name in lines_wanted)  # noqa: E731
+    wanted = (lambda name: not scope.lines or name in scope.lines)  # noqa: E731
     todo = [ln for ln, st in zip(lines, states) if st["status"] == "out" and not ln.relative and wanted(ln.metric)]
-    size = sizes(source, games)
+    size = sizes(source, games, workers)
     found = []
     for ln in todo:
         notify(f"line {ln.metric} ({ln.words}) is out of its band: searching the levers")
         found.append({"game": game.name, **search(game, levers, source.config, ln, lines, out / "levers", size,
-                                                  workers, notify)})
+                                                  notify)})
     own_todo = [st for st in extra if st["status"] == "out" and wanted(st["line"])]
     if own_search is not None and own_todo:
-        found += own_search(source, out, size, workers, own_todo, levers, notify, **own)
+        found += own_search(source, out, size, workers, own_todo, levers, notify, scale=scope.scale,
+                            rounds=scope.rounds)
     return {"game": game.name, "source": str(source.path), "source_digest": source.config.digest(),
             "rules_digest": rules_digest(source.config),
             "games": size.confirm, "screen_games": size.screen, "lines": states + extra,

@@ -3,26 +3,30 @@ CLI only parses its arguments and prints), and a notebook calls the same functio
 ``cardlab.run`` returns DataFrames, ``cardlab.tune`` a study's answer. pandas loads on the first
 call, so importing ``cardlab`` stays light.
 
-A configuration is given as the game, ``players``, ``bots`` (a list or ``"a,b"``), ``seed``,
-``params`` (rule and ``bot.<bot>.<param>`` values) and ``config_file`` (a TOML file with
-players, bots, seed, ``[params]`` and ``[bot_params.<bot>]``, and the ``games`` and ``workers``
-that ``simulate`` plays: ``run_settings``); how a run is played (workers,
-batch size, engine, progress, ...) is a ``sim.config.RunOptions``.
+Two option groups go to every function that plays: who plays what is a ``sim.config.Table``
+(players, bots, seed, rule and bot parameters, a TOML config file, the learned bot's policy
+file), how a run is played (workers, batch size, engine, scheduler, progress, stopping rule) is a
+``sim.config.RunOptions``. ``run_settings`` reads the ``games`` and ``workers`` a config file
+gives for ``simulate``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from sim.config import ConfigError, RunOptions
+from sim.config import ConfigError, RunOptions, Table
 from sim.games import get_game
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cardlab.advice import Scope
     from sim.config import RunConfig
+    from sim.ladder import Rungs
     from sim.runner import RunSummary
+    from sim.tuner import Checks, StudySettings, TuneSpec
 
 Notify = Callable[[str], None]
 
@@ -32,40 +36,12 @@ def _quiet(line: str) -> None:
 
 
 # ---- configurations -------------------------------------------------------------------------
-Params = dict[str, Any] | list[str] | None  # values by name, or CLI-style "name=value" items
-
-
-def config(game: str, players: int | None = None, bots: list[str] | str | None = None, seed: int | None = None,
-           params: Params = None, config_file: str | Path | None = None) -> RunConfig:
-    """The checked run configuration of ``game`` (``Game.make_config``): the arguments over the
-    TOML ``config_file`` over the game's defaults."""
-    from sim.config import read_toml, without_run_keys
-
-    g = get_game(game)
-    file = without_run_keys(read_toml(config_file)) if config_file else None
-    return g.make_config(players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params), file=file)
-
-
 def run_settings(config_file: str | Path | None) -> dict[str, int]:
     """The ``games`` and ``workers`` a TOML ``config_file`` gives (``simulate`` plays them when
     the command line does not); empty without a file."""
     from sim.config import read_toml, run_keys
 
     return run_keys(read_toml(config_file), config_file) if config_file else {}
-
-
-def overrides(params: Params) -> dict[str, Any]:
-    """Rule and bot parameter values by name, from a dict or from ``"name=value"`` items."""
-    from sim.config import parse_overrides
-
-    return parse_overrides(params) if isinstance(params, (list, tuple)) else dict(params or {})
-
-
-def _bot_list(bots: list[str] | str | None) -> list[str] | None:
-    """``"a, b"`` as ``["a", "b"]`` (empty names dropped); a list as it is; None or empty: None."""
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",") if b.strip()]
-    return list(bots) if bots else None
 
 
 def check_not_in_worker_start() -> None:
@@ -79,58 +55,24 @@ def check_not_in_worker_start() -> None:
                           "it again: put the script's calls under `if __name__ == \"__main__\":`")
 
 
-def check_metric(metric: str | None, precision: float | None) -> None:
-    """``metric`` chooses the metric of ``precision``: one without the other is refused."""
-    if metric is not None and precision is None:
-        raise ConfigError("--metric chooses the metric of --precision; give --precision too, or leave --metric out")
-
-
-# ---- runs -----------------------------------------------------------------------------------
-def simulate(game: str, games: int, out: str | Path, players: int | None = None, bots: list[str] | str | None = None,
-             seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
-             options: RunOptions = RunOptions(), precision: float | None = None,
-             metric: str | None = None, policy: str | Path | None = None) -> RunSummary:
-    """The ``cardlab simulate`` command: play ``games`` games into run directory ``out``
-    (resumed if there). With ``precision`` the games are a cap: the run stops once ``metric``'s
-    95% interval half-width (default ``seat_win``, every seat) is at most ``precision``. With
-    ``policy`` (a ``cardlab train`` file) the learned bot plays its weights."""
-    import dataclasses
-
-    from sim import runner
-    from sim.stopping import StoppingRule
-
-    check_metric(metric, precision)
-    check_not_in_worker_start()
-    cfg, policy = policy_config(lambda p: config(game, players, bots, seed, p, config_file), game, params, policy)
-    if precision is not None:
-        options = dataclasses.replace(options, stopping=StoppingRule(precision, metric or "seat_win"))
-    return runner.run(cfg, games, out, dataclasses.replace(options, notes=policy_notes(cfg, policy)))
-
-
-def with_policy(game: str, params: Params, policy: str | Path | None) -> dict[str, Any]:
-    """``params`` with the weights of the policy file ``policy`` (if given) for the learned bot
-    and the search bot's rollouts; a file that is missing, damaged or for another game is a
-    one-line ConfigError."""
+def played_config(game: str, table: Table, extra: dict[str, Any] | None = None) -> tuple[RunConfig, Path | None]:
+    """The table's config (``extra`` parameter values over its own), holding the weights of its
+    policy file or, when it seats the learned bot without one, of the game's own; and that file
+    (None when it plays no learned bot). A policy file that is missing, damaged or for another
+    game is a one-line ConfigError."""
     from sim.learned import load_policy, policy_overrides
 
     g = get_game(game)
-    if policy is None:
-        return overrides(params)
-    if getattr(g, "learned", None) is None:
-        raise ConfigError(f"{g.name} has no learned bot")
-    return {**policy_overrides(g, load_policy(policy, g.name, g.learned.FEATURES)), **overrides(params)}
 
+    def make(policy) -> RunConfig:
+        if policy is not None and getattr(g, "learned", None) is None:
+            raise ConfigError(f"{g.name} has no learned bot")
+        weights = {} if policy is None else policy_overrides(g, load_policy(policy, g.name, g.learned.FEATURES))
+        return dataclasses.replace(table, params={**weights, **table.overrides(), **(extra or {})}).config(g)
 
-def policy_config(make: Callable[[dict], RunConfig], game: str, params: Params,
-                  policy: str | Path | None) -> tuple[RunConfig, str | Path | None]:
-    """``make(params)`` (a run config) with the weights of the policy file ``policy`` or, when it
-    seats the learned bot without one, of the game's own, so that the config holds the weights
-    it plays; and that file (None when it plays no learned bot)."""
-    cfg = make(with_policy(game, params, policy))
-    played = played_policy(cfg, policy)
-    if played is not None and policy is None:
-        cfg = make(with_policy(game, params, played))
-    return cfg, played
+    cfg = make(table.policy)
+    played = played_policy(cfg, table.policy)
+    return (make(played) if played is not None and table.policy is None else cfg), played
 
 
 def played_policy(cfg: RunConfig, policy: str | Path | None) -> str | Path | None:
@@ -146,16 +88,28 @@ def played_policy(cfg: RunConfig, policy: str | Path | None) -> str | Path | Non
     return policy
 
 
-def policy_notes(cfg: RunConfig, policy: str | Path | None) -> dict[str, Any] | None:
-    """run.json's record of the policy file (``policy_config``) a run plays."""
+def policy_notes(policy: str | Path | None) -> dict[str, Any] | None:
+    """run.json's record of the policy file (``played_config``) a run plays."""
     from sim.learned import policy_note
 
     return None if policy is None else {"learned_policy": policy_note(policy)}
 
 
-def train(game: str, games: int, out: str | Path, budget: int = 64, players: int | None = None,
-          bots: list[str] | str | None = None, seed: int | None = None, params: Params = None,
-          config_file: str | Path | None = None) -> dict[str, Any]:
+# ---- runs -----------------------------------------------------------------------------------
+def simulate(game: str, games: int, out: str | Path, table: Table = Table(),
+             options: RunOptions = RunOptions()) -> RunSummary:
+    """The ``cardlab simulate`` command: play ``games`` games into run directory ``out``
+    (resumed if there). With a stopping rule in ``options`` the games are a cap: the run stops
+    once the rule's metric is precise enough (``sim.stopping``). With the table's ``policy`` (a
+    ``cardlab train`` file) the learned bot plays its weights."""
+    from sim import runner
+
+    check_not_in_worker_start()
+    cfg, policy = played_config(game, table)
+    return runner.run(cfg, games, out, dataclasses.replace(options, notes=policy_notes(policy)))
+
+
+def train(game: str, games: int, out: str | Path, budget: int = 64, table: Table = Table()) -> dict[str, Any]:
     """The ``cardlab train`` command: play ``games`` games with search seats at ``budget``
     rollouts a decision (default table: one search seat against the game's search bench
     opponents), fit the learned bot to the search's choices and write the policy file ``out``;
@@ -167,10 +121,8 @@ def train(game: str, games: int, out: str | Path, budget: int = 64, players: int
         raise ConfigError(f"{g.name} has no learned bot to train")
     if games < 1 or budget < 1:
         raise ConfigError("--games and --budget must be at least 1")
-    if bots is None:
-        bots = ["search", *g.step.search_opponents]
-    cfg = config(game, players, bots, seed, {**overrides(params), "bot.search.budget": budget}, config_file)
-    doc = fit(g, cfg, games)
+    bots = ["search", *g.step.search_opponents] if table.bots is None else table.bots
+    doc = fit(g, dataclasses.replace(table, bots=bots).config(g, {"bot.search.budget": budget}), games)
     save_policy(out, doc)
     return doc
 
@@ -180,8 +132,6 @@ def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_mani
     """The ``cardlab resume`` command: finish or repair ``run_dir`` with the settings in
     its run.json (its missing and damaged batches played); ``rebuild_manifest`` first writes
     run.json anew from the run facts in the batch files."""
-    import dataclasses
-
     from sim import runner
     from sim.config import RunConfig
     from sim.store import RunDir, rebuild_manifest as rebuild, writer_lock
@@ -198,34 +148,22 @@ def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_mani
     return runner.run(cfg, meta["games"], run_dir, options)
 
 
-def run(
-    game: str,
-    games: int = 1_000,
-    players: int | None = None,
-    bots: list[str] | str | None = None,
-    seed: int = 0,
-    params: Params = None,
-    engine: str = "fast",
-    out: str | Path | None = None,
-    workers: int = 1,
-    batch_size: int | None = None,
-) -> dict[str, pd.DataFrame]:
+def run(game: str, games: int = 1_000, out: str | Path | None = None, table: Table = Table(),
+        options: RunOptions = RunOptions()) -> dict[str, pd.DataFrame]:
     """Simulate and return ``{table: DataFrame}``.
 
-    The games go through the runner (batches, ``workers`` processes) into ``out``, a run
+    The games go through the runner (batches, ``options.workers`` processes) into ``out``, a run
     directory that keeps the Parquet batches and resumes, or without ``out`` into a temporary
     directory removed once the tables are loaded.
 
-    >>> tables = run("virus-dogs", games=1000, bots="cautious,random", players=2)  # doctest: +SKIP
+    >>> tables = run("virus-dogs", games=1000, table=Table(bots="cautious,random", players=2))  # doctest: +SKIP
     """
     import tempfile
 
     from analysis.load import Run
 
-    options = RunOptions(workers=workers, batch_size=batch_size, engine=engine, progress=False)
-
     def play(path) -> dict[str, pd.DataFrame]:
-        simulate(game, games, path, players, bots, seed, params, options=options)
+        simulate(game, games, path, table, dataclasses.replace(options, progress=False))
         loaded = Run(path)
         return {name: loaded.table(name) for name in loaded.game.tables}
 
@@ -236,61 +174,22 @@ def run(
 
 
 # ---- tuning ---------------------------------------------------------------------------------
-def tune(
-    game: str,
-    space: dict[str, Any] | list[str] | None = None,
-    minimize: str | list[str] | None = None,
-    maximize: str | list[str] | None = None,
-    target: str | list[str] | None = None,
-    constraints: list[str] | None = None,
-    trials: int = 20,
-    games: int = 10_000,
-    out: str | Path = "tune",
-    precision: float | None = None,
-    metric: str | None = None,
-    players: int | None = None,
-    bots: list[str] | str | None = None,
-    seed: int | None = 0,
-    params: Params = None,
-    storage: str | None = None,
-    study: str = "cardlab",
-    sampler_seed: int = 0,
-    workers: int = 1,
-    engine: str = "fast",
-    batch_size: int | None = None,
-    report: bool = True,
-    race: int = 4,
-    race_games: int | None = None,
-    confirm_games: int | None = None,
-    write_best: bool = False,
-    space_file: str | Path | None = None,
-    config_file: str | Path | None = None,
-):
-    """The ``cardlab tune`` command as a function; returns a ``sim.tuner.TuneResult``.
-
-    ``space`` maps a parameter to a ``(lo, hi)`` range, a list of choices or a ``"lo..hi"``
-    string, or is a list of CLI-style ``"name=lo..hi"`` items (``space_file``: a TOML file with
-    a ``[space]`` table). ``minimize``, ``maximize`` and ``target`` take a metric or a list of
-    them (several goals: a multi-objective study). ``result.answer`` is the answer in one
-    sentence, ``result.confirmed`` whether an improvement over the default held on fresh games,
+def tune(spec: TuneSpec, out: str | Path = "tune", trials: int = 20, study: StudySettings | None = None,
+         checks: Checks | None = None, report: bool = True):
+    """The ``cardlab tune`` command as a function: the study of ``spec`` (``sim.tuner.TuneSpec``:
+    game, space, goals, constraints, games per trial, precision, table and run options) run or
+    resumed up to ``trials`` trials in ``out``, its best trials raced and confirmed (``checks``);
+    returns a ``sim.tuner.TuneResult``: ``result.answer`` is the answer in one sentence,
+    ``result.confirmed`` whether an improvement over the default held on fresh games,
     ``result.best.params`` the search's best trial, ``result.trials_table`` the trials Parquet
     file, ``result.report`` the report's HTML and PDF files (with ``report``).
 
-    >>> r = tune("virus-dogs", {"n_bat": (1, 6)}, minimize="seat_spread", trials=10, games=2000)  # doctest: +SKIP
+    >>> spec = TuneSpec("virus-dogs", {"n_bat": (1, 6)}, Objective("minimize", "seat_spread"), games=2000)  # doctest: +SKIP
+    >>> r = tune(spec, "tune/vd", trials=10)  # doctest: +SKIP
     """
-    from sim.config import read_toml, without_run_keys
-    from sim.tuner import Checks, TuneSpec, parse_constraint, parse_objectives, parse_space, run_study
+    from sim.tuner import Checks, StudySettings, run_study
 
-    check_metric(metric, precision)
-    g = get_game(game)
-    spec = TuneSpec(game=g.name, space=parse_space(g, _space_items(space), space_file),
-                    objective=parse_objectives(minimize, maximize, target),
-                    constraints=[parse_constraint(c) for c in constraints or []], games=games, precision=precision,
-                    metric=metric, players=players, bots=_bot_list(bots), seed=seed, overrides=overrides(params),
-                    config_file=without_run_keys(read_toml(config_file)) if config_file else None, engine=engine,
-                    batch_size=batch_size)
-    result = run_study(spec, trials, out, storage, study, workers, sampler_seed,
-                       Checks(race, race_games, confirm_games, write_best))
+    result = run_study(spec, trials, out, study or StudySettings(), checks or Checks())
     if report:
         from reports.tuning import build
 
@@ -298,25 +197,9 @@ def tune(
     return result
 
 
-def _space_items(space: dict[str, Any] | list[str] | None) -> list[str]:
-    """The space as CLI-style ``name=...`` items."""
-    if isinstance(space, dict):
-        return [f"{k}={_space_text(v)}" for k, v in space.items()]
-    return list(space or [])
-
-
-def _space_text(value: Any) -> str:
-    if isinstance(value, tuple) and len(value) == 2:
-        return f"{value[0]}..{value[1]}"
-    if isinstance(value, (list, set)):
-        return ",".join(str(v) for v in value)
-    return str(value)
-
-
 # ---- sweeps and ladders -----------------------------------------------------------------------
-def sweep(game: str, param: str, values: str | list, games: int, out: str | Path, players: int | None = None,
-          bots: list[str] | str | None = None, seed: int | None = None, params: Params = None,
-          config_file: str | Path | None = None, workers: int = 1, pairing: str | None = None) -> pd.DataFrame:
+def sweep(game: str, param: str, values: str | list, games: int, out: str | Path, table: Table = Table(),
+          options: RunOptions = RunOptions(), pairing: str | None = None) -> pd.DataFrame:
     """The ``cardlab sweep`` command: one run per value of rule parameter ``param`` (``values``:
     comma-separated text or a list) into ``out/<param>=<value>``, and the table of how the
     metrics move (also ``out/sweep.csv``); values whose runs play identical games are named in
@@ -335,24 +218,24 @@ def sweep(game: str, param: str, values: str | list, games: int, out: str | Path
     g = get_game(game)
     items = sweep_values(g.param(param), values if isinstance(values, str) else ",".join(map(str, values)))
     if pairing is not None:
-        bots, params = pairing_bots(game, pairing, players, bots, params, config_file)
-    cfgs = [config(game, players, bots, seed, {**overrides(params), param: v}, config_file) for v in items]
+        table = pairing_table(game, pairing, table)
+    cfgs = [table.config(g, {param: v}) for v in items]
     rows, runs = [], []
     with writer_lock(out, f"{game} sweep"):
         for v, cfg in zip(items, cfgs):
             d = out / f"{param}={v}"
-            runner.run(cfg, games, d, RunOptions(workers=workers, progress=False))
+            runner.run(cfg, games, d, dataclasses.replace(options, progress=False))
             runs.append(Run(d))
             rows.append({param: v, **summary(runs[-1])})
-        table = pd.DataFrame(rows)
+        frame = pd.DataFrame(rows)
         same = identical_values(items, runs)
         if same:
             first = {v: g[0] for g in same for v in g[1:]}
-            table["same games as"] = [first.get(v, "") for v in items]
-        table.attrs["identical"] = same
-        table.to_csv(out / "sweep.csv", index=False)
+            frame["same games as"] = [first.get(v, "") for v in items]
+        frame.attrs["identical"] = same
+        frame.to_csv(out / "sweep.csv", index=False)
         write_manifest(out, game, param, items, pairing)
-    return table
+    return frame
 
 
 def sweep_values(param, text: str) -> list[str]:
@@ -371,14 +254,13 @@ def sweep_values(param, text: str) -> list[str]:
     return items
 
 
-def pairing_bots(game: str, pairing: str, players: int | None, bots, params: Params,
-                 config_file: str | Path | None) -> tuple[str, dict[str, Any]]:
-    """The bots and the parameters (the challenger's search budget added) of ``pairing``
-    ``"CHALLENGER,OPPONENT"``."""
+def pairing_table(game: str, pairing: str, table: Table) -> Table:
+    """The table of ``pairing`` ``"CHALLENGER,OPPONENT"``: its bots, and the parameters with the
+    challenger's search budget added."""
     from sim.ladder import Pairing, Player, pairing_config
 
     g = get_game(game)
-    if bots:
+    if table.bots:
         raise ConfigError("--pairing sets the bots; leave --bots out")
     names = pairing.split(",")
     if len(names) != 2:
@@ -386,40 +268,34 @@ def pairing_bots(game: str, pairing: str, players: int | None, bots, params: Par
     pair = Pairing(Player.parse(g, names[0]), Player.parse(g, names[1]))
     if pair.challenger.bot == pair.opponent.bot:
         raise ConfigError(f"--pairing {pairing!r}: the challenger and the opponent must be different bots")
-    n = config(game, players, None, 0, params, config_file).players
+    n = dataclasses.replace(table, seed=0).config(g).players
     table_bots, extra = pairing_config(lambda b, o: (b, o), n, pair)
-    return ",".join(table_bots), {**overrides(params), **{k: str(v) for k, v in extra.items()}}
+    return dataclasses.replace(table, bots=",".join(table_bots),
+                               params={**table.overrides(), **{k: str(v) for k, v in extra.items()}})
 
 
-def ladder(game: str, games: int, out: str | Path, rungs: str | None = None, budgets: str | None = None,
-           reference: str | None = None, precision: float | None = None, players: int | None = None,
-           seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
-           workers: int = 1, allow_code_change: bool = False, notify: Notify = _quiet,
-           report_dir: str | Path | None = None, policy: str | Path | None = None) -> dict[str, Any]:
-    """The ``cardlab ladder`` command: play (or resume) a skill ladder on shared deals into ``out``
-    (each player against the reference, the top rung against the bottom, ``games`` in all) and
-    return the game's name, its players and summary (``analysis.skill.ladder_summary``: ratings,
-    rungs, skill index), and with ``report_dir`` the ladder's report files (``report``: HTML, PDF).
-    With ``policy`` (a ``cardlab train`` file) the learned bot plays its weights."""
+def ladder(game: str, games: int, out: str | Path, rungs: Rungs | None = None, table: Table = Table(),
+           options: RunOptions = RunOptions(), report_dir: str | Path | None = None) -> dict[str, Any]:
+    """The ``cardlab ladder`` command: play (or resume) a skill ladder of ``rungs`` (``sim.ladder.Rungs``)
+    on shared deals into ``out`` (each player against the reference, the top rung against the
+    bottom, ``games`` in all; a stopping rule in ``options``: its precision for each pairing;
+    ``options.notify``: a line a pairing) and return the game's name, its players and summary
+    (``analysis.skill.ladder_summary``: ratings, rungs, skill index), and with ``report_dir`` the
+    ladder's report files (``report``: HTML, PDF). With the table's ``policy`` (a ``cardlab
+    train`` file) the learned bot plays its weights; the ladder seats the bots itself."""
     from analysis.skill import Ladder, ladder_summary
-    from sim.ladder import players_from, reference_player, run_ladder
-    from sim.stopping import StoppingRule
+    from sim.ladder import Rungs, run_ladder
 
     g = get_game(game)
-    if precision is not None:
-        StoppingRule(precision)  # checks the value before a game is played
-    ladder_players = players_from(g, rungs, budgets)
-    ref = reference_player(g, ladder_players, reference)
-    base = config(game, players, None, seed, params, config_file)
+    ladder_players, ref = (rungs or Rungs()).players(g)
+    base = dataclasses.replace(table, bots=None, policy=None).config(g)
 
-    def learned_aware_config(bots, extra):
-        more = {k: str(v) for k, v in extra.items()}
-        return policy_config(lambda p: config(game, base.players, ",".join(bots), seed, {**overrides(p), **more},
-                                              config_file), game, params, policy)
+    def pairing_cfg(bots: list[str], extra: dict) -> RunConfig:
+        seated = dataclasses.replace(table, players=base.players, bots=",".join(bots))
+        return played_config(game, seated, {k: str(v) for k, v in extra.items()})[0]
 
-    run_ladder(g, ladder_players, ref, games, out, lambda bots, extra: learned_aware_config(bots, extra)[0], workers,
-               precision, allow_code_change, notify=notify,
-               notes=lambda cfg: policy_notes(cfg, played_policy(cfg, policy)))
+    run_ladder(g, ladder_players, ref, games, out, pairing_cfg, options,
+               notes=lambda cfg: policy_notes(played_policy(cfg, table.policy)))
     summary = {"game": g.name, "players": ladder_players, **ladder_summary(Ladder.open(out))}
     if report_dir is not None:
         from reports.build import build
@@ -456,29 +332,21 @@ def report(runs: list[str | Path], out: str | Path, min_effect: float = 0.01, co
     return build(dirs, Path(out), min_effect, compare, pair)  # each run is checked (require_intact) as it is opened
 
 
-MAX_SCALE = 10  # suggest --scale: a point scale at most this many times finer
-
-
-def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, rounds: int = 3,
-            options: RunOptions = RunOptions(), notify: Notify = _quiet, scale: int = 1, lines: list[str] = (),
-            levers: list[str] = ()) -> tuple[dict[str, Any], Path]:
+def suggest(run_dir: str | Path, out: str | Path, games: int | None = None, scope: Scope | None = None,
+            options: RunOptions = RunOptions(), notify: Notify = _quiet) -> tuple[dict[str, Any], Path]:
     """``cardlab suggest``: a checked prescription for every rule line of the run outside its band
-    (``cardlab.advice``; ``lines``/``levers``: only these; ``rounds`` and ``scale``: the precept
-    VP search's check rounds and point scale, for games with precept VPs); the advice and the
-    advice.json written into ``out``."""
+    (``cardlab.advice``; ``scope``: only some lines or levers, and the precept VP search's check
+    rounds and point scale, for games with precept VPs); the advice and the advice.json written
+    into ``out``."""
     from analysis.load import Run
     from cardlab import advice
 
-    if rounds < 1:
-        raise ConfigError(f"--rounds must be at least 1, got {rounds}")
-    if not 1 <= scale <= MAX_SCALE:
-        raise ConfigError(f"--scale must be a whole number from 1 to {MAX_SCALE}, got {scale}")
+    scope = scope or advice.Scope()
+    scope.check()
     if games is not None and games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
     check_not_in_worker_start()
-    source = Run(run_dir)
-    result = advice.suggest(source, Path(out), games, options.workers, lines, levers, notify, scale=scale,
-                            rounds=rounds)
+    result = advice.suggest(Run(run_dir), Path(out), games, options.workers, scope, notify)
     return result, advice.write(result, Path(out))
 
 
@@ -494,14 +362,12 @@ def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
     return compare_runs(Run(a), Run(b))
 
 
-def verify(game: str, games: int = 2_000, players: int | None = None, bots: list[str] | str | None = None,
-           seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
-           batch_size: int = 500) -> tuple[RunConfig, str | None]:
+def verify(game: str, games: int = 2_000, table: Table = Table(), batch_size: int = 500) -> tuple[RunConfig, str | None]:
     """The ``cardlab verify`` command: the same games in both engines; the configuration and the
     first mismatch (None: every result row agrees)."""
     from sim.verify import compare_engines
 
-    cfg = config(game, players, bots, seed, params, config_file)
+    cfg = table.config(get_game(game))
     if games < 1 or batch_size < 1:
         raise ConfigError(f"--games and --batch-size must be at least 1, got {games} and {batch_size}")
     return cfg, compare_engines(get_game(game), cfg, games, batch_size)

@@ -12,13 +12,13 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
 from typer.exceptions import TyperException
 
 from cardlab import api
-from sim.config import ConfigError, RunOptions
+from sim.config import ConfigError, RunOptions, Table
 
 app = typer.Typer(
     add_completion=False,
@@ -43,63 +43,72 @@ def _game(name: str):
     return get_game(name)
 
 
-GAME_ARG = typer.Argument(..., help="Game id: virus-dogs, faking-sick or daifugo.")
-PLAYERS = typer.Option(None, "--players", "-p", help="Number of players (game default if omitted).")
-BOTS = typer.Option(None, "--bots", "-b", help="Comma-separated bots of the table, one a seat, e.g. "
-                    "cautious,random; rotated over the seats game by game (game i seats bot (s + i) mod n in "
-                    "seat s); one name fills every seat.")
-SEED = typer.Option(None, "--seed", "-s", help="Run seed (0 if omitted and not in --config).")
-SETS = typer.Option(None, "--set", help="Rule or bot parameter override key=value (bot.<bot>.<param>=v); repeatable.")
-CONFIG = typer.Option(None, "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>] "
-                      "(simulate also reads games and workers); the command line wins over it.")
-POLICY = typer.Option(None, "--policy", help="Policy file of the learned bot (cardlab train; default: the game's own).")
-ALLOW_CODE_CHANGE = typer.Option(
-    False, "--allow-code-change", help="Resume a run played by another code version (recorded in run.json)."
-)
+# the options several commands share, declared once
+Game = Annotated[str, typer.Argument(help="Game id: virus-dogs, faking-sick or daifugo.")]
+Players = Annotated[Optional[int], typer.Option("--players", "-p", help="Number of players (game default if omitted).")]
+Bots = Annotated[Optional[str], typer.Option(
+    "--bots", "-b", help="Comma-separated bots of the table, one a seat, e.g. cautious,random; rotated over the "
+    "seats game by game (game i seats bot (s + i) mod n in seat s); one name fills every seat.")]
+Seed = Annotated[Optional[int], typer.Option("--seed", "-s", help="Run seed (0 if omitted and not in --config).")]
+Sets = Annotated[Optional[List[str]], typer.Option(
+    "--set", help="Rule or bot parameter override key=value (bot.<bot>.<param>=v); repeatable.")]
+Config = Annotated[Optional[Path], typer.Option(
+    "--config", help="TOML file with players, bots, seed, [params], [bot_params.<bot>] (simulate also reads games "
+    "and workers); the command line wins over it.")]
+Policy = Annotated[Optional[Path], typer.Option(
+    "--policy", help="Policy file of the learned bot (cardlab train; default: the game's own).")]
+AllowCodeChange = Annotated[bool, typer.Option(
+    "--allow-code-change", help="Resume a run played by another code version (recorded in run.json).")]
+Workers = Annotated[int, typer.Option("--workers", "-w", help="Local worker processes.")]
+Engine = Annotated[str, typer.Option("--engine", help="fast (numba) or reference (plain Python).")]
+Scheduler = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (tcp://host:8786).")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.command()
 def simulate(
-    game: str = GAME_ARG,
+    game: Game,
     games: Optional[int] = typer.Option(None, "--games", "-n", help="Number of games (default: games in "
                                         "--config, else 10000)."),
-    players: Optional[int] = PLAYERS,
-    seed: Optional[int] = SEED,
+    players: Players = None,
+    seed: Seed = None,
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: "
                                           "workers in --config, else 1)."),
     out: Path = typer.Option(..., "--out", "-o", help="Run directory (created; rerun to resume)."),
-    bots: Optional[str] = BOTS,
-    sets: Optional[List[str]] = SETS,
-    config: Optional[Path] = CONFIG,
-    engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
+    bots: Bots = None,
+    sets: Sets = None,
+    config: Config = None,
+    engine: Engine = "fast",
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (default: about 16 batches)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
-    allow_code_change: bool = ALLOW_CODE_CHANGE,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    scheduler: Scheduler = None,
+    allow_code_change: AllowCodeChange = False,
+    quiet: Quiet = False,
     precision: Optional[float] = typer.Option(
         None, "--precision", help="Stop once the metric's 95% interval half-width is at most this (--games is the cap)."),
     metric: Optional[str] = typer.Option(None, "--metric", help="Metric for --precision (default seat_win, every "
                                          "seat): seat_win:0, bot_win:<bot>, seat_spread, mean_<length>, rate:<games column>."),
-    policy: Optional[Path] = POLICY,
+    policy: Policy = None,
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
+    from sim.stopping import stopping_rule
+
     file = api.run_settings(config)
     games = games if games is not None else file.get("games", 10_000)
     workers = workers if workers is not None else file.get("workers", 1)
-    options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine)
+    options = _run_options(workers, scheduler, allow_code_change, quiet, batch_size=batch_size, engine=engine,
+                           stopping=stopping_rule(precision, metric))
     with _interruptible(out):
-        summary = api.simulate(game, games, out, players, bots, seed, sets, config, options, precision, metric,
-                               policy=policy)
+        summary = api.simulate(game, games, out, Table(players, bots, seed, sets, config, policy), options)
     _print_run(summary, out, games)
 
 
 @app.command()
 def resume(
     run: Path = typer.Argument(..., help="Run directory."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
-    allow_code_change: bool = ALLOW_CODE_CHANGE,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    workers: Workers = 1,
+    scheduler: Scheduler = None,
+    allow_code_change: AllowCodeChange = False,
+    quiet: Quiet = False,
     rebuild_manifest: bool = typer.Option(False, "--rebuild-manifest", help="For a run whose run.json is lost, "
                                           "unreadable or edited: first write it anew from the run facts the batch "
                                           "files carry, then finish the run (an intact run.json is refused)."),
@@ -148,7 +157,7 @@ def _print_run(summary, out: Path, cap: int) -> None:
 
 @app.command()
 def tune(
-    game: str = GAME_ARG,
+    game: Game,
     space: Optional[List[str]] = typer.Option(None, "--space", help="Searched parameter: name=lo..hi or name=a,b,c "
                                               "(bot.<bot>.<param> for bot parameters); repeatable."),
     space_file: Optional[Path] = typer.Option(None, "--space-file", help="TOML file with a [space] table."),
@@ -168,13 +177,13 @@ def tune(
     storage: Optional[str] = typer.Option(None, "--storage", help="Optuna storage URL (default sqlite:///OUT/study.db)."),
     study: str = typer.Option("cardlab", "--study", help="Study name in the storage."),
     sampler_seed: int = typer.Option(0, "--sampler-seed", help="Seed of the TPE sampler."),
-    players: Optional[int] = PLAYERS,
-    seed: Optional[int] = SEED,
-    bots: Optional[str] = BOTS,
-    sets: Optional[List[str]] = SETS,
-    config: Optional[Path] = CONFIG,
+    players: Players = None,
+    seed: Seed = None,
+    bots: Bots = None,
+    sets: Sets = None,
+    config: Config = None,
     workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes per trial."),
-    engine: str = typer.Option("fast", "--engine", help="fast (numba) or reference (plain Python)."),
+    engine: Engine = "fast",
     batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Games per batch file (the stopping checkpoint)."),
     race: int = typer.Option(4, "--race", help="Race this many best trials and the default on fresh common seeds "
                              "before naming a winner (0: no race)."),
@@ -187,12 +196,15 @@ def tune(
 ):
     """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers), race
     the best candidates, confirm the winner against the default on fresh games."""
+    from sim.tuner import Checks, StudySettings, TuneSpec, parse_objectives, parse_space
+
     try:
-        result = api.tune(game, space, minimize, maximize, target, constraint, trials, games, out, precision=precision,
-                          metric=metric, players=players, bots=bots, seed=seed, params=sets, storage=storage,
-                          study=study, sampler_seed=sampler_seed, workers=workers, engine=engine, batch_size=batch_size,
-                          race=race, race_games=race_games, confirm_games=confirm_games, write_best=write_best,
-                          space_file=space_file, config_file=config)
+        spec = TuneSpec(game, parse_space(_game(game), space or [], space_file),
+                        parse_objectives(minimize, maximize, target), list(constraint or []), games, precision, metric,
+                        Table(players, bots, seed, sets, config),
+                        RunOptions(workers=workers, engine=engine, batch_size=batch_size))
+        result = api.tune(spec, out, trials, StudySettings(storage, study, sampler_seed),
+                          Checks(race, race_games, confirm_games, write_best))
     except KeyboardInterrupt:
         raise Fail("interrupted; finished trials are kept in the study; rerun the same command to resume", 130)
     _print_tuning(game, result)
@@ -249,7 +261,7 @@ def suggest(
     rounds: int = typer.Option(3, "--rounds", help="Precept VPs: check rounds at most (each plays fresh seeds)."),
     scale: int = typer.Option(1, "--scale", help="Precept VPs on a point scale this many times finer (every "
                               "rank point, bonus and VP times SCALE), so that a change can be a fraction of a VP now."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    workers: Workers = 1,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ):
     """Prescribe for every rule line of RUN outside its band (seat order, stalls and stalemates,
@@ -257,9 +269,10 @@ def suggest(
     raced and confirmed on fresh games, with its side effects on every other line, and played by
     the run's bots and by a strong bot in every seat. Give RUN and OUT to `cardlab report`: the
     verdict shows each prescription."""
-    result, path = api.suggest(_run_dir(run), out, games, rounds, RunOptions(workers=workers),
-                               notify=(lambda s: None) if quiet else typer.echo, scale=scale, lines=line or [],
-                               levers=lever or [])
+    from cardlab.advice import Scope
+
+    result, path = api.suggest(_run_dir(run), out, games, Scope(tuple(line or ()), tuple(lever or ()), rounds, scale),
+                               RunOptions(workers=workers), (lambda s: None) if quiet else typer.echo)
     from analysis.prescriptions import summary
 
     for text in summary(result):
@@ -268,7 +281,7 @@ def suggest(
 
 
 @app.command()
-def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
+def rules(game: Game, as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
     """List a game's rule parameters (default, allowed values, source, rule), bots and bot parameters,
     and its levers (what `cardlab suggest` may change)."""
     out = api.rules(game)
@@ -313,17 +326,17 @@ def rules(game: str = GAME_ARG, as_json: bool = typer.Option(False, "--json", he
 
 @app.command()
 def verify(
-    game: str = GAME_ARG,
+    game: Game,
     games: int = typer.Option(2_000, "--games", "-n"),
-    players: Optional[int] = PLAYERS,
-    seed: Optional[int] = SEED,
-    bots: Optional[str] = BOTS,
-    sets: Optional[List[str]] = SETS,
-    config: Optional[Path] = CONFIG,
+    players: Players = None,
+    seed: Seed = None,
+    bots: Bots = None,
+    sets: Sets = None,
+    config: Config = None,
     batch: int = typer.Option(500, "--batch-size"),
 ):
     """Play the same games in both engines and compare every result row."""
-    cfg, problem = api.verify(game, games, players, bots, seed, sets, config, batch)
+    cfg, problem = api.verify(game, games, Table(players, bots, seed, sets, config), batch)
     if problem:
         raise Fail(f"engines differ: {problem}", 1)
     typer.echo(f"{game}: fast and reference engines agree on all {games:,} games (seed {cfg.seed}, bots {','.join(cfg.bots)})")
@@ -452,24 +465,25 @@ def compare(
 
 @app.command()
 def sweep(
-    game: str = GAME_ARG,
+    game: Game,
     param: str = typer.Option(..., "--param", help="Rule parameter to vary."),
     values: str = typer.Option(..., "--values", help="Comma-separated values, e.g. 4,6,8."),
     games: int = typer.Option(10_000, "--games", "-n", help="Games per value."),
     out: Path = typer.Option(..., "--out", "-o", help="Directory; one run directory per value inside."),
-    players: Optional[int] = PLAYERS,
-    seed: Optional[int] = SEED,
-    bots: Optional[str] = BOTS,
-    sets: Optional[List[str]] = SETS,
-    config: Optional[Path] = CONFIG,
-    workers: int = typer.Option(1, "--workers", "-w"),
+    players: Players = None,
+    seed: Seed = None,
+    bots: Bots = None,
+    sets: Sets = None,
+    config: Config = None,
+    workers: Workers = 1,
     pairing: Optional[str] = typer.Option(None, "--pairing", help="CHALLENGER,OPPONENT: one seat of the challenger "
                                           "(search@N for a search budget) against the opponent's other seats; the "
                                           "sweep then also shows the challenger's skill index."),
 ):
     """Run one simulation per value of a parameter and tabulate how the metrics move
     (`cardlab report OUT` draws them with 95% bands)."""
-    table = api.sweep(game, param, values, games, out, players, bots, seed, sets, config, workers, pairing)
+    table = api.sweep(game, param, values, games, out, Table(players, bots, seed, sets, config),
+                      RunOptions(workers=workers), pairing)
     _print_table(table, f"{game}: sweep of {param} ({games:,} games each); also in {out / 'sweep.csv'}; "
                  f"report with 95% bands: cardlab report {out} --out REPORT_DIR")
     from analysis.sweep import identical_sentence
@@ -480,7 +494,7 @@ def sweep(
 
 @app.command()
 def ladder(
-    game: str = GAME_ARG,
+    game: Game,
     games: int = typer.Option(14_000, "--games", "-n", help="Games in the whole ladder, split evenly over its "
                                "pairings and rounded up to whole games a pairing (each pairing's cap with "
                                "--precision)."),
@@ -495,20 +509,25 @@ def ladder(
                                             "(default: the game's strongest scripted bot)."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Stop each pairing once the challenger's "
                                               "win-share 95% half-width is at most this."),
-    players: Optional[int] = PLAYERS,
-    seed: Optional[int] = SEED,
-    sets: Optional[List[str]] = SETS,
-    config: Optional[Path] = CONFIG,
-    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes."),
+    players: Players = None,
+    seed: Seed = None,
+    sets: Sets = None,
+    config: Config = None,
+    workers: Workers = 1,
     report_dir: Optional[Path] = typer.Option(None, "--report", help="Also write the ladder's report into this directory."),
-    allow_code_change: bool = ALLOW_CODE_CHANGE,
-    policy: Optional[Path] = POLICY,
+    allow_code_change: AllowCodeChange = False,
+    policy: Policy = None,
 ):
     """Play a skill ladder on shared deals (each player against the reference, the top rung
     against the bottom) and print the ratings and the skill index; rerun to resume."""
+    from sim.ladder import Rungs
+    from sim.stopping import StoppingRule
+
+    options = RunOptions(workers=workers, allow_code_change=allow_code_change, notify=typer.echo,
+                         stopping=None if precision is None else StoppingRule(precision))
     try:
-        summary = api.ladder(game, games, out, rungs, budgets, reference, precision, players, seed, sets, config,
-                             workers, allow_code_change, notify=typer.echo, report_dir=report_dir, policy=policy)
+        summary = api.ladder(game, games, out, Rungs(rungs, budgets, reference),
+                             Table(players, None, seed, sets, config, policy), options, report_dir)
     except KeyboardInterrupt:
         raise Fail(f"interrupted; finished batches are kept in {out}; rerun the same command to resume", 130)
     name, bottom = summary["game"], summary["players"][0].name
@@ -528,19 +547,19 @@ def ladder(
 
 @app.command()
 def train(
-    game: str = GAME_ARG,
+    game: Game,
     games: int = typer.Option(200, "--games", "-n", help="Games played with search seats."),
     budget: int = typer.Option(64, "--budget", help="The search's rollouts a decision."),
     out: Path = typer.Option(..., "--out", "-o", help="Policy file to write (JSON)."),
-    players: Optional[int] = PLAYERS,
+    players: Players = None,
     bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Table with one or more search seats (default: "
                                        "search against the game's search bench opponents)."),
-    seed: Optional[int] = SEED,
-    sets: Optional[List[str]] = SETS,
-    config: Optional[Path] = CONFIG,
+    seed: Seed = None,
+    sets: Sets = None,
+    config: Config = None,
 ):
     """Fit the learned bot to the search bot's choices in GAMES games and write its policy file."""
-    doc = api.train(game, games, out, budget, players, bots, seed, sets, config)
+    doc = api.train(game, games, out, budget, Table(players, bots, seed, sets, config))
     fit = doc["fit"]
     typer.echo(f"{doc['game']}: {fit['decisions']:,} search decisions; the learned bot picks the search's option "
                f"at {fit['agreement']:.1%} of them (McFadden R2 {fit['mcfadden_r2']:.3f}) -> {out}")
@@ -616,7 +635,7 @@ def _bench_report(game: str, games: int) -> dict:
 
 
 @app.command()
-def tables(game: str = GAME_ARG):
+def tables(game: Game):
     """List a game's result tables: kind, meaning, and every column with its type."""
     for name, spec, dtypes in api.tables(game):
         keys = f", summed by {', '.join(spec.keys)}" if spec.kind == "sum" else ""

@@ -199,6 +199,44 @@ class RunOptions:
     notes: dict[str, Any] | None = None  # further run.json keys kept with the run (the learned bot's policy file)
 
 
+@dataclass(frozen=True)
+class Table:
+    """Who plays what: ``players``, ``bots`` (a list or ``"a,b"``), ``seed``, ``params`` (rule and
+    ``bot.<bot>.<param>`` values: a dict or ``"name=value"`` items), ``config_file`` (a TOML file
+    with players, bots, seed, ``[params]`` and ``[bot_params.<bot>]``, or its dict) and the
+    learned bot's ``policy`` file; the arguments win over the file, the file over the defaults."""
+
+    players: int | None = None
+    bots: Any = None
+    seed: int | None = None
+    params: Any = None
+    config_file: Any = None
+    policy: str | Path | None = None
+
+    def bot_list(self) -> list[str] | None:
+        """``"a, b"`` as ``["a", "b"]`` (empty names dropped); a list as it is; None or empty: None."""
+        bots = self.bots
+        if isinstance(bots, str):
+            bots = [b.strip() for b in bots.split(",") if b.strip()]
+        return list(bots) if bots else None
+
+    def overrides(self) -> dict[str, Any]:
+        """The rule and bot parameter values by name."""
+        p = self.params
+        return parse_overrides(p) if isinstance(p, (list, tuple)) else dict(p or {})
+
+    def file(self) -> dict[str, Any] | None:
+        """The config file's dict without ``games`` and ``workers`` (None without a file)."""
+        if self.config_file is None or isinstance(self.config_file, dict):
+            return self.config_file
+        return without_run_keys(read_toml(self.config_file))
+
+    def config(self, game, params: dict[str, Any] | None = None) -> RunConfig:
+        """The checked config of ``game`` (a plug-in: ``make_config``), ``params`` over the table's."""
+        return game.make_config(players=self.players, bots=self.bot_list(), seed=self.seed,
+                                overrides={**self.overrides(), **(params or {})}, file=self.file())
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Read a TOML config file; any failure is a one-line ConfigError."""
     try:

@@ -19,12 +19,13 @@ resumes every pairing; another ladder into the same directory is refused.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from sim.config import ConfigError, RunConfig
+from sim.config import ConfigError, RunConfig, RunOptions
 from sim.search_params import SEARCH_BOTS, SEEING
 
 LADDER_FILE = "ladder.json"
@@ -154,6 +155,22 @@ def is_seeing(name: str) -> bool:
     return name.partition("@")[0] == SEEING
 
 
+@dataclass(frozen=True)
+class Rungs:
+    """A ladder's players: ``rungs`` (``--rungs``, from the weakest up; default: random, each
+    scripted bot and the learned bot, then search at ``budgets``) and the ``reference`` every
+    player meets (default: the game's strongest scripted bot)."""
+
+    rungs: str | None = None
+    budgets: str | None = None
+    reference: str | None = None
+
+    def players(self, game) -> tuple[list[Player], Player]:
+        """The players from the weakest up, and the reference."""
+        players = players_from(game, self.rungs, self.budgets)
+        return players, reference_player(game, players, self.reference)
+
+
 def games_per_pairing(games: int, pairings: int) -> int:
     if games < pairings:
         raise ConfigError(f"--games {games} is fewer than the ladder's {pairings} pairings")
@@ -184,11 +201,11 @@ def write_manifest(out: Path, doc: dict) -> None:
 
 
 def run_ladder(game, players: list[Player], reference: Player, games: int, out: str | Path,
-               make_config: Callable[[list[str], dict], RunConfig], workers: int = 1, stopping_precision=None, allow_code_change: bool = False,
-               notify: Callable[[str], None] = print,
+               make_config: Callable[[list[str], dict], RunConfig], options: RunOptions = RunOptions(),
                notes: Callable[[RunConfig], dict | None] = lambda cfg: None) -> list[tuple[Pairing, object]]:
     """Play (or resume) every pairing of the ladder into ``out``, ``games`` in all, split evenly
-    over the pairings (each the cap of its stopping rule with ``stopping_precision``); returns
+    over the pairings (each the cap of its stopping rule when ``options`` has one: its precision on
+    the challenger's win share); ``options.notify`` gets a line for each pairing played; returns
     (pairing, run summary). ``notes(cfg)``: further run.json keys of a pairing's run."""
     from sim import runner
     from sim.stopping import StoppingRule
@@ -203,11 +220,10 @@ def run_ladder(game, players: list[Player], reference: Player, games: int, out: 
     with writer_lock(out, f"{game.name} ladder"):
         write_manifest(out, manifest(game.name, players, reference, pairings))
         for pairing, cfg in zip(pairings, configs):
-            rule = None if stopping_precision is None else StoppingRule(stopping_precision,
-                                                                        f"bot_win:{pairing.challenger.bot}")
-            options = runner.RunOptions(workers=workers, progress=False, allow_code_change=allow_code_change,
-                                        stopping=rule, notes=notes(cfg))
-            summary = runner.run(cfg, each, out / pairing.name, options)
-            notify(f"{pairing.name}: {summary.games:,} games ({summary.seconds:.1f} s)")
+            rule = options.stopping and StoppingRule(options.stopping.precision, f"bot_win:{pairing.challenger.bot}")
+            run = dataclasses.replace(options, progress=False, notify=None, stopping=rule, notes=notes(cfg))
+            summary = runner.run(cfg, each, out / pairing.name, run)
+            if options.notify:
+                options.notify(f"{pairing.name}: {summary.games:,} games ({summary.seconds:.1f} s)")
             done.append((pairing, summary))
     return done

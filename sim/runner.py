@@ -5,6 +5,8 @@ order: results are the same for any worker count or batch size. Each finished ba
 written by the process that played it (the coordinator never holds game data), and the
 manifest is updated as batches land. Rerunning the same command resumes: finished
 batches whose files are intact are kept, and the missing or damaged ones are played.
+The run path flows one way: the runner hands each batch's counts to the stopping rule
+(``sim.stopping``) and its files and manifest entries to the store (``sim.store``).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from rich.text import Text
 from sim.config import ConfigError, RunConfig, RunOptions
 from sim.games import get_game
 from sim.games.base import ENGINES
-from sim.metrics import Counts, count_tables
-from sim.stopping import Stopper
+from sim.metrics import Counts, count_tables, read_counts
+from sim.stopping import Stopper, kept_batches
 from sim.store import RunDir, RunFacts, writer_lock
 
 MAX_BATCH = {"fast": 20_000, "reference": 200}
@@ -117,13 +119,15 @@ def _run_locked(cfg, facts, game, metric, rd, previous, options: RunOptions) -> 
     damaged = [f"{p}; playing batch {p.batch} again" for p in problems]
     for line in damaged if options.notify else []:
         options.notify(line)
-    done = set(kept)
-    stopper = Stopper(stopping, metric, game, facts, rd, previous) if stopping else None
-    todo = stopper.start(kept) if stopper else [k for k in range(facts.n_batches()) if k not in done]
+    sizes = [facts.batch_range(k)[1] for k in range(facts.n_batches())]
+    stopper = Stopper(stopping, metric, sizes, kept_batches(previous)) if stopping else None
+    # a stopping rule folds every batch's counts: the kept batches' are read here, the played ones' come from workers
+    todo = stopper.start({k: read_counts(game, rd, [k]) for k in kept}) if stopper else [
+        k for k in range(facts.n_batches()) if k not in kept]
     facts_dict = {"games": facts.games, "batch_size": facts.batch_size, "engine": facts.engine, "tables": list(facts.tables)}
     args = (cfg.to_dict(), facts_dict, str(out), stopper is not None)
     t0 = time.perf_counter()
-    already = sum(facts.batch_range(k)[1] for k in done)
+    already = sum(sizes[k] for k in kept)
     columns = [TextColumn(f"{cfg.game}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                _Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, disable=not options.progress, transient=False) as bar:
@@ -140,7 +144,7 @@ def _run_locked(cfg, facts, game, metric, rd, previous, options: RunOptions) -> 
                     rd.note(facts, stopper.manifest())
     summary = RunSummary(Path(out), games, facts.n_batches(), played, time.perf_counter() - t0, damaged, game=cfg.game)
     if stopper:
-        stopper.finish()
+        rd.drop_batches(facts, stopper.beyond())
         rd.note(facts, stopper.manifest())
         summary.stopping = stopper.manifest()["stopping"]
         summary.games, summary.batches = summary.stopping["games"], summary.stopping["batches"]

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.config import ConfigError, RunConfig
-from sim.metrics import Counts, Metric, add, read_counts, resolve, sample_columns
-from sim.store import RunDir, RunFacts
+from sim.metrics import Counts, Metric, add, resolve, sample_columns
 
 DEFAULT_METRIC = "seat_win"
 
@@ -47,61 +46,58 @@ class StoppingRule:
         return resolve(self.metric, game, cfg, sample_columns(game, cfg))
 
 
-class Stopper:
-    """Folds landed batches into a prefix in game order and decides where the run stops."""
+def stopping_rule(precision: float | None, metric: str | None, default: str = DEFAULT_METRIC) -> StoppingRule | None:
+    """The rule of ``--precision`` and ``--metric`` (default ``default``); None without a precision,
+    where a ``metric`` alone is refused."""
+    if precision is None:
+        if metric is not None:
+            raise ConfigError("--metric chooses the metric of --precision; give --precision too, or leave --metric out")
+        return None
+    return StoppingRule(precision, metric or default)
 
-    def __init__(self, rule: StoppingRule, metric: Metric, game, facts: RunFacts, rd: RunDir, previous: dict | None):
-        self.rule, self.metric, self.game, self.facts, self.rd = rule, metric, game, facts, rd
+
+class Stopper:
+    """Folds the counts of landed batches, handed to it, into a prefix in game order and decides
+    where the run stops; ``sizes``: the games of each batch of the run, ``keep``: how many leading
+    batches an earlier invocation kept (``kept_batches``)."""
+
+    def __init__(self, rule: StoppingRule, metric: Metric, sizes: list[int], keep: int = 0):
+        self.rule, self.metric, self.sizes, self.keep = rule, metric, sizes, keep
         self.counts: Counts = {}
         self.prefix = 0  # batches folded into ``counts``: 0 .. prefix-1
+        self.handed: dict[int, Counts] = {}  # counts of landed batches not yet folded
         self.landed: set[int] = set()
-        self.handed: dict[int, Counts] = {}  # counts of landed batches not yet folded, from their workers
-        self.keep = _kept_batches(previous)
         self.met_early = False  # the rule was met inside the kept games
         self.stop_at: int | None = None
         self.reason = ""
 
-    def start(self, done: list[int]) -> list[int]:
-        """Fold the finished batches; return the batches still to play, in game order."""
-        self.landed.update(done)
-        self._fold()
-        if self.stop_at is not None:
-            return []
-        return [k for k in range(self.facts.n_batches()) if k not in self.landed]
+    def start(self, kept: dict[int, Counts]) -> list[int]:
+        """Fold the counts of the batches kept on disk; return the batches still to play, in game order."""
+        for k, counts in kept.items():
+            self.land(k, counts)
+        return [] if self.stop_at is not None else [k for k in range(len(self.sizes)) if k not in self.landed]
 
-    def land(self, k: int, counts: Counts | None = None) -> bool:
-        """Batch ``k`` is on disk, with its ``counts`` as its worker took them (None: read
-        from its files); True once the run has stopped."""
+    def land(self, k: int, counts: Counts) -> bool:
+        """Batch ``k`` is on disk, with its ``counts``; True once the run has stopped."""
         self.landed.add(k)
-        if counts is not None:
-            self.handed[k] = counts
-        self._fold()
-        return self.stop_at is not None
-
-    def _fold(self) -> None:
-        while self.stop_at is None and self.prefix in self.landed:
-            # batches kept from an earlier invocation are read from disk; played ones come with their counts
-            batch = self.handed.pop(self.prefix, None)
-            if batch is None:
-                batch = read_counts(self.game, self.rd, [self.prefix])
-            self.counts = add(self.counts, batch)
+        self.handed[k] = counts
+        while self.stop_at is None and self.prefix in self.handed:
+            self.counts = add(self.counts, self.handed.pop(self.prefix))
             self.prefix += 1
             met = self.metric.half_width(self.counts) <= self.rule.precision
             if self.prefix < self.keep:
                 self.met_early |= met
-                continue
-            if met:
+            elif met:
                 self.stop_at = self.prefix
                 self.reason = "kept earlier games" if self.met_early else "precision reached"
-            elif self.prefix == self.facts.n_batches():
+            elif self.prefix == len(self.sizes):
                 self.stop_at = self.prefix
                 self.reason = "game cap reached"
+        return self.stop_at is not None
 
-    def finish(self) -> None:
-        """Discard batches beyond the stopping point (played by workers running ahead)."""
-        if self.stop_at is None:
-            return
-        self.rd.drop_batches(self.facts, [k for k in sorted(self.landed) if k >= self.stop_at])
+    def beyond(self) -> list[int]:
+        """The landed batches beyond the stopping point (played by workers running ahead)."""
+        return [] if self.stop_at is None else [k for k in sorted(self.landed) if k >= self.stop_at]
 
     def manifest(self) -> dict[str, Any]:
         """The ``stopping`` record (and ``complete`` once stopped) for ``run.json``."""
@@ -115,16 +111,13 @@ class Stopper:
             "state": "stopped" if stopped else "running",
             "reason": self.reason,
             "batches": batches,
-            "games": sum(self.facts.batch_range(k)[1] for k in range(batches)),
+            "games": sum(self.sizes[:batches]),
             "half_width": _json_number(self.metric.half_width(self.counts)) if batches else None,
         }
-        extra: dict[str, Any] = {"stopping": record}
-        if stopped:
-            extra["complete"] = True
-        return extra
+        return {"stopping": record, **({"complete": True} if stopped else {})}
 
 
-def _kept_batches(previous: dict | None) -> int:
+def kept_batches(previous: dict | None) -> int:
     """How many leading batches an earlier invocation already kept (never discarded)."""
     if not previous:
         return 0

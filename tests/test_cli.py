@@ -268,8 +268,9 @@ def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "run", lambda cfg, games, out, *a, **k: paths.append(out) or real(cfg, games, out, *a, **k))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    mem = cardlab.run("toy", games=250, seed=8, batch_size=60)
-    disk = cardlab.run("toy", games=250, seed=8, out=tmp_path / "r", batch_size=100)
+    mem = cardlab.run("toy", games=250, table=cardlab.Table(seed=8), options=cardlab.RunOptions(batch_size=60))
+    disk = cardlab.run("toy", games=250, out=tmp_path / "r", table=cardlab.Table(seed=8),
+                       options=cardlab.RunOptions(batch_size=100))
     assert len(paths) == 2 and paths[1] == tmp_path / "r" and list((tmp_path / "tmp").iterdir()) == []
     assert set(mem) == set(disk) and len(mem["games"]) == 250
     for name in mem:
@@ -277,10 +278,12 @@ def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
 
 
 def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path, monkeypatch):
-    """The command line is arguments and printing: ``cardlab simulate`` hands the game, the
-    config and one RunOptions to ``cardlab.api.simulate`` and prints the summary it returns."""
+    """The command line is arguments and printing: ``cardlab simulate`` hands the game, one Table
+    and one RunOptions to ``cardlab.api.simulate`` and prints the summary it returns."""
     from cardlab import api
+    from sim.config import Table
     from sim.runner import RunSummary
+    from sim.stopping import StoppingRule
 
     calls = []
 
@@ -292,13 +295,13 @@ def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path,
     res = cardlab("simulate", "toy", "-n", 50, "-o", tmp_path / "r", "-w", 2, "--batch-size", 10, "--engine",
                   "reference", "-q", "--set", "lucky_bonus=1", "--precision", 0.05, "--metric", "seat_spread")
     assert res.returncode == 0, res.stderr
-    (game, games, out, players, bots, seed, sets, config, options, precision, metric), kwargs = calls[0]
-    assert kwargs == {"policy": None}
-    assert (game, games, out, players, bots, seed, sets, config) == ("toy", 50, tmp_path / "r", None, None, None,
-                                                                     ["lucky_bonus=1"], None)
+    (game, games, out, table, options), kwargs = calls[0]
+    assert kwargs == {}
+    assert (game, games, out) == ("toy", 50, tmp_path / "r")
+    assert table == Table(params=["lucky_bonus=1"])
     assert (options.workers, options.batch_size, options.engine, options.progress, options.scheduler,
-            options.allow_code_change, options.stopping) == (2, 10, "reference", False, None, False, None)
-    assert (precision, metric) == (0.05, "seat_spread")
+            options.allow_code_change, options.stopping) == (2, 10, "reference", False, None, False,
+                                                             StoppingRule(0.05, "seat_spread"))
     assert res.stdout == f"toy: 40 games in 4 batches -> {tmp_path / 'r'} (3 batches played now, 1 kept; 1.2 s)\n"
 
 

@@ -62,7 +62,7 @@ def test_a_broken_example_fails(tmp_path, monkeypatch):
 def test_a_script_that_plays_with_workers_needs_the_main_guard(tmp_path):
     """Workers import the script again (spawn): without the guard it fails and says why (the
     README's scripts, which have it, run in the Python API section)."""
-    bare = ex.Block("x.md", 1, "python", 'import cardlab\ncardlab.run("toy", games=40, out="runs/x", workers=2)\n')
+    bare = ex.Block("x.md", 1, "python", 'import cardlab\ncardlab.run("toy", games=40, out="runs/x", options=cardlab.RunOptions(workers=2))\n')
     code, output = ex.run_python(bare, tmp_path)
     assert code != 0 and "put the script's calls under `if __name__ == \"__main__\":`" in output, output
 

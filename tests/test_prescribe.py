@@ -10,7 +10,7 @@ import pytest
 
 from analysis.load import Run
 from cardlab import advice, api
-from sim.config import ConfigError
+from sim.config import ConfigError, Table
 from sim.games import get_game
 from sim.runner import RunOptions
 from sim.tuner.prescribe import Sizes, holds_for, search, singles
@@ -27,7 +27,7 @@ def lever_game(monkeypatch):
 @pytest.fixture
 def source(lever_game, tmp_path):
     cfg = lever_game.make_config(seed=3)
-    api.simulate("toy-levers", 4000, tmp_path / "run", seed=3, options=RunOptions(progress=False))
+    api.simulate("toy-levers", 4000, tmp_path / "run", Table(seed=3), RunOptions(progress=False))
     return Run(tmp_path / "run"), cfg
 
 
@@ -41,7 +41,7 @@ def test_singles_are_every_lever_value_that_names_the_line_smallest_change_first
 def test_the_search_finds_the_lever_that_evens_the_seats_and_rejects_the_harmful_one(lever_game, source, tmp_path):
     run, cfg = source
     lines = lever_game.rule_lines(cfg)
-    found = search(lever_game, lever_game.levers, run.config, lines[0], lines, tmp_path / "adv", Sizes(3000, 6000), 1)
+    found = search(lever_game, lever_game.levers, run.config, lines[0], lines, tmp_path / "adv", Sizes(3000, 6000, 1))
     assert found["status"] == "prescribed"
     assert found["set"] == {"lead_bonus": 0}  # the known lever; the coin is nearer but sends games to the cap
     coin = next(t for t in found["tried"] if t["set"] == {"coin_ends": True})
@@ -59,7 +59,7 @@ def test_a_lever_whose_only_effect_is_harmful_is_never_prescribed(lever_game, so
     run, cfg = source
     lines = lever_game.rule_lines(cfg)
     only_coin = (lever_game.levers[0],)
-    found = search(lever_game, only_coin, run.config, lines[0], lines, tmp_path / "adv", Sizes(3000, 6000), 1)
+    found = search(lever_game, only_coin, run.config, lines[0], lines, tmp_path / "adv", Sizes(3000, 6000, 1))
     assert found["status"] == "none"
     assert found["reason"] == "every lever moves another line out of its band"
 
@@ -81,7 +81,7 @@ def test_the_prescription_replayed_with_its_set_on_a_new_seed_lands_in_its_inter
     run, _ = source
     (p,) = advice.suggest(run, tmp_path / "adv", 6000, 1)["prescriptions"]
     sets = [f"{k}={v}" for k, v in p["set"].items()]
-    api.simulate("toy-levers", 6000, tmp_path / "replay", seed=99, params=sets, options=RunOptions(progress=False))
+    api.simulate("toy-levers", 6000, tmp_path / "replay", Table(seed=99, params=sets), RunOptions(progress=False))
     replay = advice.line_states(Run(tmp_path / "replay"), get_game("toy-levers").rule_lines(run.config))[0]
     assert replay["status"] == "in"
     assert p["after"]["lo"] - 0.02 <= replay["value"] <= p["after"]["hi"] + 0.02
@@ -95,11 +95,11 @@ def test_suggest_refuses_to_write_into_a_run_and_names_bad_lines_and_levers(leve
             advice.suggest(run, out, 100, 1)
     assert sorted(p.name for p in Path(run.path).iterdir()) == before  # nothing written into the run
     with pytest.raises(ConfigError, match="unknown line .seat_order. for this toy-levers run; lines: seat_spread, rate:turn_cap"):
-        advice.suggest(run, tmp_path / "a", 100, 1, lines_wanted=["seat_order"])
+        advice.suggest(run, tmp_path / "a", 100, 1, advice.Scope(lines=("seat_order",)))
     with pytest.raises(ConfigError, match="lead_bonus=7 is outside the lever's range"):
-        advice.suggest(run, tmp_path / "a", 100, 1, levers_wanted=["lead_bonus=7"])
+        advice.suggest(run, tmp_path / "a", 100, 1, advice.Scope(levers=("lead_bonus=7",)))
     with pytest.raises(ConfigError, match="n_bat is no lever of toy-levers"):
-        advice.suggest(run, tmp_path / "a", 100, 1, levers_wanted=["n_bat"])
+        advice.suggest(run, tmp_path / "a", 100, 1, advice.Scope(levers=("n_bat",)))
 
 
 def test_holds_for_says_which_populations_a_change_helps():

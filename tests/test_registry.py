@@ -63,8 +63,8 @@ def test_every_built_in_game_has_its_test_folder(game):
 
 
 def test_cli_help_names_every_built_in_game():
-    """The game argument's help text of the CLI (cardlab/cli.py, GAME_ARG) lists the built-in games."""
+    """The game argument's help text of the CLI (cardlab/cli.py, Game) lists the built-in games."""
     text = (ROOT / "cardlab" / "cli.py").read_text()
-    help_text = re.search(r'GAME_ARG = typer\.Argument\(\.\.\., help="([^"]*)"', text).group(1)
+    help_text = re.search(r'Game = Annotated\[str, typer\.Argument\(help="([^"]*)"', text).group(1)
     missing = [g for g in MODULES if g not in help_text]
-    assert not missing, f"cardlab/cli.py GAME_ARG help: add {missing}"
+    assert not missing, f"cardlab/cli.py Game help: add {missing}"

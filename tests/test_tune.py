@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from cardlab import api
-from sim.config import ConfigError, read_toml
+from sim.config import ConfigError, RunOptions, Table, read_toml
+from sim.tuner import Checks, TuneSpec, parse_objectives
 from tests.test_cli import cardlab, one_line_error
 
 # The toy game: the lucky bot adds lucky_bonus to its card 0..12; the higher card wins, ties are shared
@@ -18,10 +19,12 @@ from tests.test_cli import cardlab, one_line_error
 EXACT = {b: sum(a + b >= c for a in range(13) for c in range(13)) / 169 for b in range(6)}
 
 
-def toy_tune(out, trials, **kw):
-    args = dict(space={"lucky_bonus": (0, 5)}, maximize="bot_win:lucky", trials=trials, games=2000, out=out,
-                players=2, bots="plain,lucky", report=False)
-    return api.tune("toy", **(args | kw))
+def toy_tune(out, trials, space=(("lucky_bonus", (0, 5)),), minimize=None, maximize="bot_win:lucky", target=None,
+             constraints=(), games=2000, precision=None, batch_size=None, report=False, **checks):
+    """A study of the toy game's two-seat table (plain against lucky) through ``api.tune``."""
+    spec = TuneSpec("toy", dict(space), parse_objectives(minimize, maximize, target), list(constraints), games, precision,
+                    table=Table(players=2, bots="plain,lucky"), options=RunOptions(batch_size=batch_size))
+    return api.tune(spec, out, trials, checks=Checks(**checks), report=report)
 
 
 def test_finds_the_largest_bonus_and_resumes(tmp_path):

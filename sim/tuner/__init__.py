@@ -45,8 +45,8 @@ from sim.tuner.goals import Constraint, Objective, parse_constraint, parse_objec
 from sim.tuner.outcome import PARETO_MAX, TuneResult, pareto_candidates
 from sim.tuner.race import (CONFIRM_SEED_OFFSET, RACE_SEED_OFFSET, Confirmation, Race, confirm, constraint_fit,
                             metric_table, play, run_race)
-from sim.tuner.space import Dim, param_value, parse_space
-from sim.tuner.spec import FINISHED, STUDY_KEY, Candidate, Checks, TuneSpec
+from sim.tuner.space import Dim, param_value, parse_space, space_items
+from sim.tuner.spec import FINISHED, STUDY_KEY, Candidate, Checks, StudySettings, TuneSpec
 from sim.tuner.study import run_study, simulate
 
 __all__ = [
@@ -54,5 +54,5 @@ __all__ = [
     "Confirmation", "Constraint", "Dim", "Objective", "Race", "TuneResult", "TuneSpec", "answer", "confirm",
     "constraint_fit", "goal_phrase", "metric_table", "multi_answer", "param_value", "pareto_candidates", "parse_constraint",
     "parse_objective", "parse_objectives", "parse_space", "play", "replacing", "run_race", "run_study", "simulate",
-    "trials_frame", "unmet_constraints", "write_answer", "write_config_toml", "write_pareto_toml",
+    "space_items", "StudySettings", "trials_frame", "unmet_constraints", "write_answer", "write_config_toml", "write_pareto_toml",
 ]

@@ -49,7 +49,7 @@ class TuneResult:
         return read_counts(self.spec.plugin, rd, [b["id"] for b in rd.manifest()["batches"]])
 
 
-def conclude(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int, checks: Checks) -> TuneResult:
+def conclude(spec: TuneSpec, study, out: Path, url: str, new: int, checks: Checks) -> TuneResult:
     """After the search: the trials table, then the race and the confirmation (one goal) or the
     confirmed Pareto front (several goals), the answer and its files."""
     done = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE"]
@@ -62,13 +62,12 @@ def conclude(spec: TuneSpec, study, out: Path, url: str, workers: int, new: int,
     if not feasible:
         raise ConfigError(f"{unmet_constraints(spec, done)}; no best.toml written; trials in {table}")
     default = Candidate("default", {d.name: param_value(spec.plugin, spec.base, d.name) for d in spec.space}, spec.base)
-    confirm_games = checks.confirm_games or 4 * spec.games
     if spec.multi:
-        return _multi_results(spec, study, out, url, workers, new, table, default, confirm_games)
-    return _single_results(spec, study, feasible, out, url, workers, new, table, default, confirm_games, checks)
+        return _multi_results(spec, study, out, url, new, default, checks)
+    return _single_results(spec, study, feasible, out, url, new, default, checks)
 
 
-def _single_results(spec, study, feasible, out, url, workers, new, table, default, confirm_games, checks) -> TuneResult:
+def _single_results(spec, study, feasible, out, url, new, default, checks) -> TuneResult:
     """One goal: the best feasible trials raced with the default, the winner confirmed on fresh
     games, best.toml written for a confirmed improvement (or with ``--write-best``)."""
     ranked = _ranked(spec, feasible)
@@ -76,12 +75,12 @@ def _single_results(spec, study, feasible, out, url, workers, new, table, defaul
     cands = _candidates(spec, ranked, max(1, checks.race), default)
     chosen = cands[1] if len(cands) > 1 else None
     if checks.race and len(cands) > 1:
-        race = run_race(spec, cands, out, workers, checks.race_games or 8 * spec.games)
+        race = run_race(spec, cands, out, checks.race_games or 8 * spec.games)
         if race.winner.label != "default":
             chosen = race.winner
         with replacing(out / "race.parquet") as tmp:
             race.rows.to_parquet(tmp, index=False)
-    confs = [confirm(spec, chosen, default, out, workers, confirm_games)] if chosen else []
+    confs = [confirm(spec, chosen, default, out, checks.confirm_games or 4 * spec.games)] if chosen else []
     text = answer(spec, confs[0] if confs else None, default)
     toml = out / "best.toml"
     toml.unlink(missing_ok=True)  # a best.toml of an earlier call must not outlive its answer
@@ -91,7 +90,7 @@ def _single_results(spec, study, feasible, out, url, workers, new, table, defaul
     runs = confs[0].runs if confs else (None, None)
     write_answer(out, text, race, confs)
     return TuneResult(spec, study, out, url, ranked[0], chosen.config if chosen else spec.base, spec.base, runs[0],
-                      runs[1], table, toml if toml.exists() else None, new, race, confs, text)
+                      runs[1], out / "trials.parquet", toml if toml.exists() else None, new, race, confs, text)
 
 
 def _ranked(spec: TuneSpec, trials) -> list:
@@ -130,10 +129,10 @@ def pareto_candidates(spec: TuneSpec, study) -> list[Candidate]:
     return out
 
 
-def _multi_results(spec, study, out, url, workers, new, table, default, confirm_games) -> TuneResult:
+def _multi_results(spec, study, out, url, new, default, checks) -> TuneResult:
     """Several goals: every Pareto configuration confirmed against the default, pareto.toml."""
     cands = pareto_candidates(spec, study)
-    confs = [confirm(spec, c, default, out, workers, confirm_games) for c in cands]
+    confs = [confirm(spec, c, default, out, checks.confirm_games or 4 * spec.games) for c in cands]
     text = multi_answer(spec, confs, default)
     toml = out / "pareto.toml"
     write_pareto_toml(spec, confs, toml, text)
@@ -142,4 +141,4 @@ def _multi_results(spec, study, out, url, workers, new, table, default, confirm_
     best = study.best_trials[0] if not cands else next(t for t in study.trials if t.number == cands[0].trial)
     runs = confs[0].runs if confs else (None, None)
     return TuneResult(spec, study, out, url, best, cands[0].config if cands else spec.base, spec.base, runs[0], runs[1],
-                      table, None, new, None, confs, text, toml)
+                      out / "trials.parquet", None, new, None, confs, text, toml)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from sim.config import RunConfig
+from sim.config import RunConfig, RunOptions, Table
 from sim.levers import Line
 from sim.metrics import Counts, Estimate, resolve
 from sim.tuner.goals import Constraint, Objective
@@ -42,6 +42,7 @@ class Sizes:
 
     screen: int
     confirm: int
+    workers: int = 1  # local worker processes of every run
 
     @property
     def race(self) -> int:
@@ -81,7 +82,8 @@ def _constraints(lines: list[Line], target: Line, default: dict[str, Estimate]) 
 def _spec(game, cfg: RunConfig, objective: Objective, constraints: list[Constraint], sizes: "Sizes") -> TuneSpec:
     file = {k: v for k, v in cfg.to_dict().items() if k != "game"}
     file["seed"] = cfg.seed + SEED_OFFSET
-    return TuneSpec(game.name, [], objective, constraints, games=sizes.screen, config_file=file, batch_size=sizes.batch)
+    return TuneSpec(game.name, [], objective, constraints, games=sizes.screen, table=Table(config_file=file),
+                    options=RunOptions(workers=sizes.workers, batch_size=sizes.batch))
 
 
 def singles(game, levers: tuple, cfg: RunConfig, metric: str) -> list[dict[str, Any]]:
@@ -101,12 +103,12 @@ def _label(setting: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in setting.items())
 
 
-def screen(spec: TuneSpec, settings: list[dict], out: Path, workers: int) -> list[tuple[Candidate, Counts]]:
+def screen(spec: TuneSpec, settings: list[dict], out: Path) -> list[tuple[Candidate, Counts]]:
     """Each setting on the screening seed, with its counts."""
     res = []
     for s in settings:
         cand = Candidate(_label(s), s, spec.config(s))
-        res.append((cand, play(spec, cand.config, 0, spec.games, out / "screen", workers)[1]))
+        res.append((cand, play(spec, cand.config, 0, spec.games, out / "screen")[1]))
     return res
 
 
@@ -122,7 +124,7 @@ def _pairs(ranked: list[tuple[Candidate, Counts]]) -> list[dict]:
 
 
 def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], out: Path, sizes: Sizes,
-           workers: int, notify: Callable[[str], None] = lambda s: None) -> dict:
+           notify: Callable[[str], None] = lambda s: None) -> dict:
     """The prescription for ``line`` (see the module docstring) as a dict: ``status``
     (``prescribed``: in band, ``closest``: better but not in band, ``none``: no lever moves it),
     ``set``, ``before``/``after`` (value, lo, hi on the confirmation games), ``side_effects``
@@ -135,7 +137,7 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
                 "status": "none", "reason": "the game declares no lever for it, so the rule's text is the change to make"}
     probe = _spec(game, cfg, Objective("minimize", line.metric), [], sizes)
     default = Candidate("now", {}, probe.config({}))
-    base = play(probe, default.config, 0, sizes.screen, out / "screen", workers)[1]
+    base = play(probe, default.config, 0, sizes.screen, out / "screen")[1]
     now = {ln.metric: line_value(game, probe.base, ln, base, probe.catalog) for ln in lines}
     band = line.band(now[line.metric].value)
     spec = _spec(game, cfg, Objective("target", line.metric, sum(band) / 2 if all(map(math.isfinite, band)) else band[1],
@@ -144,22 +146,21 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
               "before": estimate_dict(now[line.metric]), "after": None, "side_effects": [], "populations": {},
               "holds_for": "none"}
     notify(f"{line.metric}: screening {len(settings)} one-lever changes")
-    screened = screen(spec, settings, out, workers)
+    screened = screen(spec, settings, out)
     ranked = _ranked(spec, screened)
     if not _reaching(spec, ranked):
         pairs = _pairs(ranked)
         notify(f"{line.metric}: no one lever reaches the band; screening {len(pairs)} pairs")
-        ranked = _ranked(spec, screened + screen(spec, pairs, out, workers))
+        ranked = _ranked(spec, screened + screen(spec, pairs, out))
     result["tried"] = [_tried(spec, c, k) for c, k in ranked]
     reaching = _reaching(spec, ranked)
     pool = reaching[:RACE_SIZE] or [c for c, k in ranked if constraint_fit(spec, k) != "breaks"][:2]
     if not pool:
         return {**result, "status": "none", "reason": "every lever moves another line out of its band"}
     confirmed = []
-    for attempt, cand in enumerate(raced(spec, pool, out, workers, sizes)[:CONFIRMATIONS]):
+    for attempt, cand in enumerate(raced(spec, pool, out, sizes)[:CONFIRMATIONS]):
         notify(f"{line.metric}: confirming {cand.label} on {sizes.confirm:,} fresh games")
-        confirmed.append(confirmation(game, spec, cand, default, lines, out / f"attempt-{attempt}", sizes, workers,
-                                      attempt))
+        confirmed.append(confirmation(game, spec, cand, default, lines, out / f"attempt-{attempt}", sizes, attempt))
         if confirmed[-1]["status"] == "prescribed":
             break
     best = min(confirmed, key=lambda c: (STATUS_ORDER.index(c["status"]), spec.objective.score(c["after_estimate"])))
@@ -167,7 +168,7 @@ def search(game, levers: tuple, cfg: RunConfig, line: Line, lines: list[Line], o
     if best["status"] == "none":
         return {**result, **best, "confirmed": [c["set"] for c in confirmed]}
     chosen = next(c for c in pool if c.params == best["set"])
-    pops = populations(game, spec, chosen, default, out, sizes, workers)
+    pops = populations(game, spec, chosen, default, out, sizes)
     held = holds_for(pops)
     if held in ("disagree", "none"):
         best = {**best, "status": "not advised", "reason": {"disagree": "the populations disagree",
@@ -183,13 +184,13 @@ PRACTICAL_WORSE, PRACTICAL_WORSE_MEAN = 0.01, 0.05
 ATTEMPT_SEED_STEP = 7_000_003  # a later confirmation plays the seeds of the first + attempt x this
 
 
-def raced(spec: TuneSpec, pool: list[Candidate], out: Path, workers: int, sizes: Sizes) -> list[Candidate]:
+def raced(spec: TuneSpec, pool: list[Candidate], out: Path, sizes: Sizes) -> list[Candidate]:
     """The pool in the order to confirm it: the race's winner first (``run_race`` on common fresh
     seeds, up to the race cap), then the candidates it kept, smallest change first; the ones it
     dropped as worse beyond noise are left out."""
     if len(pool) == 1:
         return pool
-    race = run_race(spec, pool, out, workers, sizes.race)  # into out/race
+    race = run_race(spec, pool, out, sizes.race)  # into out/race
     last = race.rows[race.rows["rung"] == race.rows["rung"].max()]
     kept = set(last.loc[last["status"].isin(["leader", "kept"]), "candidate"])
     return [race.winner] + [c for c in pool if c.label in kept and c is not race.winner]
@@ -217,17 +218,17 @@ def _tried(spec: TuneSpec, cand: Candidate, counts: Counts) -> dict:
 
 
 def confirmation(game, spec: TuneSpec, chosen: Candidate, default: Candidate, lines: list[Line], out: Path,
-                 sizes: Sizes, workers: int, attempt: int = 0) -> dict:
+                 sizes: Sizes, attempt: int = 0) -> dict:
     """``chosen`` confirmed against ``default`` on fresh games (attempt k on seeds of its own):
     the line, every other line, and the status (``prescribed``: in band, better beyond noise, no
     other line out of its band; ``closest``: better, but the line or another one is left out of
     its band within noise)."""
     chosen, default = (dataclasses.replace(c, config=dataclasses.replace(
         c.config, seed=c.config.seed + attempt * ATTEMPT_SEED_STEP)) for c in (chosen, default))
-    conf = confirm(spec, chosen, default, out, workers, sizes.confirm)  # into out/confirm
+    conf = confirm(spec, chosen, default, out, sizes.confirm)  # into out/confirm
     after, before = conf.values[0]
     lo, hi = spec.objective.band
-    counts = [play(spec, c.config, CONFIRM_SEED_OFFSET, sizes.confirm, out / "confirm", workers)[1] for c in (chosen, default)]
+    counts = [play(spec, c.config, CONFIRM_SEED_OFFSET, sizes.confirm, out / "confirm")[1] for c in (chosen, default)]
     side = [side_effect(game, spec.base, spec.catalog, ln, *counts) for ln in lines if ln.metric != spec.objective.metric]
     harmful = [s["line"] for s in side if s["harmful"]]
     left_out = [s["words"] for s in side if s["left"]]
@@ -259,8 +260,7 @@ def side_effect(game, cfg: RunConfig, catalog, line: Line, after_counts: Counts,
             "left": bool(lo <= b.value <= hi and not in_band and not (out_hi or out_lo))}
 
 
-def populations(game, spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, sizes: Sizes,
-                workers: int) -> dict[str, dict]:
+def populations(game, spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, sizes: Sizes) -> dict[str, dict]:
     """The line before and after the change under each population (the run's bots; every seat
     the game's strong bot), paired on fresh seeds."""
     pops = {"the run's bots (" + ", ".join(spec.base.bots) + ")": {}}
@@ -272,7 +272,7 @@ def populations(game, spec: TuneSpec, chosen: Candidate, default: Candidate, out
         est = {}
         for key, cand in (("before", default), ("after", chosen)):
             cfg = dataclasses.replace(cand.config, **change)
-            counts = play(spec, cfg, POPULATION_SEED_OFFSET, sizes.confirm, out / "populations", workers)[1]
+            counts = play(spec, cfg, POPULATION_SEED_OFFSET, sizes.confirm, out / "populations")[1]
             est[key] = spec.objective_metric.value(counts)
             est[key + "_counts"] = counts
         d = next(iter(spec.objective_metric.difference(est["after_counts"], est["before_counts"]).values()))

@@ -52,15 +52,15 @@ class Confirmation:
                 and not self.broken)
 
 
-def play(spec: TuneSpec, cfg: RunConfig, offset: int, games: int, out: Path, workers: int) -> tuple[Path, Counts]:
+def play(spec: TuneSpec, cfg: RunConfig, offset: int, games: int, out: Path) -> tuple[Path, Counts]:
     """``games`` games of ``cfg`` at the study seed + ``offset``, in ``out/<hash>-<games>``
     (resumed if there), and their counts."""
     cfg = dataclasses.replace(cfg, seed=cfg.seed + offset)
-    run = runner.run(cfg, games, out / f"{cfg.digest()}-{games}", spec.run_options(workers))
+    run = runner.run(cfg, games, out / f"{cfg.digest()}-{games}", spec.run_options())
     return run.path, read_counts(spec.plugin, RunDir(run.path), range(run.batches))
 
 
-def run_race(spec: TuneSpec, cands: list[Candidate], out: Path, workers: int, cap: int) -> Race:
+def run_race(spec: TuneSpec, cands: list[Candidate], out: Path, cap: int) -> Race:
     """Race ``cands`` on common seeds (the study seed + RACE_SEED_OFFSET), from ``--games``
     games each, doubling up to ``cap``. At each rung the leader is the best candidate that
     keeps the constraints; every other candidate is compared with it (score difference with
@@ -71,7 +71,7 @@ def run_race(spec: TuneSpec, cands: list[Candidate], out: Path, workers: int, ca
     (indistinguishable at the requested precision), or at the cap; the leader wins."""
     alive, rows, games = list(cands), [], min(spec.games, cap)
     while True:
-        counts = {c.label: play(spec, c.config, RACE_SEED_OFFSET, games, out / "race", workers)[1] for c in alive}
+        counts = {c.label: play(spec, c.config, RACE_SEED_OFFSET, games, out / "race")[1] for c in alive}
         leader, kept, rung = _rung(spec, alive, counts)
         rows += [{"rung": len({r["rung"] for r in rows}), "games": games, **r} for r in rung]
         alive = [leader, *kept]
@@ -130,11 +130,11 @@ def constraint_fit(spec: TuneSpec, counts: Counts) -> str:
     return worst
 
 
-def confirm(spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, workers: int, games: int) -> Confirmation:
+def confirm(spec: TuneSpec, chosen: Candidate, default: Candidate, out: Path, games: int) -> Confirmation:
     """``chosen`` and the default on ``games`` fresh games each (the study seed +
     CONFIRM_SEED_OFFSET, which no trial and no race plays): every goal and metric compared."""
-    path_a, a = play(spec, chosen.config, CONFIRM_SEED_OFFSET, games, out / "confirm", workers)
-    path_b, b = play(spec, default.config, CONFIRM_SEED_OFFSET, games, out / "confirm", workers)
+    path_a, a = play(spec, chosen.config, CONFIRM_SEED_OFFSET, games, out / "confirm")
+    path_b, b = play(spec, default.config, CONFIRM_SEED_OFFSET, games, out / "confirm")
     values = [(m.value(a), m.value(b)) for m in spec.objective_metrics]
     diffs = [next(iter(m.difference(a, b).values())) for m in spec.objective_metrics]
     goals = [o.score_difference(m, a, b) for o, m in zip(spec.objectives, spec.objective_metrics)]

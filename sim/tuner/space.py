@@ -32,6 +32,19 @@ class Dim:
         return {"name": self.name, "kind": self.kind, "lo": self.lo, "hi": self.hi, "choices": list(self.choices)}
 
 
+def space_items(space: dict[str, Any] | list[str] | None) -> list[str]:
+    """A space given as ``{name: (lo, hi) | [choices] | "lo..hi"}`` as CLI-style ``name=...`` items."""
+    if not isinstance(space, dict):
+        return list(space or [])
+
+    def text(v: Any) -> str:
+        if isinstance(v, tuple) and len(v) == 2:
+            return f"{v[0]}..{v[1]}"
+        return ",".join(str(x) for x in v) if isinstance(v, (list, set)) else str(v)
+
+    return [f"{k}={text(v)}" for k, v in space.items()]
+
+
 def parse_space(game, items: list[str], file: str | Path | None = None) -> list[Dim]:
     """Dims from ``name=lo..hi`` / ``name=a,b`` items and a TOML file's ``[space]`` table."""
     raw: dict[str, Any] = {}

@@ -3,17 +3,17 @@ checked after the search (``Checks``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from sim import runner
-from sim.config import ConfigError, RunConfig
+from sim.config import ConfigError, RunConfig, RunOptions, Table
 from sim.games import get_game
 from sim.metrics import Metric, resolve, sample_columns
-from sim.runner import RunOptions
-from sim.stopping import StoppingRule
-from sim.tuner.goals import Constraint, Objective
-from sim.tuner.space import Dim
+from sim.stopping import StoppingRule, stopping_rule
+from sim.tuner.goals import Constraint, Objective, parse_constraint
+from sim.tuner.space import parse_space, space_items
 
 STUDY_KEY = "cardlab"  # the study's user attribute that holds ``TuneSpec.identity``
 FINISHED = ("COMPLETE", "PRUNED")  # the trial states that count as finished
@@ -21,25 +21,27 @@ FINISHED = ("COMPLETE", "PRUNED")  # the trial states that count as finished
 
 @dataclass
 class TuneSpec:
-    """What a study searches; everything but the trial count, output and storage."""
+    """What a study searches; everything but the trial count, output and storage. ``space``: Dims,
+    or ``{name: (lo, hi) | [choices] | "lo..hi"}``, or ``"name=lo..hi"`` items; ``constraints``:
+    Constraints or their text (``"mean_turns in 40..50"``); ``table``: the base configuration;
+    ``options``: how each configuration is played (workers, engine, batch size)."""
 
     game: str
-    space: list[Dim]
+    space: Any
     objective: Objective | list[Objective]  # several: a multi-objective study
-    constraints: list[Constraint] = field(default_factory=list)
+    constraints: list[Constraint | str] = field(default_factory=list)
     games: int = 10_000
     precision: float | None = None
     metric: str | None = None  # stopping metric; default: the objective's metric
-    players: int | None = None
-    bots: list[str] | None = None
-    seed: int | None = None
-    overrides: dict[str, Any] = field(default_factory=dict)
-    config_file: dict[str, Any] | None = None
-    engine: str = "fast"
-    batch_size: int | None = None
+    table: Table = Table()
+    options: RunOptions = RunOptions()
 
     def __post_init__(self):
         self.plugin = get_game(self.game)
+        self.game = self.plugin.name
+        if self.space is None or isinstance(self.space, dict) or any(isinstance(d, str) for d in self.space):
+            self.space = parse_space(self.plugin, space_items(self.space))
+        self.constraints = [parse_constraint(c) if isinstance(c, str) else c for c in self.constraints]
         self.base = self.config({})
         cols = sample_columns(self.plugin, self.base)
         self.objectives = list(self.objective) if isinstance(self.objective, (list, tuple)) else [self.objective]
@@ -48,20 +50,18 @@ class TuneSpec:
         self.objective_metric = self.objective_metrics[0]
         self.constraint_metrics = [resolve(c.metric, self.plugin, self.base, cols).scalar() for c in self.constraints]
         self.catalog = cols
-        self.rule = StoppingRule(self.precision, self.metric or self.objective.metric) if self.precision is not None else None
+        self.rule = stopping_rule(self.precision, self.metric, self.objective.metric)
         if self.rule:
             self.rule.bind(self.plugin, self.base)
-        runner.plan(self.base, self.games, self.batch_size, self.engine)
+        runner.plan(self.base, self.games, self.options.batch_size, self.options.engine)
 
     def config(self, values: dict[str, Any]) -> RunConfig:
         """The base config with ``values`` (a trial's parameters) on top."""
-        return self.plugin.make_config(players=self.players, bots=self.bots, seed=self.seed,
-                                       overrides={**self.overrides, **values}, file=self.config_file)
+        return self.table.config(self.plugin, values)
 
-    def run_options(self, workers: int, stopping: StoppingRule | None = None) -> RunOptions:
-        """How the study plays a configuration: its engine and batch size, no progress bar."""
-        return RunOptions(workers=workers, batch_size=self.batch_size, engine=self.engine, progress=False,
-                          stopping=stopping)
+    def run_options(self, stopping: StoppingRule | None = None) -> RunOptions:
+        """How the study plays a configuration: its workers, engine and batch size, no progress bar."""
+        return dataclasses.replace(self.options, progress=False, stopping=stopping)
 
     def identity(self) -> dict[str, Any]:
         """What a stored study must match to be resumed."""
@@ -69,8 +69,8 @@ class TuneSpec:
             "game": self.game, "base_config": self.base.digest(), "space": [d.to_dict() for d in self.space],
             "objective": (self.objective.identity() if not self.multi else [o.identity() for o in self.objectives]),
             "constraints": [c.text for c in self.constraints], "games": self.games, "precision": self.precision,
-            "stopping_metric": self.rule.metric if self.rule else None, "engine": self.engine,
-            "batch_size": self.batch_size,
+            "stopping_metric": self.rule.metric if self.rule else None, "engine": self.options.engine,
+            "batch_size": self.options.batch_size,
         }
 
     @property
@@ -95,6 +95,16 @@ class Candidate:
 
     def describe(self) -> str:
         return ", ".join(f"{k}={v}" for k, v in self.params.items())
+
+
+@dataclass(frozen=True)
+class StudySettings:
+    """Where a study lives and how it samples: the Optuna ``storage`` URL (default
+    ``sqlite:///OUT/study.db``), the study's ``name`` in it and the TPE sampler's seed."""
+
+    storage: str | None = None
+    name: str = "cardlab"
+    sampler_seed: int = 0
 
 
 @dataclass(frozen=True)

@@ -14,40 +14,39 @@ from sim.config import ConfigError, RunConfig
 from sim.metrics import read_counts
 from sim.store import RunDir, writer_lock
 from sim.tuner.outcome import TuneResult, conclude
-from sim.tuner.spec import FINISHED, STUDY_KEY, Checks, TuneSpec
+from sim.tuner.spec import FINISHED, STUDY_KEY, Checks, StudySettings, TuneSpec
 
 HEARTBEAT_S = 15  # a running trial's heartbeat in the storage; one silent for GRACE_S is stale
 GRACE_S = 60
 RETRIES = 2  # a trial whose process died is played again at most this often
 
 
-def run_study(spec: TuneSpec, trials: int, out: str | Path, storage: str | None = None, study_name: str = "cardlab",
-              workers: int = 1, sampler_seed: int = 0, checks: Checks | None = None) -> TuneResult:
+def run_study(spec: TuneSpec, trials: int, out: str | Path, settings: StudySettings = StudySettings(),
+              checks: Checks = Checks()) -> TuneResult:
     """Run (or resume) the study up to ``trials`` finished trials in total, race and confirm
     its best configurations, and write the outputs."""
     import optuna
 
-    checks = checks or Checks()
     if trials < 1:
         raise ConfigError(f"--trials must be at least 1, got {trials}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    if spec.options.workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {spec.options.workers}")
     checks.check(spec)
     out = Path(out)
     with writer_lock(out, f"{spec.game} tune"):
-        url = storage or f"sqlite:///{(out / 'study.db').resolve()}"
+        url = settings.storage or f"sqlite:///{(out / 'study.db').resolve()}"
         optuna.logging.set_verbosity(optuna.logging.WARNING)
-        study = _open_study(optuna, spec, url, study_name, sampler_seed)
-        if storage is None:
+        study = _open_study(optuna, spec, url, settings)
+        if settings.storage is None:
             _retry_abandoned(optuna, study)
         before = _finished(study)
         mine: list[int] = []  # trials this call ran (other processes may share the study)
         if before < trials:
             states = tuple(getattr(optuna.trial.TrialState, s) for s in FINISHED)
-            study.optimize(_objective(spec, out, workers), n_trials=trials - before,
+            study.optimize(_objective(spec, out), n_trials=trials - before,
                            callbacks=[optuna.study.MaxTrialsCallback(trials, states=states),
                                       lambda _, trial: mine.append(trial.number)])
-        return conclude(spec, study, out, url, workers, len(mine), checks)
+        return conclude(spec, study, out, url, len(mine), checks)
 
 
 def _retry_abandoned(optuna, study) -> None:
@@ -63,10 +62,11 @@ def _retry_abandoned(optuna, study) -> None:
         retry(study, storage.get_trial(t._trial_id))
 
 
-def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
+def _open_study(optuna, spec: TuneSpec, url: str, settings: StudySettings):
     """Load or create the study; refuse one that searches something else."""
     storage, names = _storage(optuna, url)
     mine = json.loads(json.dumps(spec.identity()))
+    name = settings.name
     if name in names:
         old = optuna.load_study(study_name=name, storage=storage).user_attrs.get(STUDY_KEY)
         if old != mine:
@@ -75,7 +75,7 @@ def _open_study(optuna, spec: TuneSpec, url: str, name: str, sampler_seed: int):
                               "use a new --out, --storage or --study")
     existing = 0 if name not in names else len(optuna.load_study(study_name=name, storage=storage).trials)
     # seeded by the trials already stored, so a resumed study draws new startup points
-    sampler = optuna.samplers.TPESampler(seed=sampler_seed + existing)
+    sampler = optuna.samplers.TPESampler(seed=settings.sampler_seed + existing)
     study = optuna.create_study(study_name=name, storage=storage, sampler=sampler,
                                 directions=[o.direction() for o in spec.objectives], load_if_exists=True)
     if name not in names:
@@ -105,7 +105,7 @@ def _finished(study) -> int:
     return sum(t.state.name in FINISHED for t in study.get_trials(deepcopy=False))
 
 
-def _objective(spec: TuneSpec, out: Path, workers: int):
+def _objective(spec: TuneSpec, out: Path):
     import optuna
 
     def objective(trial) -> float:
@@ -115,7 +115,7 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
         except ConfigError as e:  # cross-parameter rules (e.g. draw_min <= draw_max)
             trial.set_user_attr("invalid", str(e))
             raise optuna.TrialPruned(str(e)) from None
-        run = simulate(spec, cfg, out, workers)
+        run = simulate(spec, cfg, out)
         counts = read_counts(spec.plugin, RunDir(run.path), range(run.batches))
         estimates = [m.value(counts) for m in spec.metrics()]
         goals = len(spec.objectives)
@@ -138,6 +138,6 @@ def _objective(spec: TuneSpec, out: Path, workers: int):
     return objective
 
 
-def simulate(spec: TuneSpec, cfg: RunConfig, out: Path, workers: int):
+def simulate(spec: TuneSpec, cfg: RunConfig, out: Path):
     """One configuration's run (``OUT/runs/<config hash>``), resumed if already there."""
-    return runner.run(cfg, spec.games, out / "runs" / cfg.digest(), spec.run_options(workers, spec.rule))
+    return runner.run(cfg, spec.games, out / "runs" / cfg.digest(), spec.run_options(spec.rule))
