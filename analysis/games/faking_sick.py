@@ -219,9 +219,9 @@ def bot_diagnostics(run, label: str) -> list:
     The calls table counts judged calls by caller seat, not by bot (seats rotate bots), so the
     diagnostic names the bots of the run that made judged calls; on a type in no banned pool it
     names the bots without the ban model (whose estimate there is 0, so a model caller never
-    calls it: sim/games/faking_sick/bots.py, "Call model")."""
+    calls it: sim/games/faking_sick/reference/bots.py, "Call model")."""
     from analysis.bot_diagnostics import futile_choices
-    from sim.games.faking_sick.bots import BLUFFER, HONEST
+    from sim.games.faking_sick.reference.bots import BLUFFER, HONEST
 
     calls = run.sql("SELECT card, sum(calls)::BIGINT AS tries, sum(successes)::BIGINT AS successes "
                     "FROM calls GROUP BY card ORDER BY card")

@@ -1,6 +1,6 @@
 """High card with one redraw: the toy game (``tests.toy_game``) with a decision, so that it has
 the step contract and a search bot (``sim.step``, ``sim.search``): the template of a game's
-kernel (``kernel.py``), reference engine (``reference.py``) and search part (``search.py``).
+kernel (``kernel/__init__.py``), reference engine (``reference/``) and search part (``search.py``).
 
 Each seat is dealt a card 0..12; then each seat in turn keeps it or redraws once, while fewer
 than ``redraws`` seats have redrawn (HR-1; then its one option is to keep). The others' cards are hidden.
@@ -32,7 +32,7 @@ class RedrawStep(Step):
     kinds = ("redraw",)
     max_options = 2
     kernel_module = "tests.toy_step.kernel"
-    search_module = "tests.toy_step.search"
+    search_module = "tests.toy_step.kernel.search"
     search_opponents = ("plain",)
 
     def outcome(self, cfg, buf):
@@ -61,7 +61,7 @@ class HighCardRedraw(HighCard):
         if "search" in cfg.bots:
             from sim.search import N_STATS
 
-            from .search import search_batch
+            from .kernel.search import search_batch
 
             raw = search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         else:

@@ -9,7 +9,7 @@ from sim.rng import Rng
 from sim.scenario import Script, parse_envelope
 
 from . import rules as R
-from .bots import BOTS, BotAgent
+from .reference.bots import BOTS, BotAgent
 from .plays import JOKER_SINGLE, SET, STAIRS, SUBSTITUTE, Fusion, Play, sets_of, stairs_of
 from .reference import Engine, RoundStats, StopRun
 

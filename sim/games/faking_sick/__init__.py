@@ -16,7 +16,7 @@ from sim.games.faking_sick.levers import LEVERS
 from sim.search_params import seats_search
 
 from . import rules
-from .bots import BLUFFER, BOT_PARAMS, BOTS, DEFAULT_BOTS, HONEST, LEARNED, RANDOM
+from .reference.bots import BLUFFER, BOT_PARAMS, BOTS, DEFAULT_BOTS, HONEST, LEARNED, RANDOM
 from .tables import TABLES, frames, new_arrays
 
 
@@ -34,11 +34,11 @@ class FakingSick(Game):
     length_column = "turns"
     report_module = "analysis.games.faking_sick"
     rule_id_prefixes = ("FS",)
-    step_class = "sim.games.faking_sick.step.FakingSickStep"
+    step_class = "sim.games.faking_sick.contract.FakingSickStep"
     stall_flags = {"turn_cap": "the turn cap"}
     strong_bot = "learned"
     levers = LEVERS
-    learned_module = "sim.games.faking_sick.learned"
+    learned_module = "sim.games.faking_sick.reference.learned"
 
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)
@@ -54,7 +54,7 @@ class FakingSick(Game):
         if seats_search(cfg.bots):
             from sim.search import N_STATS
 
-            from .kernel_search import search_batch
+            from .kernel.search import search_batch
 
             return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         from .kernel import run_kernel

@@ -14,7 +14,7 @@ from sim.config import ConfigError
 from sim.rng import Rng
 from sim.scenario import Script, parse_envelope
 
-from . import bots as B
+from .reference import bots as B
 from .reference import FakingSick, banned_counts, bot_decide
 from .rules import FEV, NAME, NT, SNZ, TYPES, VIR, type_code
 from .tables import WIN_METHODS

@@ -10,7 +10,7 @@ from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.virus_dogs.levers import LEVERS
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import BOT_PARAMS, BOTS, BotAgent
+from sim.games.virus_dogs.reference.bots import BOT_PARAMS, BOTS, BotAgent
 
 ROLLOUT_BOTS = {BOTS[b].policy: b for b in ("random", "cautious", "aggressive", "learned")}
 from sim.games.virus_dogs.reference import Engine, with_search_seats
@@ -34,8 +34,8 @@ class VirusDogs(Game):
     rule_id_prefixes = ("VD", "AD", "DP", "TS", "M")
     length_column = "turns"
     length_extra = {"hq_steps": "hard-quarantine steps (after the last turn)"}
-    step_class = "sim.games.virus_dogs.step.VirusDogsStep"
-    learned_module = "sim.games.virus_dogs.learned"
+    step_class = "sim.games.virus_dogs.contract.VirusDogsStep"
+    learned_module = "sim.games.virus_dogs.reference.learned"
     stall_flags = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}
     assumed_ends = {"hq_stalemate": ("AD-30", "a hard quarantine nobody can lose is won by the fewest open viruses, "
                                               "shared")}
@@ -63,7 +63,7 @@ class VirusDogs(Game):
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
         if seats_search(cfg.bots):
-            from sim.games.virus_dogs.kernel_search import search_batch
+            from sim.games.virus_dogs.kernel.search import search_batch
             from sim.search import N_STATS
 
             return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))

@@ -6,7 +6,7 @@ from typing import Any
 
 from sim.config import ConfigError
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import BOTS, BotAgent
+from sim.games.virus_dogs.reference.bots import BOTS, BotAgent
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import BAT, CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
 from sim.rng import Rng

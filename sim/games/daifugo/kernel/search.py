@@ -53,7 +53,7 @@ from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide
 from sim.step import GO_RESUME
 
 from .. import rules as R
-from ..bots import BOTS, SEARCH, SEEING, WEIGHTED
+from ..reference.bots import BOTS, SEARCH, SEEING, WEIGHTED
 from .driver import GW, RW, SW, run_vector
 from .movegen import legal_plays
 from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, DECISIONS,

@@ -1,7 +1,7 @@
-"""The faking-sick engine's game (kernel.py has the protocol, the step contract and the batch):
+"""The faking-sick engine's game (kernel/__init__.py has the protocol, the step contract and the batch):
 setup (FS-2), drawing (FS-10, FS-8), the game loop and its turns (FS-3), a play and its call
 window (FS-4.6, FS-6), judgement (FS-7) and the finished game's rows, each phase a function
-named as the ``FakingSick`` method of reference.py it follows, in the same order.
+named as the ``FakingSick`` method of reference/ it follows, in the same order.
 
 Where the reference raises ``GameOver`` or recurses (play again, FS-7.3 step 7), a phase
 returns ``OVER`` or ``AGAIN``; ``PAUSE`` when a game driven through the step contract reaches
@@ -21,9 +21,9 @@ import numpy as np
 from sim.kernel_util import every_seat, fn, inl, ir_inline, ix, lead_columns, observe_lead, start_lead
 from sim.rng import derive, randbelow_at, shuffle_at
 
-from . import tables as T
-from .kernel_bots import ask, ban_binds, banned_mask, choose_push, play_decision, wants_call
-from .kernel_state import (
+from .. import tables as T
+from .bots import ask, ban_binds, banned_mask, choose_push, play_decision, wants_call
+from .state import (
     AFTER_DRAW, ATK, ATK_T, ATTACK, BAN, BANNED, BANNED_COL, BOT_PARAMS, CALL, CALLERS, CLEARED, C_CALLS,
     C_SUCCESSES, DHI, DISC_MID, DLO, DRAW, DRIVEN, FALLBACK, GAME_ROW, G_ACC, G_ATK, G_BLUFFS, G_CAP, G_CAUGHT,
     G_CTRD, G_DRAWN, G_DRAWS, G_DUP, G_FAIL, G_HDA, G_LEAD_CHANGES, G_LEAD_FROM, G_MADE, G_METHOD, G_PEN, G_PLAYS,
@@ -36,7 +36,7 @@ from .kernel_state import (
     TO_MOVE, TURN, TURNS, call_mask, call_sum, cleared_at, game_col, hand_at, next_seat, play_sum, seat_col,
     size_at, slot_at, step_turn, top,
 )
-from .rules import (
+from ..rules import (
     DEST_DISCARD, DEST_HAND, FEV, HDA, K_BAN_NEXT, K_BPP, K_CTR_PENALTY, K_DECK, K_DEST, K_DRAW, K_EFFECTS,
     K_FAIL_DRAW, K_FEV_PEN, K_FIRST, K_FORBID_CALL, K_HAND, K_INIT_APPLY, K_LEN, K_MAX_TURNS, K_N, K_PLAY_AFTER,
     K_PLAY_AGAIN, K_POOL, K_PRIO_RANDOM, K_PUSH, K_RESHUFFLE, K_SNZ_PEN, K_VOID, NT, SNZ, VIR,
@@ -55,7 +55,7 @@ def put_bottom(b, t):
 # ---- setup (FS-2) ----------------------------------------------------------------------------
 @inl
 def setup(b):
-    """FS-2.1-2.6. RNG: shuffle the banned pool, then the deck (kernel.py protocol). The game's
+    """FS-2.1-2.6. RNG: shuffle the banned pool, then the deck (kernel/__init__.py protocol). The game's
     result rows start from zero."""
     n = b[K_N]
     m = np.int64(0)

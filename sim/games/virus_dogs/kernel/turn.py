@@ -1,20 +1,20 @@
 """Virus Dogs' fast engine: setup (VD-3), the game loop and the turn (VD-4, VD-20.1) with
 its phases A and C (actions) and B (the draw: VD-5, VD-9, VD-10, VD-12), hard quarantine
 (VD-20) and the results, as the reference engine's methods of the same names (the module
-map: ``kernel.py``). ``play_game`` is one whole game.
+map: ``kernel/__init__.py``). ``play_game`` is one whole game.
 """
 
 from __future__ import annotations
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.kernel_bots import (
+from sim.games.virus_dogs.kernel.bots import (
     choose_action, hq_choice, market_take, mask_take, virus_response, yes_no,
 )
-from sim.games.virus_dogs.kernel_cards import (
+from sim.games.virus_dogs.kernel.cards import (
     ambulance_effect, bat, control, cough, declare_voluntary, doctor, exchange, finish,
     open_viruses, quarantine, return_pending,
 )
-from sim.games.virus_dogs.kernel_state import (
+from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_MARKET, A_MASK, A_QRN, A_SHF,
     A_SKIP, BAT, BM, CGH, CTL, C_DECLARE, C_HQ, DOC, EXC, FRESH_STOP, F_HS, F_LIVE, F_O,
     HQ_FIRST_ELIM, HQ_STALEMATE, K_MORE, MSK, NF, NO, NOX, NS, NT, N_TYPES, ONE, O_COUNTS, O_DECK,

@@ -1,5 +1,5 @@
 """Virus Dogs' fast engine: the decisions, who answers them (the seated bot or the step
-driver), and the bots, twins of ``bots.BotAgent`` (the module map: ``kernel.py``).
+driver), and the bots, twins of ``bots.BotAgent`` (the module map: ``kernel/__init__.py``).
 
 Each decision is one small function returning the chosen option itself: the heuristic bots
 compute it from the state, the random bot picks an index into the legal options in the
@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import AGGRESSIVE, CAUTIOUS, LEARNED, RANDOM
-from sim.games.virus_dogs.kernel_learned import learned_option
-from sim.games.virus_dogs.kernel_state import (
+from sim.games.virus_dogs.reference.bots import AGGRESSIVE, CAUTIOUS, LEARNED, RANDOM
+from sim.games.virus_dogs.kernel.learned import learned_option
+from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN,
     A_SHF, A_SKIP, BAT, BM, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP,
     B_SUICIDE, CGH, COUNTED_ALL, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION,
@@ -83,7 +83,7 @@ def step_answer(b, seat, kind, nopt):
     o = b[S_DRIVEN]
     if o != PENDING:
         if not listed(b, O_POPT, nopt, o):
-            b[S_BAD] = 1  # a replay whose applied option does not fit (kernel_search): go on legally
+            b[S_BAD] = 1  # a replay whose applied option does not fit (kernel.search): go on legally
             o = b[O_POPT]
         return o
     b[S_PSEAT] = seat
@@ -559,7 +559,7 @@ def hq_choice(b, seat, nopt):
 
 
 # ============================================================================================
-# the learned bot's decisions (``kernel_learned``): each lists its options as ``step_*`` does
+# the learned bot's decisions (``kernel.learned``): each lists its options as ``step_*`` does
 # ============================================================================================
 @fn
 def learned_virus(b, seat):

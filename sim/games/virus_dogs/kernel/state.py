@@ -1,5 +1,5 @@
 """Virus Dogs' fast engine: the state buffer's layout and the helpers over it (the module
-map and the random-consumption protocol: ``kernel.py``).
+map and the random-consumption protocol: ``kernel/__init__.py``).
 
 The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per batch, reset
 per game), declared field by field in ``LAYOUT`` below (``LAYOUT.describe()`` lists it):
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.learned import FEATURES as LEARNED_FEATURES, NFEAT
+from sim.games.virus_dogs.reference.learned import FEATURES as LEARNED_FEATURES, NFEAT
 from sim.games.virus_dogs.rules import (
     ACTION_CARDS, AMB, ANT, BAT, BM, C_CONTROL, C_COUGH, C_DECLARE, C_HQ, C_QUARANTINE, C_VOLUNTARY,
     CGH, COUNT_PARAM, CTL, DOC, EXC, GIVE_ORDER, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL,
@@ -120,7 +120,7 @@ NB = BOT_PARAMS.size
 
 # ---- the game state buffer ---------------------------------------------------------------------
 LAYOUT = Layout("virus-dogs game state")
-# Fresh at every game start (``kernel_turn.setup`` zeroes everything up to FRESH_STOP):
+# Fresh at every game start (``kernel.turn.setup`` zeroes everything up to FRESH_STOP):
 S_DSIZE = LAYOUT.scalar("deck_size", "cards in the deck")
 S_RES = LAYOUT.scalar("reserve", "viruses in the reserve (VD-3.3)")
 S_PEND = LAYOUT.scalar("pending", "antisepticked viruses waiting to go back on top (VD-7.3)")
@@ -144,7 +144,7 @@ S_HQ_D = LAYOUT.scalar("hq_drawer", "the drawer of the next hard-quarantine step
 S_HQ_STEPS = LAYOUT.scalar("hq_step", "hard-quarantine steps taken (VD-20.11)")
 # What a driven game notes about the current unit (a turn, or a hard-quarantine step), kept with the
 # engine state so that the unit's snapshot and the pending decision's state hold it too
-# (``unit_start``; read by kernel_search.determinize). A batch game leaves them at 0. They are
+# (``unit_start``; read by kernel.search.determinize). A batch game leaves them at 0. They are
 # virus-dogs' own (its search deals its worlds from them), not fields of the step contract.
 S_UNITS = LAYOUT.scalar("units", "driven: units started (turns and hard-quarantine steps)")
 S_U_D0 = LAYOUT.scalar("unit_deck", "driven: deck size at the unit's start")
@@ -166,7 +166,7 @@ S_U_SEG_INTACT = LAYOUT.scalar("unit_seg_intact", "driven: cards of the deck as 
 S_U_SEG_BOTTOM = LAYOUT.scalar("unit_seg_bottom", "driven: cards put under the deck since the last shuffle")
 S_U_SEEN = LAYOUT.scalar("unit_seen", "driven: cards noted in unit_seen_cards")
 S_BAD = LAYOUT.scalar("replay_off", "driven: 1 once a replayed option did not fit its decision (a re-dealt "
-                      "world that left the game's path; kernel_search)")
+                      "world that left the game's path; kernel.search)")
 O_PL = LAYOUT.block("seats", MAX_SEATS * NF, "seat s's SEAT record at seats + s*NF")
 O_H = LAYOUT.block("hands", MAX_SEATS * NT, "copies of card code c in seat s's hand at hands + s*NT + c")
 MAX_GIFTS = 4 * MAX_SEATS  # exchange cards a unit notes (later ones are not noted)
@@ -201,7 +201,7 @@ O_DECKSUM = LAYOUT.block("deck_sums", (tb.DECK_BUCKETS + 1) * tb.NW, "deck_densi
 O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the starting deck (rules.deck_counts)")
 # The step contract (``kernel.step_*``; docs/adding-a-game.md): what a game in progress needs
 # beyond the engine state to go on from outside. A driven game goes on from units, each pass of
-# the turn loop and each hard-quarantine step (``kernel_turn.play`` and ``hq_steps``, resumable at
+# the turn loop and each hard-quarantine step (``kernel.turn.play`` and ``hq_steps``, resumable at
 # either): the engine state at the current unit's start (``snapshot``: the per-game part and
 # the generator's counter and the deck) and the driver's options applied since (``script``).
 # The fields every game has are declared by ``sim.step.StepFields``, virus-dogs' own around them.
@@ -216,13 +216,13 @@ S_STEPPED, S_STOP, S_DRIVER, S_PSEAT, S_PKIND, S_SCRIPTED, S_PN = STEP_FIELDS.sc
 SEARCH_FIELDS = SearchFields(LAYOUT)
 S_SEARCH, S_SEEING, S_WEIGHTED, S_REND = SEARCH_FIELDS.scalars
 # virus-dogs' own step scalars (with the shared ones from ``stop`` on, what a copy of a driven game
-# goes on from: kernel_search.resume_copy copies S_STOP .. STEP_STOP):
+# goes on from: kernel.search.resume_copy copies S_STOP .. STEP_STOP):
 S_RESUMING = LAYOUT.scalar("resuming", "1 while the engine goes on from the unit snapshot, up to its unit's start")
 S_UDRV = LAYOUT.scalar("driver_asked", "the driver's decisions asked in this pass of the unit (the script index)")
 S_DRIVEN = LAYOUT.scalar("driver_option", "the option of the driver's decision being asked, or PENDING")
 S_COUNTED = LAYOUT.scalar("draws_counted", "draw events already summed into draw_sums / deck_sums "
                           "(a unit played again sums only the later ones)")
-S_W_FIX = LAYOUT.scalar("world_fixed", "a re-dealt world (kernel_search): cards in world_cards, put in place "
+S_W_FIX = LAYOUT.scalar("world_fixed", "a re-dealt world (kernel.search): cards in world_cards, put in place "
                         "after the unit's shuffles as the seat saw them")
 STEP_STOP = LAYOUT.size
 USNAP_SIZE = FRESH_STOP + 1 + MAX_CARDS
@@ -235,8 +235,8 @@ O_POPT, O_SPOL, O_SCRIPT, O_USNAP, O_PSNAP = STEP_FIELDS.blocks(
 O_SSEAT = LAYOUT.block("script_seats", MAX_SCRIPT, "the seat of each applied option")
 O_W_CARDS = LAYOUT.block("world_cards", 3 * MAX_SEEN, "a re-dealt world: the shuffle's number, the place and the "
                          "code of each card the seat saw after a shuffle of the unit (unit_seen_cards)")
-O_LOPT = LAYOUT.block("learned_options", MAX_PENDING, "the learned bot's legal options (kernel_learned)")
-O_LFEAT = LAYOUT.block("learned_features", NFEAT, "the features of one option (kernel_learned)")
+O_LOPT = LAYOUT.block("learned_options", MAX_PENDING, "the learned bot's legal options (kernel.learned)")
+O_LFEAT = LAYOUT.block("learned_features", NFEAT, "the features of one option (kernel.learned)")
 SIZE = LAYOUT.size
 NS = tb.NS
 
@@ -423,7 +423,7 @@ def div_small(x, d):
 
 
 # ============================================================================================
-# a driven game's units (the step contract: kernel.resume, kernel_search.determinize)
+# a driven game's units (the step contract: kernel.resume, kernel.search.determinize)
 # ============================================================================================
 @fn
 def unit_start(b):

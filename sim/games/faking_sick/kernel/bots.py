@@ -1,8 +1,8 @@
 """The faking-sick kernel's decisions: what a player may play (FS-4), ``ask`` (the step driver's
-decisions told from the bots'), and the bots, twins of reference.py's ``bot_decide``,
-``wants_call`` and ``choose_push`` (policies: bots.py), over the state buffer (kernel_state.py).
+decisions told from the bots'), and the bots, twins of reference/'s ``bot_decide``,
+``wants_call`` and ``choose_push`` (policies: bots.py), over the state buffer (kernel/state.py).
 
-The engine (kernel_turn.py) asks a decision and, unless the step driver answers it, hands it to
+The engine (kernel/turn.py) asks a decision and, unless the step driver answers it, hands it to
 these functions with the deciding seat's policy. A play decision's legal options are a bit mask
 over the option codes (the card types, then FALLBACK: DRAW / ACCEPT / END), so ``random``'s
 ``randbelow(#options)`` indexes them in the reference engine's canonical order.
@@ -17,16 +17,16 @@ from numba import njit
 from sim.kernel_util import fn, inl, ix
 from sim.rng import randbelow_at, uniform_at
 
-from .bots import BLUFFER, LEARNED, RANDOM
-from .kernel_learned import learned_play, option_features
-from .learned import NFEAT
-from .kernel_state import (
+from ..reference.bots import BLUFFER, LEARNED, RANDOM
+from .learned import learned_play, option_features
+from ..reference.learned import NFEAT
+from .state import (
     ALL_TYPES, APPLIED, ATK, ATTACK, BAN, BOT_ANSWER, BP_BK, BP_BMAX, BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, DRIVEN,
     DRIVER, FALLBACK, G_DECISIONS, MAX_SCRIPT, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG,
     SCRIPT, STEP, STEP_POLICY, STOP,
     TURN, TURN_DEC, bot_param, cleared_at, game_col, hand_at, next_seat, size_at, slot_at, top,
 )
-from .rules import (
+from ..rules import (
     FEV, K_BAN_NEXT, K_BPP, K_FEV_CTR, K_LAST_FORBID, K_POOL, K_PUSH, K_SNZ_CTR, K_VOID, K_VOLUNTARY, NT, VIR,
 )
 
@@ -241,7 +241,7 @@ def choose_push(b, pol, caller):
 @njit(cache=True, error_model="numpy")
 def features_of(b, seat, kind, options, n):
     """The features of the ``n`` play options ``options`` of ``seat``'s pending decision ``kind``
-    (int64[n, NFEAT], ``kernel_learned``; ``sim.learned`` records them at the search's play decisions)."""
+    (int64[n, NFEAT], ``kernel.learned``; ``sim.learned`` records them at the search's play decisions)."""
     bm = banned_mask(b, seat)
     out = np.zeros(n * NFEAT, dtype=np.int64)
     for j in range(n):

@@ -1,4 +1,4 @@
-"""Virus Dogs' step contract (``sim.step``; kernel side: ``step_*`` in ``kernel.py``)."""
+"""Virus Dogs' step contract (``sim.step``; kernel side: ``step_*`` in ``kernel/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class VirusDogsStep(Step):
     variants = ({}, {"hq_target": "choice", "mask_take_mode": "prefix", "elimination_threshold": 4},
                 {"draw_count_declared_upfront": True, "first_player": "random", "exchange_refused_card": "discard"})
 
-    search_module = "sim.games.virus_dogs.kernel_search"
+    search_module = "sim.games.virus_dogs.kernel.search"
     observation_module = "sim.games.virus_dogs.observe"
     search_opponents = ("cautious", "cautious", "cautious")  # the strongest scripted bot (the search bench's table)
 
@@ -42,7 +42,7 @@ class VirusDogsStep(Step):
         }
 
     def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
-        from sim.games.virus_dogs.bots import BotAgent
+        from sim.games.virus_dogs.reference.bots import BotAgent
         from sim.games.virus_dogs.reference import Engine
         from sim.games.virus_dogs.rules import Rules
         from sim.rng import Rng

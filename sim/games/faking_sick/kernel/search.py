@@ -41,16 +41,16 @@ from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import SearchDriver, decide
 from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
-from . import tables as T
-from .bots import SEARCH, SEEING, WEIGHTED
-from .kernel import STEPS, batch_sums, new_state, run_vector, step_go, step_legal
-from .kernel_state import (
+from .. import tables as T
+from ..reference.bots import SEARCH, SEEING, WEIGHTED
+from . import STEPS, batch_sums, new_state, run_vector, step_go, step_legal
+from .state import (
     APPLIED, BANNED, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, CLEARED, DHI, DLO,
     FIXED_STOP, GAME_ROW, HAND, HS, LIMBO, MUTABLE, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, REVEALED, RNG,
     ROLLOUT_END, SCRIPT, SEARCH_FIELDS, SEAT_ROWS, SNAP, STEPPED, STEP_POLICY, TURNS, bot_param, game_col,
     seat_col,
 )
-from .rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
+from ..rules import K_BPP, K_N, MAX_DECK, MAX_OPTIONS, MAX_PLAYERS, MAX_POOL, NT, VIR
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000001)

@@ -17,7 +17,7 @@ from sim.rng_compiled import mixed_counter
 from sim.search import SearchDriver, decide, unit_weight
 from sim.step import GO_APPLY
 
-from .kernel import (
+from . import (
     CARD, DRIVER, N, NB, PARAMS, PKIND, POLICY, PSEAT, REDRAWN, RNG, SEARCH_FIELDS, STEPS, TURN, USED,
     final_card, new_state, run_vector, step_go, step_legal,
 )

@@ -1,5 +1,5 @@
 """Faking Sick's learned bot (``sim.learned``): the features of a play option (``turn``,
-``attack``, ``after_draw``), reference side; ``kernel_learned.py`` computes the same integers
+``attack``, ``after_draw``), reference side; ``kernel/learned.py`` computes the same integers
 from the state buffer and the option code. The learned bot plays those decisions; it calls
 and pushes as the model bots do (bots.py), with its ``call_*`` parameters."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .rules import NT, TYPES
+from ..rules import NT, TYPES
 
 FEATURES = (
     "fallback",        # draw / accept / end instead of a play
@@ -20,8 +20,8 @@ FEATURES = (
 NFEAT = len(FEATURES)
 F_FALLBACK, F_BLUFF, F_HELD, F_GOING_OUT, F_FALLBACK_HAND, F_TYPE0 = range(6)
 KINDS = ("turn", "attack", "after_draw")  # the decisions the learned bot weighs (the others: bots.py's rules)
-POLICY_FILE = Path(__file__).with_name("learned_policy.json")  # the learned bot's default weights
-KERNEL_MODULE = "sim.games.faking_sick.kernel_bots"  # features_of: the features at a pending decision
+POLICY_FILE = Path(__file__).parents[1] / "learned_policy.json"  # the learned bot's default weights
+KERNEL_MODULE = "sim.games.faking_sick.kernel.bots"  # features_of: the features at a pending decision
 
 
 def reference_features(g, s: int, kind: str, o: dict, ctx: dict) -> list[int]:

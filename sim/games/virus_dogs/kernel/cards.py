@@ -1,6 +1,6 @@
 """Virus Dogs' fast engine: viruses and elimination (VD-6, VD-18.4, VD-19, VD-21), the action
 cards (VD-13..VD-18) and the bat (VD-8), as the reference engine's methods of the same names
-(the module map: ``kernel.py``).
+(the module map: ``kernel/__init__.py``).
 
 The reference engine's exceptions are flags here: ``finish`` sets ``over`` (GameOver),
 ``eliminate`` sets ``turn_ended`` when the current player is out (TurnEnds); the callers
@@ -11,8 +11,8 @@ test them. ``limbo`` holds the cards a mask or black market took and has not yet
 from __future__ import annotations
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.kernel_bots import give_card, yes_no
-from sim.games.virus_dogs.kernel_state import (
+from sim.games.virus_dogs.kernel.bots import give_card, yes_no
+from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, BAT, C_CONTROL, C_COUGH, C_QUARANTINE, C_VOLUNTARY, F_HS, F_LIVE, F_O, F_SUS, F_T,
     K_COUGH, K_COUGH_VIRUS, K_REFUSE_EXC, LAST_HQ, LAST_NORMAL, NF, NO, NOX, NO_WINNER, NS, NT,
     N_TYPES, ONE, O_GIVEN, O_GM, O_H, O_LIMBO, O_LOS, O_P, O_PL, O_REFUSED, O_SM, P_ALLSHARED,

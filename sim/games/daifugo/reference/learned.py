@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import rules as R
-from .plays import SET, value
+from .. import rules as R
+from ..plays import SET, value
 
 FEATURES = (
     "pass",              # pass instead of playing
@@ -28,7 +28,7 @@ NFEAT = len(FEATURES)
 (F_PASS, F_PASS_HAND, F_PASS_OPP, F_CARDS, F_STRENGTH, F_JOKERS, F_TOP_RANK, F_BREAKS_SET, F_GOING_OUT,
  F_FORBIDDEN_FINISH, F_LEAVES_FORBIDDEN, F_REVOLUTION) = range(NFEAT)
 KINDS = ("play",)  # the decisions the learned bot weighs (the others: the strategist's rules)
-POLICY_FILE = Path(__file__).with_name("learned_policy.json")  # the learned bot's default weights
+POLICY_FILE = Path(__file__).parents[1] / "learned_policy.json"  # the learned bot's default weights
 KERNEL_MODULE = "sim.games.daifugo.kernel.learned"  # features_of: the features at a pending decision
 
 

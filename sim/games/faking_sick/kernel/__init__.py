@@ -1,8 +1,8 @@
-"""Fast faking-sick engine: numba kernels over one state buffer; they read like reference.py.
+"""Fast faking-sick engine: numba kernels over one state buffer; they read like reference/.
 
 The kernel is split into modules that follow the reference engine and import downward only:
-``kernel_state`` (the state buffer's layout, the run vector, addressing, the turn snapshot) <
-``kernel_bots`` (legality, ``ask`` and the step driver, the bots) < ``kernel_turn`` (setup,
+``kernel.state`` (the state buffer's layout, the run vector, addressing, the turn snapshot) <
+``kernel.bots`` (legality, ``ask`` and the step driver, the bots) < ``kernel.turn`` (setup,
 drawing, the game loop, plays and call windows, judgement, the finished game's rows) <
 ``kernel`` (this file: the step contract, the batch kernel and their Python wrappers). Variable
 indices go through ``ix`` (unsigned: no wraparound check) and the legal plays are bit masks
@@ -54,16 +54,16 @@ from numba import njit
 from sim.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
 from sim.step import NOWHERE, PLAY_ON, StepFunctions
 
-from . import kernel_state as KS
-from . import tables as T
-from .kernel_bots import banned_mask, play_options
-from .kernel_state import (
+from . import state as KS
+from .. import tables as T
+from .bots import banned_mask, play_options
+from .state import (
     APPLIED, CALL, DRIVER, FALLBACK, FIXED_STOP, GAME_ROW, KINDS, LAYOUT, MAX_SCRIPT, NB, NS, PKIND, PSEAT, PUSH,
     PUSH_BITS, PUSH_MASK, RUN, SCRIPT, SIZE, SNAP_TURNS, STEP_FIELDS, STOP, SUMS, hand_at, restore_turn, seat_col,
     size_at,
 )
-from .kernel_turn import begin_game, play_game, play_turns
-from .rules import K_N, K_PUSH, MAX_PLAYERS, NT, encode
+from .turn import begin_game, play_game, play_turns
+from ..rules import K_N, K_PUSH, MAX_PLAYERS, NT, encode
 
 __all__ = ["LAYOUT", "SIZE", "RUN", "KINDS", "NS", "step_start", "step_pending", "step_legal", "step_apply",
            "step_play_on", "run_games", "batch_sums", "run_vector", "run_kernel", "new_state"]

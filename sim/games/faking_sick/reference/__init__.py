@@ -20,8 +20,8 @@ from sim.rng import Rng
 
 from . import bots as B
 from . import learned
-from .rules import FEV, HDA, NT, SNZ, TYPES, VIR
-from .tables import BANNABLE, CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
+from ..rules import FEV, HDA, NT, SNZ, TYPES, VIR
+from ..tables import BANNABLE, CALL_SUMS, GAME_FIELDS, GAME_STATS, PLAY_SUMS, SEAT_FIELDS, SEAT_STATS, C, P
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked of agents
 CALL_OPTIONS = ({"call": False}, {"call": True})  # the legal options of a call question (D3)
@@ -114,7 +114,7 @@ class FakingSick:
 
     # ---- setup (FS-2) --------------------------------------------------------------
     def setup(self) -> None:
-        """FS-2.1-2.6. RNG: shuffle the banned pool, then the deck (kernel.py protocol)."""
+        """FS-2.1-2.6. RNG: shuffle the banned pool, then the deck (kernel/__init__.py protocol)."""
         p, n = self.p, self.n
         deck, pool_counts, k = p["deck_counts"], p["banned_pool"], p["banned_per_player"]
         self.total = list(deck)

@@ -11,7 +11,7 @@ The whole state of a game in progress is one int64 buffer laid out by ``LAYOUT``
    sums (the batch adds every game's into the same cells; a game driven through the step
    contract starts from zero, so they are that game's alone);
 3. the variable-length blocks: the banned pool, the draw pile and the discard pile;
-4. the step contract's fields (kernel.py; ``sim.step.StepFields``, and faking-sick's own): the
+4. the step contract's fields (kernel/__init__.py; ``sim.step.StepFields``, and faking-sick's own): the
    pending decision, the options applied in the current turn and the snapshot of the state at
    that turn's start (``step_turn`` saves it, ``restore_turn`` puts it back, with
    ``sim.kernel_util.save_snapshot`` / ``restore_snapshot``).
@@ -35,9 +35,9 @@ from sim.search import SearchFields
 from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
 from sim.step import StepFields
 
-from . import tables as T
-from .learned import FEATURES as LEARNED_FEATURES
-from .rules import K_BPP, K_LEN, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, MAX_PUSH, NT
+from .. import tables as T
+from ..reference.learned import FEATURES as LEARNED_FEATURES
+from ..rules import K_BPP, K_LEN, K_N, MAX_DECK, MAX_PLAYERS, MAX_POOL, MAX_PUSH, NT
 
 # bot parameter columns (order of Game.bot_param_names)
 BOT_PARAM_NAMES = ("call_prob", "call_threshold", "call_urgency", "call_win_bonus", "bluff_max", "bluff_k",
@@ -68,7 +68,7 @@ RULES = LAYOUT.block("rules", K_LEN, "the rule parameters (rules.encode): rules.
 assert RULES == 0
 POLICY = LAYOUT.block("policies", MAX_PLAYERS, "seat s's bot policy (bots.RANDOM ..; STEP when driven)")
 BOT_PARAMS = LAYOUT.block("bot_params", MAX_PLAYERS * NB, "seat s's BOT_PARAM_NAMES at s*NB (bot_param_words)")
-LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of one option (kernel_learned)")
+LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of one option (kernel.learned)")
 MUTABLE = LAYOUT.size
 RNG = LAYOUT.scalar("rng", "generator counter (sim.rng *_at)")
 ND = LAYOUT.scalar("draw_size", "cards in the draw pile")
@@ -107,7 +107,7 @@ BANNED = LAYOUT.block("banned", MAX_POOL, "the shuffled banned pool: seat p's sl
 DRAW = LAYOUT.block("draw_pile", MAX_DECK, "draw pile, bottom -> top")
 DISC = LAYOUT.block("discard_pile", 2 * MAX_DECK + 1, "discard pile within, restarted at DISC_MID")
 DISC_MID = DISC + MAX_DECK
-# The step contract (kernel.py, sim.step.StepFields): a game driven from outside replays its
+# The step contract (kernel/__init__.py, sim.step.StepFields): a game driven from outside replays its
 # current turn from the snapshot taken at the turn's start, the options applied in the turn
 # answering its decisions.
 STEP_FIELDS = StepFields(LAYOUT)
@@ -216,7 +216,7 @@ def top(b):
     return b[ix(b[DHI] - 1)] if b[DHI] > b[DLO] else -1
 
 
-# ---- the turn snapshot (step contract, kernel.py) --------------------------------------------
+# ---- the turn snapshot (step contract, kernel/__init__.py) --------------------------------------------
 @fn
 def step_turn(b):
     """A new turn of a driven game: no options applied in it yet; while the driver answers,

@@ -1,6 +1,6 @@
 """Fast engine of high card with one redraw (``tests.toy_step``): one int64 buffer, the step contract.
 
-Random-consumption protocol (``reference.py`` follows it): game ``g`` draws only from
+Random-consumption protocol (``reference/`` follows it): game ``g`` draws only from
 ``derive(seed, g)``: one ``randbelow(13)`` per seat in seat order (the deal), then, seat by
 seat, one ``randbelow(13)`` per redraw. The bots draw nothing. The engine goes on from its state
 itself (nothing is replayed), so the step contract's snapshot is empty and ``GO_RESUME`` plays on.

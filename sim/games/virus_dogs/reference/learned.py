@@ -1,5 +1,5 @@
 """Virus Dogs' learned bot (``sim.learned``): the features of a legal option, reference side;
-``kernel_learned.py`` computes the same integers from the state buffer and the option code.
+``kernel/learned.py`` computes the same integers from the state buffer and the option code.
 
 Each feature is a whole number the seat can see (VD-22): what kind of move the option is, and a
 few facts it changes. ``density_pct`` is the bots' estimated chance that an unseen card is a
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sim.games.virus_dogs.rules import AMB, ANT, CODE_OF, DOC, V
 
-POLICY_FILE = Path(__file__).with_name("learned_policy.json")  # the learned bot's default weights
+POLICY_FILE = Path(__file__).parents[1] / "learned_policy.json"  # the learned bot's default weights
 
 FEATURES = (
     "declare",           # declare a virus (action or drawn virus)
@@ -117,4 +117,4 @@ def reference_features(eng, seat: int, kind: str, o: dict, ctx: dict) -> list[in
     f[F_SKIP_RISK] = density_pct(eng, seat) if f[F_SKIP] else 0
     f[F_REFUSE_AT_RISK] = int(f[F_REFUSE] == 1 and me.open + 1 >= thr and h[ANT] == 0)
     return f
-KERNEL_MODULE = "sim.games.virus_dogs.kernel_learned"  # features_of: the features at a pending decision
+KERNEL_MODULE = "sim.games.virus_dogs.kernel.learned"  # features_of: the features at a pending decision

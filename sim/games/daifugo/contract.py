@@ -66,7 +66,7 @@ class DaifugoStep(Step):
     def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
         from sim.rng import Rng
 
-        from .bots import BotAgent
+        from .reference.bots import BotAgent
         from .reference import Engine
 
         names, values = zip(*self.game.seat_params(cfg, index))
@@ -145,7 +145,7 @@ def with_search_seats(bots, cfg, index: int, names, values):
     from sim.search_twin import twin_of
 
     from . import GAME
-    from .bots import BOTS, BotAgent
+    from .reference.bots import BOTS, BotAgent
 
     by_code = {spec.policy: name for name, spec in BOTS.items()}
     rollout = [by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)]

@@ -17,7 +17,7 @@ hidden cards' composition). What the seat knows is kept where it is:
   and the cards it passed the seat in the unit's exchanges;
 - the cards it saw after a shuffle in the unit (its own turn: every card it drew or peeked at;
   another's: the face-up draws): the world's shuffle is followed by putting them where the seat
-  saw them, each swapped with a random card of its type below (``kernel_state.shuffled``);
+  saw them, each swapped with a random card of its type below (``kernel.state.shuffled``);
 - an opponent never holds more hidden viruses than the cards it took unseen since its hand was
   last shown (``suspicion``): every hidden virus came so.
 
@@ -58,9 +58,9 @@ from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import SearchDriver, decide
 from sim.step import GO_RESUME
 
-from . import tables as tb
-from .kernel import STEPS, new_state, run_vector, step_go, step_legal
-from .kernel_state import (
+from .. import tables as tb
+from . import STEPS, new_state, run_vector, step_go, step_legal
+from .state import (
     AMB, ANT, B_BUDGET, B_HORIZON, B_OBJECTIVE, B_ROLLOUT, B_WORLDS, DOC, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS,
     K_GIVE, K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT, O_BP,
     O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT, O_SCRIPT, O_SM, O_SSEAT,

@@ -1,4 +1,4 @@
-"""Reference engine of high card with one redraw: plain Python, the kernel's draws (kernel.py's protocol)."""
+"""Reference engine of high card with one redraw: plain Python, the kernel's draws (kernel/__init__.py's protocol)."""
 
 from __future__ import annotations
 

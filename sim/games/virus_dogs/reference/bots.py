@@ -1,4 +1,4 @@
-"""Scripted Virus Dogs policies (reference side); ``kernel_bots.py`` holds their @njit twins.
+"""Scripted Virus Dogs policies (reference side); ``kernel/bots.py`` holds their @njit twins.
 
 A bot is asked only when a decision has two or more legal options, and it sees only its
 own hand and public facts (VD-22): every ``O``, ``T`` and hand size, deck and reserve sizes,
@@ -28,14 +28,14 @@ from __future__ import annotations
 from sim.config import BotParam, BotSpec
 from sim.learned import best_option, default_weights, weight_params
 from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
-from sim.games.virus_dogs.learned import FEATURES, POLICY_FILE, reference_features
+from sim.games.virus_dogs.reference.learned import FEATURES, POLICY_FILE, reference_features
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
 LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP)
 SEARCH = 9  # a search seat (sim.search); its rollouts, and its play without a search driver, are policy ``rollout``
 SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
-WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel_search.likelihood)
+WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel.search.likelihood)
 SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE, "learned": LEARNED},
                               ("win", "placement"))
 BOTS = {

@@ -1,20 +1,20 @@
 """Fast Virus Dogs engine: numba kernels over one flat integer buffer, one call per batch.
 
 This module is the driver: the step contract's entry points and the batch kernel. The engine
-under it is four modules that follow the reference engine (``reference.py``) section by
+under it is four modules that follow the reference engine (``reference/``) section by
 section, each importing only the ones above it in this list:
 
-- ``kernel_state``: the state buffer's layout (``LAYOUT``, ``SEAT``, ``BOT_PARAMS``, ``RUN``), the
+- ``kernel.state``: the state buffer's layout (``LAYOUT``, ``SEAT``, ``BOT_PARAMS``, ``RUN``), the
   typed constants, the decision kinds and option codes, and the helpers over the buffer
   (reference: ``left_of`` .. ``to_discard``, ``draw_event``);
-- ``kernel_bots``: the decisions: ``ask`` (who answers: the seat's bot or the step driver),
+- ``kernel.bots``: the decisions: ``ask`` (who answers: the seat's bot or the step driver),
   the step driver's option lists (``step_answer``), the phase-A/C options and the bots
   (twins of ``bots.BotAgent``);
-- ``kernel_cards``: viruses and elimination, the action cards and the bat;
-- ``kernel_turn``: setup, the game loop and the turn's phases, hard quarantine, the results.
+- ``kernel.cards``: viruses and elimination, the action cards and the bat;
+- ``kernel.turn``: setup, the game loop and the turn's phases, hard quarantine, the results.
 
 The whole state of one game lives in ONE int64 buffer ``b`` (allocated once per batch, reset
-per game), declared field by field in ``kernel_state.LAYOUT`` (``LAYOUT.describe()`` lists
+per game), declared field by field in ``kernel.state.LAYOUT`` (``LAYOUT.describe()`` lists
 it). Every function but ``run_games``, ``resume`` and the step entry points is compiled
 without the numba runtime (``_nrt=False``): none allocates, and without it no call pays
 atomic reference counting, which otherwise took half the run time. Hot helpers are ``inl``
@@ -29,7 +29,7 @@ game driven through the contract every seat's policy reads STEP, and ``ask`` tel
 (``step_policy``) whether the step driver owns the decision (the function then lists its
 legal options, codes per kind as in ``step_legal``, and takes ``step_answer``'s) or the
 seat's bot decides. The batch pays one compare per decision for it, and one per turn, draw
-and bottom insertion for what a driven game notes about its units (``kernel_state``).
+and bottom insertion for what a driven game notes about its units (``kernel.state``).
 
 The functions carry the reference engine's names (``setup``, ``take_turn``, ``phase_actions``,
 ``play_card``, ``draw_phase``, ``normal_draw``, ``mask``, ``remove_player``, ``hard_quarantine``,
@@ -64,8 +64,8 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import SEARCH, SEEING, WEIGHTED
-from sim.games.virus_dogs.kernel_state import (
+from sim.games.virus_dogs.reference.bots import SEARCH, SEEING, WEIGHTED
+from sim.games.virus_dogs.kernel.state import (
     BOT_PARAM_NAMES, B_ROLLOUT, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
     O_SCRIPT, O_SM, O_SPOL, O_SSEAT, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
@@ -74,8 +74,8 @@ from sim.games.virus_dogs.kernel_state import (
 )
 # The buffer's layout, the decision kinds and the pending-options size, read from here by the
 # step wrapper (step.py) and the tests:
-from sim.games.virus_dogs.kernel_state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
-from sim.games.virus_dogs.kernel_turn import finalize, hq_steps, play, play_game, setup
+from sim.games.virus_dogs.kernel.state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
+from sim.games.virus_dogs.kernel.turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
 from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option, step_op
 from sim.rng import derive
@@ -93,7 +93,7 @@ from sim.step import NOWHERE, PLAY_ON, StepFunctions
 # playing the unit again, the applied options answering the driver's decisions in it: the same
 # draws, so the same unit. ``dens`` (the per-turn density sums, not part of the buffer) gets the
 # turns the pass ends; the step entry points give an empty one (``Step.outcome`` has no
-# density), ``kernel_search.run_search_games`` the batch's.
+# density), ``kernel.search.run_search_games`` the batch's.
 @fn
 def begin_game(b, seed, game_index, run):
     """Seat game ``game_index`` of a run (``run``: ``run_vector``): players, rules, deck counts,

@@ -1,4 +1,4 @@
-"""Faking-sick bots: specs and the reference-side policies (kernel twins in ``kernel_bots.py``).
+"""Faking-sick bots: specs and the reference-side policies (kernel twins in ``kernel/bots.py``).
 
 Decision points (spec "Decisions a player makes"): D1 turn action, D2 turn under attack,
 after-draw play (``play_after_draw``), D3 call, D4 push. Every option list is ordered
@@ -34,12 +34,12 @@ from sim.learned import default_weights, weight_params
 from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
 from .learned import FEATURES, POLICY_FILE
-from .rules import NT
+from ..rules import NT
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
 LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
 SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
-WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel_search.likelihood)
+WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel.search.likelihood)
 SEARCH = 9  # a search seat (sim.search); its rollouts are played by policy ``rollout`` with its call/bluff values
 
 SEARCH_PARAMS = search_params({"random": RANDOM, "honest": HONEST, "bluffer": BLUFFER, "learned": LEARNED},

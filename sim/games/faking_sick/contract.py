@@ -1,4 +1,4 @@
-"""Faking-sick's step contract (``sim.step``; kernel side: ``step_*`` in ``kernel.py``)."""
+"""Faking-sick's step contract (``sim.step``; kernel side: ``step_*`` in ``kernel/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class FakingSickStep(Step):
                  "revealed_banned_destination": "owner_hand", "max_turns": 60})
 
     kernel_module = "sim.games.faking_sick.kernel"
-    search_module = "sim.games.faking_sick.kernel_search"
+    search_module = "sim.games.faking_sick.kernel.search"
     observation_module = "sim.games.faking_sick.observe"
     search_opponents = ("caller", "caller", "caller")  # the strongest scripted bot (the search bench's table)
     max_options = MAX_OPTIONS

@@ -29,8 +29,8 @@ from sim.learned import best_option, default_weights, weight_params
 from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
 from . import learned
-from . import rules as R
-from .plays import JOKER_SINGLE, SET, value, strength
+from .. import rules as R
+from ..plays import JOKER_SINGLE, SET, value, strength
 
 RANDOM, GREEDY, STRATEGIST = 0, 1, 2
 SEEING = 4  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards

@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.virus_dogs.kernel_state import (
+from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, DOC, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN, A_SHF, A_SKIP,
     B_W0, F_HS, F_LIVE, F_O, K_ACTION, K_COUGH, K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE,
     K_REFUSE_EXC, K_VIRUS, NB, NF, NT, O_BP, O_H, O_LFEAT, O_P, O_PEEK, O_PL, P_NVT, P_THR, P_UPFRONT,
     R_ANT, R_DECLARE, R_HIDE, S_DSIZE, S_KTOP, S_N, S_PEND, S_RES, V,
 )
-from sim.games.virus_dogs.learned import (
+from sim.games.virus_dogs.reference.learned import (
     F_ANTISEPTIC, F_CARDS_TAKEN, F_CONTROL, F_COUGH, F_CURE, F_DECLARE, F_DRAW, F_DRAW_RISK, F_END, F_EXCHANGE,
     F_GIVES_VIRUS, F_PEEK, F_QUARANTINE, F_REFUSE, F_SELF_ELIM, F_SHUFFLE, F_SKIP, F_TARGET_OPEN,
     F_VIRUSES_TAKEN, F_DECLARE_CURABLE, F_CURE_OPEN, F_CONTROL_KILL, F_QUARANTINE_CLEAN, F_EXCHANGE_VIRUS,
