@@ -11,7 +11,7 @@ from sim.config import ConfigError
 from sim.games.base import Game, Table
 from sim.games.daifugo.levers import LEVERS
 from sim.rng import Rng
-from sim.search_params import seats_search
+from sim.search_params import SEARCH_BOTS, seats_search
 
 from . import rules as R
 from . import tables as T
@@ -172,13 +172,14 @@ class Daifugo(Game):
         run_kernel(self, cfg, start, count, *raw)
         return raw
 
-    def play_reference(self, cfg, index, log=None):
+    def play_reference(self, cfg, index, log=None, wrap=None):
         from .reference import Engine
 
-        from .contract import with_search_seats
-
         names, values = zip(*self.seat_params(cfg, index))
-        agent = with_search_seats(BotAgent(names, values), cfg, index, names, values)
+        # a search seat leaves some decisions to its rollout bot (the bot whose policy code is its rollout value)
+        by_code = {code: name for name, code in ROLLOUT_BOTS.items()}
+        rollout = seats_search(cfg.bots) and BotAgent([by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)], values)
+        agent = self.reference_agent(cfg, index, BotAgent(names, values), wrap, rollout)
         eng = Engine(cfg, Rng(cfg.seed, index), agent, log)
         eng.start_game()
         eng.run()

@@ -23,12 +23,9 @@ round's first decision is pending (after the last round: the game is over).
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 
-from sim.search_params import SEARCH_BOTS, seats_search
-from sim.step import Forced, Step
+from sim.step import Step
 
 from . import rules as R
 
@@ -63,90 +60,6 @@ class DaifugoStep(Step):
                 "rounds": k.LAYOUT.view(buf, "round_rows")[:rounds * T.ROUND_ROW.size].reshape(rounds, -1).copy(),
                 "seats": k.LAYOUT.view(buf, "seat_rows")[:n * T.SEAT_ROW.size].reshape(n, -1).copy()}
 
-    def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
-        from sim.rng import Rng
-
-        from .reference.bots import BotAgent
-        from .reference import Engine
-
-        names, values = zip(*self.game.seat_params(cfg, index))
-        forced = Forced([], options, seats)
-        eng = Engine(cfg, Rng(cfg.seed, index), ForcedAgent(forced, BotAgent(names, values)))
-        eng.start_game()
-        eng.run()
-        g, r, s = self.game.new_arrays(cfg, 1)
-        self.game.record(eng, (g, r, s), 0)
-        return {"games": g[0], "rounds": r[0], "seats": s[0]}, forced.asked
-
-
-def legal_options(eng, p: int, kind: str, options) -> list:
-    """The options of a reference-engine decision as the step contract lists them: the engine's
-    list, or for the subset kinds (trim, ten discard, pull-back: the engine passes a bound)
-    every allowed subset by size, then in ``combinations`` order."""
-    if kind == "trim":
-        sizes = (0, options) if eng.pv[R.P_TRIM_ALL] else range(options + 1)
-        return subsets(sorted(eng.hands[p]), sizes)
-    if kind == "ten_discard":
-        sizes = (options,) if eng.pv[R.P_03_MANDATORY] else range(options + 1)
-        return subsets(sorted(eng.hands[p]), sizes)
-    if kind == "pull_back":
-        most, cards = options
-        return subsets(sorted(cards), range(most + 1))
-    return list(options)
-
-
-def subsets(cards: list[int], sizes) -> list[list[int]]:
-    return [list(c) for k in sizes for c in combinations(cards, k)]
-
-
-class ForcedAgent:
-    """The reference engine's agent for a game driven through the step contract: the first
-    decisions (``sim.step.Forced``, in the order the engine asks them, forced single options
-    included) are answered by position in ``legal_options``, the rest by the bots."""
-
-    def __init__(self, forced: Forced, bots):
-        self.forced_by, self.bots = forced, bots
-
-    def forced(self, eng, p, kind, choice) -> None:
-        self.forced_by.answer(p, kind, 1)
-
-    def decide(self, eng, p, kind, options):
-        legal = legal_options(eng, p, kind, options)
-        k = self.forced_by.answer(p, kind, len(legal))
-        return self.bots.decide(eng, p, kind, options) if k is None else legal[k]
-
-
-class SearchSeats:
-    """The reference engine's agent at a table with search seats (bots ``search``): they ask the
-    compiled search through a fast twin of the game (``sim.search_twin``) and take its option at
-    the same position of ``legal_options``; a decision the search leaves to the seat's rollout
-    bot (``BOT_ANSWER``) goes to ``rollout_bots``; the other seats are ``bots``'."""
-
-    def __init__(self, bots, rollout_bots, twin):
-        self.bots, self.rollout_bots, self.twin = bots, rollout_bots, twin
-
-    def forced(self, eng, p, kind, choice) -> None:
-        if self.twin.is_search(p):
-            self.twin.answer(p, R.DECISION_KINDS.index(kind), 1)
-
-    def decide(self, eng, p, kind, options):
-        if not self.twin.is_search(p):
-            return self.bots.decide(eng, p, kind, options)
-        legal = legal_options(eng, p, kind, options)
-        k = self.twin.answer(p, R.DECISION_KINDS.index(kind), len(legal))
-        return self.rollout_bots.decide(eng, p, kind, options) if k is None else legal[k]
-
-
-def with_search_seats(bots, cfg, index: int, names, values):
-    """``bots``, or at a table with search seats, ``SearchSeats`` over a fast twin (the search
-    seats' rollout bots by name: the bot whose policy code is their ``rollout`` value)."""
-    if not seats_search(cfg.bots):
-        return bots
-    from sim.search_twin import twin_of
-
-    from . import GAME
-    from .reference.bots import BOTS, BotAgent
-
-    by_code = {spec.policy: name for name, spec in BOTS.items()}
-    rollout = [by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)]
-    return SearchSeats(bots, BotAgent(rollout, values), twin_of(GAME, cfg, index))
+    def raw_outcome(self, cfg, raw) -> dict[str, np.ndarray]:
+        games, rounds, seats = raw
+        return {"games": games[0], "rounds": rounds[0], "seats": seats[0]}

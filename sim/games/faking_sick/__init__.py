@@ -63,15 +63,10 @@ class FakingSick(Game):
         run_kernel(self, cfg, start, count, arr)
         return arr
 
-    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):
-        from sim.search_twin import twin_of
+    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None, wrap=None):
+        from .reference import run_game, seat_agent
 
-        from .reference import SearchSeats, run_game, seat_agent
-
-        agent = seat_agent(cfg, index)[1]
-        if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
-            agent = SearchSeats(agent, twin_of(self, cfg, index))
-        return run_game(cfg, index, log, agent)
+        return run_game(cfg, index, log, self.reference_agent(cfg, index, seat_agent(cfg, index)[1], wrap))
 
     def record(self, engine, raw: dict[str, np.ndarray], row: int) -> None:
         from .reference import record

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.step import Forced, Step
+from sim.step import Step
 
-from .reference import CallEach
 from .rules import MAX_OPTIONS
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # reference.KINDS (checked by the tests)
@@ -36,29 +35,6 @@ class FakingSickStep(Step):
                 "seats": k.LAYOUT.view(buf, "seat_rows")[:n * k.NS].reshape(n, k.NS).copy(),
                 **k.batch_sums(buf, n)}
 
-    def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
-        from sim.games.faking_sick.reference import FakingSick, record, seat_agent
-        from sim.rng import Rng
-
-        agent = ForcedAgent(seat_agent(cfg, index)[1], options, seats)
-        g = FakingSick(cfg.params, cfg.players, Rng(cfg.seed, index), agent)
-        g.setup()
-        g.play_game()
-        raw = self.game.new_arrays(cfg, 1)
-        record(g, raw, 0)
+    def raw_outcome(self, cfg, raw) -> dict[str, np.ndarray]:
         return {"games": raw["games"][0], "seats": raw["seats"][0], "calls": raw["calls"], "plays": raw["plays"],
-                "banned_calls": raw["banned_calls"]}, agent.forced.asked
-
-
-class ForcedAgent(CallEach):
-    """``sim.step.Forced`` for the reference engine's one agent of all seats (``decide`` and the
-    call window's ``window``): the first options answer the first decisions (a call window's
-    eligible players one by one, clockwise), the rest go to ``agent``."""
-
-    def __init__(self, agent, options: list[int], seats: int | None = None):
-        self.agent = agent
-        self.forced = Forced([], options, seats)
-
-    def decide(self, g, s: int, kind: str, legal: list[dict], **ctx) -> dict:
-        k = self.forced.answer(s, kind, len(legal))
-        return self.agent.decide(g, s, kind, legal, **ctx) if k is None else legal[k]
+                "banned_calls": raw["banned_calls"]}

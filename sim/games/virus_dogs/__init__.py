@@ -10,10 +10,10 @@ from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.virus_dogs.levers import LEVERS
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.reference.bots import BOT_PARAMS, BOTS, BotAgent
+from sim.games.virus_dogs.reference.bots import BOT_PARAMS, BOTS, BotAgent, Bots
 
 ROLLOUT_BOTS = {BOTS[b].policy: b for b in ("random", "cautious", "aggressive", "learned")}
-from sim.games.virus_dogs.reference import Engine, with_search_seats
+from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import PARAMS, Rules
 from sim.rng import Rng
 from sim.search_params import seats_search
@@ -71,15 +71,11 @@ class VirusDogs(Game):
 
         return run_fast(self, cfg, start, count)
 
-    def play_reference(self, cfg: RunConfig, index: int, log: list | None = None) -> Engine:
+    def play_reference(self, cfg: RunConfig, index: int, log: list | None = None, wrap=None) -> Engine:
         rng = Rng(cfg.seed, index)
         seats = self.seat_params(cfg, index)
-        agents = [BotAgent(b, values, rng) for b, values in seats]
-        if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
-            from sim.search_twin import twin_of
-
-            agents = with_search_seats(agents, twin_of(self, cfg, index), self.step.kinds)
-        eng = Engine(Rules(cfg.params), cfg.players, rng, agents, log)
+        agent = self.reference_agent(cfg, index, Bots([BotAgent(b, values, rng) for b, values in seats]), wrap)
+        eng = Engine(Rules(cfg.params), cfg.players, rng, agent, log)
         if log is not None:
             log.append("seats: " + ", ".join(f"P{s}={b}" for s, (b, _) in enumerate(seats)))
         eng.setup()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.virus_dogs import tables as tb
-from sim.step import Forced, Step
+from sim.step import Step
 
 
 class VirusDogsStep(Step):
@@ -41,20 +41,7 @@ class VirusDogsStep(Step):
             "deck_density": k.LAYOUT.view(buf, "deck_sums").reshape(tb.DECK_BUCKETS + 1, tb.NW).copy(),
         }
 
-    def reference_outcome(self, cfg, index: int, options: list[int], seats: int | None = None):
-        from sim.games.virus_dogs.reference.bots import BotAgent
-        from sim.games.virus_dogs.reference import Engine
-        from sim.games.virus_dogs.rules import Rules
-        from sim.rng import Rng
-
-        rng = Rng(cfg.seed, index)
-        forced = Forced([BotAgent(b, values, rng) for b, values in self.game.seat_params(cfg, index)], options, seats)
-        eng = Engine(Rules(cfg.params), cfg.players, rng, forced.agents)
-        eng.setup()
-        eng.play()
-        raw = self.game.new_arrays(cfg, 1)
-        self.game.record(eng, raw, 0)
+    def raw_outcome(self, cfg, raw) -> dict[str, np.ndarray]:
         games, seats, _density, draws, deck = raw
-        out = {"games": games[:, 0].astype(np.int64), "seats": seats.T.astype(np.int64),
-               "draw_density": draws.astype(np.int64), "deck_density": deck.astype(np.int64)}
-        return out, forced.asked
+        return {"games": games[:, 0].astype(np.int64), "seats": seats.T.astype(np.int64),
+                "draw_density": draws.astype(np.int64), "deck_density": deck.astype(np.int64)}

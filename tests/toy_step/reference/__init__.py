@@ -10,36 +10,27 @@ from tests.toy_game import Played
 KEEP, REDRAW = 0, 1
 
 
-class Bot:
-    """Redraws a card below ``nerve`` x 13 while the game's redraws last (every bot, and a search
-    seat without its fast twin)."""
+class Bots:
+    """The seats' bots in the reference engine's bot interface ``decide(engine, seat, kind, legal)
+    -> option``: seat s redraws a card below ``nerves[s]`` x 13 while the game's redraws last
+    (every bot, and a search seat without its fast twin)."""
 
-    def __init__(self, nerve: float):
-        self.nerve = nerve
+    def __init__(self, nerves: list[float]):
+        self.nerves = nerves
 
-    def decide(self, eng, seat: int, kind: str, legal: list[int], ctx) -> int:
-        return legal.index(REDRAW) if REDRAW in legal and eng.cards[seat] < self.nerve * 13 else 0
-
-
-class SearchSeat:
-    """A search seat: the compiled search asked through the game's fast twin (``sim.search_twin``)."""
-
-    def __init__(self, twin):
-        self.twin = twin
-
-    def decide(self, eng, seat: int, kind: str, legal: list[int], ctx) -> int:
-        return self.twin.answer(seat, 0, len(legal))
+    def decide(self, eng, seat: int, kind: str, legal: list[int]) -> int:
+        return REDRAW if REDRAW in legal and eng.cards[seat] < self.nerves[seat] * 13 else KEEP
 
 
-def play(cfg, index: int, seats: list[tuple[str, dict]], agents: list, log: list[str] | None = None) -> Played:
-    """Game ``index``: the deal, then each seat in turn keeps or redraws (``agents[s].decide``)."""
+def play(cfg, index: int, seats: list[tuple[str, dict]], agent, log: list[str] | None = None) -> Played:
+    """Game ``index``: the deal, then each seat in turn keeps or redraws (``agent.decide``)."""
     r = Rng(cfg.seed, index)
     eng = SimpleNamespace(cards=[r.randbelow(13) for _ in seats])
     used = 0
-    for s, agent in enumerate(agents):
+    for s in range(len(seats)):
         legal = [KEEP, REDRAW] if used < cfg.params["redraws"] else [KEEP]
         dealt = eng.cards[s]
-        redraw = legal[agent.decide(eng, s, "redraw", legal, {})] == REDRAW
+        redraw = agent.decide(eng, s, "redraw", legal) == REDRAW
         if redraw:
             eng.cards[s], used = r.randbelow(13), used + 1
         if log is not None:

@@ -161,6 +161,9 @@ class BotAgent:
         self.policies = [BOTS[name].policy for name in self.names]
 
     def decide(self, eng, p, kind, options):
+        """The reference engine's bot interface: a single option (a list of one) is taken as it is."""
+        if isinstance(options, list) and len(options) == 1:
+            return options[0]
         return DECIDERS[kind](eng, p, options, self.policies[p], self.params[p])
 
 
@@ -362,8 +365,8 @@ def decide_king_give(eng, p, options, pol, prm):
     return min(options, key=unpaired_key(eng.hands[p]))
 
 
-def decide_trim(eng, p, most, pol, prm):
-    hand = eng.hands[p]
+def decide_trim(eng, p, options, pol, prm):
+    most, hand = options.most, eng.hands[p]
     all_or_nothing = eng.pv[R.P_TRIM_ALL]
     if pol == RANDOM:
         k = most * eng.rng.randbelow(2) if all_or_nothing else eng.rng.randbelow(most + 1)
@@ -408,7 +411,7 @@ def decide_pull_back(eng, p, options, pol, prm):
     cards); greedy takes the cards stronger than a K, strategist those at least
     ``pullback_margin`` steps stronger, strongest first. Neither takes back a K, so K-on-K
     pull-backs under card 16 never loop by their choice (QA-16.1)."""
-    most, cards = options
+    most, cards = options.most, options.cards
     if pol == RANDOM:
         return _random_cards(eng, cards, eng.rng.randbelow(most + 1))
     rv = eng.reversed
@@ -418,10 +421,10 @@ def decide_pull_back(eng, p, options, pol, prm):
     return good[:most]
 
 
-def decide_ten_discard(eng, p, most, pol, prm):
+def decide_ten_discard(eng, p, options, pol, prm):
     """D12 (card 03): random as a trim; greedy sheds its weakest cards, strategist its weakest
     unpaired ones, never the last card unless the discard is mandatory."""
-    hand = eng.hands[p]
+    most, hand = options.most, eng.hands[p]
     mandatory = eng.pv[R.P_03_MANDATORY]
     if pol == RANDOM:
         return _random_cards(eng, sorted(hand), most if mandatory else eng.rng.randbelow(most + 1))

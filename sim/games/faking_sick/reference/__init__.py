@@ -38,7 +38,8 @@ class FakingSick:
         self.p = params
         self.n = players
         self.rng = rng
-        self.agent = agent
+        self.agent = agent  # decide(engine, seat, kind, legal) -> option, every decision
+        self.ctx: dict = {}  # the context of the decision asked (a call's play, a push's target)
         self.log = log
         self.hands = [[0] * NT for _ in range(players)]
         self.slots: list[list[int | None]] = [[] for _ in range(players)]
@@ -246,7 +247,8 @@ class FakingSick:
         self.stats["decisions"] += 1  # tables.py: every ask counts, forced ones included
         if self.check:
             self.check_invariants()
-        return self.agent.decide(self, s, kind, legal, **ctx)
+        self.ctx = ctx
+        return self.agent.decide(self, s, kind, legal)
 
     # ---- the game loop -------------------------------------------------------------
     def play_game(self) -> None:
@@ -378,7 +380,10 @@ class FakingSick:
         self.stats["decisions"] += len(eligible)  # one call question each
         if self.check:
             self.check_invariants()
-        callers = self.agent.window(self, s, t, eligible)
+        self.ctx = {"played": t, "target": s}
+        window = getattr(self.agent, "window", None)  # a scenario's list may answer a window at once
+        callers = (window(self, s, t, eligible) if window is not None else
+                   [q for q in eligible if self.agent.decide(self, q, "call", list(CALL_OPTIONS))["call"]])
         self.stats["call_requests"] += len(callers)
         for q in callers:
             self.seat[q]["call_requests"] += 1
@@ -516,22 +521,15 @@ class FakingSick:
 
 
 # ---- agents -------------------------------------------------------------------------
-class CallEach:
-    """An agent's call window (FS-6.2): each eligible player's own call decision, clockwise."""
-
-    def window(self, g: FakingSick, s: int, t: int, eligible: list[int]) -> list[int]:
-        return [q for q in eligible if self.decide(g, q, "call", list(CALL_OPTIONS), played=t, target=s)["call"]]
-
-
-class BotAgent(CallEach):
+class BotAgent:
     """Seats played by the bundled policies (bots.py), reading the engine state."""
 
     def __init__(self, specs: list, params: list[dict]):
         self.specs = specs  # BotSpec per seat
         self.params = params  # resolved parameters per seat
 
-    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
-        return bot_decide(g, s, self.specs[s].policy, self.params[s], kind, legal, **ctx)
+    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict]) -> dict:
+        return bot_decide(g, s, self.specs[s].policy, self.params[s], kind, legal, **g.ctx)
 
 
 def bot_decide(g: FakingSick, s: int, policy: int, bp: dict, kind: str, legal: list[dict], **ctx) -> dict:
@@ -608,19 +606,6 @@ def seat_agent(cfg, index: int) -> tuple[list[str], BotAgent]:
     specs = [B.BOTS[b] for b in names]
     params = [cfg.bot_values(sp) for sp in specs]
     return names, BotAgent(specs, params)
-
-
-class SearchSeats(CallEach):
-    """An agent whose search seats (bots ``search``) ask the compiled search through a fast twin
-    of the game (``sim.search_twin``); the other seats are ``agent``'s."""
-
-    def __init__(self, agent, twin):
-        self.agent, self.twin = agent, twin
-
-    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
-        if not self.twin.is_search(s):
-            return self.agent.decide(g, s, kind, legal, **ctx)
-        return legal[self.twin.answer(s, KINDS.index(kind), len(legal))]
 
 
 def run_game(cfg, index: int, log: list[str] | None = None, agent=None) -> FakingSick:

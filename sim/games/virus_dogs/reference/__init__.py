@@ -63,14 +63,15 @@ def opt(kind: str, **kw) -> dict:
 class Engine:
     """One game of Virus Dogs in progress."""
 
-    def __init__(self, rules: Rules, n: int, rng, agents, log: list | None = None):
+    def __init__(self, rules: Rules, n: int, rng, agent, log: list | None = None):
         self.r = rules
         self.n = n
         self.rng = rng
-        # per seat: object with decide(engine, seat, kind, legal, ctx), forced(engine, seat, kind,
-        # option) for a single legal option, and waived(engine, seat, kind, options) for a
-        # decision that cannot arise (no further draw possible); neither of the last two decides.
-        self.agents = agents
+        # every seat's decisions: decide(engine, seat, kind, legal) -> option (single options
+        # included; ``ctx`` holds the decision's context); a scenario's script also has
+        # waived(engine, seat, kind, options), told of a decision that cannot arise (no further draw)
+        self.agent = agent
+        self.ctx: dict = {}
         self.log = log
         self.players = [Player(s) for s in range(n)]
         self.deck: list[int] = []  # index 0 = bottom, -1 = top
@@ -159,12 +160,9 @@ class Engine:
     def ask(self, seat: int, kind: str, legal: list[dict], ctx: dict | None = None) -> dict:
         if self.check_every_step:
             self.check_invariants()
-        agent = self.agents[seat]
         self.g[tb.G_DECISIONS] += 1
-        if len(legal) == 1:
-            agent.forced(self, seat, kind, legal[0])
-            return legal[0]
-        return legal[agent.decide(self, seat, kind, legal, ctx or {})]
+        self.ctx = ctx or {}
+        return self.agent.decide(self, seat, kind, legal)
 
     # ---- setup (VD-3) -------------------------------------------------------------------------
     def setup(self) -> None:
@@ -402,7 +400,9 @@ class Engine:
         if upfront is None and not stopped:
             # No further card can be drawn (draw_max reached, or the deck is empty: VD-5.4).
             waived = [opt("draw_another", value=False)] + ([] if self.deck else [opt("draw_another", value=True)])
-            self.agents[p.seat].waived(self, p.seat, "draw_another", waived)
+            told = getattr(self.agent, "waived", None)
+            if told is not None:
+                told(self, p.seat, "draw_another", waived)
         self.say(f"  P{p.seat} drew {drawn}")
         self.return_pending()
 
@@ -844,28 +844,3 @@ class Engine:
             st[tb.S_HIDDEN_END] = p.hand[V]
             st[tb.S_OPEN_END] = p.open
             st[tb.S_TP_END] = p.hand[TP]
-
-
-# ---- search seats ---------------------------------------------------------------------------
-class SearchSeat:
-    """A seat whose bot is ``search``: it asks the compiled search through a fast twin of the
-    game (``sim.search_twin``), single-option decisions included, so that the twin stays at the
-    reference engine's decision."""
-
-    def __init__(self, twin, kinds: tuple[str, ...]):
-        self.twin, self.kinds = twin, kinds
-
-    def forced(self, eng, seat, kind, option) -> None:
-        self.twin.answer(seat, self.kinds.index(kind), 1)
-
-    def waived(self, eng, seat, kind, options) -> None:
-        pass
-
-    def decide(self, eng, seat: int, kind: str, legal: list[dict], ctx: dict) -> int:
-        return self.twin.answer(seat, self.kinds.index(kind), len(legal))
-
-
-def with_search_seats(agents: list, twin, kinds: tuple[str, ...]) -> list:
-    """``agents`` (one per seat), the search seats' replaced by ``SearchSeat`` over ``twin`` (a
-    fast twin of the game, ``sim.search_twin``; the decision kinds by code ``kinds``)."""
-    return [SearchSeat(twin, kinds) if twin.is_search(s) else a for s, a in enumerate(agents)]

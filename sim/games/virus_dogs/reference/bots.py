@@ -127,6 +127,17 @@ def ctl_target(eng, seat: int, min_sus_ppm: int | None) -> int:
     return best
 
 
+class Bots:
+    """The seats' bots (``BotAgent`` per seat) in the reference engine's bot interface
+    ``decide(engine, seat, kind, legal) -> option``; a single option is taken without a draw."""
+
+    def __init__(self, seats: list[BotAgent]):
+        self.seats = seats
+
+    def decide(self, eng, seat: int, kind: str, legal: list[dict]) -> dict:
+        return legal[0] if len(legal) == 1 else legal[self.seats[seat].decide(eng, seat, kind, legal, eng.ctx)]
+
+
 class BotAgent:
     """Plays one seat with a named policy; parameters as in ``BOTS``."""
 
@@ -139,13 +150,8 @@ class BotAgent:
         self.rng = rng
         self.weights = [params.get("w_" + f, 0.0) for f in FEATURES]
 
-    def forced(self, eng, seat, kind, option) -> None:
-        pass
-
-    def waived(self, eng, seat, kind, options) -> None:
-        pass
-
     def decide(self, eng, seat: int, kind: str, legal: list[dict], ctx: dict) -> int:
+        """The position of this seat's choice in ``legal`` (two or more options)."""
         if self.policy == LEARNED:
             return best_option(self.weights, [reference_features(eng, seat, kind, o, ctx) for o in legal])
         if self.policy == RANDOM:
