@@ -15,7 +15,8 @@ from sim.rng import Rng
 from sim.scenario import Script, parse_envelope
 
 from .reference import bots as B
-from .reference import FakingSick, banned_counts, bot_decide
+from .reference import FakingSick, banned_counts
+from .reference.bots import bot_decide
 from .rules import FEV, NAME, NT, SNZ, TYPES, VIR, type_code
 from .tables import WIN_METHODS
 

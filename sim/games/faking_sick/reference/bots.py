@@ -30,11 +30,12 @@ Push (policies 1 and 2): own banned types first (slot order), then the type held
 from __future__ import annotations
 
 from sim.config import BotParam, BotSpec
-from sim.learned import default_weights, weight_params
+from sim.learned import best_option, default_weights, weight_params
 from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
+from . import learned
 from .learned import FEATURES, POLICY_FILE
-from ..rules import NT
+from ..rules import NT, TYPES
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
 LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
@@ -119,3 +120,82 @@ def call_threshold(params: dict, p_hand: int, own_hand: int, push_count: int) ->
 
 def bluff_probability(params: dict, honest_cards: int) -> float:
     return params["bluff_max"] * params["bluff_k"] / (params["bluff_k"] + honest_cards)
+
+
+# ---- agents -------------------------------------------------------------------------
+class BotAgent:
+    """Seats played by the bundled policies (bots.py), reading the engine state."""
+
+    def __init__(self, specs: list, params: list[dict]):
+        self.specs = specs  # BotSpec per seat
+        self.params = params  # resolved parameters per seat
+
+    def decide(self, g, s: int, kind: str, legal: list[dict]) -> dict:
+        return bot_decide(g, s, self.specs[s].policy, self.params[s], kind, legal, **g.ctx)
+
+
+def bot_decide(g, s: int, policy: int, bp: dict, kind: str, legal: list[dict], **ctx) -> dict:
+    """The policies of bots.py; same random draws as the kernel twins."""
+    if kind == "call":
+        return {"call": wants_call(g, s, policy, bp, ctx["target"], ctx["played"])}
+    if kind == "push":
+        return {"push": [TYPES[t] for t in choose_push(g, s, policy)]}
+    if policy == RANDOM:
+        return legal[g.rng.randbelow(len(legal))]
+    if policy == LEARNED:
+        weights = [bp["w_" + f] for f in learned.FEATURES]
+        return legal[best_option(weights, [learned.reference_features(g, s, kind, o, ctx) for o in legal])]
+    plays = [o for o in legal if "card" in o]
+    honest = [0] * NT
+    bluff = [0] * NT
+    for o in plays:
+        (bluff if o["bluff"] else honest)[TYPES.index(o["card"])] = 1
+    hand = g.hands[s]
+    if policy == BLUFFER and any(bluff):
+        h = sum(hand[t] for t in range(NT) if honest[t])
+        if g.rng.uniform() < bluff_probability(bp, h):
+            return _option(plays, argmax_type(hand, bluff))
+    if any(honest):
+        return _option(plays, argmax_type(hand, honest))
+    return legal[-1]
+
+
+def _option(plays: list[dict], t: int) -> dict:
+    return next(o for o in plays if o["card"] == TYPES[t])
+
+
+def wants_call(g, q: int, policy: int, bp: dict, s: int, t: int) -> bool:
+    """D3 for the bundled policies (bots.py docstring)."""
+    if policy == RANDOM:
+        return g.rng.uniform() < bp["call_prob"]
+    pool = g.p["banned_pool"]
+    own = [x for x in g.slots[q] if x is not None]
+    safe = g.hand_size(s) == 0 and g.p["banned_last_card"] == "illegal"
+    p_slots = sum(1 for x in g.slots[s] if x is not None)
+    p = ban_probability(
+        (pool[t], sum(pool)), (own.count(t), len(own)), (g.revealed_count[t], sum(g.revealed_count)),
+        p_slots, g.cleared[s][t], safe,
+    )
+    th = call_threshold(bp, g.hand_size(s), g.hand_size(q), g.p["push_count"])
+    return p > 0.0 and p > th
+
+
+def choose_push(g, q: int, policy: int) -> list[int]:
+    """D4 for the bundled policies: one card at a time from the remaining hand."""
+    hand = list(g.hands[q])
+    m = min(g.p["push_count"], sum(hand))
+    out = []
+    for _ in range(m):
+        if policy == RANDOM:
+            i = g.rng.randbelow(sum(hand))
+            t = 0
+            while i >= hand[t]:
+                i -= hand[t]
+                t += 1
+        else:
+            t = next((x for x in g.slots[q] if x is not None and hand[x] > 0), None)
+            if t is None:
+                t = argmax_type(hand, [1] * NT)
+        hand[t] -= 1
+        out.append(t)
+    return out
