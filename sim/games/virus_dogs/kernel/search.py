@@ -56,7 +56,7 @@ from numba import njit
 from sim.kernel_util import fn, ir_inline, ix, param_int, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import SearchDriver, decide
-from sim.step import GO_RESUME
+from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import tables as tb
 from . import STEPS, new_state, run_vector, step_go, step_legal
@@ -198,7 +198,7 @@ def determinize(w, b, seat, key):
     w[snap(S_VDECK)] = viruses
     see_after_shuffles(w, b, seat)
     w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
-    step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
     return same_view(w, b, seat)
 
 
@@ -221,7 +221,7 @@ def reveal(w, b, seat, key):
             w[ix(O_W_CARDS + 3 * i + f)] = b[ix(O_U_SEEN + 4 * i + f)]
     w[S_W_FIX] = b[S_U_SEEN]
     w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
-    step_go(w, GO_RESUME, 1, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
     return same_hands(w, b) and same_view(w, b, seat)
 
 
@@ -343,7 +343,7 @@ def rollout(w, option):
     w[ix(O_SCRIPT + k)] = option
     w[ix(O_SSEAT + k)] = seat
     w[S_SCRIPTED] = k + 1
-    step_go(w, GO_RESUME, 0, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))
+    step_go(w, GO_RESUME, PLAY_ON, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))
     return w[O_GM + tb.G_DECISIONS] - w[snap(O_GM + tb.G_DECISIONS)]
 
 
