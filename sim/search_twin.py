@@ -53,3 +53,21 @@ def twin_of(game, cfg, index: int) -> SearchTwin:
     """The fast twin of reference game ``index`` of ``cfg`` that the reference engine's search
     seats ask: the plug-in wires it in, so the reference engine imports no kernel."""
     return SearchTwin(game, cfg, index, game.step.kernel(), game.step.search())
+
+
+class SearchSeats:
+    """The reference engine's agent at a table with search seats, in the one bot interface
+    ``decide(engine, seat, kind, legal) -> option``: a search seat's decisions (single options
+    included, so that the twin keeps step) take the option of the fast ``twin`` at the same
+    position of ``legal``, or where the search leaves one to the seat's rollout bot, ``rollout``'s
+    (default ``bots``); the other seats' go to ``bots``. ``kinds``: the decision kinds by code
+    (``Step.kinds``)."""
+
+    def __init__(self, bots, twin: SearchTwin, kinds: tuple[str, ...], rollout=None):
+        self.bots, self.twin, self.kinds, self.rollout = bots, twin, kinds, bots if rollout is None else rollout
+
+    def decide(self, engine, seat: int, kind: str, legal):
+        if not self.twin.is_search(seat):
+            return self.bots.decide(engine, seat, kind, legal)
+        k = self.twin.answer(seat, self.kinds.index(kind), len(legal))
+        return self.rollout.decide(engine, seat, kind, legal) if k is None else legal[k]

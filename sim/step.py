@@ -242,28 +242,47 @@ class Step:
         """The finished game's result arrays from its buffer, as ``reference_outcome`` gives them."""
         raise NotImplementedError
 
-    def reference_outcome(self, cfg, index: int, options: list[int]) -> tuple[dict[str, np.ndarray], list[tuple]]:
-        """Game ``index`` in the reference engine, its first decisions answered by ``options``
-        (positions in each decision's legal list), the rest by the seated bots: its result
-        arrays and, per decision asked, ``(seat, kind, number of legal options)``."""
+    def reference_outcome(self, cfg, index: int, options: list[int],
+                          seats: int | None = None) -> tuple[dict[str, np.ndarray], list[tuple]]:
+        """Game ``index`` in the reference engine (the plug-in's ``play_reference``), its first
+        decisions answered by ``options`` (positions in each decision's legal list; with ``seats``,
+        a bit mask, only those seats' decisions), the rest by the seated bots: its result arrays
+        (``raw_outcome``) and, per decision asked, ``(seat, kind, number of legal options)``."""
+        forced = Forced(options, seats)
+        raw = self.game.new_arrays(cfg, 1)
+        self.game.record(self.game.play_reference(cfg, index, wrap=forced.around), raw, 0)
+        return self.raw_outcome(cfg, raw), forced.asked
+
+    def raw_outcome(self, cfg, raw) -> dict[str, np.ndarray]:
+        """One reference game's raw arrays (``Game.new_arrays(cfg, 1)``, recorded) as ``outcome``
+        gives the fast engine's."""
         raise NotImplementedError
 
 
 class Forced:
-    """Reference-engine agents for every seat: the first ``len(options)`` decisions of the game
-    (in the order the engine asks them, any seat) are answered with ``options`` (positions in
-    the legal list; a forced single option must be 0), the rest by the seats' own agents.
-    ``asked`` lists ``(seat, kind, number of legal options)`` of every decision. With ``seats``
-    (a bit mask, as a kernel's ``step_seats``), only those seats' decisions take the options."""
+    """The reference engine's agent of a game driven through the step contract, in the one bot
+    interface of every reference engine, ``decide(engine, seat, kind, legal) -> option`` (every
+    decision asked, single options included): the first ``len(options)`` decisions (in the order
+    the engine asks them, any seat) take the option at those positions of ``legal`` (a single
+    option's position must be 0), the rest go to ``bots`` (``around``). ``asked`` lists ``(seat,
+    kind, number of legal options)`` of every decision. With ``seats`` (a bit mask, as a kernel's
+    ``step_seats``), only those seats' decisions take the options."""
 
-    def __init__(self, agents: list[Any], options: list[int], seats: int | None = None):
-        self.options = list(options)
-        self.seats = seats
-        self.used = 0
+    def __init__(self, options: list[int], seats: int | None = None):
+        self.options, self.seats, self.used, self.bots = list(options), seats, 0, None
         self.asked: list[tuple[int, str, int]] = []
-        self.agents = [_ForcedSeat(self, a) for a in agents]
+
+    def around(self, bots: Any) -> Forced:
+        """This agent, the decisions it does not answer going to ``bots`` (the seats' agent)."""
+        self.bots = bots
+        return self
+
+    def decide(self, engine: Any, seat: int, kind: str, legal) -> Any:
+        k = self.answer(seat, kind, len(legal))
+        return self.bots.decide(engine, seat, kind, legal) if k is None else legal[k]
 
     def answer(self, seat: int, kind: str, n: int) -> int | None:
+        """The forced position of this decision (``n`` legal options), or None for the bots'."""
         self.asked.append((seat, kind, n))
         if self.seats is not None and not self.seats >> seat & 1:
             return None
@@ -275,22 +294,6 @@ class Forced:
         if not 0 <= k < n:
             raise ValueError(f"decision {i} ({kind}, seat {seat}): option {k} of {n}")
         return k
-
-
-class _ForcedSeat:
-    def __init__(self, forced: Forced, inner: Any):
-        self.forced_by, self.inner = forced, inner
-
-    def forced(self, eng, seat, kind, option) -> None:
-        if self.forced_by.answer(seat, kind, 1) is None:
-            self.inner.forced(eng, seat, kind, option)
-
-    def waived(self, eng, seat, kind, options) -> None:
-        self.inner.waived(eng, seat, kind, options)
-
-    def decide(self, eng, seat, kind, legal, ctx) -> int:
-        k = self.forced_by.answer(seat, kind, len(legal))
-        return self.inner.decide(eng, seat, kind, legal, ctx) if k is None else k
 
 
 def observe(view: ModuleType, buf: np.ndarray, seat: int) -> np.ndarray:

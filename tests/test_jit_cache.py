@@ -16,13 +16,13 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = "faking_sick"
 COPY = "cardlab_copy_of_game"
 
-# a small kernel added to the copy's kernel.py: it compiles in constants of rules.py and tables.py
+# a small kernel added to the copy's kernel package (kernel/__init__.py): it compiles in constants of rules.py and tables.py
 PROBE = """
 
 from sim.kernel_util import fn as _fn, ix as _ix
 
-from .rules import PROBE_RULE
-from .tables import PROBE_TABLE
+from ..rules import PROBE_RULE
+from ..tables import PROBE_TABLE
 
 
 @_fn
@@ -53,11 +53,12 @@ def copy_game(dest: Path) -> Path:
     """The game package under another module name, plus the probe kernel."""
     pkg = dest / COPY
     shutil.copytree(ROOT / "sim" / "games" / GAME, pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    for f in pkg.glob("*.py"):
+    for f in pkg.rglob("*.py"):
         f.write_text(f.read_text().replace(f"sim.games.{GAME}", COPY))
     (pkg / "rules.py").write_text((pkg / "rules.py").read_text() + "\nPROBE_RULE = 3\n")
     (pkg / "tables.py").write_text((pkg / "tables.py").read_text() + "\nPROBE_TABLE = 4\n")
-    (pkg / "kernel.py").write_text((pkg / "kernel.py").read_text() + PROBE)
+    kernel = pkg / "kernel" / "__init__.py"
+    kernel.write_text(kernel.read_text() + PROBE)
     return pkg
 
 
@@ -92,7 +93,7 @@ def test_boundscheck_mode_checks_and_keeps_its_own_cache(tmp_path):
     assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"}) == {"value": 304, "hits": 0, "checked": True}
     assert call_probe(tmp_path, {"NUMBA_BOUNDSCHECK": "1"}) == {"value": 304, "hits": 1, "checked": True}
     assert call_probe(tmp_path) == {"value": 304, "hits": 1, "checked": False}
-    assert list((tmp_path / COPY / "__pycache__" / "boundscheck1").glob("kernel.probe_kernel-*.nbi"))
+    assert list((tmp_path / COPY / "kernel" / "__pycache__" / "boundscheck1").glob("__init__.probe_kernel-*.nbi"))
 
 
 @pytest.mark.parametrize("rel, root", [

@@ -338,11 +338,10 @@ def test_reference_engines_import_no_kernel(name):
     (a kernel, the search, its fast twin); the game plug-in wires the search twin in."""
     package = MODULES[name]
     root = Path(__file__).resolve().parents[1] / package.replace(".", "/")
-    files = [root / "reference.py"] if (root / "reference.py").exists() else sorted((root / "reference").glob("*.py"))
+    files = sorted((root / "reference").glob("*.py"))
     assert files
     for f in files:
-        pkg = package if f.parent == root else f"{package}.reference"
-        fast = {m for m in imported_modules(f, pkg)
+        fast = {m for m in imported_modules(f, f"{package}.reference")
                 if any(part.startswith("kernel") for part in m.split(".")) or m in ("sim.search", "sim.search_twin")}
         assert not fast, f"{f.relative_to(root.parents[2])} imports {sorted(fast)}"
 

@@ -226,7 +226,7 @@ def never_right(run) -> set[str]:
 def unmodelled_callers(run) -> list[str]:
     """The run's bots without the ban model (their calls may land on any type; a model caller's
     estimate for a type in no banned pool is 0, so it never calls one: bots.py, "Call model")."""
-    from sim.games.faking_sick.bots import BLUFFER, HONEST
+    from sim.games.faking_sick.reference.bots import BLUFFER, HONEST
 
     return [b for b in dict.fromkeys(run.config.bots) if run.game.bots[b].policy not in (HONEST, BLUFFER)]
 

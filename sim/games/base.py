@@ -8,7 +8,8 @@ game supplies only
 
 - ``new_arrays(cfg, count)``: the raw result arrays of ``count`` games, zeroed;
 - ``fast_batch(cfg, start, count)``: its kernel call, returning filled raw arrays;
-- ``play_reference(cfg, index, log)``: one finished reference-engine game;
+- ``play_reference(cfg, index, log, wrap)``: one finished reference-engine game, its seats
+  played by ``reference_agent``;
 - ``record(engine, raw, row)``: a finished reference game into row ``row`` of the raw arrays;
 - ``build_tables(cfg, start, count, raw)``: the DataFrames (one per ``tables`` entry);
 - ``scenario(spec)``.
@@ -282,10 +283,26 @@ class Game:
         """Games ``start .. start+count-1`` in the compiled kernel: the filled raw arrays."""
         raise NotImplementedError
 
-    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None) -> Any:
+    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None, wrap=None) -> Any:
         """Game ``index`` played to the end in the reference engine (seated by ``seat_params``),
-        appending its play-by-play lines to ``log`` when given; returns the finished engine."""
+        appending its play-by-play lines to ``log`` when given; returns the finished engine. Its
+        agent is ``reference_agent``'s (``wrap``: as there)."""
         raise NotImplementedError
+
+    def reference_agent(self, cfg: RunConfig, index: int, bots: Any, wrap=None, rollout: Any = None) -> Any:
+        """The agent of reference game ``index``: ``bots`` (the seats' bots, ``decide(engine,
+        seat, kind, legal) -> option``, every reference engine's one bot interface), at a table
+        with search seats ``sim.search_twin.SearchSeats`` over a fast twin of the game (the search
+        seats' rollout bots: ``rollout``, default ``bots``), given to ``wrap`` when set (the step
+        contract's ``Forced.around``: a game driven from outside has no twin, its search seats play
+        as their rollout bots in both engines)."""
+        from sim.search_params import seats_search
+
+        if wrap is None and seats_search(cfg.bots):
+            from sim.search_twin import SearchSeats, twin_of
+
+            bots = SearchSeats(bots, twin_of(self, cfg, index), self.step.kinds, rollout)
+        return bots if wrap is None else wrap(bots)
 
     def record(self, engine: Any, raw: Any, row: int) -> None:
         """Write a finished reference game into row ``row`` of ``raw`` (and add to its sums)."""

@@ -4,7 +4,7 @@ and the per-game draft record (games.pick_NN, games.pick_round_NN)."""
 import pytest
 
 from sim.games.daifugo import GAME
-from sim.games.daifugo.bots import DRAFT_PREF, draft_fit
+from sim.games.daifugo.reference.bots import DRAFT_PREF, draft_fit
 from sim.games.daifugo import rules as R
 
 HAND_EIGHTS = ["S8", "H8", "D8", "C8", "S3", "H5", "D7", "CJ", "HK", "SA"]

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from sim.games.daifugo import GAME
-from sim.games.daifugo.game import game_feel
+from sim.games.daifugo import game_feel
 from sim.games.daifugo.tables import FEEL_COLS
 
 

@@ -4,7 +4,7 @@ from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R
 from sim.games.daifugo import tables as T
 from sim.games.daifugo.kernel import state as S
-from sim.games.daifugo.learned import FEATURES
+from sim.games.daifugo.reference.learned import FEATURES
 
 
 def test_state_fields_are_named_and_sized_by_the_rules():
@@ -37,7 +37,7 @@ def test_move_rows_and_scratch():
 
 def test_run_vector_and_bot_parameter_columns():
     from sim.games.daifugo import GAME
-    from sim.games.daifugo.bots import BOT_PARAM_NAMES
+    from sim.games.daifugo.reference.bots import BOT_PARAM_NAMES
 
     assert tuple(GAME.bot_param_names()) == BOT_PARAM_NAMES
     assert [S.B_REVOLT_BELOW, S.B_RECYCLE_HAND] == [BOT_PARAM_NAMES.index("revolt_below"),

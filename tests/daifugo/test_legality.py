@@ -8,8 +8,8 @@ import pytest
 
 from sim.games.base import seat_bots
 from sim.games.daifugo import GAME
-from sim.games.daifugo.bots import BotAgent
-from sim.games.daifugo.game import bot_params
+from sim.games.daifugo.reference.bots import BotAgent
+from sim.games.daifugo import bot_params
 from sim.games.daifugo.plays import SET, Play, joker_single, stairs_of
 from sim.games.daifugo.reference import Engine
 from sim.games.daifugo.rules import JOKER

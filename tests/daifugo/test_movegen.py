@@ -8,8 +8,8 @@ from sim.games.base import seat_bots
 from sim.games.daifugo import GAME
 from sim.games.daifugo import kernel as K
 from sim.games.daifugo.kernel import state as S
-from sim.games.daifugo.bots import BotAgent
-from sim.games.daifugo.game import bot_params
+from sim.games.daifugo.reference.bots import BotAgent
+from sim.games.daifugo import bot_params
 from sim.games.daifugo.plays import JOKER_SINGLE
 from sim.games.daifugo.reference import Engine
 from sim.rng import Rng

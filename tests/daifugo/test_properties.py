@@ -4,8 +4,8 @@ from hypothesis import given, settings, strategies as st
 
 from sim.games.base import seat_bots
 from sim.games.daifugo import GAME
-from sim.games.daifugo.bots import BotAgent
-from sim.games.daifugo.game import bot_params
+from sim.games.daifugo.reference.bots import BotAgent
+from sim.games.daifugo import bot_params
 from sim.games.daifugo.reference import Engine
 from sim.games.daifugo.rules import CARD_IDS
 from sim.rng import Rng

@@ -1,4 +1,4 @@
-"""Daifugō's step contract (kernel/step.py, kernel/driven.py, sim/games/daifugo/step.py): the kind
+"""Daifugō's step contract (kernel/step.py, kernel/driven.py, sim/games/daifugo/contract.py): the kind
 codes are the reference engine's names, the subset options are listed in ``itertools.combinations``
 order, play on stops at each round's end, and the seat's own bot can answer. The contract itself
 (random games against the reference engine, the batch as the contract with nothing applied,

@@ -5,8 +5,8 @@ permutes and compares them (``hidden`` in tests/game_cases.py)."""
 import numpy as np
 
 from sim.games.faking_sick import kernel as K
-from sim.games.faking_sick import kernel_search as KS
-from sim.games.faking_sick import kernel_state as S
+from sim.games.faking_sick.kernel import search as KS
+from sim.games.faking_sick.kernel import state as S
 from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
 from sim.step import STOP_AT_NEXT
 

@@ -1,4 +1,4 @@
-"""The kernel's named state buffer (``LAYOUT``, kernel_state.py): fields, sizes and the final state
+"""The kernel's named state buffer (``LAYOUT``, kernel/state.py): fields, sizes and the final state
 they hold."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import kernel as K
-from sim.games.faking_sick import kernel_state as KS
+from sim.games.faking_sick.kernel import state as KS
 from sim.games.faking_sick.rules import MAX_DECK, MAX_PLAYERS, MAX_POOL, NT, PARAMS, PV, VIR, encode
 from sim.games.faking_sick.tables import new_arrays
 

@@ -59,15 +59,12 @@ class Checked:
             assert all(t != VIR for t in g.slots[s] if t is not None)
         assert g.turns <= g.p["max_turns"]
 
-    def window(self, g, s, t, eligible):
-        self.check(g)
-        assert g.limbo == t and s not in eligible
-        return self.agent.window(g, s, t, eligible)
-
-    def decide(self, g, s, kind, legal, **ctx):
+    def decide(self, g, s, kind, legal):
         self.check(g)
         assert legal, "a decision always has an option (FS-3.5)"
-        return self.agent.decide(g, s, kind, legal, **ctx)
+        if kind == "call":  # a call window: the play waits in limbo, its player is not asked
+            assert g.limbo == g.ctx["played"] and s != g.ctx["target"]
+        return self.agent.decide(g, s, kind, legal)
 
 
 @settings(max_examples=100, deadline=None)

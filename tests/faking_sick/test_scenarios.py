@@ -356,20 +356,16 @@ class Recorder(BotAgent):
         super().__init__(base.specs, base.params)
         self.trace: list[tuple] = []
 
-    def window(self, g, s, t, eligible):
-        self.trace.append(("window", s, tuple(eligible)))
-        return super().window(g, s, t, eligible)
-
-    def decide(self, g, s, kind, legal, **ctx):
-        d = super().decide(g, s, kind, legal, **ctx)
-        if kind != "call":
-            self.trace.append((kind, s, d.get("action")))
+    def decide(self, g, s, kind, legal):
+        d = super().decide(g, s, kind, legal)
+        self.trace.append(("call", g.ctx["target"], s) if kind == "call" else (kind, s, d.get("action")))
         return d
 
 
 @pytest.mark.parametrize("index", range(20))
 def test_T21_only_other_players_call_and_only_plays(index):
-    """T-21 (FS-6.1): a window follows every play and nothing else; never the player's own."""
+    """T-21 (FS-6.1): a window (one call question to each other player) follows every play and
+    nothing else; never to the player who played."""
     cfg = GAME.make_config(players=4, bots=["random", "bluffer", "caller", "honest"])
     _, base = seat_agent(cfg, index)
     agent = Recorder(base)
@@ -378,12 +374,13 @@ def test_T21_only_other_players_call_and_only_plays(index):
     g.play_game()
     trace = agent.trace
     for i, item in enumerate(trace):
-        if item[0] == "window":
-            prev = trace[i - 1]
+        if item[0] == "call":
+            prev = next(x for x in reversed(trace[:i]) if x[0] != "call")
             assert prev[2] in ("play", "counter") and prev[1] == item[1]
-            assert item[1] not in item[2]
+            assert item[2] != item[1]
         elif item[2] in ("play", "counter"):
-            assert trace[i + 1][0] == "window" and trace[i + 1][1] == item[1]
+            asked = [x[2] for x in trace[i + 1:i + 4] if x[0] == "call"]
+            assert sorted(asked) == sorted({0, 1, 2, 3} - {item[1]}) and trace[i + 1][1] == item[1]
 
 
 def test_T22_turn_cap():

@@ -1,4 +1,4 @@
-"""The all-seeing faking-sick search (bots.SEEING, kernel_search.reveal): seeing the banned cards
+"""The all-seeing faking-sick search (bots.SEEING, kernel.search.reveal): seeing the banned cards
 (FS-11.3) wins more than the honest search. That its worlds are the true game, only the chance still
 to come drawn again, and that the driver marks its seat: tests/test_search_contract.py."""
 

@@ -1,4 +1,4 @@
-"""Faking-sick's step contract (kernel ``step_*``, sim/games/faking_sick/step.py): the buffer's step
+"""Faking-sick's step contract (kernel ``step_*``, sim/games/faking_sick/contract.py): the buffer's step
 fields, the push options in the reference engine's order and the pending decisions' state. The
 contract itself (random games against the reference engine, the batch as the contract with
 nothing applied, refused options, driver seats) is tests/test_step_contract.py."""
@@ -12,7 +12,7 @@ import pytest
 
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick import kernel as K
-from sim.games.faking_sick import kernel_state as KS
+from sim.games.faking_sick.kernel import state as KS
 from sim.games.faking_sick import reference
 from sim.games.faking_sick.rules import K_PUSH, MAX_DECK, MAX_POOL, NT, TYPES
 from sim.rng import Rng

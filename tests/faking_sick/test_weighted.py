@@ -1,4 +1,4 @@
-"""The faking-sick search with weighted worlds (bots.WEIGHTED, kernel_search.likelihood,
+"""The faking-sick search with weighted worlds (bots.WEIGHTED, kernel.search.likelihood,
 sim.search.decide): a world's weight is the epsilon-softened honest likelihood of the opponents'
 plays. That it does not peek (FS-11.2/11.3) and that with every weight 1 it is the search:
 tests/test_search_contract.py."""
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from sim.games.faking_sick import GAME
-from sim.games.faking_sick import kernel_search as KS
-from sim.games.faking_sick import kernel_state as S
+from sim.games.faking_sick.kernel import search as KS
+from sim.games.faking_sick.kernel import state as S
 from sim.games.faking_sick import tables as T
 from sim.games.faking_sick.rules import K_BPP, K_N, MAX_PLAYERS, NT
 from tests.searching import case_states

@@ -1,6 +1,6 @@
 """High card with one redraw: the toy game (``tests.toy_game``) with a decision, so that it has
 the step contract and a search bot (``sim.step``, ``sim.search``): the template of a game's
-kernel (``kernel.py``), reference engine (``reference.py``) and search part (``search.py``).
+kernel (``kernel/__init__.py``), reference engine (``reference/``) and search part (``search.py``).
 
 Each seat is dealt a card 0..12; then each seat in turn keeps it or redraws once, while fewer
 than ``redraws`` seats have redrawn (HR-1; then its one option is to keep). The others' cards are hidden.
@@ -14,10 +14,10 @@ import numpy as np
 
 from sim.config import BotParam, BotSpec, Param
 from sim.search_params import search_params
-from sim.step import Forced, Step
+from sim.step import Step
 from tests.toy_game import HighCard
 
-from .reference import Bot, SearchSeat, play
+from .reference import Bots, play
 
 
 def game_rows(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -32,18 +32,16 @@ class RedrawStep(Step):
     kinds = ("redraw",)
     max_options = 2
     kernel_module = "tests.toy_step.kernel"
-    search_module = "tests.toy_step.search"
+    search_module = "tests.toy_step.kernel.search"
     search_opponents = ("plain",)
 
     def outcome(self, cfg, buf):
         cards = np.array([[self.kernel().final_card(buf, s) for s in range(cfg.players)]])
         return {"games": np.array(game_rows(cards))[:, 0], "cards": cards[0]}
 
-    def reference_outcome(self, cfg, index, options, seats=None):
-        seated = self.game.seat_params(cfg, index)
-        forced = Forced([Bot(p["nerve"]) for _, p in seated], options, seats)
-        cards = np.array([play(cfg, index, seated, forced.agents).cards])
-        return {"games": np.array(game_rows(cards))[:, 0], "cards": cards[0]}, forced.asked
+    def raw_outcome(self, cfg, raw):
+        cards = raw["cards"]
+        return {"games": np.array(game_rows(cards))[:, 0], "cards": cards[0]}
 
 
 class HighCardRedraw(HighCard):
@@ -61,7 +59,7 @@ class HighCardRedraw(HighCard):
         if "search" in cfg.bots:
             from sim.search import N_STATS
 
-            from .search import search_batch
+            from .kernel.search import search_batch
 
             raw = search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         else:
@@ -73,15 +71,9 @@ class HighCardRedraw(HighCard):
         raw["winner"], raw["nwin"], raw["turns"] = game_rows(raw["cards"])
         return raw
 
-    def play_reference(self, cfg, index, log=None):
+    def play_reference(self, cfg, index, log=None, wrap=None):
         seated = self.seat_params(cfg, index)
-        agents = [Bot(p["nerve"]) for _, p in seated]
-        if "search" in cfg.bots:  # the search seats ask a fast twin of the game
-            from sim.search_twin import twin_of
-
-            twin = twin_of(self, cfg, index)
-            agents = [SearchSeat(twin) if twin.is_search(s) else a for s, a in enumerate(agents)]
-        return play(cfg, index, seated, agents, log)
+        return play(cfg, index, seated, self.reference_agent(cfg, index, Bots([p["nerve"] for _, p in seated]), wrap), log)
 
 
 GAME = HighCardRedraw()

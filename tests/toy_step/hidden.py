@@ -6,7 +6,7 @@ compares where its hidden cards lie (``unseen_cards``)."""
 import numpy as np
 
 from .kernel import CARD, N, RNG
-from .search import same_view
+from .kernel.search import same_view
 
 
 def permuted(state: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray | None:

@@ -5,8 +5,8 @@ and the deck below the cards it saw. The search's hidden-information contract
 import numpy as np
 
 from sim.games.virus_dogs import kernel as K
-from sim.games.virus_dogs import kernel_search as KS
-from sim.games.virus_dogs import kernel_state as S
+from sim.games.virus_dogs.kernel import search as KS
+from sim.games.virus_dogs.kernel import state as S
 from sim.games.virus_dogs.rules import V
 from sim.step import STOP_AT_NEXT
 

@@ -184,9 +184,9 @@ def test_kernel_bots_read_their_parameters_in_ppm_as_the_reference_bots():
     """The run vector holds bot parameters as float64 bits (sim.kernel_util.bot_param_words);
     the kernel's bots read each in parts per million exactly as ``bots.ppm`` rounds it (ties to
     even), so both engines compare the same integer thresholds."""
-    from sim.games.virus_dogs.bots import ppm
-    from sim.games.virus_dogs.kernel_bots import bot_ppm
-    from sim.games.virus_dogs.kernel_state import B_BLUFF, B_SKIP, NB, O_BP, SIZE
+    from sim.games.virus_dogs.reference.bots import ppm
+    from sim.games.virus_dogs.kernel.bots import bot_ppm
+    from sim.games.virus_dogs.kernel.state import B_BLUFF, B_SKIP, NB, O_BP, SIZE
 
     values = [0.0, 0.25, 2.5e-6, 3.5e-6, 0.1234565, 0.7, 1.0, 99.9999995]
     b = np.zeros(SIZE, dtype=np.int64)

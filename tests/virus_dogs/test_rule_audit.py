@@ -41,7 +41,7 @@ def test_first_player_random():
     firsts = set()
     for seed in range(12):
         eng = Engine(Rules(GAME.make_config(players=4, overrides={"first_player": "random"}).params), 4,
-                     Rng(seed, 0), [None] * 4)
+                     Rng(seed, 0), None)
         eng.setup()
         rng = Rng(seed, 0)
         deck = list(range(48))

@@ -58,7 +58,7 @@ def ok(out):
 
 def test_ts01_setup():
     """TS-1 (VD-3): 48-card deck, reserve 6, empty hands, P0 to act with only a normal draw."""
-    eng = Engine(Rules(GAME.make_config(players=3).params), 3, Rng(0, 0), [None] * 3)
+    eng = Engine(Rules(GAME.make_config(players=3).params), 3, Rng(0, 0), None)
     eng.setup()
     assert len(eng.deck) == 48
     assert Counter(CODES[c] for c in eng.deck) == Counter(

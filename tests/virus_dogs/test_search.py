@@ -1,4 +1,4 @@
-"""The virus-dogs search bot (sim.search, kernel_search.py): its worlds keep what the seat saw (VD-22).
+"""The virus-dogs search bot (sim.search, kernel/search.py): its worlds keep what the seat saw (VD-22).
 That it does not peek (VD-22; what a seat cannot see: tests/virus_dogs/hidden.py) is
 tests/test_search_contract.py; its runs for any batch and worker count, the reference engine's play
 of it and a search decision leaving the game as it was: tests/test_step_contract.py."""
@@ -8,8 +8,8 @@ from itertools import islice
 import numpy as np
 
 from sim.games.virus_dogs import GAME
-from sim.games.virus_dogs import kernel_search as KS
-from sim.games.virus_dogs import kernel_state as S
+from sim.games.virus_dogs.kernel import search as KS
+from sim.games.virus_dogs.kernel import state as S
 from tests.searching import case_states
 
 NT = S.NT

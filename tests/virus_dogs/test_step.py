@@ -1,4 +1,4 @@
-"""Virus Dogs' step contract (kernel ``step_*``, sim/games/virus_dogs/step.py): the buffer's step
+"""Virus Dogs' step contract (kernel ``step_*``, sim/games/virus_dogs/contract.py): the buffer's step
 fields and independent copies. The contract itself (random games against the reference engine,
 the batch as the contract with nothing applied, refused options, driver seats) is
 tests/test_step_contract.py."""

@@ -1,4 +1,4 @@
-"""The virus-dogs search with weighted worlds (bots.WEIGHTED, kernel_search.likelihood,
+"""The virus-dogs search with weighted worlds (bots.WEIGHTED, kernel.search.likelihood,
 sim.search.decide): a world's weight is the chance that the opponents kept its viruses hidden
 under the cautious rule softened by HIDE_EPSILON. That it does not peek (VD-22), that with every
 weight 1 it is the search and that the driver marks its seat: tests/test_search_contract.py."""
@@ -6,8 +6,8 @@ weight 1 it is the search and that the driver marks its seat: tests/test_search_
 import numpy as np
 
 from sim.games.virus_dogs import GAME
-from sim.games.virus_dogs import kernel_search as KS
-from sim.games.virus_dogs import kernel_state as S
+from sim.games.virus_dogs.kernel import search as KS
+from sim.games.virus_dogs.kernel import state as S
 from tests.searching import case_states
 
 NT = S.NT

@@ -9,7 +9,7 @@ from sim.rng import Rng
 from sim.scenario import Script, parse_envelope
 
 from . import rules as R
-from .bots import BOTS, BotAgent
+from .reference.bots import BOTS, BotAgent
 from .plays import JOKER_SINGLE, SET, STAIRS, SUBSTITUTE, Fusion, Play, sets_of, stairs_of
 from .reference import Engine, RoundStats, StopRun
 
@@ -211,6 +211,9 @@ class ScriptAgent:
         self.script.take(forced=True)
 
     def decide(self, eng, p, kind, options):
+        if isinstance(options, list) and len(options) == 1:  # a forced step
+            self.forced(eng, p, kind, options[0])
+            return options[0]
         d = self.script.next()
         if d is None:
             if self.bots is not None:
@@ -236,11 +239,11 @@ def legal_json(kind: str, options) -> list:
     if kind == "play":
         return [{"pass": True} if o is None else play_json(o) for o in options]
     if kind == "trim":
-        return [{"trim": f"0..{options} cards"}]
+        return [{"trim": f"0..{options.most} cards"}]
     if kind == "ten_discard":
-        return [{"ten_discard": f"0..{options} cards of the hand"}]
+        return [{"ten_discard": f"0..{options.most} cards of the hand"}]
     if kind == "pull_back":
-        return [{"pull_back": f"0..{options[0]} of " + " ".join(R.card_code(c) for c in options[1])}]
+        return [{"pull_back": f"0..{options.most} of " + " ".join(R.card_code(c) for c in options.cards)}]
     if kind in CARD_KINDS:
         return [{kind: R.card_code(c)} for c in options]
     if kind == "recycle":
@@ -265,7 +268,7 @@ def match(eng, p, kind, options, d):
             raise _Illegal(f"expected a play or pass for P{p}")
         return match_play(eng, p, options, d)
     if kind == "pull_back":
-        most, avail = options
+        most, avail = options.most, options.cards
         cards = _cards(d.get("pull_back", []), "pull_back") if "pull_back" in d else None
         if cards is None:
             raise _Illegal(f"expected a pull_back for P{p} (cards of the previous play: "
@@ -276,12 +279,12 @@ def match(eng, p, kind, options, d):
         return cards
     if kind == "ten_discard":
         if "ten_discard" not in d:
-            raise _Illegal(f"expected a ten_discard for P{p} (at most {options} card(s))")
+            raise _Illegal(f"expected a ten_discard for P{p} (at most {options.most} card(s))")
         cards = _cards(d["ten_discard"], "ten_discard")
         if len(set(cards)) != len(cards) or any(c not in eng.hands[p] for c in cards):
             raise _Illegal("discarded cards must be distinct cards in hand")
-        if len(cards) > options or (eng.pv[R.P_03_MANDATORY] and len(cards) != options):
-            raise _Illegal(f"must discard {'exactly' if eng.pv[R.P_03_MANDATORY] else 'at most'} {options} card(s)")
+        if len(cards) > options.most or (eng.pv[R.P_03_MANDATORY] and len(cards) != options.most):
+            raise _Illegal(f"must discard {'exactly' if eng.pv[R.P_03_MANDATORY] else 'at most'} {options.most} card(s)")
         return cards
     if kind == "recycle":
         return match_recycle(p, options, d)
@@ -291,8 +294,8 @@ def match(eng, p, kind, options, d):
         cards = _cards(d["trim"], "trim")
         if len(set(cards)) != len(cards) or any(c not in eng.hands[p] for c in cards):
             raise _Illegal("trimmed cards must be distinct cards in hand")
-        if len(cards) > options or (eng.pv[R.P_TRIM_ALL] and len(cards) not in (0, options)):
-            raise _Illegal(f"may trim {'0 or ' if eng.pv[R.P_TRIM_ALL] else 'at most '}{options} cards")
+        if len(cards) > options.most or (eng.pv[R.P_TRIM_ALL] and len(cards) not in (0, options.most)):
+            raise _Illegal(f"may trim {'0 or ' if eng.pv[R.P_TRIM_ALL] else 'at most '}{options.most} cards")
         return cards
     if kind not in d:
         raise _Illegal(f"expected a '{kind}' decision for P{p}")

@@ -16,7 +16,7 @@ from sim.games.faking_sick.levers import LEVERS
 from sim.search_params import seats_search
 
 from . import rules
-from .bots import BLUFFER, BOT_PARAMS, BOTS, DEFAULT_BOTS, HONEST, LEARNED, RANDOM
+from .reference.bots import BLUFFER, BOT_PARAMS, BOTS, DEFAULT_BOTS, HONEST, LEARNED, RANDOM
 from .tables import TABLES, frames, new_arrays
 
 
@@ -34,11 +34,11 @@ class FakingSick(Game):
     length_column = "turns"
     report_module = "analysis.games.faking_sick"
     rule_id_prefixes = ("FS",)
-    step_class = "sim.games.faking_sick.step.FakingSickStep"
+    step_class = "sim.games.faking_sick.contract.FakingSickStep"
     stall_flags = {"turn_cap": "the turn cap"}
     strong_bot = "learned"
     levers = LEVERS
-    learned_module = "sim.games.faking_sick.learned"
+    learned_module = "sim.games.faking_sick.reference.learned"
 
     def check(self, cfg: RunConfig) -> None:
         rules.check(cfg)
@@ -54,7 +54,7 @@ class FakingSick(Game):
         if seats_search(cfg.bots):
             from sim.search import N_STATS
 
-            from .kernel_search import search_batch
+            from .kernel.search import search_batch
 
             return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         from .kernel import run_kernel
@@ -63,15 +63,10 @@ class FakingSick(Game):
         run_kernel(self, cfg, start, count, arr)
         return arr
 
-    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None):
-        from sim.search_twin import twin_of
+    def play_reference(self, cfg: RunConfig, index: int, log: list[str] | None = None, wrap=None):
+        from .reference import run_game, seat_agent
 
-        from .reference import SearchSeats, run_game, seat_agent
-
-        agent = seat_agent(cfg, index)[1]
-        if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
-            agent = SearchSeats(agent, twin_of(self, cfg, index))
-        return run_game(cfg, index, log, agent)
+        return run_game(cfg, index, log, self.reference_agent(cfg, index, seat_agent(cfg, index)[1], wrap))
 
     def record(self, engine, raw: dict[str, np.ndarray], row: int) -> None:
         from .reference import record

@@ -1,5 +1,5 @@
 """Faking-sick through ``cardlab.env`` (cardlab/rl.py): a seat's observation (what
-``kernel_search.same_view`` says it sees, FS-11; docs/reinforcement-learning.md lists it), the
+``kernel.search.same_view`` says it sees, FS-11; docs/reinforcement-learning.md lists it), the
 action ids and the rewards.
 
 Action ids: a ``turn``, ``attack`` or ``after_draw`` option is its code (the card type 0-6, 7 to
@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from sim.games.faking_sick import tables as T
-from sim.games.faking_sick.kernel_search import PUBLIC_GAME
-from sim.games.faking_sick.kernel_state import (ATK, ATK_T, BAN, BANNED, CLEARED, DHI, DLO, FALLBACK, GAME_ROW,
+from sim.games.faking_sick.kernel.search import PUBLIC_GAME
+from sim.games.faking_sick.kernel.state import (ATK, ATK_T, BAN, BANNED, CLEARED, DHI, DLO, FALLBACK, GAME_ROW,
                                                 HAND, HS, LIMBO, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, PUSH,
                                                 PUSH_BITS, REV_ALL, REVEALED, TO_MOVE, TURNS)
 from sim.games.faking_sick.rules import K_BPP, K_N, K_PUSH, MAX_PLAYERS, NT

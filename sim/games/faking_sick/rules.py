@@ -173,7 +173,7 @@ def check(cfg: RunConfig) -> None:
 
 
 # ---- kernel parameter vector ----------------------------------------------------------
-# ``encode`` fills it; it is the first block of the kernel's state buffer (kernel_state.LAYOUT),
+# ``encode`` fills it; it is the first block of the kernel's state buffer (kernel.state.LAYOUT),
 # so the ``K_*`` offsets index the buffer too.
 PV = Layout("faking-sick kernel parameters")
 K_N = PV.scalar("players")

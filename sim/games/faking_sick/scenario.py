@@ -14,8 +14,9 @@ from sim.config import ConfigError
 from sim.rng import Rng
 from sim.scenario import Script, parse_envelope
 
-from . import bots as B
-from .reference import FakingSick, banned_counts, bot_decide
+from .reference import bots as B
+from .reference import FakingSick, banned_counts
+from .reference.bots import bot_decide
 from .rules import FEV, NAME, NT, SNZ, TYPES, VIR, type_code
 from .tables import WIN_METHODS
 
@@ -223,7 +224,7 @@ class ScriptAgent:
             if d is None:
                 opts = [{"call": False}, {"call": True}]
                 for q in pending:
-                    answers[q] = self.decide(g, q, "call", opts, played=t, target=s)["call"]
+                    answers[q] = self.decide(g, q, "call", opts)["call"]
                 break
             if "call" not in d:
                 if "action" in d or answers:
@@ -240,13 +241,13 @@ class ScriptAgent:
             self.script.take()
         return [q for q in eligible if answers.get(q)]
 
-    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict], **ctx) -> dict:
+    def decide(self, g: FakingSick, s: int, kind: str, legal: list[dict]) -> dict:
         d = self._next()
         if d is None:
             if self.bots is None:
                 raise _Stop("waiting", {"player": s, "decision": kind, "legal": legal})
             policy, params = self.bots[s]
-            return bot_decide(g, s, policy, params, kind, legal, **ctx)
+            return bot_decide(g, s, policy, params, kind, legal, **g.ctx)
         if "player" in d and d["player"] != s:
             self._illegal(d, f"the next decision is P{s}'s ({kind}), not P{d['player']}'s")
         expected = {"call": "call", "push": "push"}.get(kind, "action")

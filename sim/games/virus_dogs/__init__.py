@@ -10,10 +10,10 @@ from sim.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.virus_dogs.levers import LEVERS
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import BOT_PARAMS, BOTS, BotAgent
+from sim.games.virus_dogs.reference.bots import BOT_PARAMS, BOTS, BotAgent, Bots
 
 ROLLOUT_BOTS = {BOTS[b].policy: b for b in ("random", "cautious", "aggressive", "learned")}
-from sim.games.virus_dogs.reference import Engine, with_search_seats
+from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import PARAMS, Rules
 from sim.rng import Rng
 from sim.search_params import seats_search
@@ -34,8 +34,8 @@ class VirusDogs(Game):
     rule_id_prefixes = ("VD", "AD", "DP", "TS", "M")
     length_column = "turns"
     length_extra = {"hq_steps": "hard-quarantine steps (after the last turn)"}
-    step_class = "sim.games.virus_dogs.step.VirusDogsStep"
-    learned_module = "sim.games.virus_dogs.learned"
+    step_class = "sim.games.virus_dogs.contract.VirusDogsStep"
+    learned_module = "sim.games.virus_dogs.reference.learned"
     stall_flags = {"turn_cap": "the turn cap", "hq_stalemate": "a hard-quarantine stalemate"}
     assumed_ends = {"hq_stalemate": ("AD-30", "a hard quarantine nobody can lose is won by the fewest open viruses, "
                                               "shared")}
@@ -63,7 +63,7 @@ class VirusDogs(Game):
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
         if seats_search(cfg.bots):
-            from sim.games.virus_dogs.kernel_search import search_batch
+            from sim.games.virus_dogs.kernel.search import search_batch
             from sim.search import N_STATS
 
             return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
@@ -71,15 +71,11 @@ class VirusDogs(Game):
 
         return run_fast(self, cfg, start, count)
 
-    def play_reference(self, cfg: RunConfig, index: int, log: list | None = None) -> Engine:
+    def play_reference(self, cfg: RunConfig, index: int, log: list | None = None, wrap=None) -> Engine:
         rng = Rng(cfg.seed, index)
         seats = self.seat_params(cfg, index)
-        agents = [BotAgent(b, values, rng) for b, values in seats]
-        if seats_search(cfg.bots):  # the search seats ask a fast twin of the game
-            from sim.search_twin import twin_of
-
-            agents = with_search_seats(agents, twin_of(self, cfg, index), self.step.kinds)
-        eng = Engine(Rules(cfg.params), cfg.players, rng, agents, log)
+        agent = self.reference_agent(cfg, index, Bots([BotAgent(b, values, rng) for b, values in seats]), wrap)
+        eng = Engine(Rules(cfg.params), cfg.players, rng, agent, log)
         if log is not None:
             log.append("seats: " + ", ".join(f"P{s}={b}" for s, (b, _) in enumerate(seats)))
         eng.setup()

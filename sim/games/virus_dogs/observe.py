@@ -1,5 +1,5 @@
 """Virus Dogs through ``cardlab.env`` (cardlab/rl.py): a seat's observation (what
-``kernel_search.same_view`` says it sees, VD-22; docs/reinforcement-learning.md lists it), the
+``kernel.search.same_view`` says it sees, VD-22; docs/reinforcement-learning.md lists it), the
 action ids (the option codes themselves, all below ``MAX_PENDING``) and the rewards."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.kernel_search import OWN_SEAT, PUBLIC_GAME, PUBLIC_SCALARS, PUBLIC_SEAT, hidden_count, peeked
-from sim.games.virus_dogs.kernel_state import (F_LIVE, MAX_PEEK, MAX_PENDING, MAX_SEATS, NF, NS, NT, O_GM, O_H,
+from sim.games.virus_dogs.kernel.search import OWN_SEAT, PUBLIC_GAME, PUBLIC_SCALARS, PUBLIC_SEAT, hidden_count, peeked
+from sim.games.virus_dogs.kernel.state import (F_LIVE, MAX_PEEK, MAX_PENDING, MAX_SEATS, NF, NS, NT, O_GM, O_H,
                                                O_LIMBO, O_PEEK, O_PL, O_SM, S_CUR, S_LIMBO, S_N, S_PKIND,
                                                S_PSEAT)
 from sim.kernel_util import ix

@@ -6,7 +6,7 @@ from typing import Any
 
 from sim.config import ConfigError
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.bots import BOTS, BotAgent
+from sim.games.virus_dogs.reference.bots import BOTS, BotAgent, Bots
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import BAT, CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
 from sim.rng import Rng
@@ -92,9 +92,16 @@ class ScriptedAgent:
         d = self.script.next()
         return d is not None and _norm(d) == option and _by(d, seat) == seat
 
+    def decide(self, eng, seat, kind, legal):
+        """The reference engine's bot interface: a single option is a forced step."""
+        if len(legal) == 1:
+            self.forced(eng, seat, kind, legal[0])
+            return legal[0]
+        return self.choose(eng, seat, kind, legal)
+
     def forced(self, eng, seat, kind, option) -> None:
         if self.stop_at_forced and (self.script.next() is not None or self.fallback is None):
-            self.decide(eng, seat, kind, [option], {}, forced=True)
+            self.choose(eng, seat, kind, [option], forced=True)
             return
         self._query(eng)
         if self._next_matches(seat, option):
@@ -110,20 +117,20 @@ class ScriptedAgent:
             self._query(eng)
             self._take(forced=True)
 
-    def decide(self, eng, seat, kind, legal, ctx, forced: bool = False) -> int:
+    def choose(self, eng, seat, kind, legal, forced: bool = False) -> dict:
         self._query(eng)
         d = self.script.next()
         if d is None:
             if self.fallback is None:
                 raise Waiting(seat, kind, legal)
-            return self.fallback[seat].decide(eng, seat, kind, legal, ctx)
+            return self.fallback.decide(eng, seat, kind, legal)
         if _by(d, seat) != seat:
             raise Illegal(self.pos, d, f"P{seat} decides now ({kind}), not P{_by(d, seat)}")
         nd = _norm(d)
-        for i, o in enumerate(legal):
+        for o in legal:
             if o == nd:
                 self._take(forced)
-                return i
+                return o
         reason = f"not legal for P{seat} now ({kind}); legal: {_show(legal)}"
         if self.snap[2]:
             reason += ("; tried after the forced step(s) " + " | ".join(self.snap[2])
@@ -278,14 +285,14 @@ def run_scenario(game, spec: dict[str, Any]) -> dict[str, Any]:
     rng = Rng(cfg.seed, 0)
     fallback = None
     if env.bots:
-        fallback = [BotAgent(b, {**BOTS[b].params, **cfg.bot_params.get(b, {})}, rng) for b in env.bots]
+        fallback = Bots([BotAgent(b, {**BOTS[b].params, **cfg.bot_params.get(b, {})}, rng) for b in env.bots])
     limit = env.extra.get("turns")
     if limit is not None:
         limit = _int(limit, "turns", 1)
     script = Script(env.decisions)
     agent = ScriptedAgent(script, fallback, stop_early=limit is None, stop_at_forced=env.stop_at_forced)
     log: list[str] = []
-    eng = Engine(Rules(cfg.params), n, rng, [agent] * n, log)
+    eng = Engine(Rules(cfg.params), n, rng, agent, log)
     start = load_state(eng, env.state, n)
     eng.check_every_step = True
     out = {"game": game.name, "illegal": None, "waiting": None, "finished": False, "result": None}

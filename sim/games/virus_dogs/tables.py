@@ -40,7 +40,7 @@ Seat columns of M-1 and M-3 (``seats`` table):
   the top card, which nobody chose); -1 for a seat that never drew. No hands are dealt (VD-3.3),
   so this is the seat's starting card: what the deck's shuffle dealt it, whoever plays the seat
   (the card power of ``analysis/games/virus_dogs.py``). No seat's view holds it
-  (``kernel_search``).
+  (``kernel.search``).
 
 Game feel (docs/rules/virus-dogs.md, "Game feel measures"): a live seat's danger is the
 viruses it carries, ``O + HV``; the leader is the one live seat carrying strictly the fewest

@@ -8,7 +8,7 @@ its options are described (a list in ``pending_options``, the moves of a play, o
 of a card mask by size), the engine state is kept in ``pending_state`` and the decision is
 answered with its first option, so that the unit (a round's setup or a pass of the turn loop)
 runs to its end without any caller knowing; ``step.resume`` then puts the kept state back.
-The option codes are ``DaifugoStep``'s (``sim/games/daifugo/step.py``).
+The option codes are ``DaifugoStep``'s (``sim/games/daifugo/contract.py``).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def begin_driven_unit(b, setup):
         return False
     u = b[UNIT] + 1
     if u > b[SNAP_UNIT] and ((setup and b[ROUND_ROLLOUT]) or (b[ROLLOUT_END] and u > b[ROLLOUT_END])):
-        return False  # a search rollout ends here (``kernel_search.rollout``)
+        return False  # a search rollout ends here (``kernel.search.rollout``)
     if setup and b[STOP] == PLAY_ROUND and u > b[SNAP_UNIT]:
         b[STOP] = STOP_AT_NEXT
     if b[STOP] == STOP_AT_NEXT and u > b[SNAP_UNIT]:

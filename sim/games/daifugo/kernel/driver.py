@@ -13,7 +13,7 @@ from sim.rng import derive, shuffle_at
 
 from .. import rules as R
 from .. import tables as T
-from ..bots import BOT_PARAM_NAMES
+from ..reference.bots import BOT_PARAM_NAMES
 from .bots import decide_play
 from .driven import begin_unit
 from .movegen import copy_move, hunt_forces, legal_plays

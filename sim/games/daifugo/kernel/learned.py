@@ -11,8 +11,8 @@ from numba import njit
 from sim.kernel_util import fn, ix
 
 from .. import rules as R
-from ..bots import BOT_PARAM_NAMES
-from ..learned import (F_BREAKS_SET, F_CARDS, F_FORBIDDEN_FINISH, F_GOING_OUT, F_JOKERS, F_LEAVES_FORBIDDEN,
+from ..reference.bots import BOT_PARAM_NAMES
+from ..reference.learned import (F_BREAKS_SET, F_CARDS, F_FORBIDDEN_FINISH, F_GOING_OUT, F_JOKERS, F_LEAVES_FORBIDDEN,
                        F_PASS, F_PASS_HAND, F_PASS_OPP, F_REVOLUTION, F_STRENGTH, F_TOP_RANK, FEATURES, NFEAT)
 from .state import (A0, H0, LFEAT, MC, MH, MJK, MK, ML, MMASK, NP, REV, SETK, TK, bot_param, finish_forbidden,
                     forbidden_finish_cards, move_revolts, mv, mvalue, popcount, reversed_)

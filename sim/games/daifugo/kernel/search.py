@@ -50,10 +50,10 @@ from numba import njit
 from sim.kernel_util import fn, ir_inline, ix, same_slots
 from sim.rng_compiled import mixed_counter, shuffle_at
 from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide
-from sim.step import GO_RESUME
+from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import rules as R
-from ..bots import BOTS, SEARCH, SEEING, WEIGHTED
+from ..reference.bots import BOTS, SEARCH, SEEING, WEIGHTED
 from .driver import GW, RW, SW, run_vector
 from .movegen import legal_plays
 from .state import (A0, APPLIED, BOT0, BP_BUDGET, BP_HORIZON, BP_OBJECTIVE, BP_ROLLOUT, BP_WORLDS, DECISIONS,
@@ -67,7 +67,6 @@ from .step import MAX_OPTIONS, STEPS, new_state, step_go, step_legal
 
 OBJ_WIN, OBJ_PLACEMENT = 0, 1
 WORLD_SALT = np.uint64(0x77D1DE5EED000002)
-STOP_AT_NEXT = 1  # driven.STOP_AT_NEXT
 # likelihood: the chance that an opponent passes though it holds a cheap play, or plays a set though it
 # holds a weaker one that would do (each such decision the world implies counts once)
 MISPLAY_EPSILON = 0.25
@@ -214,7 +213,7 @@ def rollout(w, option):
     w[ROLLOUT_END] = w[snap(UNIT)] + 1 + horizon if horizon > 0 else 0
     w[ix(SCRIPT + w[APPLIED])] = option
     w[APPLIED] += 1
-    step_go(w, GO_RESUME, 0, np.uint64(0), w)
+    step_go(w, GO_RESUME, PLAY_ON, np.uint64(0), w)
     return w[DECISIONS] - w[snap(DECISIONS)]
 
 

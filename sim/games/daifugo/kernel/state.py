@@ -31,8 +31,8 @@ from sim.step import StepFields
 
 from .. import rules as R
 from .. import tables as T
-from ..bots import BOT_PARAM_NAMES
-from ..learned import FEATURES as LEARNED_FEATURES
+from ..reference.bots import BOT_PARAM_NAMES
+from ..reference.learned import FEATURES as LEARNED_FEATURES
 
 MAX_MOVES = 1024  # rows of the move table (legal plays of one decision)
 NB = len(BOT_PARAM_NAMES)

@@ -1,5 +1,5 @@
 """Fast engine, the step contract (``sim.step``, docs/adding-a-game.md): one game driven a decision
-at a time from outside. The option codes are ``DaifugoStep``'s (``sim/games/daifugo/step.py``).
+at a time from outside. The option codes are ``DaifugoStep``'s (``sim/games/daifugo/contract.py``).
 
 A driven game (``DRIVEN``) goes through units: a round's setup and each pass of the turn loop
 (``driver.play_game``). The engine keeps the state at the current unit's start (``snapshot``)

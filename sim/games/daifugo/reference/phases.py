@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import rules as R
 from ..rules import JOKER
+from .state import Subsets
 
 
 class Phases:
@@ -101,10 +102,10 @@ class Phases:
             p = self.trim_left[0]
             most = max(0, len(self.hands[p]) - self.pv[R.P_TRIM_TO])
             if not most:
-                self.forced(p, "trim", [])
+                self.ask(p, "trim", [[]])
             else:
-                self.decisions += 1
-                cards = self.agent.decide(self, p, "trim", most)
+                sizes = (0, most) if self.pv[R.P_TRIM_ALL] else range(most + 1)
+                cards = self.ask(p, "trim", Subsets(self.hands[p], sizes))
                 for x in cards:
                     self.hands[p].remove(x)
                     self.discard.add(x)

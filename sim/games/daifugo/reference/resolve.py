@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import rules as R
 from ..plays import JOKER_SINGLE, STAIRS, Fusion, Play, one_step, value
+from .state import Subsets
 
 
 class Resolution:
@@ -104,8 +105,7 @@ class Resolution:
         if not kings:
             return
         most = min(x.count if self.pv[R.P_PULL_PLAYED] else kings, len(t.cards))
-        self.decisions += 1
-        cards = self.agent.decide(self, p, "pull_back", (most, sorted(t.cards)))
+        cards = self.ask(p, "pull_back", Subsets(t.cards, range(most + 1)))
         for c in cards:
             self.field.remove(c)
             self.hands[p].add(c)
@@ -125,11 +125,10 @@ class Resolution:
             return False
         most = min(tens, len(self.hands[p]))
         if self.pv[R.P_03_MANDATORY] and most == len(self.hands[p]):
-            cards = sorted(self.hands[p])
-            self.forced(p, "ten_discard", cards)
+            cards = self.ask(p, "ten_discard", [sorted(self.hands[p])])
         else:
-            self.decisions += 1
-            cards = self.agent.decide(self, p, "ten_discard", most)
+            sizes = (most,) if self.pv[R.P_03_MANDATORY] else range(most + 1)
+            cards = self.ask(p, "ten_discard", Subsets(self.hands[p], sizes))
         for c in cards:
             self.hands[p].remove(c)
             self.discard.add(c)

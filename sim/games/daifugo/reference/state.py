@@ -6,7 +6,10 @@ door through which every decision reaches the agent. The fast engine's twin: ``k
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
+from math import comb
 
 from .. import rules as R
 from ..plays import JOKER_SINGLE, SET, Fusion, Play
@@ -303,18 +306,11 @@ class GameState:
         return self.active.count(True)
 
     def ask(self, p: int, kind: str, options):
-        """A decision of p; a single option is applied without asking (the agent is told)."""
-        if isinstance(options, list) and len(options) == 1:
-            self.forced(p, kind, options[0])
-            return options[0]
-        self.decisions += 1
+        """A decision of p: ``agent.decide(engine, seat, kind, legal) -> option``; a single option
+        (a list of one) is asked too, but counts as no decision."""
+        if not (isinstance(options, list) and len(options) == 1):
+            self.decisions += 1
         return self.agent.decide(self, p, kind, options)
-
-    def forced(self, p: int, kind: str, choice) -> None:
-        """Tell the agent (if it listens) that p's decision had only one option."""
-        hook = getattr(self.agent, "forced", None)
-        if hook is not None:
-            hook(self, p, kind, choice)
 
     def card_total(self) -> int:
         """Cards in the game: 53, or 54 once the second joker is in (card 05)."""
@@ -339,3 +335,23 @@ class GameState:
                 # after the player's last cards left the hand and before the finish check (§4.26)
                 resolving = q == self.top_owner and q == self.turn
                 assert bool(self.hands[q]) or not self.active[q] or resolving, "active player without cards"
+
+
+class Subsets(Sequence):
+    """The options of a decision that gives up or takes cards (trim, ten discard, pull-back):
+    every subset of ``cards`` of one of the allowed ``sizes``, by size, then in the order of
+    ``itertools.combinations`` over the ascending cards (the step contract's order), listed only
+    when indexed; ``most``: the largest size (what the bots read)."""
+
+    def __init__(self, cards, sizes):
+        self.cards, self.sizes = sorted(cards), tuple(sizes)
+        self.most = max(self.sizes)
+        self._listed: list[list[int]] | None = None
+
+    def __len__(self) -> int:
+        return sum(comb(len(self.cards), k) for k in self.sizes)
+
+    def __getitem__(self, k):
+        if self._listed is None:
+            self._listed = [list(c) for size in self.sizes for c in combinations(self.cards, size)]
+        return self._listed[k]
