@@ -1,7 +1,7 @@
 """cardlab, the application: the ``cardlab`` command line (``cardlab.cli``: arguments and
 printing), the API every command calls (``cardlab.api``; in a notebook ``cardlab.run`` and
 ``cardlab.tune``), the reinforcement-learning environments (``cardlab.env``: ``cardlab.rl``, and
-``cardlab.vector_env``: ``cardlab.vector_env``, loaded on first use; needs the ``rl`` extra), the checked VP advice (``cardlab.advice``) and the benches
+``cardlab.vector_env``: ``cardlab.vector_rl``, loaded on first use; needs the ``rl`` extra), the checked VP advice (``cardlab.advice``) and the benches
 (``engine_bench``, ``search_bench``, ``report_bench``). It orchestrates the layers below it: ``reports`` over ``analysis``
 over the simulator ``sim``.
 
@@ -22,7 +22,7 @@ def __getattr__(name: str):
 
         return env
     if name == "vector_env":
-        from cardlab.vector_env import vector_env
+        from cardlab.vector_rl import vector_env
 
         return vector_env
     raise AttributeError(f"module 'cardlab' has no attribute {name!r}")

@@ -9,7 +9,8 @@ that seat, with the mask of its legal action ids; at the game's end (``terminati
 observation is that of the seat that made the last driven decision, the mask is empty and
 ``rewards`` holds every seat's reward (shape ``(n, players)``, zeros before the end). The step
 after a game's end starts that slot's next game (its action is not read). docs/reinforcement-learning.md
-has the details and an example.
+has the details and an example. (This module is ``vector_rl``, not ``vector_env``, so that
+``cardlab.vector_env`` stays the function.)
 """
 
 from __future__ import annotations
