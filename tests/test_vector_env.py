@@ -69,7 +69,7 @@ def test_each_slot_plays_the_aec_env_s_game_with_the_same_observations_masks_and
                 assert np.array_equal(venv.buffers[i], aec.buf)
                 assert list(rewards[i]) == list(aec.view.rewards(aec.buf))
                 assert not obs["action_mask"][i].any() and infos["seat"][i] == -1
-            else:
+            elif not done[i]:
                 assert not rewards[i].any()
 
 
