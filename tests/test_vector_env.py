@@ -210,3 +210,11 @@ def test_bad_input_is_a_one_line_error():
     with pytest.raises(ValueError, match=f"action {actions[1]} of game slot 1 is not legal for player_"):
         venv.step(actions)
     assert np.array_equal(venv.buffers, before)
+
+
+def test_the_bench_line_times_random_steps_and_is_empty_for_a_game_without_the_env():
+    from cardlab.vector_bench import vector_bench
+
+    r = vector_bench("virus-dogs", 1, n=4, steps=8)
+    assert r["vector_env_slots"] == 4 and r["vector_env_steps_per_s"] > 0
+    assert vector_bench("toy", 1) == {}
