@@ -427,6 +427,9 @@ def _print_bench(r) -> None:
             f"{r.game} full default game: fast {f.fast:,.0f} games/s (1 worker, {f.games:,} games, best of {r.repeat}), "
             f"reference {f.reference:,.1f} games/s, ratio {f.ratio:,.0f}x"
         )
+    if r.vector:
+        typer.echo(f"{r.game} vector env: {r.vector['vector_env_steps_per_s']:,.0f} steps/s "
+                   f"(random agent, {r.vector['vector_env_slots']:,} games at once, best of {r.repeat})")
 
 
 @app.command("compile")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from cardlab.vector_bench import vector_bench
+
 
 @dataclass
 class Speeds:
@@ -26,8 +28,9 @@ class Speeds:
 
 @dataclass
 class EngineBench:
-    """One game's bench: its bench config's speeds, the first call's time, and the full default
-    game's speeds (None when the bench config is the full game)."""
+    """One game's bench: its bench config's speeds, the first call's time, the full default
+    game's speeds (None when the bench config is the full game) and the batched environment's
+    steps per second (``cardlab.vector_bench``; empty without it)."""
 
     game: str
     unit: str
@@ -37,6 +40,7 @@ class EngineBench:
     compile_s: float
     speeds: Speeds
     full_game: Speeds | None = None
+    vector: dict = field(default_factory=dict)
 
     def record(self) -> dict:
         """The figures as ``cardlab bench --json`` prints them."""
@@ -48,6 +52,7 @@ class EngineBench:
             f = self.full_game
             r.update(full_game_games_per_s=round(f.fast, 1), full_game_reference_games_per_s=round(f.reference, 2),
                      full_game_ratio=round(f.ratio, 1))
+        r.update(self.vector)
         return r
 
 
@@ -62,6 +67,7 @@ def engine_bench(game, games: int, reference_games: int, repeat: int) -> EngineB
     full = game.full_game_bench_config()
     if full is not None:
         bench.full_game = speeds(game, full, max(1, games // 10), max(5, reference_games // 5), repeat, rates=False)
+    bench.vector = vector_bench(game.name, repeat)
     return bench
 
 

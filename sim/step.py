@@ -203,6 +203,9 @@ class Step:
     # observe_into(buf, seat, out) (see ``observe``), out_of_game(buf, seat),
     # rewards(buf) (docs/reinforcement-learning.md); "" for a game without one
     observation_module: str = ""
+    # the game's batched-environment module (``cardlab.vector_env``; sim/vector.py says what it
+    # holds); "" for a game without one
+    vector_module: str = ""
 
     def __init__(self, game):
         self.game = game

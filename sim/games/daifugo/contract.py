@@ -35,6 +35,7 @@ class DaifugoStep(Step):
     kernel_module = "sim.games.daifugo.kernel"
     search_module = "sim.games.daifugo.kernel.search"
     observation_module = "sim.games.daifugo.observe"
+    vector_module = "sim.games.daifugo.vector"
     search_opponents = ("greedy", "greedy", "greedy")  # the strongest scripted bot (greedy beats strategist: the skill ladder)
     # Together every kind comes up: normal mode with the out-of-turn cards, card 12 as a law and
     # the optional 3-card revolution; madness with cards 12 and 18 drafted as precepts (ten-card

@@ -25,6 +25,7 @@ class FakingSickStep(Step):
     kernel_module = "sim.games.faking_sick.kernel"
     search_module = "sim.games.faking_sick.kernel.search"
     observation_module = "sim.games.faking_sick.observe"
+    vector_module = "sim.games.faking_sick.vector"
     search_opponents = ("caller", "caller", "caller")  # the strongest scripted bot (the search bench's table)
     max_options = MAX_OPTIONS
 

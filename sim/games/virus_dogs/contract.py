@@ -17,6 +17,7 @@ class VirusDogsStep(Step):
 
     search_module = "sim.games.virus_dogs.kernel.search"
     observation_module = "sim.games.virus_dogs.observe"
+    vector_module = "sim.games.virus_dogs.vector"
     search_opponents = ("cautious", "cautious", "cautious")  # the strongest scripted bot (the search bench's table)
 
     @property
