@@ -52,6 +52,16 @@ def test_every_chart_has_a_title_and_labelled_axes(parts):
             assert any(a.get_ylabel() for a in ax.get_shared_y_axes().get_siblings(ax)), f"{name}: no y-axis label"
 
 
+def test_what_the_pdf_leaves_out_is_named_without_doubt(parts):
+    """A caption the PDF leaves to the HTML names a table or a chart, never both (the other would be
+    lost from the PDF), and every section prints something of what it shows."""
+    for part, sections in parts:
+        for s in sections:
+            tables, figures = {c for c, _ in s.tables}, {c for c, _ in s.figures}
+            assert not set(s.html_only) & tables & figures, f"{part} / {s.title}"
+            assert set(s.html_only) <= tables | figures, f"{part} / {s.title}: {set(s.html_only) - tables - figures}"
+
+
 def test_every_report_table_fits_the_pdf_page(parts):
     flowables = [f for _, sections in parts for s in sections for caption, table in s.tables
                  for f in pdf.table_flowables(caption, table, B._fmt_table(table).astype(str))]

@@ -248,7 +248,7 @@ def pair_section(run) -> Section:
     caption = ("Flagged pairs of laws: seat spread against all rounds' seat shares, round length against the two "
                "laws' own effects added (q: Benjamini-Hochberg over the pair tests)")
     tables = [(caption, flagged[cols])] if not flagged.empty else []
-    return Section(PAIR_TITLE, text=text, tables=tables, figures=figs, html_only=(caption,))
+    return Section(PAIR_TITLE, text=text, tables=tables, figures=figs, html_only=(caption,) if tables else ())
 
 
 EVENTS = (("revolutions", "revolution"), ("forbidden", "forbidden finish"), ("jbacks", "J-back"),

@@ -51,10 +51,11 @@ def calls_section(run) -> Section:
                 ("Call success by caller distance", by_dist)]
         + [(caller_caption(c), calls_by_caller(run, c)) for c in sorted(never_right(run))
            if c in set(by_card["card"])],
-        figures=[("Call success by played card", charts.rate_bars(by_card, "card", "Call success by played card (95% Wilson)",
+        figures=[("Call success by played card, chart", charts.rate_bars(by_card, "card", "Call success by played card (95% Wilson)",
                                                                            ylabel=CALL_SUCCESS, xlabel="played card type")),
                  ("Call success by caller seat", charts.rate_bars(by_seat, "caller_seat", "Call success by caller seat (95% Wilson)",
                                                                            ylabel=CALL_SUCCESS, xlabel="caller seat"))],
+        html_only=("Call success by played card, chart",),  # the PDF prints the table
     )
 
 
@@ -111,6 +112,7 @@ def banned_section(run) -> Section:
                                                                   ylabel=CALL_SUCCESS,
                                                                   xlabel="banned type of the challenged player")),
                  ("Call success by banned type and played card", heat)],
+        html_only=("Call success by banned type",),  # the PDF: the table of the banned types
     )
 
 

@@ -92,8 +92,8 @@ def outcome_section(run) -> Section:
         "quarantine eliminated all the players still in at once (VD-21.3). The turn cap ends a game after "
         "max_turns turns without a winner (VD-24).",
         tables=[("Outcome types", table), ("Game facts (mean, 95% t interval for cures)", facts)],
-        figures=[("Outcome types", charts.shares(counts[counts > 0], "Outcome types", "outcome", "share of games"))],
-        html_only=("Outcome types",),  # a figure's caption: the PDF has the table
+        figures=[("Outcome types, chart", charts.shares(counts[counts > 0], "Outcome types", "outcome", "share of games"))],
+        html_only=("Outcome types, chart",),  # the PDF prints the table
     )
 
 
