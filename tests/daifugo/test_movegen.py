@@ -37,7 +37,7 @@ class Checker(BotAgent):
     checked = 0
 
     def decide(self, eng, p, kind, options):
-        if kind == "play":
+        if kind == "play" and len(options) > 1:  # a single option (e.g. the joker a hunt forces) is the engine's
             moves = [m for m in options if m is not None]
             b = kernel_state(eng)
             nm = K.legal_plays(b, p)
