@@ -15,9 +15,10 @@ MAX_PARAMS = 8
 NOT_YET = {
     ("sim/search.py", "decide"), ("sim/search.py", "__init__"), ("sim/kernel_util.py", "step_op"),
     ("analysis/bot_diagnostics.py", "_fixed_draft_diagnostic"), ("analysis/charts.py", "band"),
-    ("analysis/games/daifugo.py", "prescriptions"), ("sim/games/virus_dogs/kernel.py", "run_games"),
-    ("sim/games/virus_dogs/kernel_search.py", "search_decide"),
-    ("sim/games/faking_sick/kernel_search.py", "search_decide"),
+    ("analysis/games/daifugo.py", "prescriptions"), ("sim/games/virus_dogs/kernel/__init__.py", "run_games"),
+    ("sim/games/virus_dogs/kernel/search.py", "search_decide"),
+    ("sim/games/faking_sick/kernel/search.py", "search_decide"),
+    ("sim/vector.py", "batch_reset"), ("sim/vector.py", "batch_step"), ("sim/vector.py", "batch_go"),
     ("sim/games/daifugo/kernel/search.py", "search_decide"),
 }
 
