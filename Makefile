@@ -93,7 +93,7 @@ test: $(STAMP)
 	$(MAKE) test-boundscheck
 
 # The differential tests once more with every kernel compiled with bounds checks (an index
-# out of range raises IndexError; sim.precompile.BOUNDSCHECK_ENV); sim/jit_cache.py keeps these compilations apart from the
+# out of range raises IndexError; sim.run.precompile.BOUNDSCHECK_ENV); sim/kit/jit_cache.py keeps these compilations apart from the
 # normal ones. The fast engine plays every game again; the reference engine, which the normal
 # pass compared on the same games, plays none of the differential checks (the contract tests,
 # over every registered game, keep their reference engine). No search seat plays here: the

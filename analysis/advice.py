@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 
 ADVICE_FILE = "advice.json"  # what ``cardlab suggest`` writes in its output directory
 FIELDS = {"game", "source", "source_digest", "lines", "prescriptions"}

@@ -32,7 +32,7 @@ import pandas as pd
 
 from analysis.candidate import ALPHA, percent, percents, q_text
 from analysis.sections import Section
-from sim.stats import fdr_bh, rank_correlation, rate_difference, wilson
+from sim.run.stats import fdr_bh, rank_correlation, rate_difference, wilson
 
 MIN_TRIES = 100  # futile choices: made at least this often
 MAX_SUCCESS = 0.01  # ... and their success rate's 95% upper bound below this

@@ -164,7 +164,7 @@ class Mark:
     level: str  # green | amber | red
     text: str
     group: str = "design"  # one of GROUPS: only design lines count towards a run's overall verdict
-    line: str = ""  # the rule line's metric (``sim.levers.Line``) that ``cardlab suggest`` prescribes for
+    line: str = ""  # the rule line's metric (``sim.kit.levers.Line``) that ``cardlab suggest`` prescribes for
 
 
 RULE = (f"One rule gives every colour and word: an effect is significant when its Benjamini-Hochberg q is below "

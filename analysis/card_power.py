@@ -10,7 +10,7 @@ why the win rates by card use elsewhere in the report are associations only.
 dealt, with a term per stratum (turn-order position x bot), so that seat order and bot strength do
 not leak in; fitted on the seat-games grouped by game block, stratum and dealt cards, with a
 cluster-robust covariance over blocks of games (game id modulo ``BLOCKS``: the seats of one game
-share its outcome and its deal), ``sim.stats.cluster_contrasts``. A card's **power** is its
+share its outcome and its deal), ``sim.run.stats.cluster_contrasts``. A card's **power** is its
 coefficient less the average coefficient of the dealt cards (weighted by how often each is dealt):
 how much more often a seat wins with one copy of it than with an average dealt card instead, in the
 same seat with the same bot, in percentage points, with its 95% interval and p;
@@ -32,7 +32,7 @@ import pandas as pd
 
 from analysis.candidate import Candidate, Mark, level, pp
 from analysis.sections import Section
-from sim.stats import cluster_contrasts, fdr_bh, wilson
+from sim.run.stats import cluster_contrasts, fdr_bh, wilson
 
 BLOCKS = 200  # game blocks: the clusters of the intervals
 MIN_EFFECT = 0.01  # a power of at least 1 percentage point, significant after BH, is uneven

@@ -43,7 +43,7 @@ def _slanted(names: list[str], room: float = CHART_W - 1.0) -> tuple[bool, float
 
 def rate_bars(table: pd.DataFrame, label: str, title: str, ylabel: str = "rate (share)", ref: float | None = None,
               xlabel: str | None = None) -> Figure:
-    """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``sim.stats.rate_table``);
+    """Bars of ``rate`` per ``label`` with Wilson whiskers (from ``sim.run.stats.rate_table``);
     the x axis is labelled ``xlabel`` (default: the column name). Many or long category names
     are slanted, and the chart grows by the height they take."""
     names = in_words(table[label])

@@ -1,7 +1,7 @@
 """Compare runs: two configurations with significance tests, or a parameter sweep's metrics.
 
 Every number comes from one aggregating DuckDB query per run (counts, sums, moments); the
-tests run on those aggregates (``sim.stats``: Newcombe's interval for rates with the p-value that
+tests run on those aggregates (``sim.run.stats``: Newcombe's interval for rates with the p-value that
 inverts it, Welch's interval and t test for means) and
 their p-values are adjusted by Benjamini-Hochberg. ``candidates`` and ``section`` turn a
 comparison into findings and the A-vs-B section of a report.
@@ -18,8 +18,8 @@ from analysis import charts, queries
 from analysis.findings import Candidate, bh
 from analysis.load import Run
 from analysis.sections import Section
-from sim.stats import mean_difference, rate_difference
-from sim.config import ConfigError
+from sim.run.stats import mean_difference, rate_difference
+from sim.kit.config import ConfigError
 
 SECTION = "Differences A - B"
 

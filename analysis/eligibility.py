@@ -9,7 +9,7 @@ same game in the same report (``rated_strength``). A run that fails (``Standing.
 kept out of the findings and of the verdict: the robustness part shows it when it is one of
 its pair, else the list "Runs kept out of the design findings" (``kept_sections``) names it.
 
-A run where the all-seeing search plays (``sim.search_params.SEEING``: it sees the hidden cards;
+A run where the all-seeing search plays (``sim.kit.search_params.SEEING``: it sees the hidden cards;
 ``run.json`` marks it ``all_seeing``) is never eligible, whatever its games and strength: it is
 a yardstick of what hidden information is worth, not a player of the game. Such runs are listed
 apart, under "All-seeing runs kept out of the design findings".
@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analysis.sections import Section
-from sim.ladder import SEARCH, Player
-from sim.search_params import HONEST_SEARCH, SEARCH_BOTS, SEEING, WEIGHTED
+from sim.run.ladder import SEARCH, Player
+from sim.kit.search_params import HONEST_SEARCH, SEARCH_BOTS, SEEING, WEIGHTED
 
 MIN_DESIGN_GAMES = 2000
 """Fewest games a run needs for design findings. At an even four-seat table (win rate 25%) one

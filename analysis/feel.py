@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis import charts, queries
-from sim.stats import mean_ci_from, quantile_interval, wilson
+from sim.run.stats import mean_ci_from, quantile_interval, wilson
 
 
 def feel_mean(run, label: str, expr: str, source: str = "games", where: str = "") -> dict:

@@ -3,9 +3,9 @@
 Every candidate is one test on aggregated counts (from DuckDB): each seat's and each bot's
 win rate against the other seats' or bots' (Newcombe's interval of the difference and the p-value
 that inverts it), and each turn-cap or stalemate flag's rate against a tolerated rate (Wilson's
-interval and the one-sided score test it inverts; ``sim.stats``); sweep and
+interval and the one-sided score test it inverts; ``sim.run.stats``); sweep and
 comparison reports add their own candidates (``analysis.sweep``, ``analysis.compare``). The p-values
-of all tests of a report are adjusted together with Benjamini-Hochberg (``sim.stats.fdr_bh``,
+of all tests of a report are adjusted together with Benjamini-Hochberg (``sim.run.stats.fdr_bh``,
 as statsmodels ``multipletests``, ``fdr_bh``). A finding is listed when q < ``ALPHA`` and the effect is at
 least the practical threshold, in one of three lists (``LISTS``): design issues (rules and
 parameters), bot strength (which bot wins more or less) and sanity checks (events that should be rare or
@@ -22,8 +22,8 @@ from analysis import queries
 from analysis.candidate import ALPHA, MIN_RELATIVE_EFFECT, SHARED_WIN, Candidate, percent, q_value  # noqa: F401 (re-exported)
 from analysis.games import candidates_for
 from analysis.sections import Section
-from sim.levers import SHARED_BAND, STALL_BAND
-from sim.stats import fdr_bh, rate_difference, rate_test_greater, wilson
+from sim.kit.levers import SHARED_BAND, STALL_BAND
+from sim.run.stats import fdr_bh, rate_difference, rate_test_greater, wilson
 
 METHOD = "Benjamini-Hochberg (false discovery rate, as statsmodels multipletests fdr_bh)"
 MIN_EFFECT = 0.01  # practical threshold: 1 percentage point

@@ -1,8 +1,8 @@
 """What hidden information is worth: a skill ladder's all-seeing search against its honest search.
 
-The all-seeing search (``seeing@B``, ``sim.search_params.SEEING``) is the search bot dealt the
+The all-seeing search (``seeing@B``, ``sim.kit.search_params.SEEING``) is the search bot dealt the
 true hidden cards: its worlds are the game as it is (the opponents' hands, banned cards, hidden
-viruses), only the chance still to come drawn again. A ladder (``sim.ladder``) that seats it,
+viruses), only the chance still to come drawn again. A ladder (``sim.run.ladder``) that seats it,
 the honest search at the same budget and the random bot, each with one seat against seats of the
 same reference on the same deals, measures:
 
@@ -12,7 +12,7 @@ same reference on the same deals, measures:
   how much of the way from random play to all-seeing play the honest search goes. 1: hidden
   information is worth nothing to it; 0: without seeing the cards it plays no better than
   random. Computed on win shares and on the ladder's ratings; 95% basic bootstrap intervals
-  over games (``sim.stats.share_draws``, ``ratio_interval``).
+  over games (``sim.run.stats.share_draws``, ``ratio_interval``).
 - **Per rule card**: the gain in the games where the card figures (the game's report module's
   ``hidden_cards(run)``: a SQL condition per card on the challenger's seat row ``s`` and its
   game's row ``g``), Newcombe intervals, Benjamini-Hochberg over the cards. The condition is
@@ -27,8 +27,8 @@ import pandas as pd
 
 from analysis.games import hook
 from analysis.sections import Section
-from sim.search_params import SEARCH, SEEING
-from sim.stats import fdr_bh, rate_difference, ratio_interval, share_draws, skill_ratio, wilson
+from sim.kit.search_params import SEARCH, SEEING
+from sim.run.stats import fdr_bh, rate_difference, ratio_interval, share_draws, skill_ratio, wilson
 
 TITLE = "Hidden information"
 BOOTSTRAP = 2000

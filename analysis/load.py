@@ -25,9 +25,9 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from sim.config import ConfigError, RunConfig
+from sim.kit.config import ConfigError, RunConfig
 from sim.games import get_game
-from sim.store import RunDir, require_intact
+from sim.run.store import RunDir, require_intact
 
 # DuckDB settings; override with CARDLAB_DUCKDB_THREADS / CARDLAB_DUCKDB_MEMORY (e.g. "2GB").
 # Aggregations over the batch files stream, so a modest limit serves any number of games;

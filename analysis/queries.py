@@ -1,12 +1,12 @@
 """Aggregating queries the report sections share: each runs in DuckDB over a run's views and
-returns a small frame; intervals are then computed on the counts (``sim.stats``)."""
+returns a small frame; intervals are then computed on the counts (``sim.run.stats``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from sim.stats import histogram_summary, mean_ci_from, with_rates
+from sim.run.stats import histogram_summary, mean_ci_from, with_rates
 
 
 def _where(where: str) -> str:

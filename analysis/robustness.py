@@ -4,12 +4,12 @@ the learned bot) next to one played by scripted bots, the same game, players, se
 Per finding kind (seat advantage; each game's per-card measures: daifugo's precept win-rate
 changes and each law's four effects, faking-sick's call success by played card, virus-dogs'
 win rate by card use) both runs' estimates of every item side by side with their 95% intervals;
-within each run and kind the p-values are adjusted by Benjamini-Hochberg (``sim.stats.fdr_bh``)
+within each run and kind the p-values are adjusted by Benjamini-Hochberg (``sim.run.stats.fdr_bh``)
 and an item is significant at q < ``ALPHA``. An item's verdict changes when its sign flips or
 when it is significant in one run and not in the other; the difference of the two estimates
 gets its own normal test (standard errors combined, the two runs independent), adjusted within
 the kind. Agreement over the items of a kind: Spearman's rank correlation with a 95%
-parametric-bootstrap interval (``sim.stats.rank_agreement``: each estimate redrawn from a normal
+parametric-bootstrap interval (``sim.run.stats.rank_agreement``: each estimate redrawn from a normal
 with its standard error, the standard error taken from its 95% interval).
 """
 
@@ -28,8 +28,8 @@ from analysis.glossary import weight_words
 from analysis.games import hook
 from analysis.kinds import Kind, frame
 from analysis.sections import Section
-from sim.config import ConfigError
-from sim.stats import estimate_test, rank_agreement, rate_difference
+from sim.kit.config import ConfigError
+from sim.run.stats import estimate_test, rank_agreement, rate_difference
 
 PART = "Robustness under strong play"
 SMOKE_PART = "Robustness smoke test"

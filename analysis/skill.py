@@ -1,6 +1,6 @@
 """How much playing well matters: a skill ladder's ratings, rungs and skill index.
 
-A ladder directory (``cardlab ladder``, ``sim.ladder``) holds one run per pairing: one seat of
+A ladder directory (``cardlab ladder``, ``sim.run.ladder``) holds one run per pairing: one seat of
 the challenger against the other seats of the opponent, the same deals in every pairing.
 
 - **Ratings.** A Bradley-Terry model (``choix``, iterative Luce spectral ranking) on the
@@ -33,9 +33,9 @@ import pandas as pd
 
 from analysis.load import Run
 from analysis.sections import Section
-from sim.config import ConfigError
-from sim.ladder import LADDER_FILE, is_seeing
-from sim.stats import basic_interval, wilson
+from sim.kit.config import ConfigError
+from sim.run.ladder import LADDER_FILE, is_seeing
+from sim.run.stats import basic_interval, wilson
 
 ELO = 400.0 / np.log(10.0)
 BOOTSTRAP = 400

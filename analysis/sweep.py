@@ -24,8 +24,8 @@ from analysis.findings import Candidate
 from analysis.load import Run
 from analysis.sections import Section
 from analysis.skill import share_counts, skill_index, win_share
-from sim.stats import mean_change_p, mean_ci_from, rate_change_p, wilson
-from sim.config import ConfigError
+from sim.run.stats import mean_change_p, mean_ci_from, rate_change_p, wilson
+from sim.kit.config import ConfigError
 
 SWEEP_FILE = "sweep.json"
 TESTS_TEXT = ("Across a sweep, each rate is tested for any change over the swept values (chi-square test of "

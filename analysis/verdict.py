@@ -43,7 +43,7 @@ BASELINE_BOTS = ("random",)  # bots that stand for no strategy: their weakness i
 def bot_mark(run, cands: list[Candidate], min_effect: float) -> Mark:
     """Whether one strategy dominates: the best bot against the other bots that play a strategy
     (a random bot's weakness is a bot diagnostic, not this line)."""
-    from sim.stats import rate_difference
+    from sim.run.stats import rate_difference
 
     t = queries.rates(run, "seats", "bot", "win")
     t = t[~t["bot"].isin(BASELINE_BOTS)] if (~t["bot"].isin(BASELINE_BOTS)).sum() >= 2 else t

@@ -12,7 +12,7 @@ Importing it imports neither numba nor pandas: the CLI starts fast, and reading 
 """
 
 from cardlab.api import run, tune
-from sim.config import RunOptions, Table
+from sim.kit.config import RunOptions, Table
 
 __all__ = ["RunOptions", "Table", "env", "run", "tune", "vector_env"]
 

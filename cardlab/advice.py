@@ -2,7 +2,7 @@
 
 The run's rule lines (``Game.rule_lines``: seat order, stalls, game length) are measured on
 the run itself; each line whose whole 95% interval lies outside its band is searched
-(``sim.tuner.prescribe.search``: the game's levers, one at a time, then pairs; raced, confirmed
+(``sim.run.tuner.prescribe.search``: the game's levers, one at a time, then pairs; raced, confirmed
 on fresh games, played by every population). The game's report module adds its own lines
 (``prescriptions``: daifugo's precept VPs and laws). The answer is written to
 ``OUT/advice.json`` (``ADVICE_FIELDS``), each prescription's ``set`` in the form ``cardlab
@@ -21,10 +21,10 @@ import numpy as np
 
 from analysis.advice import ADVICE_FILE
 from analysis.games import hook, rules_digest
-from sim.config import ConfigError
-from sim.levers import check_setting, lever_of
-from sim.metrics import read_counts, sample_columns
-from sim.tuner.prescribe import Sizes, estimate_dict, line_value, search
+from sim.kit.config import ConfigError
+from sim.kit.levers import check_setting, lever_of
+from sim.run.metrics import read_counts, sample_columns
+from sim.run.tuner.prescribe import Sizes, estimate_dict, line_value, search
 
 MAX_SCALE = 10  # --scale: a point scale at most this many times finer
 MIN_SCREEN = 20_000  # games of a screened candidate at the least (or the run's games, if fewer)

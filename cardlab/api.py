@@ -3,10 +3,10 @@ CLI only parses its arguments and prints), and a notebook calls the same functio
 ``cardlab.run`` returns DataFrames, ``cardlab.tune`` a study's answer. pandas loads on the first
 call, so importing ``cardlab`` stays light.
 
-Two option groups go to every function that plays: who plays what is a ``sim.config.Table``
+Two option groups go to every function that plays: who plays what is a ``sim.kit.config.Table``
 (players, bots, seed, rule and bot parameters, a TOML config file, the learned bot's policy
 file), how a run is played (workers, batch size, engine, scheduler, progress, stopping rule) is a
-``sim.config.RunOptions``. ``run_settings`` reads the ``games`` and ``workers`` a config file
+``sim.kit.config.RunOptions``. ``run_settings`` reads the ``games`` and ``workers`` a config file
 gives for ``simulate``.
 """
 
@@ -16,17 +16,17 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from sim.config import ConfigError, RunOptions, Table
+from sim.kit.config import ConfigError, RunOptions, Table
 from sim.games import get_game
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from cardlab.advice import Scope
-    from sim.config import RunConfig
-    from sim.ladder import Rungs
-    from sim.runner import RunSummary
-    from sim.tuner import Checks, StudySettings, TuneSpec
+    from sim.kit.config import RunConfig
+    from sim.run.ladder import Rungs
+    from sim.run.runner import RunSummary
+    from sim.run.tuner import Checks, StudySettings, TuneSpec
 
 Notify = Callable[[str], None]
 
@@ -39,7 +39,7 @@ def _quiet(line: str) -> None:
 def run_settings(config_file: str | Path | None) -> dict[str, int]:
     """The ``games`` and ``workers`` a TOML ``config_file`` gives (``simulate`` plays them when
     the command line does not); empty without a file."""
-    from sim.config import read_toml, run_keys
+    from sim.kit.config import read_toml, run_keys
 
     return run_keys(read_toml(config_file), config_file) if config_file else {}
 
@@ -60,7 +60,7 @@ def played_config(game: str, table: Table, extra: dict[str, Any] | None = None) 
     policy file or, when it seats the learned bot without one, of the game's own; and that file
     (None when it plays no learned bot). A policy file that is missing, damaged or for another
     game is a one-line ConfigError."""
-    from sim.learned import load_policy, policy_overrides
+    from sim.kit.learned import load_policy, policy_overrides
 
     g = get_game(game)
 
@@ -78,7 +78,7 @@ def played_config(game: str, table: Table, extra: dict[str, Any] | None = None) 
 def played_policy(cfg: RunConfig, policy: str | Path | None) -> str | Path | None:
     """The policy file ``cfg``'s learned bot plays: ``policy``, else the game's own; None when
     ``cfg`` seats no learned bot (nor search rollouts by it)."""
-    from sim.learned import seats_learned
+    from sim.kit.learned import seats_learned
 
     g = get_game(cfg.game)
     if not seats_learned(g, cfg):
@@ -90,7 +90,7 @@ def played_policy(cfg: RunConfig, policy: str | Path | None) -> str | Path | Non
 
 def policy_notes(policy: str | Path | None) -> dict[str, Any] | None:
     """run.json's record of the policy file (``played_config``) a run plays."""
-    from sim.learned import policy_note
+    from sim.kit.learned import policy_note
 
     return None if policy is None else {"learned_policy": policy_note(policy)}
 
@@ -100,9 +100,9 @@ def simulate(game: str, games: int, out: str | Path, table: Table = Table(),
              options: RunOptions = RunOptions()) -> RunSummary:
     """The ``cardlab simulate`` command: play ``games`` games into run directory ``out``
     (resumed if there). With a stopping rule in ``options`` the games are a cap: the run stops
-    once the rule's metric is precise enough (``sim.stopping``). With the table's ``policy`` (a
+    once the rule's metric is precise enough (``sim.run.stopping``). With the table's ``policy`` (a
     ``cardlab train`` file) the learned bot plays its weights."""
-    from sim import runner
+    from sim.run import runner
 
     check_not_in_worker_start()
     cfg, policy = played_config(game, table)
@@ -114,7 +114,7 @@ def train(game: str, games: int, out: str | Path, budget: int = 64, table: Table
     rollouts a decision (default table: one search seat against the game's search bench
     opponents), fit the learned bot to the search's choices and write the policy file ``out``;
     returns its contents."""
-    from sim.learned import save_policy, train as fit
+    from sim.kit.learned import save_policy, train as fit
 
     g = get_game(game)
     if getattr(g, "learned", None) is None or "search" not in g.bots:
@@ -132,9 +132,9 @@ def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_mani
     """The ``cardlab resume`` command: finish or repair ``run_dir`` with the settings in
     its run.json (its missing and damaged batches played); ``rebuild_manifest`` first writes
     run.json anew from the run facts in the batch files."""
-    from sim import runner
-    from sim.config import RunConfig
-    from sim.store import RunDir, rebuild_manifest as rebuild, writer_lock
+    from sim.run import runner
+    from sim.kit.config import RunConfig
+    from sim.run.store import RunDir, rebuild_manifest as rebuild, writer_lock
 
     run_dir = Path(run_dir)
     if rebuild_manifest:
@@ -176,10 +176,10 @@ def run(game: str, games: int = 1_000, out: str | Path | None = None, table: Tab
 # ---- tuning ---------------------------------------------------------------------------------
 def tune(spec: TuneSpec, out: str | Path = "tune", trials: int = 20, study: StudySettings | None = None,
          checks: Checks | None = None, report: bool = True):
-    """The ``cardlab tune`` command as a function: the study of ``spec`` (``sim.tuner.TuneSpec``:
+    """The ``cardlab tune`` command as a function: the study of ``spec`` (``sim.run.tuner.TuneSpec``:
     game, space, goals, constraints, games per trial, precision, table and run options) run or
     resumed up to ``trials`` trials in ``out``, its best trials raced and confirmed (``checks``);
-    returns a ``sim.tuner.TuneResult``: ``result.answer`` is the answer in one sentence,
+    returns a ``sim.run.tuner.TuneResult``: ``result.answer`` is the answer in one sentence,
     ``result.confirmed`` whether an improvement over the default held on fresh games,
     ``result.best.params`` the search's best trial, ``result.trials_table`` the trials Parquet
     file, ``result.report`` the report's HTML and PDF files (with ``report``).
@@ -187,7 +187,7 @@ def tune(spec: TuneSpec, out: str | Path = "tune", trials: int = 20, study: Stud
     >>> spec = TuneSpec("virus-dogs", {"n_bat": (1, 6)}, Objective("minimize", "seat_spread"), games=2000)  # doctest: +SKIP
     >>> r = tune(spec, "tune/vd", trials=10)  # doctest: +SKIP
     """
-    from sim.tuner import Checks, StudySettings, run_study
+    from sim.run.tuner import Checks, StudySettings, run_study
 
     result = run_study(spec, trials, out, study or StudySettings(), checks or Checks())
     if report:
@@ -211,8 +211,8 @@ def sweep(game: str, param: str, values: str | list, games: int, out: str | Path
     from analysis.compare import summary
     from analysis.load import Run
     from analysis.sweep import identical_values, write_manifest
-    from sim import runner
-    from sim.store import writer_lock
+    from sim.run import runner
+    from sim.run.store import writer_lock
 
     out = Path(out)
     g = get_game(game)
@@ -257,7 +257,7 @@ def sweep_values(param, text: str) -> list[str]:
 def pairing_table(game: str, pairing: str, table: Table) -> Table:
     """The table of ``pairing`` ``"CHALLENGER,OPPONENT"``: its bots, and the parameters with the
     challenger's search budget added."""
-    from sim.ladder import Pairing, Player, pairing_config
+    from sim.run.ladder import Pairing, Player, pairing_config
 
     g = get_game(game)
     if table.bots:
@@ -276,7 +276,7 @@ def pairing_table(game: str, pairing: str, table: Table) -> Table:
 
 def ladder(game: str, games: int, out: str | Path, rungs: Rungs | None = None, table: Table = Table(),
            options: RunOptions = RunOptions(), report_dir: str | Path | None = None) -> dict[str, Any]:
-    """The ``cardlab ladder`` command: play (or resume) a skill ladder of ``rungs`` (``sim.ladder.Rungs``)
+    """The ``cardlab ladder`` command: play (or resume) a skill ladder of ``rungs`` (``sim.run.ladder.Rungs``)
     on shared deals into ``out`` (each player against the reference, the top rung against the
     bottom, ``games`` in all; a stopping rule in ``options``: its precision for each pairing;
     ``options.notify``: a line a pairing) and return the game's name, its players and summary
@@ -284,7 +284,7 @@ def ladder(game: str, games: int, out: str | Path, rungs: Rungs | None = None, t
     ladder's report files (``report``: HTML, PDF). With the table's ``policy`` (a ``cardlab
     train`` file) the learned bot plays its weights; the ladder seats the bots itself."""
     from analysis.skill import Ladder, ladder_summary
-    from sim.ladder import Rungs, run_ladder
+    from sim.run.ladder import Rungs, run_ladder
 
     g = get_game(game)
     ladder_players, ref = (rungs or Rungs()).players(g)
@@ -355,7 +355,7 @@ def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
     per-game flags and length, with 95% intervals and p-values."""
     from analysis.compare import compare as compare_runs
     from analysis.load import Run
-    from sim.store import require_intact
+    from sim.run.store import require_intact
 
     require_intact(a)
     require_intact(b)
@@ -365,7 +365,7 @@ def compare(a: str | Path, b: str | Path) -> pd.DataFrame:
 def verify(game: str, games: int = 2_000, table: Table = Table(), batch_size: int = 500) -> tuple[RunConfig, str | None]:
     """The ``cardlab verify`` command: the same games in both engines; the configuration and the
     first mismatch (None: every result row agrees)."""
-    from sim.verify import compare_engines
+    from sim.run.verify import compare_engines
 
     cfg = table.config(get_game(game))
     if games < 1 or batch_size < 1:
@@ -376,7 +376,7 @@ def verify(game: str, games: int = 2_000, table: Table = Table(), batch_size: in
 def replay(run_dir: str | Path, game_index: int) -> tuple[list[str], str | None]:
     """The ``cardlab replay`` command: game ``game_index`` of a run replayed in the reference
     engine; its play-by-play lines and the first mismatch with the stored rows (or None)."""
-    from sim.verify import replay_and_check
+    from sim.run.verify import replay_and_check
 
     return replay_and_check(run_dir, game_index)
 
@@ -409,7 +409,7 @@ def compile_engines(games: list[str] | None = None, jobs: int | None = None, bat
     them: every game) compiled into numba's cache, ``jobs`` at once (only their batch kernels if
     ``batch_only``); one result per game."""
     from sim.games import available, check_game
-    from sim.precompile import compile_games
+    from sim.run.precompile import compile_games
 
     everything = not games or "all" in games
     for name in [] if everything else games:

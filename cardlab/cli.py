@@ -18,7 +18,7 @@ import typer
 from typer.exceptions import TyperException
 
 from cardlab import api
-from sim.config import ConfigError, RunOptions, Table
+from sim.kit.config import ConfigError, RunOptions, Table
 
 app = typer.Typer(
     add_completion=False,
@@ -90,7 +90,7 @@ def simulate(
     policy: Policy = None,
 ):
     """Play GAMES games and write Parquet batches and run.json into OUT."""
-    from sim.stopping import stopping_rule
+    from sim.run.stopping import stopping_rule
 
     file = api.run_settings(config)
     games = games if games is not None else file.get("games", 10_000)
@@ -196,7 +196,7 @@ def tune(
 ):
     """Search rule and bot parameters for a balance target (Optuna TPE, common random numbers), race
     the best candidates, confirm the winner against the default on fresh games."""
-    from sim.tuner import Checks, StudySettings, TuneSpec, parse_objectives, parse_space
+    from sim.run.tuner import Checks, StudySettings, TuneSpec, parse_objectives, parse_space
 
     try:
         spec = TuneSpec(game, parse_space(_game(game), space or [], space_file),
@@ -523,8 +523,8 @@ def ladder(
 ):
     """Play a skill ladder on shared deals (each player against the reference, the top rung
     against the bottom) and print the ratings and the skill index; rerun to resume."""
-    from sim.ladder import Rungs
-    from sim.stopping import StoppingRule
+    from sim.run.ladder import Rungs
+    from sim.run.stopping import StoppingRule
 
     options = RunOptions(workers=workers, allow_code_change=allow_code_change, notify=typer.echo,
                          stopping=None if precision is None else StoppingRule(precision))

@@ -9,7 +9,7 @@ what each game's observation holds): the observation is ``{"observation": int64 
 "action_mask": int8 vector}``, the mask marking the legal action ids of the pending decision for
 its seat and nothing for the other seats.
 
-``reset(seed=s)`` plays game 0 of the run seeded ``s`` (``sim.rng``: the deal ``cardlab simulate
+``reset(seed=s)`` plays game 0 of the run seeded ``s`` (``sim.kit.rng``: the deal ``cardlab simulate
 --seed s`` gives its game 0); a ``reset()`` without a seed plays the run's next game (game 1,
 2, ...; the first reset without any seed plays run 0). A seat leaves (``terminations``) when
 the game is over, or earlier where the game puts a player out for good (virus-dogs'
@@ -25,9 +25,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games import get_game
-from sim.step import observe
+from sim.kit.step import observe
 
 
 def env(game: str, players: int | None = None, set: dict[str, Any] | None = None,  # noqa: A002

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.stats import wilson
+from sim.run.stats import wilson
 
 BUDGETS = (16, 64, 256, 1024)
 
@@ -28,7 +28,7 @@ def search_config(game, budget: int, seed: int = 7):
 
 def strength_row(game, budget: int, games: int) -> dict[str, Any]:
     """Win share and speed of the search seat at ``budget`` over ``games`` games."""
-    from sim.search import N_STATS, STAT_NAMES
+    from sim.kit.search import N_STATS, STAT_NAMES
 
     search = game.step.search()
     cfg = search_config(game, budget)
@@ -53,7 +53,7 @@ def strength_row(game, budget: int, games: int) -> dict[str, Any]:
 def copy_and_rollout_us(game, states: int = 20, times: int = 2000) -> tuple[float, float]:
     """Microseconds of one state copy (``resume_copy``) and of one rollout (copy included), over
     the first search decision of ``states`` games."""
-    from sim.search import copy_loop, rollout_loop, sub_key
+    from sim.kit.search import copy_loop, rollout_loop, sub_key
 
     search, kernel = game.step.search(), game.step.kernel()
     cfg = search_config(game, 64)

@@ -1,5 +1,5 @@
 """The batched environment ``cardlab.vector_env(GAME, n)``: ``n`` games of a registered game
-stepped at once inside the fast engine (``sim.vector``: one compiled loop over the games through
+stepped at once inside the fast engine (``sim.kit.vector``: one compiled loop over the games through
 the game's step contract), as a Gymnasium ``VectorEnv`` with the "next step" autoreset
 (``gymnasium.vector.AutoresetMode.NEXT_STEP``, the default of Gymnasium 1.x).
 
@@ -24,11 +24,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from sim import vector
-from sim.config import ConfigError
+from sim.kit import vector
+from sim.kit.config import ConfigError
 from sim.games import get_game
-from sim.search_params import SEARCH_BOTS
-from sim.step import observe
+from sim.kit.search_params import SEARCH_BOTS
+from sim.kit.step import observe
 
 KEEP_IDS = 2048  # the most legal action ids kept per slot (beyond: random_actions reads the mask)
 

@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import bot_diagnostics, common, eligibility, findings, hidden_info, skill, sweep, verdict
-from sim import stats
+from sim.run import stats
 from analysis import compare as compare_runs
 from analysis import robustness as robust
 from analysis.games import attach_advice, attach_controls, hook, sections_for, supporting
@@ -27,8 +27,8 @@ from analysis.advice import is_advice, load_advice
 from analysis.sections import Section, anchor
 from analysis.sweep import Sweep, is_sweep
 from reports import pdf
-from sim.config import ConfigError
-from sim.store import code_version
+from sim.kit.config import ConfigError
+from sim.run.store import code_version
 
 TEMPLATES = Path(__file__).parent / "templates"
 

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from reports.build import render_html, render_pdf
 from analysis.sections import Section
-from sim.tuner import Confirmation, TuneResult, replacing
+from sim.run.tuner import Confirmation, TuneResult, replacing
 
 
 def build(result: TuneResult) -> tuple[Path, Path]:

@@ -21,7 +21,7 @@ def pytest_sessionstart(session):
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(session.config.option, "numprocesses", None):
         return
     from sim.games import available
-    from sim.precompile import compile_games
+    from sim.run.precompile import compile_games
 
     # this pass's own kernels; `make test` also fills the bounds-checked cache of its second pass here
     if os.environ.get("NUMBA_BOUNDSCHECK") == "1":

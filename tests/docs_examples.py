@@ -190,7 +190,7 @@ def scale_cli(argv: list[str], games: int | None = None) -> list[str]:
         if option in known and option not in argv:
             argv += [option, str(cap)]
     if command == "ladder" and "--rungs" not in argv and "--budgets" not in argv:
-        from sim.ladder import DEFAULT_BUDGETS
+        from sim.run.ladder import DEFAULT_BUDGETS
 
         argv += ["--budgets", ",".join(str(small_budget(b)) for b in DEFAULT_BUDGETS)]
     return argv

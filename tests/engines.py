@@ -35,7 +35,7 @@ def engines_agree(game, cfg, start: int, count: int, limited: bool = True) -> di
 def same_for_any_workers(game, cfg, games: int, tmp_path) -> None:
     """A run of ``cfg``: 1 worker in one batch equals 2 workers in batches of 3."""
     from analysis.load import Run
-    from sim import runner
+    from sim.run import runner
 
     runner.run(cfg, games, tmp_path / "a", runner.RunOptions(workers=1, batch_size=games, progress=False))
     runner.run(cfg, games, tmp_path / "b", runner.RunOptions(workers=2, batch_size=3, progress=False))

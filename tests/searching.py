@@ -7,7 +7,7 @@ from importlib import import_module
 
 import numpy as np
 
-from sim.search import MODE_HONEST, MODE_WEIGHTED, N_STATS, decide, search_key, unit_weight
+from sim.kit.search import MODE_HONEST, MODE_WEIGHTED, N_STATS, decide, search_key, unit_weight
 from tests.game_cases import case
 
 GAMES_DRIVEN = 24  # the most games ``search_states`` drives
@@ -26,7 +26,7 @@ def search_budget(game) -> int:
 
 
 def driver_of(search):
-    """The ``sim.search.SearchDriver`` of a game's search module (its entry points are the driver's)."""
+    """The ``sim.kit.search.SearchDriver`` of a game's search module (its entry points are the driver's)."""
     return search.search_option.__self__
 
 
@@ -68,7 +68,7 @@ def case_states(game):
 
 
 def stream_key(game, cfg, index: int, b: np.ndarray) -> int:
-    """The search stream of the pending seat's decision in game ``index`` (``sim.search.search_key``
+    """The search stream of the pending seat's decision in game ``index`` (``sim.kit.search.search_key``
     of the decision number the seat knows)."""
     seat = int(game.step.kernel().step_pending(b)[0])
     decision = driver_of(game.step.search()).decision_number(b, seat)
@@ -85,7 +85,7 @@ def search_choice(game, b: np.ndarray, key: int, budget: int, mode: int = MODE_H
                   likelihood=None) -> int:
     """The pending search seat's choice at ``b`` with the search stream ``key``: the game's cached
     ``search_decide`` with the worlds of ``mode``; with another ``determinize(w, b, seat, key)``
-    or a ``likelihood(world, b, seat)`` (the weighted search), ``sim.search.decide`` run as
+    or a ``likelihood(world, b, seat)`` (the weighted search), ``sim.kit.search.decide`` run as
     Python over the game's compiled parts and these, nothing compiled anew."""
     search, k = game.step.search(), game.step.kernel()
     seat = int(k.step_pending(b)[0])

@@ -6,7 +6,7 @@ import numpy as np
 
 
 def decisions(step, cfg, games: int):
-    """Every decision of games 0..games-1 of ``cfg`` driven through ``step`` (a ``sim.step.Step``):
+    """Every decision of games 0..games-1 of ``cfg`` driven through ``step`` (a ``sim.kit.step.Step``):
     ``(index, buf, seat, kind name, legal options)``; the caller applies an option to ``buf``
     before the next."""
     k = step.kernel()

@@ -10,9 +10,9 @@ from scipy import stats as sps
 from analysis import queries
 from analysis.compare import compare, summary
 from analysis.load import Run
-from sim.stats import rate_table
-from sim import runner
-from sim.config import ConfigError
+from sim.run.stats import rate_table
+from sim.run import runner
+from sim.kit.config import ConfigError
 from tests.test_cli import cardlab, one_line_error
 
 

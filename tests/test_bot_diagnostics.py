@@ -8,7 +8,7 @@ import pytest
 
 from analysis import bot_diagnostics as bd
 from analysis.findings import LISTS
-from sim.stats import rank_correlation
+from sim.run.stats import rank_correlation
 
 RUN = "Toy: toy"
 

@@ -105,7 +105,7 @@ def test_the_console_command_runs_as_a_process(tmp_path):
 def result_times(path):
     """Modification times of every file of a run directory but its writer lock (which a refused
     writer may take and release: it says who writes, it is no result)."""
-    from sim.store import LOCK
+    from sim.run.store import LOCK
 
     return {p: p.stat().st_mtime_ns for p in path.rglob("*") if p.name != LOCK}
 
@@ -225,7 +225,7 @@ def test_bench_leaves_decisions_out_without_the_column(toy):
 
 
 def test_verify_reports_a_mismatch(toy):
-    from sim.verify import compare_engines
+    from sim.run.verify import compare_engines
 
     cfg = toy.make_config(seed=0)
     assert compare_engines(toy, cfg, 20, 10) is None
@@ -260,7 +260,7 @@ def test_python_api_in_memory_equals_runner(tmp_path, monkeypatch):
     import pandas as pd
 
     import cardlab
-    from sim import runner
+    from sim.run import runner
 
     # without out the games also go through the runner, into a temporary directory removed after
     paths = []
@@ -281,9 +281,9 @@ def test_simulate_parses_its_arguments_and_prints_what_the_api_returns(tmp_path,
     """The command line is arguments and printing: ``cardlab simulate`` hands the game, one Table
     and one RunOptions to ``cardlab.api.simulate`` and prints the summary it returns."""
     from cardlab import api
-    from sim.config import Table
-    from sim.runner import RunSummary
-    from sim.stopping import StoppingRule
+    from sim.kit.config import Table
+    from sim.run.runner import RunSummary
+    from sim.run.stopping import StoppingRule
 
     calls = []
 

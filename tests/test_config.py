@@ -2,7 +2,7 @@
 
 import pytest
 
-from sim.config import ConfigError, Param, RunConfig, parse_overrides, read_toml
+from sim.kit.config import ConfigError, Param, RunConfig, parse_overrides, read_toml
 
 
 def test_param_coercion_and_bounds():

@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import norm
 
 from analysis import eligibility as E
-from sim.stats import rate_difference
+from sim.run.stats import rate_difference
 from tests.test_cli import cardlab
 
 SCRIPTED = "High card, lucky bonus 3, 2 players, plain bots"  # run titles in words (``analysis.glossary.run_title``)
@@ -102,7 +102,7 @@ def test_a_search_run_the_ladder_rates_stronger_carries_findings(runs):
 def test_a_scripted_run_needs_only_enough_games():
     from types import SimpleNamespace
 
-    from sim.config import RunConfig
+    from sim.kit.config import RunConfig
 
     def run(games: int):
         cfg = RunConfig("toy-search", 2, ("plain", "lucky"), 4)

@@ -13,9 +13,9 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import cardlab
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games import MODULES, available, get_game
-from sim.step import observe
+from sim.kit.step import observe
 
 GAMES = available()
 
@@ -24,7 +24,7 @@ GAMES = available()
 def game(request):
     g = get_game(request.param)
     if not getattr(getattr(g, "step", None), "observation_module", ""):
-        pytest.skip(f"{g.name} has no observation module (Step.observation_module, sim/step.py)")
+        pytest.skip(f"{g.name} has no observation module (Step.observation_module, sim/kit/step.py)")
     return g
 
 

@@ -108,7 +108,7 @@ def test_report_opens_with_linked_findings_and_a_table_of_contents(toy, tmp_path
     import re
 
     from reports.build import build
-    from sim import runner
+    from sim.run import runner
 
     cfg = toy.make_config(players=2, bots=["plain", "lucky"], seed=5, overrides={"lucky_bonus": 3})
     runner.run(cfg, 2000, tmp_path / "run", runner.RunOptions(batch_size=1000, progress=False))

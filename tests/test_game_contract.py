@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import runner
-from sim.config import ConfigError
+from sim.run import runner
+from sim.kit.config import ConfigError
 from sim.games import available, get_game
 from sim.games.base import ENGINES, seat_bots
-from sim.search_params import SEARCH, SEARCH_BOTS
-from sim.verify import compare_engines, replay_and_check
+from sim.kit.search_params import SEARCH, SEARCH_BOTS
+from sim.run.verify import compare_engines, replay_and_check
 from tests.engines import engines_agree
 from tests.game_cases import CASES, case
 from tests.golden import REGENERATE, cases, path, render
@@ -32,7 +32,7 @@ from tests.golden import REGENERATE, cases, path, render
 GAMES = available()
 AGREE_GAMES = 200  # per game, mixed bots, both engines
 KEYS = {"game": ("game",), "seat": ("game", "seat")}
-SOURCES = ("seed", "seed-weak", "found", "assumed", "study", "variant")  # Param.source (sim/config.py)
+SOURCES = ("seed", "seed-weak", "found", "assumed", "study", "variant")  # Param.source (sim/kit/config.py)
 ECHOING_SCENARIOS = ("toy", "toy-step")  # the toy plug-ins' scenario echoes its state, finished
 REQUIRED = {"games": ("game", "winner", "n_winners"), "seats": ("game", "seat", "bot", "win")}
 

@@ -11,8 +11,8 @@ import pytest
 
 from analysis import eligibility as E
 from analysis import hidden_info as H
-from sim.ladder import Player, plan
-from sim.stats import ratio_interval, share_draws, skill_ratio
+from sim.run.ladder import Player, plan
+from sim.run.stats import ratio_interval, share_draws, skill_ratio
 from tests.test_cli import cardlab
 
 TOY = "toy=tests.toy_game,toy-search=tests.toy_search_game"

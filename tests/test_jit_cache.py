@@ -1,4 +1,4 @@
-"""Cached kernels never outlive an edit of their game package (sim/jit_cache.py)."""
+"""Cached kernels never outlive an edit of their game package (sim/kit/jit_cache.py)."""
 
 import json
 import os
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sim import jit_cache
+from sim.kit import jit_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "faking_sick"
@@ -19,7 +19,7 @@ COPY = "cardlab_copy_of_game"
 # a small kernel added to the copy's kernel package (kernel/__init__.py): it compiles in constants of rules.py and tables.py
 PROBE = """
 
-from sim.kernel_util import fn as _fn, ix as _ix
+from sim.kit.kernel_util import fn as _fn, ix as _ix
 
 from ..rules import PROBE_RULE
 from ..tables import PROBE_TABLE
@@ -98,7 +98,7 @@ def test_boundscheck_mode_checks_and_keeps_its_own_cache(tmp_path):
 
 @pytest.mark.parametrize("rel, root", [
     ("sim/games/daifugo/kernel/state.py", "sim/games/daifugo"),
-    ("sim/rng.py", None),
+    ("sim/kit/rng.py", None),
     ("sim/games/base.py", None),
     ("tests/toy_game.py", "tests"),
 ])
@@ -107,7 +107,7 @@ def test_package_root(rel, root):
 
 
 def test_locators_are_installed_first():
-    import sim.kernel_util  # noqa: F401  (every kernel imports it before compiling)
+    import sim.kit.kernel_util  # noqa: F401  (every kernel imports it before compiling)
     from numba.core import caching
 
     assert tuple(caching.CacheImpl._locator_classes[:3]) == jit_cache.LOCATORS
@@ -116,10 +116,10 @@ def test_locators_are_installed_first():
 def test_reading_results_does_not_import_numba():
     """The report path (CLI, report builder, the built-in games and their tables) loads no
     kernel; a reference engine's first draw does."""
-    code = ("import sys, cardlab, cardlab.cli, reports.build, analysis.load, sim.rng, sim.games.base\n"
+    code = ("import sys, cardlab, cardlab.cli, reports.build, analysis.load, sim.kit.rng, sim.games.base\n"
             "from sim.games import MODULES, get_game\n"
             "[get_game(g).tables for g in MODULES]\n"
             "assert 'numba' not in sys.modules, 'numba imported'\n"
-            "sim.rng.Rng(1, 2).randbelow(5)\n"
+            "sim.kit.rng.Rng(1, 2).randbelow(5)\n"
             "assert 'numba' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))

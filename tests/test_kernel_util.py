@@ -1,9 +1,9 @@
-"""The kernel helpers' decorators (sim/kernel_util.py)."""
+"""The kernel helpers' decorators (sim/kit/kernel_util.py)."""
 
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import (bot_param_words, fn, inl, listed, param_float, param_int, restore_snapshot, same_slots,
+from sim.kit.kernel_util import (bot_param_words, fn, inl, listed, param_float, param_int, restore_snapshot, same_slots,
                               save_snapshot, script_option)
 
 
@@ -37,7 +37,7 @@ def _apply(b, option):
 
 
 def test_script_option_statuses_and_bookkeeping():
-    """sim.step.STATUS: -1 once the game is over (pending seat < 0), -2 for an option not
+    """sim.kit.step.STATUS: -1 once the game is over (pending seat < 0), -2 for an option not
     listed, -3 with the script full, each with the buffer unchanged; 0 appends to the script."""
     b = np.zeros(10, dtype=np.int64)
     b[1], b[3:6] = 3, (7, -1, 12)  # pending seat 0, three listed options

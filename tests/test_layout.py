@@ -1,9 +1,9 @@
-"""sim.layout: named buffer regions never overlap and cover the buffer exactly."""
+"""sim.kit.layout: named buffer regions never overlap and cover the buffer exactly."""
 
 import numpy as np
 import pytest
 
-from sim.layout import Layout
+from sim.kit.layout import Layout
 
 
 def test_fields_are_contiguous_and_named():

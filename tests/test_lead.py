@@ -1,5 +1,5 @@
-"""Game feel by a sole leader (sim/lead.py): the fast engines' fields (``LeadFields``) and
-sim.kernel_util's ``start_lead``, ``observe_lead`` and ``lead_columns`` count what the reference
+"""Game feel by a sole leader (sim/kit/lead.py): the fast engines' fields (``LeadFields``) and
+sim.kit.kernel_util's ``start_lead``, ``observe_lead`` and ``lead_columns`` count what the reference
 engines' ``Lead`` counts."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import lead_columns, observe_lead, start_lead
-from sim.layout import Layout
-from sim.lead import Lead, LeadFields
+from sim.kit.kernel_util import lead_columns, observe_lead, start_lead
+from sim.kit.layout import Layout
+from sim.kit.lead import Lead, LeadFields
 
 SEATS = 4
 LAYOUT = Layout("game feel test")

@@ -1,4 +1,4 @@
-"""The learned bot (sim.learned): the conditional-logit fit on synthetic choices with known
+"""The learned bot (sim.kit.learned): the conditional-logit fit on synthetic choices with known
 weights, the same choices in both engines, ``cardlab train`` and its policy files."""
 
 import json
@@ -6,7 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from sim import learned, stats
+from sim.kit import learned
+
+from sim.run import stats
 from sim.games import available, get_game
 from tests.engines import engines_agree
 from tests.game_cases import case

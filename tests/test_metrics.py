@@ -4,8 +4,8 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from sim.config import ConfigError
-from sim.metrics import add, count_tables, resolve, sample_columns
+from sim.kit.config import ConfigError
+from sim.run.metrics import add, count_tables, resolve, sample_columns
 
 
 def frames(wins):

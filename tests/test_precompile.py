@@ -1,6 +1,6 @@
-"""sim.precompile: each game's engine compiled in its own process; failures named, not raised."""
+"""sim.run.precompile: each game's engine compiled in its own process; failures named, not raised."""
 
-from sim import precompile
+from sim.kit import precompile
 from sim.games import MODULES
 
 
@@ -39,7 +39,7 @@ def test_each_bounds_check_setting_compiles_in_its_own_process(monkeypatch):
 
 
 def test_batch_only_reaches_the_warm_up(monkeypatch):
-    """``cardlab compile --batch-only`` warms the batch kernel alone (sim.precompile.warm)."""
+    """``cardlab compile --batch-only`` warms the batch kernel alone (sim.run.precompile.warm)."""
     monkeypatch.setattr(precompile, "PLAY_ONE_GAME", "import sys; sys.exit({name!r} + ':' + str({batch_only!r}))")
     assert [r.error for r in precompile.compile_games(["toy"], batch_only=True)] == ["toy:True"]
     assert [r.error for r in precompile.compile_games(["toy"])] == ["toy:False"]

@@ -1,4 +1,4 @@
-"""The lever search of ``cardlab suggest`` (``sim.tuner.prescribe``, ``cardlab.advice``) on a
+"""The lever search of ``cardlab suggest`` (``sim.run.tuner.prescribe``, ``cardlab.advice``) on a
 constructed game whose levers have known effects (``tests.toy_levers``): seat 0's bonus of 3
 makes seat order the red line; ``lead_bonus=0`` evens it (found), ``coin_ends`` evens it halfway
 by sending half the games to the turn cap (rejected for that side effect)."""
@@ -10,10 +10,10 @@ import pytest
 
 from analysis.load import Run
 from cardlab import advice, api
-from sim.config import ConfigError, Table
+from sim.kit.config import ConfigError, Table
 from sim.games import get_game
-from sim.runner import RunOptions
-from sim.tuner.prescribe import Sizes, holds_for, search, singles
+from sim.run.runner import RunOptions
+from sim.run.tuner.prescribe import Sizes, holds_for, search, singles
 
 
 @pytest.fixture
@@ -115,8 +115,8 @@ def test_holds_for_says_which_populations_a_change_helps():
 def test_a_side_line_out_of_its_band_already_is_harmed_only_by_a_practical_worsening(lever_game):
     """Shared wins (band 5%) at 17%: +0.7 points is no veto; +2 points beyond noise is; a line in its
     band pushed out beyond noise is harmed whatever the size."""
-    from sim.levers import Line
-    from sim.tuner.prescribe import side_effect
+    from sim.kit.levers import Line
+    from sim.run.tuner.prescribe import side_effect
 
     cfg = lever_game.make_config()
     line = Line("rate:turn_cap", "the cap", hi=0.05)

@@ -129,7 +129,7 @@ def test_the_appendix_rows_are_the_listed_findings_in_order_and_units():
 def madness(tmp_path_factory):
     """2,000 madness games (enough for design findings), its control run (laws off) and a run of the
     same rules by greedy bots without a control run."""
-    from sim import runner
+    from sim.run import runner
     from sim.games.daifugo import GAME
 
     d = tmp_path_factory.mktemp("truth")
@@ -249,7 +249,7 @@ def test_calls_on_a_never_right_type_are_shared_out_per_caller():
     model) made all 30 calls on VIR, 30 of its 100 (Wilson); the model bots none, with no interval
     (by their model, not counted); each seat its own count: 20 of 50 and 10 of 350."""
     from analysis.games.faking_sick import calls_by_caller
-    from sim.stats import wilson
+    from sim.run.stats import wilson
 
     t = calls_by_caller(calls_run(), "VIR").set_index("caller")
     assert t.loc["seat 0", "share on VIR"] == pytest.approx(0.4) and t.loc["seat 1", "share on VIR"] == pytest.approx(10 / 350)

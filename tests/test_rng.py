@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim import rng
+from sim.kit import rng
 
 
 def test_stream_is_pinned():

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from analysis import robustness as rb
-from sim.config import ConfigError, RunConfig
-from sim.stats import rank_agreement, spearman
+from sim.kit.config import ConfigError, RunConfig
+from sim.run.stats import rank_agreement, spearman
 from tests.test_cli import cardlab, one_line_error
 
 

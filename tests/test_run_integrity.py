@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from analysis.load import Run
-from sim import runner, store
-from sim.config import ConfigError
-from sim.store import RunDir, check_run, require_intact
+from sim.run import runner, store
+from sim.kit.config import ConfigError
+from sim.run.store import RunDir, check_run, require_intact
 
 
 def run(cfg, out, games=500, **kw):

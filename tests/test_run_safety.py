@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from analysis.load import Run
-from sim import runner
-from sim.config import ConfigError
-from sim.store import LOCK, RunDir, rebuild_manifest, writer_lock
+from sim.run import runner
+from sim.kit.config import ConfigError
+from sim.run.store import LOCK, RunDir, rebuild_manifest, writer_lock
 from tests.test_cli import ROOT, cardlab, one_line_error, result_times
 from tests.test_runner import assert_same as same_tables, tables
 

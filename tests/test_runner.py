@@ -7,9 +7,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis.load import Run
-from sim import runner
-from sim.config import ConfigError
-from sim.store import RunDir
+from sim.run import runner
+from sim.kit.config import ConfigError
+from sim.run.store import RunDir
 
 
 def tables(path):

@@ -1,4 +1,4 @@
-"""The scenario envelope every game shares (sim/scenario.py, docs/scenarios.md): field checks
+"""The scenario envelope every game shares (sim/kit/scenario.py, docs/scenarios.md): field checks
 with the same one-line messages, unused and forced decisions in the output, stop_at_forced."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games import MODULES, get_game
 from tests.game_cases import case
 

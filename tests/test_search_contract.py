@@ -1,4 +1,4 @@
-"""The search's hidden-information contract (sim.search), checked for every registered game with a
+"""The search's hidden-information contract (sim.kit.search), checked for every registered game with a
 search bot (``Step.search_module``; its all-seeing and weighted variants where the game has them).
 
 The search does not peek: what the seat cannot see, permuted as its view allows, leaves its choice
@@ -19,8 +19,8 @@ import pytest
 
 from sim.games import get_game
 from sim.games.base import seat_bots
-from sim.search import MODE_HONEST, MODE_SEEING, MODE_WEIGHTED, sub_key
-from sim.search_params import SEARCH, SEARCH_BOTS, SEEING, WEIGHTED
+from sim.kit.search import MODE_HONEST, MODE_SEEING, MODE_WEIGHTED, sub_key
+from sim.kit.search_params import SEARCH, SEARCH_BOTS, SEEING, WEIGHTED
 from tests.game_cases import case
 from tests.searching import (
     case_states, driver_of, hidden_rules, keep_the_true_game, search_budget, search_choice, search_config, stream_key,

@@ -1,7 +1,7 @@
 """The shape of the code: no function of the source tree takes more than MAX_PARAMS parameters.
 
-Options that travel together are one object (``sim.config.Table``, ``sim.config.RunOptions``,
-``sim.tuner.TuneSpec``, ...), not a row of loose parameters. The typer commands of
+Options that travel together are one object (``sim.kit.config.Table``, ``sim.kit.config.RunOptions``,
+``sim.run.tuner.TuneSpec``, ...), not a row of loose parameters. The typer commands of
 cardlab/cli.py are exempt: each of their parameters is one command-line option. So are the
 functions of NOT_YET, each a known case still to be reshaped (compiled kernels among them).
 """
@@ -13,12 +13,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("cardlab", "sim", "analysis", "reports")
 MAX_PARAMS = 8
 NOT_YET = {
-    ("sim/search.py", "decide"), ("sim/search.py", "__init__"), ("sim/kernel_util.py", "step_op"),
+    ("sim/kit/search.py", "decide"), ("sim/kit/search.py", "__init__"), ("sim/kit/kernel_util.py", "step_op"),
     ("analysis/bot_diagnostics.py", "_fixed_draft_diagnostic"), ("analysis/charts.py", "band"),
     ("analysis/games/daifugo.py", "prescriptions"), ("sim/games/virus_dogs/kernel/__init__.py", "run_games"),
     ("sim/games/virus_dogs/kernel/search.py", "search_decide"),
     ("sim/games/faking_sick/kernel/search.py", "search_decide"),
-    ("sim/vector.py", "batch_reset"), ("sim/vector.py", "batch_step"), ("sim/vector.py", "batch_go"),
+    ("sim/kit/vector.py", "batch_reset"), ("sim/kit/vector.py", "batch_step"), ("sim/kit/vector.py", "batch_go"),
     ("sim/games/daifugo/kernel/search.py", "search_decide"),
 }
 

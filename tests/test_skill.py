@@ -136,7 +136,7 @@ def test_precision_stops_each_pairing_at_its_half_width(tmp_path):
 
 
 def test_plan_every_player_against_the_reference_and_the_top_against_the_bottom():
-    from sim.ladder import Player as P, plan
+    from sim.run.ladder import Player as P, plan
 
     names = lambda players, ref: [p.name for p in plan(players, ref)]  # noqa: E731
     assert names([P("random"), P("cautious"), P("search", 64)], P("cautious")) == [

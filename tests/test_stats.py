@@ -1,4 +1,4 @@
-"""sim.stats, the one statistics stack: statsmodels/scipy.stats on aggregated counts, each
+"""sim.run.stats, the one statistics stack: statsmodels/scipy.stats on aggregated counts, each
 interval with the test that inverts it, the edge cases a report meets (no games in a group,
 no variation), imported only when used."""
 
@@ -80,7 +80,7 @@ def test_basic_bootstrap_p_inverts_the_basic_interval():
 
 
 def test_reading_a_report_module_imports_no_statistics_library_until_used():
-    code = ("import sys, sim.stats, sim.metrics, analysis.findings, reports.build\n"
+    code = ("import sys, sim.run.stats, sim.run.metrics, analysis.findings, reports.build\n"
             "assert not {'statsmodels', 'scipy.stats'} & set(sys.modules), 'imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -1,4 +1,4 @@
-"""The step contract (sim.step, docs/adding-a-game.md) and the search contract (sim.search),
+"""The step contract (sim.kit.step, docs/adding-a-game.md) and the search contract (sim.kit.search),
 checked for every registered game that has them (``Game.step``; ``Step.search_module``); what a
 search seat cannot see: tests/test_search_contract.py.
 
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from sim.games import MODULES, get_game
-from sim.search import N_STATS, SearchFields
-from sim.layout import Layout
-from sim.step import BOT_ANSWER, NAMES, STATUS, StepFields
+from sim.kit.search import N_STATS, SearchFields
+from sim.kit.layout import Layout
+from sim.kit.step import BOT_ANSWER, NAMES, STATUS, StepFields
 from tests.engines import engines_agree, same_for_any_workers
 from tests.game_cases import case
 from tests.searching import search_config, search_states
@@ -32,7 +32,7 @@ STEP_GAMES_PER_VARIANT = 6
 def _step_of(game):
     step = getattr(game, "step", None)
     if step is None:
-        pytest.skip(f"{game.name} has no step contract (Game.step, sim/step.py)")
+        pytest.skip(f"{game.name} has no step contract (Game.step, sim/kit/step.py)")
     return step
 
 
@@ -108,13 +108,13 @@ def test_step_contract_names_and_layout(game):
     k = step.kernel()
     for name in NAMES:
         assert callable(getattr(k, name)), name
-    assert k.SIZE == k.LAYOUT.size  # the one buffer, declared through sim.layout
+    assert k.SIZE == k.LAYOUT.size  # the one buffer, declared through sim.kit.layout
     buf = step.start(game.make_config(seed=1), 0)
     assert buf.shape == (k.SIZE,) and buf.dtype == np.int64
 
 
 def test_step_fields_are_declared_alike(game):
-    """Every game declares the step contract's fields through sim.step.StepFields: those it has
+    """Every game declares the step contract's fields through sim.kit.step.StepFields: those it has
     under the shared names and docs, in the shared order, the scalars in one run; every game has
     the driver seats, the pending decision, the script and the snapshot."""
     layout = _step_of(game).kernel().LAYOUT
@@ -265,7 +265,7 @@ def test_decisions_column_counts_the_decisions_the_reference_engine_asks(game):
 # ---- the search contract ----------------------------------------------------------------------
 
 def test_search_fields_are_declared_alike(game):
-    """Every game with a search bot declares the search's fields through sim.search.SearchFields:
+    """Every game with a search bot declares the search's fields through sim.kit.search.SearchFields:
     all of them, under the shared names and docs, in the shared order, in one run."""
     _search_of(game)
     layout = game.step.kernel().LAYOUT
@@ -342,7 +342,7 @@ def test_reference_engines_import_no_kernel(name):
     assert files
     for f in files:
         fast = {m for m in imported_modules(f, f"{package}.reference")
-                if any(part.startswith("kernel") for part in m.split(".")) or m in ("sim.search", "sim.search_twin")}
+                if any(part.startswith("kernel") for part in m.split(".")) or m in ("sim.kit.search", "sim.kit.search_twin")}
         assert not fast, f"{f.relative_to(root.parents[2])} imports {sorted(fast)}"
 
 

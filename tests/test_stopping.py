@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from sim import runner
-from sim.config import ConfigError
-from sim.metrics import read_counts, resolve, sample_columns
-from sim.stopping import StoppingRule
-from sim.store import RunDir
+from sim.run import runner
+from sim.kit.config import ConfigError
+from sim.run.metrics import read_counts, resolve, sample_columns
+from sim.run.stopping import StoppingRule
+from sim.run.store import RunDir
 
 
 def stopping(rule: StoppingRule, batch_size: int | None = None, workers: int = 1) -> runner.RunOptions:
@@ -107,7 +107,7 @@ def test_precision_on_the_spread_beyond_chance(toy, tmp_path):
 def test_played_batches_hand_their_counts_back_kept_ones_are_read(toy, tmp_path, monkeypatch):
     # the stopping rule folds the counts it is handed: the workers return them with each batch, and
     # the runner reads only the batches kept from an earlier invocation; the stop is the same either way
-    import sim.runner
+    import sim.run.runner
 
     read = []
 
@@ -115,7 +115,7 @@ def test_played_batches_hand_their_counts_back_kept_ones_are_read(toy, tmp_path,
         read.extend(batches)
         return read_counts(game, rd, batches)
 
-    monkeypatch.setattr(sim.runner, "read_counts", spy)
+    monkeypatch.setattr(sim.run.runner, "read_counts", spy)
     cfg = toy.make_config(players=2, seed=3)
     out = tmp_path / "h"
     first = runner.run(cfg, 6_000, out, stopping(StoppingRule(0.05), batch_size=200))

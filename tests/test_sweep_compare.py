@@ -16,8 +16,8 @@ from analysis import compare as C
 from analysis import findings as F
 from analysis import sweep as S
 from analysis.load import Run
-from sim import runner
-from sim.config import ConfigError
+from sim.run import runner
+from sim.kit.config import ConfigError
 from tests.test_cli import cardlab, one_line_error
 
 

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from cardlab import api
-from sim.config import ConfigError, RunOptions, Table, read_toml
-from sim.tuner import Checks, TuneSpec, parse_objectives
+from sim.kit.config import ConfigError, RunOptions, Table, read_toml
+from sim.run.tuner import Checks, TuneSpec, parse_objectives
 from tests.test_cli import cardlab, one_line_error
 
 # The toy game: the lucky bot adds lucky_bonus to its card 0..12; the higher card wins, ties are shared
@@ -98,7 +98,7 @@ def test_api_rejects_no_goal_and_a_metric_twice(tmp_path):
 
 def test_space_from_toml_file_and_cli_items(tmp_path):
     from sim.games import get_game
-    from sim.tuner import Dim, parse_space
+    from sim.run.tuner import Dim, parse_space
 
     vd = get_game("virus-dogs")
     f = tmp_path / "space.toml"

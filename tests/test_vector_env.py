@@ -1,4 +1,4 @@
-"""The batched environment (``cardlab.vector_env``, cardlab/vector_rl.py over sim/vector.py) of
+"""The batched environment (``cardlab.vector_env``, cardlab/vector_rl.py over sim/kit/vector.py) of
 every registered game with a vector module: the same games, observations, masks and rewards as
 the AEC environment (``cardlab.env``) fed the same actions, the compiled action ids against the
 observation module's, no peeking, the autoreset, scripted bots inside the engine against
@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 import cardlab
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games import available, get_game
-from sim.step import observe
+from sim.kit.step import observe
 
 
 @pytest.fixture(params=available())
 def game(request):
     g = get_game(request.param)
     if not getattr(getattr(g, "step", None), "vector_module", ""):
-        pytest.skip(f"{g.name} has no vector module (Step.vector_module, sim/step.py)")
+        pytest.skip(f"{g.name} has no vector module (Step.vector_module, sim/kit/step.py)")
     return g
 
 

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from sim import rng
-from sim.config import BotParam, BotSpec, ConfigError, Param
+from sim.kit import rng
+from sim.kit.config import BotParam, BotSpec, ConfigError, Param
 from sim.games.base import SEAT_KEYS, Game, Table, seat_keys
-from sim.kernel_util import seat_bot
+from sim.kit.kernel_util import seat_bot
 
 
 @njit(cache=True)

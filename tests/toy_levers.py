@@ -5,7 +5,7 @@ Each of three seats draws a card 0..12 and the highest card wins (ties shared); 
 line. Two levers may move it: ``lead_bonus`` (0 makes the seats even: its known effect) and
 ``coin_ends`` (true: a coin ends every other game at the turn cap with a winner drawn at random,
 which halves the seat gap but sends half the games to the turn cap: a harmful side effect).
-Both engines are the same plain Python, one ``sim.rng.Rng(seed, game)`` per game.
+Both engines are the same plain Python, one ``sim.kit.rng.Rng(seed, game)`` per game.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim import rng
-from sim.config import BotSpec, Param
+from sim.kit import rng
+from sim.kit.config import BotSpec, Param
 from sim.games.base import SEAT_KEYS, Game, Table, seat_keys
-from sim.levers import STALL_BAND, Lever, Line
+from sim.kit.levers import STALL_BAND, Lever, Line
 
 SEATS, CAP = "seat_spread", "rate:turn_cap"
 

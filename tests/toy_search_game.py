@@ -5,7 +5,7 @@ not use; ``random`` plays as ``plain``. The stand-in gives tests/test_eligibilit
 player whose strength the ladder rates for certain; the toy's real search bot is tests/toy_step/
 (high card with one redraw)."""
 
-from sim.config import BotParam, BotSpec
+from sim.kit.config import BotParam, BotSpec
 from tests.toy_game import HighCard
 
 

@@ -53,7 +53,7 @@ def attach_advice(runs: list, advices: list[dict]) -> None:
         run.advice = by_digest.pop(run.config.digest(), None)
         run.advice_from = None
     if by_digest:
-        from sim.config import ConfigError
+        from sim.kit.config import ConfigError
 
         lost = next(iter(by_digest.values()))
         raise ConfigError(f"the advice made from {lost['source']} needs that run in the report too")

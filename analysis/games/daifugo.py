@@ -15,7 +15,7 @@ from analysis.games.daifugo_vp import vp_check
 from analysis.games.daifugo_control import BASE_GAME, base_game, control_command, control_config  # noqa: F401 (hooks)
 from analysis.games.daifugo_skill import skill_sections  # noqa: F401 (the skill ladder's hook)
 from analysis.sections import Section
-from sim.stats import mean_test, wilson
+from sim.run.stats import mean_test, wilson
 
 
 

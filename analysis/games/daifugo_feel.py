@@ -16,7 +16,7 @@ from analysis.games.daifugo_control import base_game
 from analysis.sections import Section
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 from sim.games.daifugo.tables import FEEL_COLS
-from sim.stats import fdr_bh, mean_ci_from, mean_difference, rate_difference, wilson, with_rates
+from sim.run.stats import fdr_bh, mean_ci_from, mean_difference, rate_difference, wilson, with_rates
 
 FEEL_TITLE = "Game feel: lead changes, comebacks and ties"
 PP = 100.0  # rates are drawn in percentage points

@@ -25,8 +25,8 @@ from typing import Callable
 import numpy as np
 
 from analysis.games import daifugo_rule_cards as rule_cards
-from sim.metrics import Estimate
-from sim.tuner.prescribe import holds_for, side_effect, toward
+from sim.run.metrics import Estimate
+from sim.run.tuner.prescribe import holds_for, side_effect, toward
 
 LAW_SEED_OFFSET = 6_000_029  # the law checks play the source seed + this (+ 1 for the strong population)
 MIN_SHARE = 0.01  # a law effect of at least 1 percentage point on a share is out of band
@@ -130,8 +130,8 @@ def _play(source, cfg, games: int, out: Path, workers: int):
     its law effects are measured against the base game as the report's are."""
     from analysis.games.daifugo_control import control_config
     from analysis.load import Run
-    from sim import runner
-    from sim.runner import RunOptions
+    from sim.run import runner
+    from sim.run.runner import RunOptions
 
     runs = []
     for c in (cfg, control_config(cfg)):
@@ -206,7 +206,7 @@ def _difference(a: dict, b: dict) -> dict:
 
 def _population(before: dict, after: dict, band: list[float]) -> dict:
     """One population's check: the law's effect before and after, and which way it moved
-    (``sim.tuner.prescribe.toward``)."""
+    (``sim.run.tuner.prescribe.toward``)."""
     d = _difference(after, before)
     way = toward(Estimate(d["value"], d["lo"], d["hi"]), before["value"], tuple(band))
     return {"before": before, "after": after, "change": d, "in_band": bool(_gap(after, band) == 0),
@@ -216,7 +216,7 @@ def _population(before: dict, after: dict, band: list[float]) -> dict:
 def side_effects(source, before, after) -> list[dict]:
     """The game's metric lines on the run's config and on the change (same seed), each marked
     harmful when the change takes it out of its band beyond noise (``side_effect``)."""
-    from sim.metrics import read_counts, sample_columns
+    from sim.run.metrics import read_counts, sample_columns
 
     game = source.game
     catalog = sample_columns(game, before.config)

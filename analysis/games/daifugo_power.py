@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from sim.games.daifugo.rules import N_RULE_CARDS
-from sim.stats import basic_interval, fdr_bh, mean_test, rank_correlation
+from sim.run.stats import basic_interval, fdr_bh, mean_test, rank_correlation
 
 CARDS = tuple(range(1, N_RULE_CARDS + 1))
 SHIFTS = (-3, -2, -1, 1, 2, 3)  # VP changes whose effect on the edge is read from the final scores
@@ -150,7 +150,7 @@ def vp_changes(power: pd.DataFrame) -> dict[int, int]:
 
 def first_pick_correlation(power: pd.DataFrame) -> dict[str, dict]:
     """Spearman's correlation of the cards' first-pick share with their raw and with their
-    draft-order-free edge (``sim.stats.rank_correlation``)."""
+    draft-order-free edge (``sim.run.stats.rank_correlation``)."""
     return {k: rank_correlation(power["first_pick"], power[k]) for k in ("raw_edge", "edge")}
 
 

@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from sim.stats import (basic_interval, basic_p, chi_square_p, estimate_test, fdr_bh, grouped_ols, mean_ci_from, mean_difference,
+from sim.run.stats import (basic_interval, basic_p, chi_square_p, estimate_test, fdr_bh, grouped_ols, mean_ci_from, mean_difference,
                        mean_test, wilson)
 from sim.games.daifugo.rules import CARD_NAMES, N_RULE_CARDS
 
@@ -55,7 +55,7 @@ def _clean(sd: float, mean: float) -> float:
 
 
 def _welch(m1, sd1, n1, m2, sd2, n2) -> dict:
-    """Difference of two means with Welch's interval and test (``sim.stats.mean_difference``),
+    """Difference of two means with Welch's interval and test (``sim.run.stats.mean_difference``),
     rounding noise of a constant treated as no spread."""
     sd1, sd2 = _clean(sd1, m1), _clean(sd2, m2)
     return mean_difference(m1, sd1 ** 2, n1, m2, sd2 ** 2, n2)
@@ -236,7 +236,7 @@ class Strata:
 
 
 def _z(d: float, var: float) -> dict:
-    """A difference with its variance: normal interval and test (``sim.stats.estimate_test``)."""
+    """A difference with its variance: normal interval and test (``sim.run.stats.estimate_test``)."""
     return estimate_test(d, np.sqrt(var) if np.isfinite(var) and var > 0 else np.nan)
 
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from analysis.games.daifugo_rule_cards import CARD_LIST, _bit, _held_cards, _in_force_rounds, label
 from analysis.sections import Section
-from sim.stats import fdr_bh, rate_difference
+from sim.run.stats import fdr_bh, rate_difference
 
 METHOD = (
     "Skill index of the challenger (s - e) / (1 - e), with s its share and e = 1/players. For a law, s is the "

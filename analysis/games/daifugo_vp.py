@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from analysis.games import daifugo_power as power
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 
 SEED_OFFSET = 3_000_017  # check rounds play the source seed + this + the round number
 MAX_ROUNDS = 3
@@ -112,7 +112,7 @@ def player(source, out: Path, games: int, options, scale: int = 1, bots: tuple[s
     ``scale``, ``scaled``; ``bots``: other bots in the seats) with changed VPs, ``games`` games on
     ``seed`` into ``out/name`` (resumed if there; ``options``: a ``RunOptions``), opened."""
     from analysis.load import Run
-    from sim import runner
+    from sim.run import runner
 
     config = dataclasses.replace(source.config, bots=bots, bot_params={}) if bots else source.config
     params, weights = scaled(source, scale, config)
@@ -138,7 +138,7 @@ def prescription(source, out: Path, games: int, workers: int, notify: Callable[[
     """The precept line's prescription (``analysis.advice``): the VP search (``suggest``) with the
     run's bots, then the chosen VPs against the VPs now played by the strong bot in every seat
     on fresh games; ``precepts``: the VP search itself (the scorecard's columns)."""
-    from sim.runner import RunOptions
+    from sim.run.runner import RunOptions
 
     options = RunOptions(workers=workers)
     vp = suggest(source, player(source, out / "precepts", games, options, scale), rounds, notify, scale)
@@ -209,6 +209,6 @@ def _population(imb: dict) -> dict:
 
 
 def _holds(pops: dict) -> str:
-    from sim.tuner.prescribe import holds_for
+    from sim.run.tuner.prescribe import holds_for
 
     return holds_for(pops)

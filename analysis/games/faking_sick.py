@@ -11,7 +11,7 @@ from analysis import card_power, changes, charts, queries
 from analysis.candidate import Candidate, Mark
 from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
-from sim.stats import mean_ci_from, rate_table, wilson
+from sim.run.stats import mean_ci_from, rate_table, wilson
 from sim.games.faking_sick.rules import LONG, TYPES
 from sim.games.faking_sick.tables import BANNABLE
 
@@ -316,7 +316,7 @@ def robustness_kinds(run, use_control: bool = False) -> list:
     """For ``analysis.robustness``: each played card type's call success (share of judged calls
     on it that were right) minus the call success of the calls on the other types (Newcombe)."""
     from analysis.kinds import Kind, frame
-    from sim.stats import rate_difference
+    from sim.run.stats import rate_difference
 
     t = run.sql("SELECT card, sum(calls)::BIGINT AS n, sum(successes)::BIGINT AS s FROM calls GROUP BY card ORDER BY card")
     n_all, s_all = int(t["n"].sum()), int(t["s"].sum())

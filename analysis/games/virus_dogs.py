@@ -11,7 +11,7 @@ from analysis import card_power, changes, charts, queries
 from analysis.candidate import Candidate, Mark
 from analysis.feel import feel_mean, feel_rate, lead_chart, length_tail
 from analysis.sections import Section
-from sim.stats import wilson, with_rates
+from sim.run.stats import wilson, with_rates
 from sim.games.virus_dogs.rules import CAUSES, CODE_OF, OUTCOMES
 
 CARDS = ("tp", "ctl", "qrn", "doc", "ant", "amb", "msk", "bm", "shf", "cgh", "exc")
@@ -364,7 +364,7 @@ def robustness_kinds(run, use_control: bool = False) -> list:
     """For ``analysis.robustness``: per action card, the win rate of seat-games that played it
     minus that of those that did not (associational; Newcombe), as in "Action-card usage"."""
     from analysis.kinds import Kind, frame
-    from sim.stats import rate_difference
+    from sim.run.stats import rate_difference
 
     use = bot_counts(run).sum()
     n, w = int(use["n"]), int(use["wins"])

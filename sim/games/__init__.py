@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 import os
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 
 MODULES = {
     "virus-dogs": "sim.games.virus_dogs",

@@ -17,8 +17,8 @@ game supplies only
 ``run_batch`` and ``replay`` are written once here from those hooks. The game imports nothing
 of reports: it names its report module (``report_module``, e.g. ``analysis/games/<game>.py``)
 and the prefixes of its rule IDs (``rule_id_prefixes``), so the plug-in is a game's one entry
-in the registry (``sim.games``). Likewise it names its step contract's ``sim.step.Step`` class
-(``step_class``) and its learned bot's feature module (``learned_module``, ``sim.learned``):
+in the registry (``sim.games``). Likewise it names its step contract's ``sim.kit.step.Step`` class
+(``step_class``) and its learned bot's feature module (``learned_module``, ``sim.kit.learned``):
 ``step`` and ``learned`` import them on first use, so loading a game imports no numba.
 """
 
@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from sim.config import BotParam, BotSpec, ConfigError, Param, RunConfig
+from sim.kit.config import BotParam, BotSpec, ConfigError, Param, RunConfig
 
 ENGINES = ("fast", "reference")
 
@@ -112,11 +112,11 @@ class Game:
     # The prefixes of the rule IDs its code cites (``VD`` of ``VD-4.2``), each defined in the
     # rules page docs/rules/<name>.md (tests/test_rule_ids.py).
     rule_id_prefixes: ClassVar[tuple[str, ...]] = ()
-    # The import names of the game's ``sim.step.Step`` subclass ("package.module.Class") and of its
-    # learned bot's feature module (``sim.learned``); "" for a game without one.
+    # The import names of the game's ``sim.kit.step.Step`` subclass ("package.module.Class") and of its
+    # learned bot's feature module (``sim.kit.learned``); "" for a game without one.
     step_class: ClassVar[str] = ""
     learned_module: ClassVar[str] = ""
-    # What a designer may change (``sim.levers.Lever``), the boolean games columns that mark a stall
+    # What a designer may change (``sim.kit.levers.Lever``), the boolean games columns that mark a stall
     # (column -> words: "the turn cap"), the bot a strong population plays every seat with (checks of
     # advice under strong play; "" for none) and the prefixes of the game's own rule lines, which its
     # report module measures (daifugo's "precept_imbalance").
@@ -130,7 +130,7 @@ class Game:
 
     @cached_property
     def step(self):
-        """The step contract (sim.step): the fast engine one decision at a time (None without one)."""
+        """The step contract (sim.kit.step): the fast engine one decision at a time (None without one)."""
         if not self.step_class:
             return None
         module, _, name = self.step_class.rpartition(".")
@@ -138,13 +138,13 @@ class Game:
 
     @cached_property
     def learned(self):
-        """The learned bot's feature module (sim.learned; None without one)."""
+        """The learned bot's feature module (sim.kit.learned; None without one)."""
         return import_module(self.learned_module) if self.learned_module else None
 
     def rule_lines(self, cfg: RunConfig) -> list:
-        """The verdict's rule lines that a metric measures (``sim.levers.Line``): seat order, each
+        """The verdict's rule lines that a metric measures (``sim.kit.levers.Line``): seat order, each
         stall flag, shared wins and the game length (a change of at most ``LENGTH_BAND`` either way)."""
-        from sim.levers import LENGTH_BAND, SEAT_BAND, SHARED_BAND, STALL_BAND, Line
+        from sim.kit.levers import LENGTH_BAND, SEAT_BAND, SHARED_BAND, STALL_BAND, Line
 
         return [Line("seat_spread", "seat order", hi=SEAT_BAND, ideal=0.0),
                 *(Line(f"rate:{f}", f"games that end {'at' if 'cap' in w else 'in'} {w}", hi=STALL_BAND)
@@ -292,14 +292,14 @@ class Game:
     def reference_agent(self, cfg: RunConfig, index: int, bots: Any, wrap=None, rollout: Any = None) -> Any:
         """The agent of reference game ``index``: ``bots`` (the seats' bots, ``decide(engine,
         seat, kind, legal) -> option``, every reference engine's one bot interface), at a table
-        with search seats ``sim.search_twin.SearchSeats`` over a fast twin of the game (the search
+        with search seats ``sim.kit.search_twin.SearchSeats`` over a fast twin of the game (the search
         seats' rollout bots: ``rollout``, default ``bots``), given to ``wrap`` when set (the step
         contract's ``Forced.around``: a game driven from outside has no twin, its search seats play
         as their rollout bots in both engines)."""
-        from sim.search_params import seats_search
+        from sim.kit.search_params import seats_search
 
         if wrap is None and seats_search(cfg.bots):
-            from sim.search_twin import SearchSeats, twin_of
+            from sim.kit.search_twin import SearchSeats, twin_of
 
             bots = SearchSeats(bots, twin_of(self, cfg, index), self.step.kinds, rollout)
         return bots if wrap is None else wrap(bots)

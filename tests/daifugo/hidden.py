@@ -8,7 +8,7 @@ from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel import search as KS
 from sim.games.daifugo.kernel import state as S
 from sim.games.daifugo.kernel.step import resume_at
-from sim.step import STOP_AT_NEXT
+from sim.kit.step import STOP_AT_NEXT
 
 SWAP_TRIES = 4  # ``hidden_swaps`` tried on one state before it is given up
 

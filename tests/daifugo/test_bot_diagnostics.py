@@ -6,7 +6,7 @@ import pytest
 from analysis import bot_diagnostics as bd
 from analysis.games import daifugo
 from analysis.load import Run
-from sim import runner
+from sim.run import runner
 from sim.games.daifugo import GAME
 
 BOTS = ["random", "strategist", "random", "strategist"]

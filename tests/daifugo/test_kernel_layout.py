@@ -1,4 +1,4 @@
-"""The kernel's buffer is declared once by name (sim/layout.py) and sized by the rules and tables."""
+"""The kernel's buffer is declared once by name (sim/kit/layout.py) and sized by the rules and tables."""
 
 from sim.games.daifugo import kernel as K
 from sim.games.daifugo import rules as R

@@ -5,7 +5,7 @@ law card drawn and set aside, the madness precepts revealed and drafted as with 
 import pandas as pd
 import pytest
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games.daifugo import GAME
 from tests.engines import engines_agree
 

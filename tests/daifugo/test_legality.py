@@ -13,7 +13,7 @@ from sim.games.daifugo import bot_params
 from sim.games.daifugo.plays import SET, Play, joker_single, stairs_of
 from sim.games.daifugo.reference import Engine
 from sim.games.daifugo.rules import JOKER
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 
 def candidate_plays(hand):

@@ -12,7 +12,7 @@ from sim.games.daifugo.reference.bots import BotAgent
 from sim.games.daifugo import bot_params
 from sim.games.daifugo.plays import JOKER_SINGLE
 from sim.games.daifugo.reference import Engine
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 
 def kernel_state(eng):

@@ -160,7 +160,7 @@ def test_paired_imbalance_of_a_run_with_itself_changes_by_exactly_nothing(favour
 
 def test_an_advice_needs_its_run_and_a_damaged_advice_file_is_a_one_line_error(tmp_path):
     from analysis.games import attach_advice
-    from sim.config import ConfigError
+    from sim.kit.config import ConfigError
 
     source = DraftRun(draft_game(50, seed=1, bonus={}), seed=1, path="src")
     advice = {"source": "runs/src", "source_digest": source.config.digest(), "answer": {}}
@@ -181,7 +181,7 @@ def test_an_advice_needs_its_run_and_a_damaged_advice_file_is_a_one_line_error(t
 
 def test_on_a_finer_point_scale_a_card_worth_half_a_vp_gets_a_printable_change():
     """Card 12 adds half a point: a whole VP less overshoots, one VP on the doubled scale undoes it."""
-    from sim.config import RunConfig
+    from sim.kit.config import RunConfig
     from sim.games import get_game
 
     run = DraftRun(draft_game(6000, seed=5, bonus={12: 0.5}), seed=5, params={"precept_vp_12": 1})
@@ -208,7 +208,7 @@ def test_on_a_finer_point_scale_a_card_worth_half_a_vp_gets_a_printable_change()
 
 
 def test_the_finer_scale_is_the_same_game_with_every_point_and_vp_weight_scaled():
-    from sim.config import RunConfig
+    from sim.kit.config import RunConfig
     from sim.games import get_game
 
     game = get_game("daifugo")

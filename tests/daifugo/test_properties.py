@@ -8,7 +8,7 @@ from sim.games.daifugo.reference.bots import BotAgent
 from sim.games.daifugo import bot_params
 from sim.games.daifugo.reference import Engine
 from sim.games.daifugo.rules import CARD_IDS
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 
 class CheckingAgent(BotAgent):

@@ -4,7 +4,7 @@ import pytest
 
 from analysis.glossary import header_text
 from analysis.load import Run
-from sim import runner
+from sim.run import runner
 from analysis.games.daifugo import sections
 from sim.games.daifugo import GAME
 

@@ -5,7 +5,7 @@ Each test cites the spec section / DEC id it checks (spec: daifugo-rule-cards.md
 
 import pytest
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games.daifugo import GAME
 
 from .test_scenarios import F0, F1, F2, F3, PASS, P, illegal, legal, run

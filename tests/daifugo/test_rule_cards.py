@@ -235,7 +235,7 @@ def test_madness_control_keeps_the_precepts_out_of_the_law_effects():
 def test_grouped_ols_equals_unit_level_ols():
     import statsmodels.api as sm
 
-    from sim.stats import grouped_ols
+    from sim.run.stats import grouped_ols
 
     rng = np.random.default_rng(3)
     groups = rng.integers(0, 6, 2000)

@@ -649,7 +649,7 @@ def test_joker_top_without_as_respects_the_suit_lock():
     ("precept_points", [0, 0, 0, "x"], "'precept_points' must list 4 integers, got [0, 0, 0, 'x']"),
 ])
 def test_malformed_state_field(field, value, message):
-    from sim.config import ConfigError
+    from sim.kit.config import ConfigError
 
     spec = {"game": "daifugo", "params": {"rounds": 1}, "state": {"hands": [F0, F1, F2, F3], field: value}}
     with pytest.raises(ConfigError) as e:

@@ -1,4 +1,4 @@
-"""The daifugo search bot (sim.search, kernel/search.py): it leaves setup decisions to its rollout bot.
+"""The daifugo search bot (sim.kit.search, kernel/search.py): it leaves setup decisions to its rollout bot.
 That it does not peek at the opponents' hands, the set-aside or removed cards or the rule deck's
 order (§2.4, DEC-1, DEC-16; what a seat cannot see: tests/daifugo/hidden.py) is
 tests/test_search_contract.py; its runs for any batch and worker count, the reference engine's play
@@ -10,7 +10,7 @@ from sim.games.daifugo import GAME
 from sim.games.daifugo import kernel as K
 from sim.games.daifugo.kernel import search as KS
 from sim.games.daifugo.kernel import state as S
-from sim.search import BOT_ANSWER
+from sim.kit.search import BOT_ANSWER
 from tests.searching import search_config
 
 CFG = search_config(GAME)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.games.daifugo_skill import _challenger_seat, skill_by_card
-from sim.kernel_util import seat_bot
+from sim.kit.kernel_util import seat_bot
 from tests.daifugo.test_rule_cards import PLAYERS, FrameRun
 
 LAW, PRECEPT = 5, 9

@@ -1,5 +1,5 @@
 """The daifugo search with weighted worlds (bots.WEIGHTED, kernel/search.likelihood,
-sim.search.decide): a world's weight is MISPLAY_EPSILON to the opponents' decisions in the trick
+sim.kit.search.decide): a world's weight is MISPLAY_EPSILON to the opponents' decisions in the trick
 the strategist's rule would not make. That it does not peek (§2.4, DEC-1, DEC-16) and that the
 driver marks its seat: tests/test_search_contract.py."""
 

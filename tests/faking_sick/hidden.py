@@ -8,7 +8,7 @@ from sim.games.faking_sick import kernel as K
 from sim.games.faking_sick.kernel import search as KS
 from sim.games.faking_sick.kernel import state as S
 from sim.games.faking_sick.rules import K_BPP, K_N, NT, VIR
-from sim.step import STOP_AT_NEXT
+from sim.kit.step import STOP_AT_NEXT
 
 
 def snap(x: int) -> int:

@@ -8,13 +8,13 @@ from matplotlib.figure import Figure
 
 from analysis.games.faking_sick import sections as report_sections
 from analysis.load import Run
-from sim import runner
+from sim.run import runner
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick.reference import bots as B
 from sim.games.faking_sick.reference import FakingSick
 from sim.games.faking_sick.reference.bots import wants_call
 from sim.games.faking_sick.rules import FEV, SNZ
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 
 def test_bluff_probability_grows_as_honest_options_run_out():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick.reference import FakingSick, seat_agent
 from sim.games.faking_sick.rules import VIR
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 BOTS = ["random", "honest", "bluffer", "caller"]
 

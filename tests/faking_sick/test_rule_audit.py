@@ -493,7 +493,7 @@ def test_format_attack_synonyms():
 
 def test_format_malformed_state():
     """Malformed input is a ConfigError with a one-line message (VIR banned, bad codes)."""
-    from sim.config import ConfigError
+    from sim.kit.config import ConfigError
 
     with pytest.raises(ConfigError, match="VIR"):
         run({**T06, "banned": [["VIR", "INJ"], ["SNZ", "MSK"], ["FEV", "INJ"], ["FEV", "SNZ"]]})
@@ -529,7 +529,7 @@ def test_format_output_zones_add_up_to_the_deck():
     assert total == Counter({"VIR": 32, "FEV": 16, "SNZ": 16, "INJ": 8, "HDA": 8, "MSK": 8, "ICE": 8})
     again = run({k: v for k, v in st.items() if k != "turns"})
     assert again["state"]["hands"] == st["hands"] and again["state"]["draw"] == st["draw"]
-    from sim.config import ConfigError
+    from sim.kit.config import ConfigError
 
     with pytest.raises(ConfigError, match="virus_marker"):
         run({"virus_marker": ["VIR", "VIR"]})

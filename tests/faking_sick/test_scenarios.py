@@ -8,7 +8,7 @@ import pytest
 
 from sim.games.faking_sick import GAME
 from sim.games.faking_sick.reference import BotAgent, FakingSick, seat_agent
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 from .helpers import fill_draw, hand, legal, ms, run, state_cards
 

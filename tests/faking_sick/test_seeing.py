@@ -8,7 +8,7 @@ from sim.games.faking_sick import GAME
 def test_seeing_the_banned_cards_beats_the_honest_search_at_the_same_budget():
     """80 games of one search seat against three callers, budget 4, the same deals: the seat that
     sees the hidden cards (FS-11.3) wins more, the Newcombe 95% interval of the difference above 0."""
-    from sim.stats import rate_difference
+    from sim.run.stats import rate_difference
 
     wins = {}
     for bot in ("search", "seeing"):

@@ -15,7 +15,7 @@ from sim.games.faking_sick import kernel as K
 from sim.games.faking_sick.kernel import state as KS
 from sim.games.faking_sick import reference
 from sim.games.faking_sick.rules import K_PUSH, MAX_DECK, MAX_POOL, NT, TYPES
-from sim.rng import Rng
+from sim.kit.rng import Rng
 from tests.stepping import decisions
 
 STEP = GAME.step

@@ -1,5 +1,5 @@
 """The faking-sick search with weighted worlds (bots.WEIGHTED, kernel.search.likelihood,
-sim.search.decide): a world's weight is the epsilon-softened honest likelihood of the opponents'
+sim.kit.search.decide): a world's weight is the epsilon-softened honest likelihood of the opponents'
 plays. That it does not peek (FS-11.2/11.3) and that with every weight 1 it is the search:
 tests/test_search_contract.py."""
 

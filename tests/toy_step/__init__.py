@@ -1,5 +1,5 @@
 """High card with one redraw: the toy game (``tests.toy_game``) with a decision, so that it has
-the step contract and a search bot (``sim.step``, ``sim.search``): the template of a game's
+the step contract and a search bot (``sim.kit.step``, ``sim.kit.search``): the template of a game's
 kernel (``kernel/__init__.py``), reference engine (``reference/``) and search part (``search.py``).
 
 Each seat is dealt a card 0..12; then each seat in turn keeps it or redraws once, while fewer
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.config import BotParam, BotSpec, Param
-from sim.search_params import search_params
-from sim.step import Step
+from sim.kit.config import BotParam, BotSpec, Param
+from sim.kit.search_params import search_params
+from sim.kit.step import Step
 from tests.toy_game import HighCard
 
 from .reference import Bots, play
@@ -53,11 +53,11 @@ class HighCardRedraw(HighCard):
                                             "objective": 0.0, "horizon": 0.0})}
     bot_param_specs = (BotParam("nerve", 0.0, 1.0, "redraws a card below nerve x 13"),
                        *search_params({"plain": 0}, ("win",)))
-    step_class = "tests.toy_step.RedrawStep"  # the step contract (``sim.step``), made on first use
+    step_class = "tests.toy_step.RedrawStep"  # the step contract (``sim.kit.step``), made on first use
 
     def fast_batch(self, cfg, start, count):
         if "search" in cfg.bots:
-            from sim.search import N_STATS
+            from sim.kit.search import N_STATS
 
             from .kernel.search import search_batch
 

@@ -8,7 +8,7 @@ from sim.games.virus_dogs import kernel as K
 from sim.games.virus_dogs.kernel import search as KS
 from sim.games.virus_dogs.kernel import state as S
 from sim.games.virus_dogs.rules import V
-from sim.step import STOP_AT_NEXT
+from sim.kit.step import STOP_AT_NEXT
 
 NT, NF = S.NT, S.NF
 

@@ -181,7 +181,7 @@ def test_engines_agree_on_random_configs(overrides, bots, seed):
 
 
 def test_kernel_bots_read_their_parameters_in_ppm_as_the_reference_bots():
-    """The run vector holds bot parameters as float64 bits (sim.kernel_util.bot_param_words);
+    """The run vector holds bot parameters as float64 bits (sim.kit.kernel_util.bot_param_words);
     the kernel's bots read each in parts per million exactly as ``bots.ppm`` rounds it (ties to
     even), so both engines compare the same integer thresholds."""
     from sim.games.virus_dogs.reference.bots import ppm

@@ -5,11 +5,11 @@ from collections import Counter
 
 import pytest
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import Rules
-from sim.rng import Rng
+from sim.kit.rng import Rng
 from tests.virus_dogs.test_scenarios import (
     ANTISEPTIC, DECLARE, DECLARE_DRAWN, DRAW, END, HIDE, MARKET, MASK, MORE, SKIP, STOP, P, hand, ok, pl, play,
     run, said,

@@ -5,7 +5,7 @@ from collections import Counter
 from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import CODES, Rules
-from sim.rng import Rng
+from sim.kit.rng import Rng
 
 DRAW = {"type": "mode", "mode": "draw"}
 MASK = {"type": "mode", "mode": "mask"}

@@ -1,4 +1,4 @@
-"""The virus-dogs search bot (sim.search, kernel/search.py): its worlds keep what the seat saw (VD-22).
+"""The virus-dogs search bot (sim.kit.search, kernel/search.py): its worlds keep what the seat saw (VD-22).
 That it does not peek (VD-22; what a seat cannot see: tests/virus_dogs/hidden.py) is
 tests/test_search_contract.py; its runs for any batch and worker count, the reference engine's play
 of it and a search decision leaving the game as it was: tests/test_step_contract.py."""

@@ -1,5 +1,5 @@
 """The virus-dogs search with weighted worlds (bots.WEIGHTED, kernel.search.likelihood,
-sim.search.decide): a world's weight is the chance that the opponents kept its viruses hidden
+sim.kit.search.decide): a world's weight is the chance that the opponents kept its viruses hidden
 under the cautious rule softened by HIDE_EPSILON. That it does not peek (VD-22), that with every
 weight 1 it is the search and that the driver marks its seat: tests/test_search_contract.py."""
 

@@ -7,11 +7,11 @@ from operator import attrgetter
 
 import numpy as np
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games.base import Game, Table
 from sim.games.daifugo.levers import LEVERS
-from sim.rng import Rng
-from sim.search_params import SEARCH_BOTS, seats_search
+from sim.kit.rng import Rng
+from sim.kit.search_params import SEARCH_BOTS, seats_search
 
 from . import rules as R
 from . import tables as T
@@ -161,7 +161,7 @@ class Daifugo(Game):
 
     def fast_batch(self, cfg, start, count):
         if seats_search(cfg.bots):
-            from sim.search import N_STATS
+            from sim.kit.search import N_STATS
 
             from .kernel.search import search_batch
 

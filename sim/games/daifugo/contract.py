@@ -1,4 +1,4 @@
-"""Daifugō's step contract (``sim.step``; kernel side: ``kernel/step.py``, ``kernel/driven.py``).
+"""Daifugō's step contract (``sim.kit.step``; kernel side: ``kernel/step.py``, ``kernel/driven.py``).
 
 Option codes per kind (``Step.kinds``, the reference engine's names), listed by ``step_legal``
 in the reference engine's order of the same decision's options:
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.step import Step
+from sim.kit.step import Step
 
 from . import rules as R
 

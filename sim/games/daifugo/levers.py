@@ -1,9 +1,9 @@
-"""What a designer may change in Daifugō with rule cards to move a rule line (``sim.levers``),
+"""What a designer may change in Daifugō with rule cards to move a rule line (``sim.kit.levers``),
 nearest the printed rules first: each precept's VP (§1.5; the game's report module proposes a
 set of VP changes from the cards' power and checks it), who drafts first (DEC-5), and the strength of the laws with a strength parameter or variant."""
 
 from sim.games.daifugo.rules import N_RULE_CARDS
-from sim.levers import Lever
+from sim.kit.levers import Lever
 
 SEATS, PRECEPTS, LENGTH = "seat_spread", "precept_imbalance", "mean_plays"
 

@@ -20,7 +20,7 @@ from sim.games.daifugo.kernel.state import (DECK0, DECK_PTR, H0, K_PLAY, K_PULL_
                                             PKIND, PLO, PN, POPT, PPASS, PSEAT, PSTEP, REMOVED, UNDEALT, WIN0,
                                             popcount)
 from sim.games.daifugo.kernel.step import MAX_OPTIONS
-from sim.kernel_util import ix
+from sim.kit.kernel_util import ix
 
 SUBSETS = (K_TRIM, K_TEN_DISCARD, K_PULL_BACK)
 PENDING = np.array([PN, PPASS, PCARDS, PLO, PHI, PSTEP], dtype=np.int64)

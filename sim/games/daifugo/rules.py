@@ -15,7 +15,7 @@ resolution order (§4.26).
 
 from __future__ import annotations
 
-from sim.config import Param
+from sim.kit.config import Param
 
 N_RANKS = 13
 N_SUITS = 4

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.config import ConfigError
-from sim.rng import Rng
-from sim.scenario import Script, parse_envelope
+from sim.kit.config import ConfigError
+from sim.kit.rng import Rng
+from sim.kit.scenario import Script, parse_envelope
 
 from . import rules as R
 from .reference.bots import BOTS, BotAgent

@@ -59,7 +59,7 @@ import numpy as np
 import pandas as pd
 
 from sim.games.base import SEAT_KEYS, seat_keys
-from sim.layout import Layout
+from sim.kit.layout import Layout
 
 from .rules import MAX_PLAYERS, MAX_ROUNDS, N_RULE_CARDS, n_rounds
 

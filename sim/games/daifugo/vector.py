@@ -1,4 +1,4 @@
-"""Daifugō in the batched environment (``sim.vector``, ``cardlab.vector_env``): the compiled
+"""Daifugō in the batched environment (``sim.kit.vector``, ``cardlab.vector_env``): the compiled
 action ids (``observe.action_ids``: the code plus one; a subset decision's bit set of the chosen
 cards among the cards it chooses from), their inverse and the rewards (``observe.rewards``), and
 the batch's reset and step over the game's parts (``vector_go``)."""
@@ -12,8 +12,8 @@ from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel.state import K_PULL_BACK, K_TEN_DISCARD, K_TRIM, NP, PCARDS, PKIND, PSEAT, WIN0
 from sim.games.daifugo.kernel.step import step_go, step_legal
 from sim.games.daifugo.observe import observe_into
-from sim.kernel_util import ix
-from sim.vector import batch_go
+from sim.kit.kernel_util import ix
+from sim.kit.vector import batch_go
 
 
 def table(cfg) -> np.ndarray:
@@ -73,12 +73,12 @@ def rewards_into(b, out):
 
 @njit(cache=True, error_model="numpy")
 def go(b, op, x, seed, run, rest):
-    """``step_go`` with ``sim.vector``'s further argument (none here)."""
+    """``step_go`` with ``sim.kit.vector``'s further argument (none here)."""
     return step_go(b, op, x, seed, run)
 
 
 @njit(cache=True, error_model="numpy")
 def vector_go(a, ctl, run, table, actions, reset):
-    """``sim.vector.batch_go`` over daifugo's parts."""
+    """``sim.kit.vector.batch_go`` over daifugo's parts."""
     return batch_go(a, ctl, run, table, 0, actions, reset, PSEAT, go, step_legal, observe_into, action_ids_into,
                     option_of, rewards_into)

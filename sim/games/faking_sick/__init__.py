@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.config import ConfigError, RunConfig
+from sim.kit.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.faking_sick.levers import LEVERS
-from sim.search_params import seats_search
+from sim.kit.search_params import seats_search
 
 from . import rules
 from .reference.bots import BLUFFER, BOT_PARAMS, BOTS, DEFAULT_BOTS, HONEST, LEARNED, RANDOM
@@ -52,7 +52,7 @@ class FakingSick(Game):
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int) -> dict[str, np.ndarray]:
         if seats_search(cfg.bots):
-            from sim.search import N_STATS
+            from sim.kit.search import N_STATS
 
             from .kernel.search import search_batch
 

@@ -1,10 +1,10 @@
-"""Faking-sick's step contract (``sim.step``; kernel side: ``step_*`` in ``kernel/__init__.py``)."""
+"""Faking-sick's step contract (``sim.kit.step``; kernel side: ``step_*`` in ``kernel/__init__.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.step import Step
+from sim.kit.step import Step
 
 from .rules import MAX_OPTIONS
 

@@ -1,8 +1,8 @@
-"""What a designer may change in the faking-sick game to move a rule line (``sim.levers``),
+"""What a designer may change in the faking-sick game to move a rule line (``sim.kit.levers``),
 nearest the printed rules first: the turn cap (FS-9.6) is hit by tables that stall, seat order
 by who starts and how fast hands empty."""
 
-from sim.levers import Lever
+from sim.kit.levers import Lever
 
 CAP, SEATS, LENGTH = "rate:turn_cap", "seat_spread", "mean_turns"
 

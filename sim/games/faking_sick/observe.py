@@ -22,7 +22,7 @@ from sim.games.faking_sick.kernel.state import (ATK, ATK_T, BAN, BANNED, CLEARED
                                                 HAND, HS, LIMBO, ND, PKIND, PLAY_SUMS, POOL_SIZE, PSEAT, PUSH,
                                                 PUSH_BITS, REV_ALL, REVEALED, TO_MOVE, TURNS)
 from sim.games.faking_sick.rules import K_BPP, K_N, K_PUSH, MAX_PLAYERS, NT
-from sim.kernel_util import ix
+from sim.kit.kernel_util import ix
 
 DISCARD_TOP = 8  # the discard pile's cards shown, from the top
 PUSHES = FALLBACK + 1  # the first push action id
@@ -57,7 +57,7 @@ def action_ids(buf: np.ndarray, options: np.ndarray) -> np.ndarray:
 
 
 def size(buf: np.ndarray) -> int:
-    """The observation's length (``sim.step.observe``): the seat's banned cards vary with the rules."""
+    """The observation's length (``sim.kit.step.observe``): the seat's banned cards vary with the rules."""
     return 2 + len(PUBLIC) + 1 + NT + DISCARD_TOP + NT + int(buf[K_BPP])
 
 

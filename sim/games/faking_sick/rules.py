@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.config import ConfigError, Param, RunConfig
-from sim.layout import Layout
+from sim.kit.config import ConfigError, Param, RunConfig
+from sim.kit.layout import Layout
 
 NAME = "faking-sick"
 TYPES = ("VIR", "FEV", "SNZ", "INJ", "HDA", "MSK", "ICE")

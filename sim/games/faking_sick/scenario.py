@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from sim.config import ConfigError
-from sim.rng import Rng
-from sim.scenario import Script, parse_envelope
+from sim.kit.config import ConfigError
+from sim.kit.rng import Rng
+from sim.kit.scenario import Script, parse_envelope
 
 from .reference import bots as B
 from .reference import FakingSick, banned_counts

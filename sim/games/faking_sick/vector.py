@@ -1,4 +1,4 @@
-"""Faking-sick in the batched environment (``sim.vector``, ``cardlab.vector_env``): the compiled
+"""Faking-sick in the batched environment (``sim.kit.vector``, ``cardlab.vector_env``): the compiled
 action ids (``observe.action_ids``: a push is ``PUSHES`` plus its multiset's place, read from
 ``table``), their inverse and the rewards (``observe.rewards``), and the batch's reset and step
 over the game's parts (``vector_go``)."""
@@ -13,8 +13,8 @@ from sim.games.faking_sick.kernel import step_go, step_legal
 from sim.games.faking_sick.kernel.state import GAME_ROW, PKIND, PSEAT, PUSH
 from sim.games.faking_sick.observe import PUSHES, observe_into, push_ids
 from sim.games.faking_sick.rules import K_N
-from sim.kernel_util import ix
-from sim.vector import batch_go
+from sim.kit.kernel_util import ix
+from sim.kit.vector import batch_go
 
 WINNER = GAME_ROW + T.G["winner"]
 
@@ -53,12 +53,12 @@ def rewards_into(b, out):
 
 @njit(cache=True, error_model="numpy")
 def go(b, op, x, seed, run, rest):
-    """``step_go`` with ``sim.vector``'s further argument (none here)."""
+    """``step_go`` with ``sim.kit.vector``'s further argument (none here)."""
     return step_go(b, op, x, seed, run)
 
 
 @njit(cache=True, error_model="numpy")
 def vector_go(a, ctl, run, table, actions, reset):
-    """``sim.vector.batch_go`` over faking-sick's parts."""
+    """``sim.kit.vector.batch_go`` over faking-sick's parts."""
     return batch_go(a, ctl, run, table, 0, actions, reset, PSEAT, go, step_legal, observe_into, action_ids_into,
                     option_of, rewards_into)

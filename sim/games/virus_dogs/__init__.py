@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.config import ConfigError, RunConfig
+from sim.kit.config import ConfigError, RunConfig
 from sim.games.base import Game
 from sim.games.virus_dogs.levers import LEVERS
 from sim.games.virus_dogs import tables as tb
@@ -15,8 +15,8 @@ from sim.games.virus_dogs.reference.bots import BOT_PARAMS, BOTS, BotAgent, Bots
 ROLLOUT_BOTS = {BOTS[b].policy: b for b in ("random", "cautious", "aggressive", "learned")}
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import PARAMS, Rules
-from sim.rng import Rng
-from sim.search_params import seats_search
+from sim.kit.rng import Rng
+from sim.kit.search_params import seats_search
 
 
 class VirusDogs(Game):
@@ -64,7 +64,7 @@ class VirusDogs(Game):
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
         if seats_search(cfg.bots):
             from sim.games.virus_dogs.kernel.search import search_batch
-            from sim.search import N_STATS
+            from sim.kit.search import N_STATS
 
             return search_batch(self, cfg, start, count, np.zeros(N_STATS, dtype=np.int64))
         from sim.games.virus_dogs.kernel import run_fast

@@ -1,11 +1,11 @@
-"""Virus Dogs' step contract (``sim.step``; kernel side: ``step_*`` in ``kernel/__init__.py``)."""
+"""Virus Dogs' step contract (``sim.kit.step``; kernel side: ``step_*`` in ``kernel/__init__.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sim.games.virus_dogs import tables as tb
-from sim.step import Step
+from sim.kit.step import Step
 
 
 class VirusDogsStep(Step):

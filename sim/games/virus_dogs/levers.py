@@ -1,9 +1,9 @@
-"""What a designer may change in Virus Dogs to move a rule line (``sim.levers``), nearest the
+"""What a designer may change in Virus Dogs to move a rule line (``sim.kit.levers``), nearest the
 printed rules first. Hard-quarantine stalemates (VD-20.8) come from tables where no live player
 holds a hidden virus when the deck runs out: more viruses in play, or fewer ways to hide or
 cure them, make them rarer. Seat order comes from who starts (VD-3.5)."""
 
-from sim.levers import Lever
+from sim.kit.levers import Lever
 
 STALEMATE, SEATS, LENGTH = "rate:hq_stalemate", "seat_spread", "mean_turns"
 

@@ -12,7 +12,7 @@ from sim.games.virus_dogs.kernel.search import OWN_SEAT, PUBLIC_GAME, PUBLIC_SCA
 from sim.games.virus_dogs.kernel.state import (F_LIVE, MAX_PEEK, MAX_PENDING, MAX_SEATS, NF, NS, NT, O_GM, O_H,
                                                O_LIMBO, O_PEEK, O_PL, O_SM, S_CUR, S_LIMBO, S_N, S_PKIND,
                                                S_PSEAT)
-from sim.kernel_util import ix
+from sim.kit.kernel_util import ix
 
 PUBLIC = np.concatenate([PUBLIC_SCALARS, O_GM + PUBLIC_GAME])
 SIZE = 2 + len(PUBLIC) + MAX_SEATS * (NF + len(PUBLIC_SEAT)) + len(OWN_SEAT) + 2 * NT + 2 * MAX_PEEK

@@ -2,13 +2,13 @@
 
 Card codes are small integers in the order of the spec's VD-1 table. The deck is an
 ordered pile stored bottom-first: index 0 is the bottom card and the last index is the top
-(the next card drawn). A shuffle is ``sim.rng.shuffle`` over that array, so both engines
+(the next card drawn). A shuffle is ``sim.kit.rng.shuffle`` over that array, so both engines
 must keep this orientation.
 """
 
 from __future__ import annotations
 
-from sim.config import Param
+from sim.kit.config import Param
 
 # ---- card codes (VD-1) -------------------------------------------------------------------
 V, BAT, TP, CTL, QRN, DOC, ANT, AMB, MSK, BM, SHF, CGH, EXC, BLANK = range(14)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.config import ConfigError
+from sim.kit.config import ConfigError
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.reference.bots import BOTS, BotAgent, Bots
 from sim.games.virus_dogs.reference import Engine
 from sim.games.virus_dogs.rules import BAT, CAUSES, CODE_OF, CODES, N_TYPES, OUTCOMES, V, Rules
-from sim.rng import Rng
-from sim.scenario import Script, parse_envelope
+from sim.kit.rng import Rng
+from sim.kit.scenario import Script, parse_envelope
 
 STATE_KEYS = {"deck", "reserve", "discard", "players", "current", "phase", "turn", "doctors_played",
               "cards_played", "known_top", "first", "pending", "unresolved"}

@@ -1,4 +1,4 @@
-"""Virus Dogs in the batched environment (``sim.vector``, ``cardlab.vector_env``): the compiled
+"""Virus Dogs in the batched environment (``sim.kit.vector``, ``cardlab.vector_env``): the compiled
 action ids (the option codes themselves, as ``observe.action_ids``), their inverse and the
 rewards (``observe.rewards``), and the batch's reset and step over the game's parts (``vector_go``)."""
 
@@ -11,8 +11,8 @@ from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.kernel import step_go, step_legal
 from sim.games.virus_dogs.kernel.state import NS, O_SM, S_N, S_PSEAT
 from sim.games.virus_dogs.observe import observe_into
-from sim.kernel_util import ix
-from sim.vector import batch_go
+from sim.kit.kernel_util import ix
+from sim.kit.vector import batch_go
 
 WIN = tb.SI["win"]
 
@@ -47,7 +47,7 @@ def rewards_into(b, out):
 
 @njit(cache=True, error_model="numpy")
 def vector_go(a, ctl, run, table, actions, reset):
-    """``sim.vector.batch_go`` over virus-dogs' parts."""
+    """``sim.kit.vector.batch_go`` over virus-dogs' parts."""
     rest = np.zeros((0, tb.ND), dtype=np.int64)  # step_go's density sums: none
     return batch_go(a, ctl, run, table, rest, actions, reset, S_PSEAT, step_go, step_legal, observe_into,
                     action_ids_into, option_of, rewards_into)

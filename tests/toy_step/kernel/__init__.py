@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import NO_REST, bot_param_words, param_float, script_option, step_op
-from sim.layout import Layout
-from sim.rng import derive, randbelow_at
-from sim.search import SearchFields
-from sim.step import GO_PLAY_ON, GO_START, PLAY_ON, STOP_AT_NEXT, StepFields, StepFunctions
+from sim.kit.kernel_util import NO_REST, bot_param_words, param_float, script_option, step_op
+from sim.kit.layout import Layout
+from sim.kit.rng import derive, randbelow_at
+from sim.kit.search import SearchFields
+from sim.kit.step import GO_PLAY_ON, GO_START, PLAY_ON, STOP_AT_NEXT, StepFields, StepFunctions
 
 MAX_SEATS, NB = 5, 6  # bot parameter words per seat: nerve and the search's five
 KEEP, REDRAW = 0, 1  # the options of the one decision kind, ``redraw``
@@ -31,10 +31,10 @@ N, BONUS, REDRAWS, RNG, TURN, USED = LAYOUT.scalars("players", "lucky_bonus", "r
 CARD = LAYOUT.block("card", MAX_SEATS, "each seat's card, hidden from the others (no bonus added)")
 REDRAWN = LAYOUT.block("redrawn", MAX_SEATS, "1 for a seat that redrew (public)")
 PARAMS = LAYOUT.block("params", MAX_SEATS * NB, "each seat's bot parameter words")
-# the step fields (sim.step.StepFields); no replays: play goes on from the state itself
+# the step fields (sim.kit.step.StepFields); no replays: play goes on from the state itself
 STEP_FIELDS = StepFields(LAYOUT, replays=False)
 DRIVER, PSEAT, PKIND, APPLIED = STEP_FIELDS.scalars
-SEARCH_FIELDS = SearchFields(LAYOUT)  # the search's fields (sim.search): the toy's rollouts play to the end
+SEARCH_FIELDS = SearchFields(LAYOUT)  # the search's fields (sim.kit.search): the toy's rollouts play to the end
 POLICY, SCRIPT, SNAP = STEP_FIELDS.blocks(MAX_SEATS, MAX_SEATS, 0, "none: play goes on from the state itself")
 SIZE = LAYOUT.size
 
@@ -112,7 +112,7 @@ def apply_option(b, option):
 
 @njit(cache=True)
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over the toy's parts."""
+    """Every step-contract call that plays on: ``sim.kit.kernel_util.step_op`` over the toy's parts."""
     return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ON, start, apply_option, resume)
 
 

@@ -1,4 +1,4 @@
-"""The toy's part of the search players (``sim.search``): the others' cards, re-dealt.
+"""The toy's part of the search players (``sim.kit.search``): the others' cards, re-dealt.
 
 A seat sees its own card, whose turn it is and who redrew; the others' cards and the cards still
 to be drawn are hidden. A world deals every other seat a card from the search stream and gives
@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import same_slots
-from sim.rng import randbelow_at
-from sim.rng_compiled import mixed_counter
-from sim.search import SearchDriver, decide, unit_weight
-from sim.step import GO_APPLY
+from sim.kit.kernel_util import same_slots
+from sim.kit.rng import randbelow_at
+from sim.kit.rng_compiled import mixed_counter
+from sim.kit.search import SearchDriver, decide, unit_weight
+from sim.kit.step import GO_APPLY
 
 from . import (
     CARD, DRIVER, N, NB, PARAMS, PKIND, POLICY, PSEAT, REDRAWN, RNG, SEARCH_FIELDS, STEPS, TURN, USED,
@@ -73,7 +73,7 @@ def score(w, seat, objective):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with this game's parts (inlined, so cached with them); the toy has no
+    """``sim.kit.search.decide`` with this game's parts (inlined, so cached with them); the toy has no
     all-seeing or weighted seat: its ``determinize`` and ``unit_weight`` stand in their places."""
     return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize,
                   determinize, unit_weight, rollout, score, stats)

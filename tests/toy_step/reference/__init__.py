@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from sim.rng import Rng
+from sim.kit.rng import Rng
 from tests.toy_game import Played
 
 KEEP, REDRAW = 0, 1

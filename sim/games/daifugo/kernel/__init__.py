@@ -15,7 +15,7 @@ reference engine's names, so the two read side by side:
     driven   a decision of a game driven from outside (the step contract's side of it)
     step     the step contract: step_start, step_pending, step_legal, step_apply, step_play_on
 
-Every helper is compiled by ``sim.kernel_util``'s ``fn`` / ``inl`` (no numba runtime: nothing
+Every helper is compiled by ``sim.kit.kernel_util``'s ``fn`` / ``inl`` (no numba runtime: nothing
 allocates inside; ``run_kernel`` allocates the buffer once per batch).
 
 Random-consumption protocol (both engines, per game, generator ``game_state(seed, i)``):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix
-from sim.rng import randbelow_at
+from sim.kit.kernel_util import fn, inl, ix
+from sim.kit.rng import randbelow_at
 
 from .. import rules as R
 from ..reference.bots import DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, GREEDY_RECYCLE_HAND, LEARNED, RANDOM, STRATEGIST

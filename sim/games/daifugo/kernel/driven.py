@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix, save_snapshot
-from sim.step import STOP_AT_NEXT
+from sim.kit.kernel_util import fn, inl, ix, save_snapshot
+from sim.kit.step import STOP_AT_NEXT
 
 from .state import (APPLIED, BOT_ANSWER, CAPTURED, DECISIONS, DRIVEN, DRIVER, DSNAP, ORDER0, PCARDS, PHI, PKIND,
                     PLO, PN, POPT, PPASS, PSEAT, PSTEP, REVEAL0, ROLLOUT_END, ROUND_ROLLOUT, SCRIPT, SEEN, SNAP,
                     SNAP_UNIT, STATE_SIZE, STOP, UNIT, bit, nth_card, popcount)
 
-PLAY_ROUND = 2  # ``STOP`` (besides sim.step's STOP_AT_NEXT, the decision after the applied options): the bots
+PLAY_ROUND = 2  # ``STOP`` (besides sim.kit.step's STOP_AT_NEXT, the decision after the applied options): the bots
 # play the round out
 ASK_BOT = -(1 << 62)  # no option from outside: the seat's bot answers
 LIST = ASK_BOT + 1  # the pending decision: list its options, then ``capture``

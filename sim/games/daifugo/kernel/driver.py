@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import bot_param_words, fn, inl, ir_inline, ix
-from sim.layout import Layout
-from sim.rng import derive, shuffle_at
+from sim.kit.kernel_util import bot_param_words, fn, inl, ir_inline, ix
+from sim.kit.layout import Layout
+from sim.kit.rng import derive, shuffle_at
 
 from .. import rules as R
 from .. import tables as T
@@ -61,7 +61,7 @@ def begin_game(b, seed, game_index, run):
         b[ix(POL0 + q)] = run[ix(R_POL + j)]
         for k in range(NB):
             b[ix(BP_0 + q * NB + k)] = run[ix(R_BP + j * NB + k)]
-    b[RNG] = np.int64(derive(np.uint64(seed), np.uint64(game_index)))  # = sim.rng.game_state(seed, i)
+    b[RNG] = np.int64(derive(np.uint64(seed), np.uint64(game_index)))  # = sim.kit.rng.game_state(seed, i)
     nd = run[R_DECK_LEN]
     b[RDECK_LEN] = nd
     for i in range(nd):

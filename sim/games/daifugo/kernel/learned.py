@@ -1,14 +1,14 @@
 """Fast engine, the learned bot's plays: the features of a ``play`` option (twins of
 ``learned.py``'s ``reference_features``) read from the move table, and the choice, the option
 whose features weigh most by the seat's ``w_*`` bot parameters (the first of equals), as
-``sim.learned.best_option``; ``features_of`` gives them at a pending decision."""
+``sim.kit.learned.best_option``; ``features_of`` gives them at a pending decision."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ix
+from sim.kit.kernel_util import fn, ix
 
 from .. import rules as R
 from ..reference.bots import BOT_PARAM_NAMES
@@ -93,7 +93,7 @@ def learned_play(b, p, nm, can_pass):
 @njit(cache=True, error_model="numpy")
 def features_of(b, seat, kind, options, n):
     """The features of the ``n`` play options ``options`` (step-contract codes: -1 a pass, else a
-    move-table row) of ``seat``'s pending decision (int64[n, NFEAT]; ``sim.learned`` records them
+    move-table row) of ``seat``'s pending decision (int64[n, NFEAT]; ``sim.kit.learned`` records them
     at the search's play decisions)."""
     out = np.zeros(n * NFEAT, dtype=np.int64)
     for j in range(n):

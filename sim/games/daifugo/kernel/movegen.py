@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import inl, ix
+from sim.kit.kernel_util import inl, ix
 
 from .. import rules as R
 from .state import (H0, HUNT, HUNT_DONE, JOKER_BITS, JOKERK, MC, MFU, MH, MJK, MJR, MK, ML, MMASK, MNR, MOVE_COLS, MSU, MV0, NL,

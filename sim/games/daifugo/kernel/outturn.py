@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import inl, ix
-from sim.rng import randbelow_at
+from sim.kit.kernel_util import inl, ix
+from sim.kit.rng import randbelow_at
 
 from .. import rules as R
 from ..plays import dobon_targets, dobon_value

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix
-from sim.rng import randbelow_at, shuffle_at
+from sim.kit.kernel_util import fn, inl, ix
+from sim.kit.rng import randbelow_at, shuffle_at
 
 from .. import rules as R
 from .. import tables as T

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import inl, ix
+from sim.kit.kernel_util import inl, ix
 
 from .. import rules as R
 from .bots import decide_flux, decide_pull_back, decide_revolt, decide_ten_discard

@@ -1,4 +1,4 @@
-"""Daifugō's part of the search players (``sim.search``): what a seat cannot know, re-dealt.
+"""Daifugō's part of the search players (``sim.kit.search``): what a seat cannot know, re-dealt.
 
 A driven game goes on from the snapshot of its current unit (a pass of the turn loop,
 ``kernel/step.py``), so a world is made there: the hidden cards of the snapshot (the opponents'
@@ -15,12 +15,12 @@ in the round's exchange and collusion swaps, the hand an opponent revealed for c
 the second joker's way into the king's hand (card 05). The honest search does not weigh worlds
 by how likely they make the opponents' past plays (the weighted seat, below, does).
 
-The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.kit.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand, the set-aside and the removed cards as they are; only the chance still
 to come is drawn again from the search stream (the order of the undrawn rule cards, the
 generator of later deals), so it sees the hidden cards but not the future.
 
-The weighted seat (``bots.WEIGHTED``, ``sim.search.MODE_WEIGHTED``) deals its worlds as the
+The weighted seat (``bots.WEIGHTED``, ``sim.kit.search.MODE_WEIGHTED``) deals its worlds as the
 search does and weighs each by ``likelihood``: how likely the world makes the opponents'
 decisions in the current trick under the strategist's rule (the rollout bot's), softened by
 ``MISPLAY_EPSILON``. The strategist never passes while it holds a cheap play (no joker, a cost
@@ -47,10 +47,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, same_slots
-from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide
-from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
+from sim.kit.kernel_util import fn, ir_inline, ix, same_slots
+from sim.kit.rng_compiled import mixed_counter, shuffle_at
+from sim.kit.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide
+from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import rules as R
 from ..reference.bots import BOTS, SEARCH, SEEING, WEIGHTED
@@ -361,7 +361,7 @@ def collect(b, k, raw):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with daifugo's parts, honest, all-seeing or weighted by ``mode``."""
+    """``sim.kit.search.decide`` with daifugo's parts, honest, all-seeing or weighted by ``mode``."""
     return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
                   likelihood, rollout, score, stats)
 

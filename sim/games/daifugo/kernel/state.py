@@ -12,7 +12,7 @@ The buffer ``b`` (int64, ``SIZE`` slots) holds, field by field as ``LAYOUT`` dec
 - the game's result rows (``tables.GAME_ROW``, ``ROUND_ROW`` per round, ``SEAT_ROW`` per seat);
 - the run's constants, seated per game by ``driver.begin_game``: players, the rule parameters
   (``rules.param_vector``), the rule deck before its shuffle, each seat's bot policy and bot
-  parameters (``sim.kernel_util.bot_param_words``, read with ``bot_param``);
+  parameters (``sim.kit.kernel_util.bot_param_words``, read with ``bot_param``);
 - scratch: the move table (``MOVE`` rows, ``movegen``), the deck and seat orders.
 
 A move-table row is read with ``mv(b, m, column)``; a bot parameter with ``bot_param(b, seat,
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix, param_float
-from sim.layout import Layout
-from sim.search import SearchFields
-from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
-from sim.step import StepFields
+from sim.kit.kernel_util import fn, inl, ix, param_float
+from sim.kit.layout import Layout
+from sim.kit.search import SearchFields
+from sim.kit.step import BOT_ANSWER as STEP_BOT_ANSWER
+from sim.kit.step import StepFields
 
 from .. import rules as R
 from .. import tables as T
@@ -50,7 +50,7 @@ REV, JB, SL, NL, GK, HUNT, HUNT_DONE, PASSED, FIELD, DISC, UNDEALT, REMOVED = LA
 TURN, NTOP, NBOT, ROUND, KING, START, TOTAL, LAWS, DECK_PTR, DECK_LEN, DECISIONS = LAYOUT.scalars(
     "turn", "n_top", "n_bottom", "round", "king", "start_player", "total_plays", "laws", "rule_deck_ptr",
     "rule_deck_len", "decisions")
-RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (sim.rng, the uint64's bits)")
+RNG = LAYOUT.scalar("rng", "the game's SplitMix64 counter (sim.kit.rng, the uint64's bits)")
 # the top play a play was made on (``resolve.make_play`` keeps it for the steps after S1)
 PK, PC, PL, PH, PS, PM = LAYOUT.scalars("prev_kind", "prev_count", "prev_low", "prev_high", "prev_suits", "prev_mask")
 H0 = LAYOUT.block("hands", R.MAX_PLAYERS, "card mask per seat")
@@ -118,7 +118,7 @@ LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of
  K_PLAY, K_REVOLT, K_PULL_BACK, K_TEN_DISCARD, K_FLUX, K_RECYCLE, K_LOOPHOLE, K_DOBON) = range(len(R.DECISION_KINDS))
 MAX_SCRIPT = 256  # options applied in one unit (a round's setup or one pass of the turn loop)
 MAX_LISTED = 64  # options of a decision that lists them (cards, seats, rule cards)
-STEP_FIELDS = StepFields(LAYOUT, options=MAX_LISTED)  # the fields every game has (sim.step)
+STEP_FIELDS = StepFields(LAYOUT, options=MAX_LISTED)  # the fields every game has (sim.kit.step)
 DRIVEN, STOP, DRIVER, PSEAT, PKIND, APPLIED, PN = STEP_FIELDS.scalars
 # daifugo's own step scalars: where a replayed unit is, and the pending decision beyond a list
 CAPTURED = LAYOUT.scalar("captured", "1 once the pending decision is described and its state kept (driven.capture)")
@@ -129,7 +129,7 @@ PPASS = LAYOUT.scalar("pending_may_pass", "a pending play: 1 when the pass (-1) 
 PCARDS = LAYOUT.scalar("pending_cards", "a pending trim, pull-back or ten discard: the card mask chosen from")
 PLO, PHI, PSTEP = LAYOUT.scalars("pending_smallest", "pending_largest", "pending_size_step")  # its sizes
 # a search rollout ends when the round is scored (``round_rollout`` 1) or before the turn-loop unit
-# after ``rollout_end`` (one of the search's fields, sim.search.SearchFields)
+# after ``rollout_end`` (one of the search's fields, sim.kit.search.SearchFields)
 ROUND_ROLLOUT = LAYOUT.scalar("round_rollout", "1: a search rollout ends when the round is scored "
                               "(kernel/search.rollout)")
 SEARCH_FIELDS = SearchFields(LAYOUT)
@@ -169,7 +169,7 @@ assert sorted(_COUNTERS) == sorted(T.ROUND_COLS)  # one counter per column
     "revolt_below", "pass_control_above", "boss_hand", "pullback_margin", "draft_card_weight",
     "draft_vp_weight", "draft_fit_weight", "flux_margin", "recycle_hand"))
 BP_BUDGET, BP_WORLDS, BP_ROLLOUT, BP_OBJECTIVE, BP_HORIZON = (BOT_PARAM_NAMES.index(k) for k in (
-    "budget", "determinizations", "rollout", "objective", "horizon"))  # the search bot's (sim.search_params)
+    "budget", "determinizations", "rollout", "objective", "horizon"))  # the search bot's (sim.kit.search_params)
 
 NONE = -1
 SETK, STAIRS, JOKERK = 0, 1, 2  # plays.SET, STAIRS, JOKER_SINGLE

@@ -1,4 +1,4 @@
-"""Fast engine, the step contract (``sim.step``, docs/adding-a-game.md): one game driven a decision
+"""Fast engine, the step contract (``sim.kit.step``, docs/adding-a-game.md): one game driven a decision
 at a time from outside. The option codes are ``DaifugoStep``'s (``sim/games/daifugo/contract.py``).
 
 A driven game (``DRIVEN``) goes through units: a round's setup and each pass of the turn loop
@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import NO_REST, ir_inline, ix, listed, restore_snapshot, script_option, step_op
-from sim.step import STOP_AT_NEXT, StepFunctions
+from sim.kit.kernel_util import NO_REST, ir_inline, ix, listed, restore_snapshot, script_option, step_op
+from sim.kit.step import STOP_AT_NEXT, StepFunctions
 
 from .. import rules as R
 from .driven import PLAY_ROUND
@@ -75,7 +75,7 @@ def new_state():
 
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over daifugo's
+    """Every step-contract call that plays on: ``sim.kit.kernel_util.step_op`` over daifugo's
     parts; ``resume_at``'s ``stop``: STOP_AT_NEXT or PLAY_ROUND (0: the bots play on)."""
     return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ROUND, start_driven, apply_option, resume)
 

@@ -24,19 +24,19 @@ card). Ties always go to the first option in the engine's canonical order.
 
 from __future__ import annotations
 
-from sim.config import BotParam, BotSpec
-from sim.learned import best_option, default_weights, weight_params
-from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
+from sim.kit.config import BotParam, BotSpec
+from sim.kit.learned import best_option, default_weights, weight_params
+from sim.kit.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
 from . import learned
 from .. import rules as R
 from ..plays import JOKER_SINGLE, SET, value, strength
 
 RANDOM, GREEDY, STRATEGIST = 0, 1, 2
-SEEING = 4  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
-SEARCH = 3  # a search seat (sim.search); its rollouts, and the decisions it does not search, by policy ``rollout``
-LEARNED = 5  # the learned bot (sim.learned): its plays by weights, every other decision as STRATEGIST
-WEIGHTED = 6  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel/search.likelihood)
+SEEING = 4  # the all-seeing search seat (sim.kit.search_params.SEEING): the search dealt the true hidden cards
+SEARCH = 3  # a search seat (sim.kit.search); its rollouts, and the decisions it does not search, by policy ``rollout``
+LEARNED = 5  # the learned bot (sim.kit.learned): its plays by weights, every other decision as STRATEGIST
+WEIGHTED = 6  # the search with weighted worlds (sim.kit.search_params.WEIGHTED; kernel/search.likelihood)
 ROLLOUT_BOTS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST, "learned": LEARNED}
 WEIGHTS = default_weights(learned.POLICY_FILE, "daifugo", learned.FEATURES)
 
@@ -63,7 +63,7 @@ BOTS = {
 BOTS["search"] = BotSpec(
     "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(STRATEGIST), "objective": 1.0,
                        "horizon": 20.0, **BOTS["strategist"].params, **WEIGHTS},
-    "determinized Monte Carlo search (sim.search) over the turns: each play or window option played out by the "
+    "determinized Monte Carlo search (sim.kit.search) over the turns: each play or window option played out by the "
     "rollout bot in re-dealt worlds; the round's setup decisions and decisions with more options than the budget "
     "by the rollout bot",
 )

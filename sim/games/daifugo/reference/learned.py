@@ -1,4 +1,4 @@
-"""Daifugō's learned bot (``sim.learned``): the features of a ``play`` option (a pass or a legal
+"""Daifugō's learned bot (``sim.kit.learned``): the features of a ``play`` option (a pass or a legal
 play, D8/D9), reference side; ``kernel/learned.py`` computes the same integers from the move
 table. The learned bot weighs its plays; every other decision (draft, gifts, exchanges, trims,
 rule-card windows) it makes as the strategist does (bots.py), with its strategist parameters."""

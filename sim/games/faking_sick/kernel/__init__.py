@@ -9,7 +9,7 @@ indices go through ``ix`` (unsigned: no wraparound check) and the legal plays ar
 over the option codes.
 
 Random-consumption protocol (the reference engine follows the same order), one generator
-(``sim.rng``) with its counter in ``b[RNG]``:
+(``sim.kit.rng``) with its counter in ``b[RNG]``:
 
 1. Game ``g`` starts from ``derive(run_seed, g)`` (same stream as ``Rng(run_seed, g)``).
 2. Setup (FS-2): the banned pool expanded in type-code order is shuffled; seat ``s`` gets
@@ -31,9 +31,9 @@ Random-consumption protocol (the reference engine follows the same order), one g
 Decisions (``decisions`` column, tables.py) are counted where the reference counts them, in
 ``ask``: each turn, attack and after-draw decision, each eligible player of a call window and
 each push. Cached compilations are recompiled whenever any file of this package changes
-(sim/jit_cache.py).
+(sim/kit/jit_cache.py).
 
-The step contract (``sim.step``, docs/adding-a-game.md): ``step_start``, ``step_pending``,
+The step contract (``sim.kit.step``, docs/adding-a-game.md): ``step_start``, ``step_pending``,
 ``step_legal``, ``step_apply``, ``step_play_on`` drive one game a decision at a time from
 outside; ``run_games`` plays each game as ``step_start`` + ``step_play_on`` with nothing
 applied (``begin_game`` + ``play_game``). In a game driven from outside every seat's policy is
@@ -51,8 +51,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
-from sim.step import NOWHERE, PLAY_ON, StepFunctions
+from sim.kit.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
+from sim.kit.step import NOWHERE, PLAY_ON, StepFunctions
 
 from . import state as KS
 from .. import tables as T
@@ -69,7 +69,7 @@ __all__ = ["LAYOUT", "SIZE", "RUN", "KINDS", "NS", "step_start", "step_pending",
            "step_play_on", "run_games", "batch_sums", "run_vector", "run_kernel", "new_state"]
 
 
-# ---- the step contract (sim.step, docs/adding-a-game.md) ---------------------------------------
+# ---- the step contract (sim.kit.step, docs/adding-a-game.md) ---------------------------------------
 @ir_inline
 def resume(b, stop, rest):
     """Back to the current turn's start (``restore_turn``) and on from there: the applied
@@ -106,7 +106,7 @@ def apply_option(b, option):
 
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run):
-    """Every step-contract call that plays on: ``sim.kernel_util.step_op`` over faking-sick's
+    """Every step-contract call that plays on: ``sim.kit.kernel_util.step_op`` over faking-sick's
     parts; ``resume_at``'s ``stop``: STOP_AT_NEXT or PLAY_ON."""
     return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ON, start_driven, apply_option, resume)
 

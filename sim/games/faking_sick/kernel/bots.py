@@ -14,8 +14,8 @@ import numpy as np
 
 from numba import njit
 
-from sim.kernel_util import fn, inl, ix
-from sim.rng import randbelow_at, uniform_at
+from sim.kit.kernel_util import fn, inl, ix
+from sim.kit.rng import randbelow_at, uniform_at
 
 from ..reference.bots import BLUFFER, LEARNED, RANDOM
 from .learned import learned_play, option_features
@@ -241,7 +241,7 @@ def choose_push(b, pol, caller):
 @njit(cache=True, error_model="numpy")
 def features_of(b, seat, kind, options, n):
     """The features of the ``n`` play options ``options`` of ``seat``'s pending decision ``kind``
-    (int64[n, NFEAT], ``kernel.learned``; ``sim.learned`` records them at the search's play decisions)."""
+    (int64[n, NFEAT], ``kernel.learned``; ``sim.kit.learned`` records them at the search's play decisions)."""
     bm = banned_mask(b, seat)
     out = np.zeros(n * NFEAT, dtype=np.int64)
     for j in range(n):

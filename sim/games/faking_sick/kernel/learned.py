@@ -1,13 +1,13 @@
 """Faking Sick's learned bot in the fast engine: the play options' features (twins of
 ``learned.py``'s ``reference_features``) and the choice, the option whose features weigh most by
-the seat's ``w_*`` bot parameters (the first of equals), as ``sim.learned.best_option``
+the seat's ``w_*`` bot parameters (the first of equals), as ``sim.kit.learned.best_option``
 (``kernel.bots.features_of`` gives them at a pending decision)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, ix
+from sim.kit.kernel_util import fn, ix
 
 from .state import BP_W0, FALLBACK, LEARNED_FEATURES, LFEAT, bot_param, hand_at, size_at
 from ..reference.learned import F_BLUFF, F_FALLBACK, F_FALLBACK_HAND, F_GOING_OUT, F_HELD, F_TYPE0, NFEAT

@@ -1,4 +1,4 @@
-"""Faking-sick's part of the search players (``sim.search``): what a seat cannot know, re-dealt.
+"""Faking-sick's part of the search players (``sim.kit.search``): what a seat cannot know, re-dealt.
 
 A driven game goes on from the snapshot of its current turn's start (``kernel.resume``), so a
 world is made there: the hidden cards of the snapshot (the opponents' hands, the draw pile,
@@ -18,13 +18,13 @@ seat's observations and the stream alone. The re-deal forgets what the seat push
 opponent earlier (a world may give that opponent other cards) and does not weigh worlds by how
 likely they make the opponents' past plays.
 
-The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.kit.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand and banned card as it is, the cards drawn in the turn where they were;
 only the chance still to come is drawn again from the search stream (the order of the rest of
 the draw pile, the generator of later reshuffles), so it sees the hidden cards but not the
 future.
 
-The weighted seat (``bots.WEIGHTED``, ``sim.search.MODE_WEIGHTED``) deals its worlds as the
+The weighted seat (``bots.WEIGHTED``, ``sim.kit.search.MODE_WEIGHTED``) deals its worlds as the
 search does and weighs each by ``likelihood``: how likely the world makes the opponents' plays
 so far if each opponent played one of its own banned types (a bluff, FS-5) with chance
 ``BLUFF_EPSILON`` per play, its other types freely (an epsilon-softened honest player, tempered:
@@ -36,10 +36,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, same_slots
-from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide
-from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
+from sim.kit.kernel_util import fn, ir_inline, ix, same_slots
+from sim.kit.rng_compiled import mixed_counter, shuffle_at
+from sim.kit.search import SearchDriver, decide
+from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import tables as T
 from ..reference.bots import SEARCH, SEEING, WEIGHTED
@@ -284,7 +284,7 @@ def score(w, seat, objective):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with faking-sick's parts, honest, all-seeing or weighted by ``mode``."""
+    """``sim.kit.search.decide`` with faking-sick's parts, honest, all-seeing or weighted by ``mode``."""
     return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
                   likelihood, rollout, score, stats)
 

@@ -5,16 +5,16 @@ The whole state of a game in progress is one int64 buffer laid out by ``LAYOUT``
 
 1. the game's constants: the rule parameters (the ``rules.PV`` vector at offset 0, so the
    ``rules.K_*`` offsets index the buffer: ``b[K_PUSH]`` is push_count), each seat's bot
-   policy and bot parameters (``sim.kernel_util.bot_param_words``, read with ``bot_param``);
+   policy and bot parameters (``sim.kit.kernel_util.bot_param_words``, read with ``bot_param``);
 2. the engine state a turn changes (``MUTABLE .. FIXED_STOP``): scalars, hands, the call
    model's public information, this game's result rows and its contributions to the batch
    sums (the batch adds every game's into the same cells; a game driven through the step
    contract starts from zero, so they are that game's alone);
 3. the variable-length blocks: the banned pool, the draw pile and the discard pile;
-4. the step contract's fields (kernel/__init__.py; ``sim.step.StepFields``, and faking-sick's own): the
+4. the step contract's fields (kernel/__init__.py; ``sim.kit.step.StepFields``, and faking-sick's own): the
    pending decision, the options applied in the current turn and the snapshot of the state at
    that turn's start (``step_turn`` saves it, ``restore_turn`` puts it back, with
-   ``sim.kernel_util.save_snapshot`` / ``restore_snapshot``).
+   ``sim.kit.kernel_util.save_snapshot`` / ``restore_snapshot``).
 
 The draw pile is ``DRAW .. DRAW + b[ND]`` with its top LAST; the discard pile is
 ``b[DLO] .. b[DHI]`` bottom -> top inside a block with room for the whole deck below (cards
@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import fn, inl, ix, param_float, restore_snapshot, save_snapshot
-from sim.layout import Layout
-from sim.lead import LeadFields
-from sim.search import SearchFields
-from sim.step import BOT_ANSWER as STEP_BOT_ANSWER
-from sim.step import StepFields
+from sim.kit.kernel_util import fn, inl, ix, param_float, restore_snapshot, save_snapshot
+from sim.kit.layout import Layout
+from sim.kit.lead import LeadFields
+from sim.kit.search import SearchFields
+from sim.kit.step import BOT_ANSWER as STEP_BOT_ANSWER
+from sim.kit.step import StepFields
 
 from .. import tables as T
 from ..reference.learned import FEATURES as LEARNED_FEATURES
@@ -70,7 +70,7 @@ POLICY = LAYOUT.block("policies", MAX_PLAYERS, "seat s's bot policy (bots.RANDOM
 BOT_PARAMS = LAYOUT.block("bot_params", MAX_PLAYERS * NB, "seat s's BOT_PARAM_NAMES at s*NB (bot_param_words)")
 LFEAT = LAYOUT.block("learned_features", len(LEARNED_FEATURES), "the features of one option (kernel.learned)")
 MUTABLE = LAYOUT.size
-RNG = LAYOUT.scalar("rng", "generator counter (sim.rng *_at)")
+RNG = LAYOUT.scalar("rng", "generator counter (sim.kit.rng *_at)")
 ND = LAYOUT.scalar("draw_size", "cards in the draw pile")
 DLO = LAYOUT.scalar("discard_lo", "offset of the discard pile's bottom card")
 DHI = LAYOUT.scalar("discard_hi", "one past the discard pile's top card")
@@ -84,7 +84,7 @@ REV_ALL = LAYOUT.scalar("revealed_total", "banned cards revealed so far")
 POOL_SIZE = LAYOUT.scalar("pool_size", "cards in the banned pool (FS-2.1)")
 REVEALING = LAYOUT.scalar("revealing", "banned-block index (p*k + slot) of the card being revealed "
                           "(FS-7.3 steps 1-4), or -1")
-LEAD = LeadFields(LAYOUT, MAX_PLAYERS, "cards held").at  # game feel (sim.lead, tables.py)
+LEAD = LeadFields(LAYOUT, MAX_PLAYERS, "cards held").at  # game feel (sim.kit.lead, tables.py)
 HAND = LAYOUT.block("hands", MAX_PLAYERS * NT, "cards of type t in seat p's hand at p*NT + t")
 HS = LAYOUT.block("hand_sizes", MAX_PLAYERS, "cards in each seat's hand")
 CLEARED = LAYOUT.block("cleared", MAX_PLAYERS * NT, "1 at p*NT + t: a failed call proved t not "
@@ -107,7 +107,7 @@ BANNED = LAYOUT.block("banned", MAX_POOL, "the shuffled banned pool: seat p's sl
 DRAW = LAYOUT.block("draw_pile", MAX_DECK, "draw pile, bottom -> top")
 DISC = LAYOUT.block("discard_pile", 2 * MAX_DECK + 1, "discard pile within, restarted at DISC_MID")
 DISC_MID = DISC + MAX_DECK
-# The step contract (kernel/__init__.py, sim.step.StepFields): a game driven from outside replays its
+# The step contract (kernel/__init__.py, sim.kit.step.StepFields): a game driven from outside replays its
 # current turn from the snapshot taken at the turn's start, the options applied in the turn
 # answering its decisions.
 STEP_FIELDS = StepFields(LAYOUT)
@@ -116,7 +116,7 @@ STEPPED, STOP, DRIVER, PSEAT, PKIND, APPLIED = STEP_FIELDS.scalars
 TURN_DEC = LAYOUT.scalar("turn_decisions", "decisions asked before the current turn (the script is this turn's)")
 SNAP_TURNS = LAYOUT.scalar("snapshot_turns", "turns started at the snapshot (-1: none yet)")
 DRIVEN = LAYOUT.scalar("driver_option", "the step driver's option of the decision being asked, or PENDING")
-SEARCH_FIELDS = SearchFields(LAYOUT)  # the search's fields (sim.search)
+SEARCH_FIELDS = SearchFields(LAYOUT)  # the search's fields (sim.kit.search)
 SEARCH_SEATS, SEEING_SEATS, WEIGHTED_SEATS, ROLLOUT_END = SEARCH_FIELDS.scalars
 STEP_POLICY, SCRIPT, SNAP = STEP_FIELDS.blocks(
     MAX_PLAYERS, MAX_SCRIPT, FIXED_STOP - MUTABLE + MAX_POOL + MAX_DECK,
@@ -202,7 +202,7 @@ def call_mask(m, t):
 
 @inl
 def bot_param(b, p, k):
-    """Seat p's bot parameter ``k`` (BP_*), a float (``sim.kernel_util.bot_param_words``)."""
+    """Seat p's bot parameter ``k`` (BP_*), a float (``sim.kit.kernel_util.bot_param_words``)."""
     return param_float(b[ix(BOT_PARAMS + p * NB + k)])
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel_util import every_seat, fn, inl, ir_inline, ix, lead_columns, observe_lead, start_lead
-from sim.rng import derive, randbelow_at, shuffle_at
+from sim.kit.kernel_util import every_seat, fn, inl, ir_inline, ix, lead_columns, observe_lead, start_lead
+from sim.kit.rng import derive, randbelow_at, shuffle_at
 
 from .. import tables as T
 from .bots import ask, ban_binds, banned_mask, choose_push, play_decision, wants_call

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from sim.games.base import seat_bots
-from sim.rng import Rng
+from sim.kit.rng import Rng
 from ..rules import NT, TYPES
 from ..tables import BANNABLE, GAME_FIELDS, SEAT_FIELDS
 from . import bots as B

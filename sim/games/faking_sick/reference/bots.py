@@ -29,19 +29,19 @@ Push (policies 1 and 2): own banned types first (slot order), then the type held
 
 from __future__ import annotations
 
-from sim.config import BotParam, BotSpec
-from sim.learned import best_option, default_weights, weight_params
-from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
+from sim.kit.config import BotParam, BotSpec
+from sim.kit.learned import best_option, default_weights, weight_params
+from sim.kit.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 
 from . import learned
 from .learned import FEATURES, POLICY_FILE
 from ..rules import NT, TYPES
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
-LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
-SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
-WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel.search.likelihood)
-SEARCH = 9  # a search seat (sim.search); its rollouts are played by policy ``rollout`` with its call/bluff values
+LEARNED = 4  # the learned bot (sim.kit.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
+SEEING = 10  # the all-seeing search seat (sim.kit.search_params.SEEING): the search dealt the true hidden cards
+WEIGHTED = 11  # the search with weighted worlds (sim.kit.search_params.WEIGHTED; kernel.search.likelihood)
+SEARCH = 9  # a search seat (sim.kit.search); its rollouts are played by policy ``rollout`` with its call/bluff values
 
 SEARCH_PARAMS = search_params({"random": RANDOM, "honest": HONEST, "bluffer": BLUFFER, "learned": LEARNED},
                               ("win", "placement"))
@@ -64,7 +64,7 @@ BOTS: dict[str, BotSpec] = {
 BOTS["search"] = BotSpec(
     "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(BLUFFER), "objective": 1.0,
                        "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0, **WEIGHTS},
-    "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
+    "determinized Monte Carlo search (sim.kit.search): each option played out by the rollout bot in re-dealt worlds",
 )
 BOTS["learned"] = BotSpec("learned", LEARNED, {**_CALL, **WEIGHTS},
                           "plays the option with the highest weighted sum of features (weights fitted to the "

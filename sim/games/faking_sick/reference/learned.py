@@ -1,4 +1,4 @@
-"""Faking Sick's learned bot (``sim.learned``): the features of a play option (``turn``,
+"""Faking Sick's learned bot (``sim.kit.learned``): the features of a play option (``turn``,
 ``attack``, ``after_draw``), reference side; ``kernel/learned.py`` computes the same integers
 from the state buffer and the option code. The learned bot plays those decisions; it calls
 and pushes as the model bots do (bots.py), with its ``call_*`` parameters."""

@@ -5,8 +5,8 @@ through which a decision reaches the agent). The fast engine's twin: ``kernel/st
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from sim.lead import Lead
-from sim.rng import Rng
+from sim.kit.lead import Lead
+from sim.kit.rng import Rng
 from ..rules import FEV, NT, SNZ, TYPES, VIR
 from ..tables import CALL_SUMS, GAME_STATS, PLAY_SUMS, SEAT_STATS, P
 

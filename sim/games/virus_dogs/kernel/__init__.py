@@ -21,7 +21,7 @@ atomic reference counting, which otherwise took half the run time. Hot helpers a
 (LLVM ``forceinline``): numba's array calling convention makes every call cost about as
 much as a small decision.
 
-The step contract (``sim.step``, docs/adding-a-game.md): ``step_start``, ``step_pending``,
+The step contract (``sim.kit.step``, docs/adding-a-game.md): ``step_start``, ``step_pending``,
 ``step_legal``, ``step_apply``, ``step_play_on`` drive one game a decision at a time from
 outside; ``run_games`` plays each game as ``step_start`` + ``step_play_on`` with nothing
 applied (``begin_game`` + ``play_game``). Each decision function asks ``ask`` first; in a
@@ -39,12 +39,12 @@ flags: ``over`` (GameOver), ``turn_ended`` (TurnEnds), ``start_hq`` (StartHQ), t
 decision function counts itself in the ``decisions`` column (tables.py), as the reference
 engine's ``ask`` does.
 
-The generator is ``sim.rng``'s, with its counter in the ``rng`` slot of ``b``
+The generator is ``sim.kit.rng``'s, with its counter in the ``rng`` slot of ``b``
 (``randbelow_at``/``uniform_at``/``shuffle_at``).
 
 Random-consumption protocol (the reference engine follows the same order):
   1. setup: the deck is built bottom-first in card-code order and shuffled (Fisher-Yates as
-     ``sim.rng.shuffle``) over the whole array; then, only with ``first_player = random``,
+     ``sim.kit.rng.shuffle``) over the whole array; then, only with ``first_player = random``,
      one ``randbelow(n)`` picks the first seat;
   2. a bat appends its k viruses on top of the deck, then shuffles the whole deck;
      SHF shuffles the deck; ``eliminated_hand_destination = shuffle_into_deck`` shuffles
@@ -77,9 +77,9 @@ from sim.games.virus_dogs.kernel.state import (
 from sim.games.virus_dogs.kernel.state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel.turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option, step_op
-from sim.rng import derive
-from sim.step import NOWHERE, PLAY_ON, StepFunctions
+from sim.kit.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option, step_op
+from sim.kit.rng import derive
+from sim.kit.step import NOWHERE, PLAY_ON, StepFunctions
 
 
 # ============================================================================================
@@ -191,7 +191,7 @@ def apply_option(b, option):
 
 @njit(cache=True, error_model="numpy")
 def step_go(b, op, x, seed, run, dens):
-    """Every step-contract call that plays on (``sim.kernel_util.step_op`` over virus-dogs'
+    """Every step-contract call that plays on (``sim.kit.kernel_util.step_op`` over virus-dogs'
     parts), the search's batches included; ``resume_at``'s ``stop``: 0 the bots play on, else
     up to the driver's next decision. The turn ends of the pass are summed into ``dens``
     (``NO_DENSITY``: none). Returns ``step_apply``'s status (0 for the others)."""

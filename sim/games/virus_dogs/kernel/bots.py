@@ -29,8 +29,8 @@ from sim.games.virus_dogs.kernel.state import (
     S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
     S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
 )
-from sim.kernel_util import fn, inl, ix, listed, param_float, save_snapshot
-from sim.rng import randbelow_at, uniform_at
+from sim.kit.kernel_util import fn, inl, ix, listed, param_float, save_snapshot
+from sim.kit.rng import randbelow_at, uniform_at
 
 
 # ============================================================================================

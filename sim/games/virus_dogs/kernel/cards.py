@@ -21,7 +21,7 @@ from sim.games.virus_dogs.kernel.state import (
     S_U_CHANGED, TP, V, X_COUGH, YES, draw_event, exchange_gift, first_draw, hand_shown, left_of, put_bottom,
     put_top, right_of, shuffle_deck, take_top, to_discard, to_hand, touch_top,
 )
-from sim.kernel_util import fn, inl, ix
+from sim.kit.kernel_util import fn, inl, ix
 
 
 # ============================================================================================

@@ -1,6 +1,6 @@
 """Virus Dogs' learned bot in the fast engine: the option features (twins of ``learned.py``'s
 ``reference_features``) and the choice, the option whose features weigh most by the seat's
-``w_*`` bot parameters (the first of equals), as ``sim.learned.best_option``."""
+``w_*`` bot parameters (the first of equals), as ``sim.kit.learned.best_option``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from sim.games.virus_dogs.reference.learned import (
     F_VIRUSES_TAKEN, F_DECLARE_CURABLE, F_CURE_OPEN, F_CONTROL_KILL, F_QUARANTINE_CLEAN, F_EXCHANGE_VIRUS,
     F_SKIP_RISK, F_REFUSE_AT_RISK, NFEAT,
 )
-from sim.kernel_util import fn, ix, param_float
+from sim.kit.kernel_util import fn, ix, param_float
 
 
 @fn
@@ -147,7 +147,7 @@ def learned_option(b, seat, kind, at, nopt):
 @njit(cache=True, error_model="numpy")
 def features_of(b, seat, kind, options, n):
     """The features of the ``n`` option codes ``options`` of ``seat``'s pending decision ``kind``
-    (int64[n, NFEAT]; ``sim.learned`` records them at the search's decisions)."""
+    (int64[n, NFEAT]; ``sim.kit.learned`` records them at the search's decisions)."""
     out = np.zeros(n * NFEAT, dtype=np.int64)
     for j in range(n):
         option_features(b, seat, kind, options[j], out, j * NFEAT)

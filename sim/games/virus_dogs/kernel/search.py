@@ -1,4 +1,4 @@
-"""Virus Dogs' part of the search players (``sim.search``): what a seat cannot know, re-dealt.
+"""Virus Dogs' part of the search players (``sim.kit.search``): what a seat cannot know, re-dealt.
 
 A driven game goes on from the snapshot of its current unit's start (a turn, or a hard-quarantine
 step; ``kernel.resume``), so a world is made there: the cards the seat cannot place (the
@@ -31,13 +31,13 @@ how likely they make the opponents' past decisions (the weighted seat, below, do
 an opponent played in the unit is placed in its hand at the unit's start even if it drew it in
 the unit.
 
-The all-seeing seat (``bots.SEEING``, ``sim.search.MODE_SEEING``) searches the true game instead
+The all-seeing seat (``bots.SEEING``, ``sim.kit.search.MODE_SEEING``) searches the true game instead
 (``reveal``): every hand as it is, the deck's cards that left it or were looked at in the unit
 where they were; only the chance still to come is drawn again from the search stream (the order
 of the rest of the deck, the generator of later shuffles), so it sees the hidden cards but not
 the future.
 
-The weighted seat (``bots.WEIGHTED``, ``sim.search.MODE_WEIGHTED``) deals its worlds as the
+The weighted seat (``bots.WEIGHTED``, ``sim.kit.search.MODE_WEIGHTED``) deals its worlds as the
 search does and weighs each by ``likelihood``: how likely the world makes the opponents' earlier
 decisions not to reveal the viruses it gives them, under the rollout bot's rule softened by
 ``HIDE_EPSILON``. A cautious player hides a virus it drew only when it must (VD-6: with no
@@ -53,10 +53,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel_util import fn, ir_inline, ix, param_int, same_slots
-from sim.rng_compiled import mixed_counter, shuffle_at
-from sim.search import SearchDriver, decide
-from sim.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
+from sim.kit.kernel_util import fn, ir_inline, ix, param_int, same_slots
+from sim.kit.rng_compiled import mixed_counter, shuffle_at
+from sim.kit.search import SearchDriver, decide
+from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import tables as tb
 from . import STEPS, new_state, run_vector, step_go, step_legal
@@ -386,7 +386,7 @@ def likelihood(w, b, seat):
 
 @njit(cache=True)
 def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.search.decide`` with virus-dogs' parts, honest, all-seeing or weighted by ``mode``."""
+    """``sim.kit.search.decide`` with virus-dogs' parts, honest, all-seeing or weighted by ``mode``."""
     return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
                   likelihood, rollout, score, stats)
 

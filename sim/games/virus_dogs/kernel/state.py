@@ -10,7 +10,7 @@ one run's constant inputs (``kernel.run_vector``); ``KINDS`` and the ``A_*`` / `
 name the decisions and their options (``kernel.step_legal``).
 
 The helpers are the reference engine's (``Engine.left_of`` .. ``to_discard``, ``draw_event``)
-over the buffer. The generator is ``sim.rng``'s, with its counter in the ``rng`` slot of
+over the buffer. The generator is ``sim.kit.rng``'s, with its counter in the ``rng`` slot of
 ``b`` (``randbelow_at``/``uniform_at``/``shuffle_at``).
 """
 
@@ -25,12 +25,12 @@ from sim.games.virus_dogs.rules import (
     CGH, COUNT_PARAM, CTL, DOC, EXC, GIVE_ORDER, HQ_FIRST_ELIM, HQ_STALEMATE, LAST_HQ, LAST_NORMAL,
     MSK, N_TYPES, NO_WINNER, P_INDEX, PARAMS, QRN, SHF, TP, TURN_CAP, V,
 )
-from sim.kernel_util import fn, inl, ix, restore_snapshot, save_snapshot
-from sim.layout import Layout
-from sim.lead import LeadFields
-from sim.rng import randbelow_at, shuffle_at
-from sim.search import SearchFields
-from sim.step import StepFields
+from sim.kit.kernel_util import fn, inl, ix, restore_snapshot, save_snapshot
+from sim.kit.layout import Layout
+from sim.kit.lead import LeadFields
+from sim.kit.rng import randbelow_at, shuffle_at
+from sim.kit.search import SearchFields
+from sim.kit.step import StepFields
 
 
 # ---- typed constants ----------------------------------------------------------------------------
@@ -98,7 +98,7 @@ F_HS = SEAT.scalar("hand_size", "cards in the hand")
 NF = SEAT.size
 
 # ---- one seat's bot parameters, in GAME.bot_param_names() order --------------------------------
-BOT_PARAMS = Layout("virus-dogs bot parameters (sim.kernel_util.bot_param_words)")
+BOT_PARAMS = Layout("virus-dogs bot parameters (sim.kit.kernel_util.bot_param_words)")
 B_SUICIDE = BOT_PARAMS.scalar("allow_suicide", "random: >= 0.5 keeps suicidal declarations (AD-16)")
 B_SKIP = BOT_PARAMS.scalar("skip_density", "cautious")
 B_REFUSE = BOT_PARAMS.scalar("refuse_density", "cautious")
@@ -139,7 +139,7 @@ S_FIRST = LAYOUT.scalar("first", "the first player")
 S_ROUNDS = LAYOUT.scalar("rounds", "completed rounds")
 S_LIMBO = LAYOUT.scalar("limbo_size", "cards in the limbo block")
 S_DECK0 = LAYOUT.scalar("start_deck", "cards in the deck after setup (the deck_density buckets)")
-O_LEAD = LeadFields(LAYOUT, MAX_SEATS, "viruses carried", "turn index").at  # game feel (sim.lead)
+O_LEAD = LeadFields(LAYOUT, MAX_SEATS, "viruses carried", "turn index").at  # game feel (sim.kit.lead)
 S_HQ_D = LAYOUT.scalar("hq_drawer", "the drawer of the next hard-quarantine step (VD-20.5)")
 S_HQ_STEPS = LAYOUT.scalar("hq_step", "hard-quarantine steps taken (VD-20.11)")
 # What a driven game notes about the current unit (a turn, or a hard-quarantine step), kept with the
@@ -204,14 +204,14 @@ O_COUNTS = LAYOUT.block("deck_counts", NT, "copies of each card code in the star
 # the turn loop and each hard-quarantine step (``kernel.turn.play`` and ``hq_steps``, resumable at
 # either): the engine state at the current unit's start (``snapshot``: the per-game part and
 # the generator's counter and the deck) and the driver's options applied since (``script``).
-# The fields every game has are declared by ``sim.step.StepFields``, virus-dogs' own around them.
+# The fields every game has are declared by ``sim.kit.step.StepFields``, virus-dogs' own around them.
 MAX_SCRIPT = 1 << 10  # driver options applied in one unit (a turn holds far fewer decisions)
 MAX_PENDING = max(MAX_OPTIONS, 1 << MAX_PEEK, N_TYPES, MAX_SEATS)  # legal options of one decision
 PENDING = np.int64(-2)  # ``driver_option`` of the decision that becomes the pending one
 COUNTED_ALL = np.int64(1 << 62)  # ``draws_counted`` while the engine unwinds from a pending decision
 STEP_FIELDS = StepFields(LAYOUT, options=MAX_PENDING)
 S_STEPPED, S_STOP, S_DRIVER, S_PSEAT, S_PKIND, S_SCRIPTED, S_PN = STEP_FIELDS.scalars
-# the search's fields (sim.search.SearchFields): ``step_start`` marks the search seats (and plays
+# the search's fields (sim.kit.search.SearchFields): ``step_start`` marks the search seats (and plays
 # them by their rollout bots unless a search driver takes them)
 SEARCH_FIELDS = SearchFields(LAYOUT)
 S_SEARCH, S_SEEING, S_WEIGHTED, S_REND = SEARCH_FIELDS.scalars

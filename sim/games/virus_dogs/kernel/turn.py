@@ -26,8 +26,8 @@ from sim.games.virus_dogs.kernel.state import (
     X_MARKET, X_MASK, X_NORMAL, YES, ZERO, draw_event, first_draw, left_of, private_touch, put_top,
     shuffle_deck, take_top, to_discard, to_hand, touch_top, unit_start,
 )
-from sim.kernel_util import fn, inl, ix, lead_columns, observe_lead, start_lead
-from sim.rng import randbelow_at, shuffle_at
+from sim.kit.kernel_util import fn, inl, ix, lead_columns, observe_lead, start_lead
+from sim.kit.rng import randbelow_at, shuffle_at
 
 
 # ============================================================================================

@@ -4,7 +4,7 @@ The engine is decision driven: whenever a player has two or more legal options i
 seat's agent (a bot, or a scripted decision list in scenarios) with the list of legal
 options in the canonical order documented in ``docs/scenarios/virus-dogs.md``. A decision
 with a single legal option is taken without asking. Randomness comes only from
-``sim.rng.Rng`` and follows the protocol written at the top of ``kernel/__init__.py``.
+``sim.kit.rng.Rng`` and follows the protocol written at the top of ``kernel/__init__.py``.
 """
 
 from __future__ import annotations

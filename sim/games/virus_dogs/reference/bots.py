@@ -25,17 +25,17 @@ Shared estimates, identical in both engines:
 
 from __future__ import annotations
 
-from sim.config import BotParam, BotSpec
-from sim.learned import best_option, default_weights, weight_params
-from sim.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
+from sim.kit.config import BotParam, BotSpec
+from sim.kit.learned import best_option, default_weights, weight_params
+from sim.kit.search_params import SEEING_DOC, WEIGHTED_DOC, search_params
 from sim.games.virus_dogs.reference.learned import FEATURES, POLICY_FILE, reference_features
 from sim.games.virus_dogs.rules import AMB, ANT, BAT, BM, CGH, CODES, CTL, DOC, EXC, GIVE_ORDER, MSK, QRN, SHF, V
 
 RANDOM, CAUTIOUS, AGGRESSIVE = 0, 1, 2
-LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP)
-SEARCH = 9  # a search seat (sim.search); its rollouts, and its play without a search driver, are policy ``rollout``
-SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
-WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel.search.likelihood)
+LEARNED = 4  # the learned bot (sim.kit.learned; 3 is the kernel's STEP)
+SEARCH = 9  # a search seat (sim.kit.search); its rollouts, and its play without a search driver, are policy ``rollout``
+SEEING = 10  # the all-seeing search seat (sim.kit.search_params.SEEING): the search dealt the true hidden cards
+WEIGHTED = 11  # the search with weighted worlds (sim.kit.search_params.WEIGHTED; kernel.search.likelihood)
 SEARCH_PARAMS = search_params({"random": RANDOM, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE, "learned": LEARNED},
                               ("win", "placement"))
 BOTS = {
@@ -55,7 +55,7 @@ _SCRIPTED = {k: v for name in ("random", "cautious", "aggressive") for k, v in B
 BOTS["search"] = BotSpec(
     "search", SEARCH, {"budget": 64.0, "determinizations": 0.0, "rollout": float(CAUTIOUS), "objective": 1.0,
                        "horizon": 16.0, **_SCRIPTED, **WEIGHTS},
-    "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
+    "determinized Monte Carlo search (sim.kit.search): each option played out by the rollout bot in re-dealt worlds",
 )
 BOTS["learned"] = BotSpec("learned", LEARNED, dict(WEIGHTS),
                           "the option with the highest weighted sum of features (weights fitted to the search's choices)")
@@ -144,7 +144,7 @@ class BotAgent:
     def __init__(self, name: str, params: dict[str, float], rng):
         self.name = name
         self.policy = BOTS[name].policy
-        if self.policy in (SEARCH, SEEING, WEIGHTED):  # without a search driver (sim.search_twin) a search seat plays its rollout bot
+        if self.policy in (SEARCH, SEEING, WEIGHTED):  # without a search driver (sim.kit.search_twin) a search seat plays its rollout bot
             self.policy = int(params["rollout"])
         self.p = {k: ppm(v) for k, v in params.items()}
         self.rng = rng

@@ -1,4 +1,4 @@
-"""Virus Dogs' learned bot (``sim.learned``): the features of a legal option, reference side;
+"""Virus Dogs' learned bot (``sim.kit.learned``): the features of a legal option, reference side;
 ``kernel/learned.py`` computes the same integers from the state buffer and the option code.
 
 Each feature is a whole number the seat can see (VD-22): what kind of move the option is, and a

@@ -5,7 +5,7 @@ invariants and the game-feel observations. The fast engine's twin: ``kernel/stat
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from sim.lead import Lead
+from sim.kit.lead import Lead
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.rules import (
     BAT, CAUSES, LAST_HQ, LAST_NORMAL, N_TYPES, NO_WINNER, OUTCOMES, TP, V, Rules,
