@@ -153,26 +153,66 @@ def policy_notes(cfg: RunConfig, policy: str | Path | None) -> dict[str, Any] | 
     return None if policy is None else {"learned_policy": policy_note(policy)}
 
 
-def train(game: str, games: int, out: str | Path, budget: int = 64, players: int | None = None,
-          bots: list[str] | str | None = None, seed: int | None = None, params: Params = None,
-          config_file: str | Path | None = None) -> dict[str, Any]:
-    """The ``cardlab train`` command: play ``games`` games with search seats at ``budget``
-    rollouts a decision (default table: one search seat against the game's search bench
-    opponents), fit the learned bot to the search's choices and write the policy file ``out``;
-    returns its contents."""
-    from sim.learned import save_policy, train as fit
+def train(game: str, out: str | Path, iterations: int = 4, games: int = 200, budget: int = 64,
+          rollout: str = "learned", eval_games: int = 400, work: str | Path | None = None,
+          start: str | Path | None = None, players: int | None = None, bots: list[str] | str | None = None,
+          seed: int | None = None, params: Params = None, config_file: str | Path | None = None,
+          notify: Notify = _quiet) -> dict[str, Any]:
+    """The ``cardlab train`` command: expert iteration (``sim.training``) from the policy file
+    ``start`` (default: the game's own) for ``iterations`` iterations of ``games`` games with
+    search seats at ``budget`` rollouts a decision, played by ``rollout`` (default table: one
+    search seat against the game's search bench opponents, which are also the reference of the
+    ``eval_games`` evaluation games); resumes from the work folder ``work`` (default: beside
+    ``out``) and writes the best policy file ``out``; returns its contents."""
+    from sim.learned import policy_overrides, save_policy
+    from sim.training import Plan, train as expert_iteration
 
     g = get_game(game)
     if getattr(g, "learned", None) is None or "search" not in g.bots:
         raise ConfigError(f"{g.name} has no learned bot to train")
-    if games < 1 or budget < 1:
-        raise ConfigError("--games and --budget must be at least 1")
-    if bots is None:
-        bots = ["search", *g.step.search_opponents]
-    cfg = config(game, players, bots, seed, {**overrides(params), "bot.search.budget": budget}, config_file)
-    doc = fit(g, cfg, games)
+    out = Path(out)
+    if out.is_dir():
+        raise ConfigError(f"--out {out} is a folder, not a policy file")
+    _check_writable(out.parent)
+    bots = _bot_list(bots) or ["search", *g.step.search_opponents]
+    base = config(game, players, bots, seed, params, config_file)
+    start_doc = _start_policy(g, start)
+
+    def make(table: list, extra: dict, at_seed: int):
+        return config(game, players, table, at_seed, {**overrides(params), **extra}, config_file)
+
+    plan = Plan(game=g.name, bots=tuple(base.bots), reference=g.step.search_opponents[0], games=games,
+                budget=budget, rollout=rollout, seed=base.seed, eval_games=eval_games,
+                config_hash=make(base.bots, policy_overrides(g, start_doc), base.seed).digest())
+    work = Path(work) if work is not None else out.with_name(out.stem + "-training")
+    doc = expert_iteration(g, plan, make, start_doc, iterations, work, notify)
     save_policy(out, doc)
     return doc
+
+
+def _start_policy(g, start: str | Path | None) -> dict:
+    """The policy expert iteration starts from: the file ``start``, else the game's own (zero
+    weights without one, as a plain fit record)."""
+    from sim.learned import FORMAT, VERSION, load_policy
+
+    path = Path(start) if start is not None else g.learned.POLICY_FILE
+    if start is not None or path.exists():
+        return load_policy(path, g.name, g.learned.FEATURES)
+    features = list(g.learned.FEATURES)
+    return {"format": FORMAT, "version": VERSION, "game": g.name, "features": features,
+            "weights": [0.0] * len(features), "training": {}, "fit": {"agreement": 0.0}}
+
+
+def _check_writable(folder: Path) -> None:
+    """A one-line error now, not after the training, when no file can be written in ``folder``."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise ConfigError(f"cannot write in {folder}: {e.strerror or e}") from None
 
 
 def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_manifest: bool = False,
