@@ -78,6 +78,18 @@ class FakingSick:
     def hand_size(self, s: int) -> int:
         return sum(self.hands[s])
 
+    def ban_estimate(self, q: int, s: int, t: int) -> float:
+        """The call model's estimate, as seen by q, that s's played type t is banned for s
+        (bots.ban_probability)."""
+        pool = self.p["banned_pool"]
+        own = [x for x in self.slots[q] if x is not None]
+        safe = self.hand_size(s) == 0 and self.p["banned_last_card"] == "illegal"
+        p_slots = sum(1 for x in self.slots[s] if x is not None)
+        return B.ban_probability(
+            (pool[t], sum(pool)), (own.count(t), len(own)), (self.revealed_count[t], sum(self.revealed_count)),
+            p_slots, self.cleared[s][t], safe,
+        )
+
     def top(self) -> int | None:
         return self.discard[-1] if self.discard else None
 
@@ -568,14 +580,11 @@ def wants_call(g: FakingSick, q: int, policy: int, bp: dict, s: int, t: int) -> 
     """D3 for the bundled policies (bots.py docstring)."""
     if policy == B.RANDOM:
         return g.rng.uniform() < bp["call_prob"]
-    pool = g.p["banned_pool"]
-    own = [x for x in g.slots[q] if x is not None]
-    safe = g.hand_size(s) == 0 and g.p["banned_last_card"] == "illegal"
-    p_slots = sum(1 for x in g.slots[s] if x is not None)
-    p = B.ban_probability(
-        (pool[t], sum(pool)), (own.count(t), len(own)), (g.revealed_count[t], sum(g.revealed_count)),
-        p_slots, g.cleared[s][t], safe,
-    )
+    if policy == B.LEARNED:
+        weights = [bp["w_" + f] for f in learned.FEATURES]
+        ctx = {"target": s, "played": t}
+        return best_option(weights, [learned.reference_features(g, q, "call", o, ctx) for o in CALL_OPTIONS]) == 1
+    p = g.ban_estimate(q, s, t)
     th = B.call_threshold(bp, g.hand_size(s), g.hand_size(q), g.p["push_count"])
     return p > 0.0 and p > th
 

@@ -25,6 +25,8 @@ cards, ``p = 1 - (1 - r) ** k`` for P's ``k`` filled banned slots. The caller ca
 ``p > 0`` and ``p > call_threshold - call_urgency*[P's hand <= 2]
 - call_win_bonus*[own hand <= push_count]``.
 Push (policies 1 and 2): own banned types first (slot order), then the type held most.
+- ``learned`` (4): plays and calls by its weights (``learned.py``, ``sim.learned``); pushes as
+  ``honest``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from .learned import FEATURES, POLICY_FILE
 from ..rules import NT
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
-LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
+LEARNED = 4  # the learned bot (sim.learned; 3 is the kernel's STEP): plays and calls by weights, pushes as HONEST
 SEEING = 10  # the all-seeing search seat (sim.search_params.SEEING): the search dealt the true hidden cards
 WEIGHTED = 11  # the search with weighted worlds (sim.search_params.WEIGHTED; kernel.search.likelihood)
 SEARCH = 9  # a search seat (sim.search); its rollouts are played by policy ``rollout`` with its call/bluff values
@@ -65,9 +67,9 @@ BOTS["search"] = BotSpec(
                        "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0, **WEIGHTS},
     "determinized Monte Carlo search (sim.search): each option played out by the rollout bot in re-dealt worlds",
 )
-BOTS["learned"] = BotSpec("learned", LEARNED, {**_CALL, **WEIGHTS},
-                          "plays the option with the highest weighted sum of features (weights fitted to the "
-                          "search's choices); calls and pushes as honest")
+BOTS["learned"] = BotSpec("learned", LEARNED, dict(WEIGHTS),
+                          "plays and calls by the option with the highest weighted sum of features (weights fitted "
+                          "to the search's choices); pushes as honest")
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
 BOTS["weighted"] = BotSpec("weighted", WEIGHTED, dict(BOTS["search"].params), WEIGHTED_DOC)
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
