@@ -62,15 +62,16 @@ class Plan:
 def train(game, plan: Plan, make: MakeConfig, start: dict, iterations: int, work: str | Path,
           notify: Callable[[str], None] = lambda line: None) -> dict:
     """Run (or resume) ``iterations`` iterations of expert iteration from the policy ``start``
-    in the work folder ``work``; returns the best policy's file contents, its training record
-    holding every iteration's result."""
+    in the work folder ``work``; returns the best policy's file contents (the start's when no fit
+    beat it), its training record naming the iteration it comes from, every iteration's result
+    and the start's own training record."""
     plan.check()
     if iterations < 1:
         raise ConfigError("--iterations must be at least 1")
     work = Path(work)
     _open_work(work, plan)
     rollout = _rollout_code(game, plan.rollout)
-    current, best_share, history, parts = start, 0.0, [], []
+    current, best, best_share, history, parts = start, 0, 0.0, [], []
     for i in range(iterations + 1):
         folder = work / f"iteration-{i:03d}"
         done = _read_done(folder, game)
@@ -84,7 +85,7 @@ def train(game, plan: Plan, make: MakeConfig, start: dict, iterations: int, work
                                              **policy_overrides(game, current)}, plan.seed)
                 part = _as_stored(record_search_choices(game, cfg, plan.games, first=(i - 1) * plan.games))
                 _write_npz(folder / "decisions.npz", part)
-                doc = fit_policy(game, _joined(parts + [part]), _record(plan, i, cfg))
+                doc = fit_policy(game, _joined(parts + [part]), _record(plan, i))
             share = evaluate(game, make, doc, plan)
             result = {"iteration": i, "decisions": 0 if part is None else int(len(np.unique(part["group"]))),
                       "agreement": doc["fit"]["agreement"] if part is not None else None,
@@ -99,10 +100,11 @@ def train(game, plan: Plan, make: MakeConfig, start: dict, iterations: int, work
         if part is not None:
             parts.append(part)
         if result["kept"]:
-            current, best_share = doc, result["share"]
+            current, best, best_share = doc, i, result["share"]
         history.append({k: result[k] for k in ("iteration", "decisions", "agreement", "share", "kept")})
         notify(_progress(plan, result, sum(h["decisions"] for h in history), best_share, resumed))
-    return {**current, "training": {**current["training"], "iterations": iterations, "history": history}}
+    record = {**_record(plan, best), "iterations": iterations, "history": history, "start": start["training"]}
+    return {**current, "training": record}
 
 
 def evaluate(game, make: MakeConfig, doc: dict, plan: Plan) -> float:
@@ -125,7 +127,7 @@ def _rollout_code(game, rollout: str) -> dict:
     return {"bot.search.rollout": game.bots[rollout].policy}
 
 
-def _record(plan: Plan, iteration: int, cfg: RunConfig) -> dict:
+def _record(plan: Plan, iteration: int) -> dict:
     """The training record of the policy fitted at ``iteration``."""
     return {"trainer": TRAINER, "trainer_version": TRAINER_VERSION, "iteration": iteration,
             "games": plan.games * iteration, "games_per_iteration": plan.games, "seed": plan.seed,

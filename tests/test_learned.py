@@ -109,12 +109,14 @@ def test_train_writes_a_policy_the_learned_bot_plays(name, tmp_path):
     doc = learned.load_policy(out, name, game.learned.FEATURES)
     record = doc["training"]
     assert [h["iteration"] for h in record["history"]] == [0, 1] and record["iterations"] == 1
+    assert record["trainer"] == "expert-iteration" and record["trainer_version"] == 1
+    assert record["start"] == learned.load_policy(game.learned.POLICY_FILE)["training"]
     fitted = json.loads((tmp_path / "policy-training" / "iteration-001" / "policy.json").read_text())
     assert fitted["training"]["trainer"] == "expert-iteration" and fitted["training"]["budget"] == 4
     assert fitted["training"]["games"] == 2 and fitted["training"]["rollout"] == "learned"
     assert fitted["fit"]["decisions"] == record["history"][1]["decisions"] > 0
     kept = [h["iteration"] for h in record["history"] if h["kept"]][-1]
-    assert doc["weights"] == (fitted["weights"] if kept == 1 else
+    assert record["iteration"] == kept and doc["weights"] == (fitted["weights"] if kept == 1 else
                               learned.load_policy(game.learned.POLICY_FILE)["weights"])
     bots = ",".join(["learned"] + ["random"] * (game.min_players - 1))
     res = cardlab("simulate", name, "--games", 6, "--bots", bots, "--players", game.min_players, "--policy", out,
