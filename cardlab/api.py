@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from sim.kit.config import ConfigError, RunOptions, Table
 from sim.games import get_game
+from sim.run.training import Training
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -109,22 +110,62 @@ def simulate(game: str, games: int, out: str | Path, table: Table = Table(),
     return runner.run(cfg, games, out, dataclasses.replace(options, notes=policy_notes(policy)))
 
 
-def train(game: str, games: int, out: str | Path, budget: int = 64, table: Table = Table()) -> dict[str, Any]:
-    """The ``cardlab train`` command: play ``games`` games with search seats at ``budget``
-    rollouts a decision (default table: one search seat against the game's search bench
-    opponents), fit the learned bot to the search's choices and write the policy file ``out``;
-    returns its contents."""
-    from sim.kit.learned import save_policy, train as fit
+def train(game: str, out: str | Path, schedule: Training = Training(), table: Table = Table(),
+          notify: Notify = _quiet) -> dict[str, Any]:
+    """The ``cardlab train`` command: expert iteration (``sim.run.training``) on ``schedule`` from
+    its ``start`` policy file (default: the game's own), with search seats (default table: one
+    search seat against the game's search bench opponents, which are also the reference of the
+    evaluation games); resumes from the work folder (default: beside ``out``) and writes the best
+    policy file ``out``; returns its contents."""
+    from sim.kit.learned import policy_overrides, save_policy
+    from sim.run.training import Plan, train as expert_iteration
 
     g = get_game(game)
     if getattr(g, "learned", None) is None or "search" not in g.bots:
         raise ConfigError(f"{g.name} has no learned bot to train")
-    if games < 1 or budget < 1:
-        raise ConfigError("--games and --budget must be at least 1")
-    bots = ["search", *g.step.search_opponents] if table.bots is None else table.bots
-    doc = fit(g, dataclasses.replace(table, bots=bots).config(g, {"bot.search.budget": budget}), games)
+    out = Path(out)
+    if out.is_dir():
+        raise ConfigError(f"--out {out} is a folder, not a policy file")
+    _check_writable(out.parent)
+    table = dataclasses.replace(table, bots=table.bot_list() or ["search", *g.step.search_opponents])
+    base = table.config(g)
+    start_doc = _start_policy(g, schedule.start)
+
+    def make(bots: list, extra: dict, at_seed: int):
+        return dataclasses.replace(table, bots=bots, seed=at_seed).config(g, extra)
+
+    plan = Plan(game=g.name, bots=tuple(base.bots), reference=g.step.search_opponents[0], games=schedule.games,
+                budget=schedule.budget, rollout=schedule.rollout, seed=base.seed, eval_games=schedule.eval_games,
+                config_hash=make(base.bots, policy_overrides(g, start_doc), base.seed).digest())
+    work = Path(schedule.work) if schedule.work is not None else out.with_name(out.stem + "-training")
+    doc = expert_iteration(g, plan, make, start_doc, schedule.iterations, work, notify)
     save_policy(out, doc)
     return doc
+
+
+def _start_policy(g, start: str | Path | None) -> dict:
+    """The policy expert iteration starts from: the file ``start``, else the game's own (zero
+    weights without one, as a plain fit record)."""
+    from sim.kit.learned import FORMAT, VERSION, load_policy
+
+    path = Path(start) if start is not None else g.learned.POLICY_FILE
+    if start is not None or path.exists():
+        return load_policy(path, g.name, g.learned.FEATURES)
+    features = list(g.learned.FEATURES)
+    return {"format": FORMAT, "version": VERSION, "game": g.name, "features": features,
+            "weights": [0.0] * len(features), "training": {}, "fit": {"agreement": 0.0}}
+
+
+def _check_writable(folder: Path) -> None:
+    """A one-line error now, not after the training, when no file can be written in ``folder``."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise ConfigError(f"cannot write in {folder}: {e.strerror or e}") from None
 
 
 def resume(run_dir: str | Path, options: RunOptions = RunOptions(), rebuild_manifest: bool = False,

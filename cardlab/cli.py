@@ -19,6 +19,7 @@ from typer.exceptions import TyperException
 
 from cardlab import api
 from sim.kit.config import ConfigError, RunOptions, Table
+from sim.run.training import Training
 
 app = typer.Typer(
     add_completion=False,
@@ -551,22 +552,35 @@ def ladder(
 @app.command()
 def train(
     game: Game,
-    games: int = typer.Option(200, "--games", "-n", help="Games played with search seats."),
+    out: Path = typer.Option(..., "--out", "-o", help="Policy file to write (JSON): the best policy found."),
+    iterations: int = typer.Option(4, "--iterations", "-i", help="Iterations of expert iteration (a rerun with "
+                                   "more continues the work folder)."),
+    games: int = typer.Option(200, "--games", "-n", help="Games with search seats an iteration."),
     budget: int = typer.Option(64, "--budget", help="The search's rollouts a decision."),
-    out: Path = typer.Option(..., "--out", "-o", help="Policy file to write (JSON)."),
+    rollout: str = typer.Option("learned", "--rollout", help="The bot that plays the search's rollouts "
+                                "(learned: the current policy)."),
+    eval_games: int = typer.Option(400, "--eval-games", help="Games of one learned seat against the reference "
+                                   "that judge each iteration's policy (the same deals every iteration)."),
+    work: Optional[Path] = typer.Option(None, "--work", help="Work folder: each iteration's decisions, policy "
+                                        "and result; a rerun resumes it (default: OUT's name + -training)."),
+    start: Optional[Path] = typer.Option(None, "--start", help="Policy file to start from (default: the game's own)."),
     players: Players = None,
     bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Table with one or more search seats (default: "
-                                       "search against the game's search bench opponents)."),
+                                       "search against the game's search bench opponents, the reference)."),
     seed: Seed = None,
     sets: Sets = None,
     config: Config = None,
 ):
-    """Fit the learned bot to the search bot's choices in GAMES games and write its policy file."""
-    doc = api.train(game, games, out, budget, Table(players, bots, seed, sets, config))
-    fit = doc["fit"]
-    typer.echo(f"{doc['game']}: {fit['decisions']:,} search decisions; the learned bot picks the search's option "
-               f"at {fit['agreement']:.1%} of them (McFadden R2 {fit['mcfadden_r2']:.3f}) -> {out}")
-    for name, w, se in zip(doc["features"], doc["weights"], fit["std_errors"]):
+    """Train the learned bot by expert iteration: search with the current policy, refit on every
+    search decision so far, keep the fit when it beats the reference more often; resumable."""
+    schedule = Training(iterations, games, budget, rollout, eval_games, work, start)
+    doc = api.train(game, out, schedule, Table(players, bots, seed, sets, config), notify=typer.echo)
+    fit, record = doc["fit"], doc["training"]
+    best = next(h for h in reversed(record["history"]) if h["kept"])
+    typer.echo(f"{doc['game']}: the policy of iteration {best['iteration']} wins {best['share']:.3f} against "
+               f"{record.get('reference', 'the reference')}; it repeats the search's option at "
+               f"{fit['agreement']:.1%} of its {fit.get('decisions', 0):,} training decisions -> {out}")
+    for name, w, se in zip(doc["features"], doc["weights"], fit.get("std_errors", [None] * len(doc["weights"]))):
         typer.echo(f"  {name:<20} {w:+9.3f}" + ("" if se is None else f"  (se {se:.3f})"))
 
 

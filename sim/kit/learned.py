@@ -7,10 +7,10 @@ picks the option whose features weigh most (``best_option``, the first of equals
 are bot parameters ``w_<feature>`` of the ``learned`` bot (and of the ``search`` bot, whose
 ``rollout`` bot may be ``learned``), so a run's config holds the policy it played.
 
-Training (``train``): games with search seats driven through the step contract (``sim.kit.step``),
-at every search decision with two or more options the features of each legal option and the one
-the search chose are recorded, and the weights fitted by ``sim.run.stats.conditional_logit``. A policy
-file (JSON, ``FORMAT``) holds the game, the feature names, the weights, how it was trained and
+Training (``sim.run.training``, expert iteration): games with search seats driven through the step
+contract (``sim.kit.step``), at every search decision with two or more options the features of each
+legal option and the one the search chose are recorded (``record_search_choices``), and the
+weights fitted by ``sim.run.stats.ridge_conditional_logit`` (``fit_policy``). A policy file (JSON, ``FORMAT``) holds the game, the feature names, the weights, how it was trained and
 the fit's statistics; each game ships one (its default weights, ``default_weights``).
 """
 
@@ -21,7 +21,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from sim.kit.config import BotParam, ConfigError
 
@@ -132,89 +131,3 @@ def seats_learned(game, cfg) -> bool:
     code = game.bots[LEARNED].policy
     return LEARNED in cfg.bots or ("search" in cfg.bots and
                                    int(cfg.bot_values(game.bots["search"]).get("rollout", -1)) == code)
-
-
-# ---- training -----------------------------------------------------------------------------------
-def record_search_choices(game, cfg, games: int) -> dict[str, np.ndarray]:
-    """Play games ``0 .. games-1`` of ``cfg`` (search seats driven through the step contract)
-    and record, at every search decision with two or more legal options, each option's
-    features (``x``), whether the search chose it (``chosen``) and the decision's number
-    (``group``); only the kinds the game's learned bot weighs (its ``KINDS``, default all)."""
-    from sim.kit.search import BOT_ANSWER, N_STATS
-
-    step = game.step
-    kernel, search = step.kernel(), step.search()
-    features_of = _learned_kernel(game).features_of
-    run = kernel.run_vector(game, cfg)
-    weighed = [step.kinds.index(k) for k in getattr(game.learned, "KINDS", step.kinds)]
-    opts = np.zeros(step.max_options, dtype=np.int64)
-    stats = np.zeros(N_STATS, dtype=np.int64)
-    xs, chosen, group = [], [], []
-    for index in range(games):
-        buf = kernel.new_state()
-        search.start_search_game(buf, np.uint64(cfg.seed), np.int64(index), run)
-        while True:
-            seat, kind = (int(v) for v in kernel.step_pending(buf))
-            if seat < 0:
-                break
-            n = int(kernel.step_legal(buf, opts))
-            option = int(search.search_option(buf, cfg.seed, index, stats))
-            if n >= 2 and option != BOT_ANSWER and kind in weighed:
-                xs.append(features_of(buf, np.int64(seat), np.int64(kind), opts, np.int64(n)))
-                chosen.append(opts[:n] == option)
-                group.append(np.full(n, len(group)))
-            kernel.step_apply(buf, np.int64(option))
-    width = len(game.learned.FEATURES)
-    return {"x": np.concatenate(xs) if xs else np.zeros((0, width), dtype=np.int64),
-            "chosen": np.concatenate(chosen).astype(np.int64) if chosen else np.zeros(0, dtype=np.int64),
-            "group": np.concatenate(group) if group else np.zeros(0, dtype=np.int64)}
-
-
-def _learned_kernel(game):
-    from importlib import import_module
-
-    return import_module(game.learned.KERNEL_MODULE)
-
-
-def fit_policy(game, data: dict[str, np.ndarray], training: dict) -> dict:
-    """The policy file's contents: the conditional logit of ``data`` (``record_search_choices``)
-    and how often its argmax picks the search's option."""
-    from sim.run import stats
-
-    features = list(game.learned.FEATURES)
-    if len(np.unique(data["group"])) < 2:
-        raise ConfigError("too few search decisions to fit a policy: play more --games")
-    fit = stats.conditional_logit(data["x"], data["chosen"], data["group"])
-    weights = np.clip(fit["params"], -WEIGHT_BOUND, WEIGHT_BOUND)
-    return {"format": FORMAT, "version": VERSION, "game": game.name, "features": features,
-            "weights": [float(w) for w in weights],
-            "training": training,
-            "fit": {"decisions": fit["groups"], "options": int(len(data["group"])),
-                    "log_likelihood": fit["llf"], "log_likelihood_uniform": fit["llf_null"],
-                    "mcfadden_r2": 1.0 - fit["llf"] / fit["llf_null"] if fit["llf_null"] else 0.0,
-                    "agreement": agreement(weights, data),
-                    "std_errors": [None if not np.isfinite(s) else float(s) for s in fit["bse"]],
-                    "max_score": fit["max_score"]}}
-
-
-def agreement(weights, data: dict[str, np.ndarray]) -> float:
-    """The share of recorded decisions at which ``best_option`` picks the search's option."""
-    group = data["group"]
-    if not len(group):
-        return 0.0
-    score = data["x"] @ np.asarray(weights, dtype=float)
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    hits = [data["chosen"][a + int(np.argmax(score[a:b]))] for a, b in zip(starts, np.r_[starts[1:], len(group)])]
-    return float(np.mean(hits))
-
-
-def train(game, cfg, games: int) -> dict:
-    """Play ``games`` games of ``cfg`` (one or more search seats), fit the learned bot to the
-    search's choices and return the policy file's contents."""
-    if "search" not in cfg.bots:
-        raise ConfigError("training needs a search seat: seat the search bot with --bots")
-    data = record_search_choices(game, cfg, games)
-    search = cfg.bot_values(game.bots["search"])
-    training = {"games": games, "seed": cfg.seed, "players": cfg.players, "bots": list(cfg.bots),
-                "budget": search["budget"], "rollout": search["rollout"], "config_hash": cfg.digest()}
-    return fit_policy(game, data, training)

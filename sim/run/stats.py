@@ -556,3 +556,56 @@ def conditional_logit(x: np.ndarray, chosen: np.ndarray, groups: np.ndarray) -> 
     params[keep] = fit.params
     return {"params": params, "bse": bse, "llf": float(fit.llf), "llf_null": float(-np.log(sizes).sum()),
             "groups": int(len(sizes)), "max_score": float(np.max(np.abs(fit.model.score(fit.params)), initial=0.0))}
+
+
+def ridge_conditional_logit(x, chosen, group, ridge: float = 0.01) -> dict:
+    """``conditional_logit`` for many decisions at once (a million options in seconds): the
+    log-likelihood less ``ridge``/2 |w|^2 maximised by scipy's trust-region Newton method
+    (``trust-exact``) with its gradient and Hessian vectorised over the decisions (``group``:
+    decisions contiguous). A feature that never differs within a decision gets weight 0 and no
+    standard error; the small ridge keeps a separating feature's weight finite. Returns
+    ``params``, ``bse``, ``llf`` (without the ridge), ``llf_null``, ``groups`` and ``max_score``
+    (the largest absolute gradient of the penalised log-likelihood left)."""
+    from scipy.optimize import minimize
+
+    x = np.asarray(x, dtype=float)
+    chosen = np.asarray(chosen, dtype=bool)
+    group = np.asarray(group)
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(group) else np.zeros(0, dtype=int)
+    sizes = np.diff(np.r_[starts, len(group)])
+    rows = np.repeat(np.arange(len(starts)), sizes)
+    varies = (np.maximum.reduceat(x, starts) != np.minimum.reduceat(x, starts)).any(axis=0) if len(group) else \
+        np.zeros(x.shape[1], dtype=bool)
+    xv = x[:, varies]
+    eye = ridge * np.eye(xv.shape[1])
+
+    def parts(w):
+        score = xv @ w
+        top = np.maximum.reduceat(score, starts)
+        e = np.exp(score - top[rows])
+        total = np.add.reduceat(e, starts)
+        p = e / total[rows]
+        mean = np.add.reduceat(p[:, None] * xv, starts)
+        info = (xv * p[:, None]).T @ xv - mean.T @ mean
+        return float(score[chosen].sum() - (top + np.log(total)).sum()), xv.T @ (chosen - p), info
+
+    cache: dict = {}
+
+    def at(w):
+        key = w.tobytes()
+        if key not in cache:
+            cache.clear()
+            cache[key] = parts(w)
+        return cache[key]
+
+    fit = minimize(lambda w: -(at(w)[0] - ridge / 2 * w @ w), np.zeros(xv.shape[1]), method="trust-exact",
+                   jac=lambda w: -(at(w)[1] - ridge * w), hess=lambda w: at(w)[2] + eye,
+                   options={"gtol": 1e-8, "maxiter": 200})
+    w = fit.x
+    llf, grad, info = at(w)
+    params = np.zeros(x.shape[1])
+    bse = np.full(x.shape[1], np.nan)
+    params[varies] = w
+    bse[varies] = np.sqrt(np.diag(np.linalg.inv(info + eye)))
+    return {"params": params, "bse": bse, "llf": llf, "llf_null": float(-np.log(sizes).sum()),
+            "groups": int(len(starts)), "max_score": float(np.max(np.abs(grad - ridge * w), initial=0.0))}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.config import RunConfig
+from sim.kit.config import RunConfig
 from sim.search_params import SEARCH, SEARCH_BOTS
 
 ROOT = Path(__file__).parent

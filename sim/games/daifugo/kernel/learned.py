@@ -12,9 +12,10 @@ from sim.kit.kernel_util import fn, ix
 
 from .. import rules as R
 from ..reference.bots import BOT_PARAM_NAMES
-from ..reference.learned import (F_BREAKS_SET, F_CARDS, F_FORBIDDEN_FINISH, F_GOING_OUT, F_JOKERS, F_LEAVES_FORBIDDEN,
-                       F_PASS, F_PASS_HAND, F_PASS_OPP, F_REVOLUTION, F_STRENGTH, F_TOP_RANK, FEATURES, NFEAT)
-from .state import (A0, H0, LFEAT, MC, MH, MJK, MK, ML, MMASK, NP, REV, SETK, TK, bot_param, finish_forbidden,
+from ..reference.learned import (F_BREAKS_SET, F_CARDS, F_FORBIDDEN_FINISH, F_GOING_OUT, F_JOKERS, F_LEAD_STRENGTH,
+                       F_LEAVES_FORBIDDEN, F_PASS, F_PASS_HAND, F_PASS_OPP, F_REST_RANKS, F_REVOLUTION, F_STRENGTH,
+                       F_TOP_RANK, FEATURES, NFEAT)
+from .state import (A0, H0, LFEAT, MC, MH, MJK, MK, ML, MMASK, NONE, NP, REV, SETK, TK, bot_param, finish_forbidden,
                     forbidden_finish_cards, move_revolts, mv, mvalue, popcount, reversed_)
 
 B_W0 = BOT_PARAM_NAMES.index("w_" + FEATURES[0])  # the weights' bot parameter columns, in FEATURES order
@@ -36,6 +37,16 @@ def fewest_opponent_cards(b, p):
 
 
 @fn
+def natural_ranks(cards):
+    """``learned.natural_ranks``: the natural ranks among the card mask ``cards``."""
+    n = 0
+    for r in range(13):
+        if (cards >> np.int64(4 * r)) & 15:
+            n += 1
+    return n
+
+
+@fn
 def option_features(b, p, option, out, at):
     """The features of play option ``option`` (a move-table row, or -1 for a pass) of seat p into
     ``out[at:at + NFEAT]``."""
@@ -46,6 +57,7 @@ def option_features(b, p, option, out, at):
         out[ix(at + F_PASS)] = 1
         out[ix(at + F_PASS_HAND)] = popcount(hand)
         out[ix(at + F_PASS_OPP)] = fewest_opponent_cards(b, p)
+        out[ix(at + F_REST_RANKS)] = natural_ranks(hand)
         return
     m = option
     rv = reversed_(b)
@@ -69,6 +81,9 @@ def option_features(b, p, option, out, at):
     elif (rest & ~forbidden_finish_cards(b, p)) == 0:
         out[ix(at + F_LEAVES_FORBIDDEN)] = 1
     out[ix(at + F_REVOLUTION)] = 1 if revolts else 0
+    out[ix(at + F_REST_RANKS)] = natural_ranks(rest)
+    if b[TK] == NONE:
+        out[ix(at + F_LEAD_STRENGTH)] = out[ix(at + F_STRENGTH)]
 
 
 @fn

@@ -23,10 +23,12 @@ FEATURES = (
     "forbidden_finish",  # going out by a forbidden finish (§3.7)
     "leaves_forbidden",  # the cards left are all forbidden-finish cards (DEC-50)
     "revolution",        # the play causes a revolution (§3.5)
+    "rest_ranks",        # natural ranks left in hand after the option (a pass: the hand's)
+    "lead_strength",     # strength when the play leads the trick (no top play), else 0
 )
 NFEAT = len(FEATURES)
 (F_PASS, F_PASS_HAND, F_PASS_OPP, F_CARDS, F_STRENGTH, F_JOKERS, F_TOP_RANK, F_BREAKS_SET, F_GOING_OUT,
- F_FORBIDDEN_FINISH, F_LEAVES_FORBIDDEN, F_REVOLUTION) = range(NFEAT)
+ F_FORBIDDEN_FINISH, F_LEAVES_FORBIDDEN, F_REVOLUTION, F_REST_RANKS, F_LEAD_STRENGTH) = range(NFEAT)
 KINDS = ("play",)  # the decisions the learned bot weighs (the others: the strategist's rules)
 POLICY_FILE = Path(__file__).parents[1] / "learned_policy.json"  # the learned bot's default weights
 KERNEL_MODULE = "sim.games.daifugo.kernel.learned"  # features_of: the features at a pending decision
@@ -38,6 +40,11 @@ def fewest_opponent_cards(eng, p: int) -> int:
     return min(sizes) if sizes else 0
 
 
+def natural_ranks(cards) -> int:
+    """The natural ranks among ``cards`` (jokers not counted)."""
+    return len({c // 4 for c in cards if c < R.JOKER})
+
+
 def reference_features(eng, p: int, kind: str, m, ctx=None) -> list[int]:
     """The features of option ``m`` (a play, or None for a pass) of seat p's decision ``kind``
     (``play``, the one kind the learned bot weighs; ``ctx`` unused)."""
@@ -47,6 +54,7 @@ def reference_features(eng, p: int, kind: str, m, ctx=None) -> list[int]:
         f[F_PASS] = 1
         f[F_PASS_HAND] = len(hand)
         f[F_PASS_OPP] = fewest_opponent_cards(eng, p)
+        f[F_REST_RANKS] = natural_ranks(hand)
         return f
     rv = eng.reversed
     strongest = 0 if rv else 12
@@ -64,4 +72,6 @@ def reference_features(eng, p: int, kind: str, m, ctx=None) -> list[int]:
     elif not eng.taboo(p):
         f[F_LEAVES_FORBIDDEN] = int(all(eng.forbidden_finish_card(p, c) for c in rest))
     f[F_REVOLUTION] = int(revolts)
+    f[F_REST_RANKS] = natural_ranks(rest)
+    f[F_LEAD_STRENGTH] = f[F_STRENGTH] if eng.top is None else 0
     return f

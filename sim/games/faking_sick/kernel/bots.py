@@ -19,12 +19,12 @@ from sim.kit.rng import randbelow_at, uniform_at
 
 from ..reference.bots import BLUFFER, LEARNED, RANDOM
 from .learned import learned_play, option_features
-from ..reference.learned import NFEAT
+from ..reference.learned import F_CALL, F_CALL_BAN_PCT, F_CALL_URGENT, F_CALL_WINNING, NFEAT
 from .state import (
     ALL_TYPES, APPLIED, ATK, ATTACK, BAN, BOT_ANSWER, BP_BK, BP_BMAX, BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, DRIVEN,
-    DRIVER, FALLBACK, G_DECISIONS, MAX_SCRIPT, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG,
+    DRIVER, FALLBACK, G_DECISIONS, LFEAT, LIMBO, LIMBO_SEAT, MAX_SCRIPT, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG,
     SCRIPT, STEP, STEP_POLICY, STOP,
-    TURN, TURN_DEC, bot_param, cleared_at, game_col, hand_at, next_seat, size_at, slot_at, top,
+    BP_W0, CALL, TURN, TURN_DEC, bot_param, cleared_at, game_col, hand_at, next_seat, size_at, slot_at, top,
 )
 from ..rules import (
     FEV, K_BAN_NEXT, K_BPP, K_FEV_CTR, K_LAST_FORBID, K_POOL, K_PUSH, K_SNZ_CTR, K_VOID, K_VOLUNTARY, NT, VIR,
@@ -186,8 +186,45 @@ def wants_call(b, pol, q, p, t, safe, p_slots):
     """D3 of q on p's play of t (``safe``: p goes out on it and may not bluff doing so)."""
     if pol == RANDOM:
         return uniform_at(b, RNG) < bot_param(b, q, BP_CALL_PROB)
+    if pol == LEARNED:
+        return learned_call(b, q, p, t, safe, p_slots)
     pr = ban_probability(b, q, p, t, p_slots, safe)
     return pr > 0.0 and pr > call_threshold(b, p, q)
+
+
+@inl
+def call_context(b, p):
+    """Of p's play under call: ``safe`` (p goes out on it and may not bluff doing so) and the
+    banned slots p has filled (the call model's ``p_slots``)."""
+    safe = b[size_at(p)] == 0 and b[K_VOID] == 0
+    p_slots = np.int64(0)
+    for i in range(b[K_BPP]):
+        if b[slot_at(b, p, i)] >= 0:
+            p_slots += 1
+    return safe, p_slots
+
+
+@fn
+def call_features(b, q, p, t, safe, p_slots, option, out, at):
+    """The features of q's call option ``option`` (0 no call, 1 call; reference
+    ``learned.call_features``) on p's play of t into ``out[at:at + NFEAT]``; no call has none."""
+    for k in range(NFEAT):
+        out[ix(at + k)] = 0
+    if option == 1:
+        out[ix(at + F_CALL)] = 1
+        out[ix(at + F_CALL_BAN_PCT)] = np.int64(100.0 * ban_probability(b, q, p, t, p_slots, safe))
+        out[ix(at + F_CALL_URGENT)] = 1 if b[size_at(p)] <= 2 else 0
+        out[ix(at + F_CALL_WINNING)] = 1 if b[size_at(q)] <= b[K_PUSH] else 0
+
+
+@fn
+def learned_call(b, q, p, t, safe, p_slots):
+    """The learned bot's D3: call when the call option weighs more than no call (score 0)."""
+    call_features(b, q, p, t, safe, p_slots, 1, b, LFEAT)
+    s = 0.0
+    for k in range(NFEAT):
+        s += bot_param(b, q, BP_W0 + k) * b[ix(LFEAT + k)]
+    return s > 0.0
 
 
 @inl
@@ -240,10 +277,17 @@ def choose_push(b, pol, caller):
 
 @njit(cache=True, error_model="numpy")
 def features_of(b, seat, kind, options, n):
-    """The features of the ``n`` play options ``options`` of ``seat``'s pending decision ``kind``
-    (int64[n, NFEAT], ``kernel.learned``; ``sim.kit.learned`` records them at the search's play decisions)."""
-    bm = banned_mask(b, seat)
+    """The features of the ``n`` options ``options`` of ``seat``'s pending play or call decision
+    ``kind`` (int64[n, NFEAT], ``kernel.learned``, ``call_features``; ``sim.kit.learned`` records them
+    at the search's decisions)."""
     out = np.zeros(n * NFEAT, dtype=np.int64)
+    if kind == CALL:
+        p = b[LIMBO_SEAT]
+        safe, p_slots = call_context(b, p)
+        for j in range(n):
+            call_features(b, seat, p, b[LIMBO], safe, p_slots, options[j], out, j * NFEAT)
+        return out.reshape(n, NFEAT)
+    bm = banned_mask(b, seat)
     for j in range(n):
         option_features(b, seat, options[j], bm, out, j * NFEAT)
     return out.reshape(n, NFEAT)

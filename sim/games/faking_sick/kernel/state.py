@@ -80,6 +80,7 @@ ATK_T = LAYOUT.scalar("attack_target", "seat the attack is pending on, or -1")
 TO_MOVE = LAYOUT.scalar("to_move", "the seat whose turn it is (or starts next)")
 TURNS = LAYOUT.scalar("turns", "turns started (FS-3.2)")
 LIMBO = LAYOUT.scalar("limbo", "the played card while its call window and judgement are open (FS-4.6), or -1")
+LIMBO_SEAT = LAYOUT.scalar("limbo_seat", "the seat that played the card in limbo (the learned bot's call features)")
 REV_ALL = LAYOUT.scalar("revealed_total", "banned cards revealed so far")
 POOL_SIZE = LAYOUT.scalar("pool_size", "cards in the banned pool (FS-2.1)")
 REVEALING = LAYOUT.scalar("revealing", "banned-block index (p*k + slot) of the card being revealed "

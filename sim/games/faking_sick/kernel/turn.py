@@ -22,13 +22,13 @@ from sim.kit.kernel_util import every_seat, fn, inl, ir_inline, ix, lead_columns
 from sim.kit.rng import derive, randbelow_at, shuffle_at
 
 from .. import tables as T
-from .bots import ask, ban_binds, banned_mask, choose_push, play_decision, wants_call
+from .bots import ask, ban_binds, banned_mask, call_context, choose_push, play_decision, wants_call
 from .state import (
     AFTER_DRAW, ATK, ATK_T, ATTACK, BAN, BANNED, BANNED_COL, BOT_PARAMS, CALL, CALLERS, CLEARED, C_CALLS,
     C_SUCCESSES, DHI, DISC_MID, DLO, DRAW, DRIVEN, FALLBACK, GAME_ROW, G_ACC, G_ATK, G_BLUFFS, G_CAP, G_CAUGHT,
     G_CTRD, G_DRAWN, G_DRAWS, G_DUP, G_FAIL, G_HDA, G_LEAD_CHANGES, G_LEAD_FROM, G_MADE, G_METHOD, G_PEN, G_PLAYS,
     G_PUSHED, G_REQ, G_RESHUF, G_REVEALS, G_SKIP, G_SUCC, G_TURNS, G_VBLOCK, G_VOID, G_WINNER, G_WIN_BEHIND, HAND,
-    LEAD, LIMBO, NB, ND, NS, PENDING, PLAY_OUT, POLICY, POOL_SIZE, PUSH, PUSH_BITS,
+    LEAD, LIMBO, LIMBO_SEAT, NB, ND, NS, PENDING, PLAY_OUT, POLICY, POOL_SIZE, PUSH, PUSH_BITS,
     PUSH_MASK, PUSH_OUT, P_BLUFFS, P_CALLED, P_CAUGHT, P_PLAYS, REVEALED, REVEALING, REV_ALL, RNG, R_BP, R_POL,
     ROLLOUT_END, SEAT_ROWS, SNAP_TURNS, STEP, STEPPED, STEP_POLICY, S_BEHIND, S_BLUFFS, S_CALLED, S_CAUGHT,
     S_CORRECT, S_DRAWN,
@@ -319,6 +319,7 @@ def play(b, p, t, under_attack, retry):
     b[hand_at(p, t)] -= 1
     b[size_at(p)] -= 1
     b[LIMBO] = t
+    b[LIMBO_SEAT] = p
     b[game_col(G_PLAYS)] += 1
     b[seat_col(p, S_PLAYS)] += 1
     b[play_sum(t, p, P_PLAYS)] += 1
@@ -352,11 +353,7 @@ def call_window(b, p, t):
     """FS-6.1-6.3: ask every other eligible player once (clockwise from p); the judged caller,
     -1 (none) or PENDING."""
     n = b[K_N]
-    safe = b[size_at(p)] == 0 and b[K_VOID] == 0
-    p_slots = np.int64(0)
-    for i in range(b[K_BPP]):
-        if b[slot_at(b, p, i)] >= 0:
-            p_slots += 1
+    safe, p_slots = call_context(b, p)
     nc = np.int64(0)
     for d in range(1, n):
         q = p + d

@@ -25,6 +25,8 @@ cards, ``p = 1 - (1 - r) ** k`` for P's ``k`` filled banned slots. The caller ca
 ``p > 0`` and ``p > call_threshold - call_urgency*[P's hand <= 2]
 - call_win_bonus*[own hand <= push_count]``.
 Push (policies 1 and 2): own banned types first (slot order), then the type held most.
+- ``learned`` (4): plays and calls by its weights (``learned.py``, ``sim.kit.learned``); pushes as
+  ``honest``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from .learned import FEATURES, POLICY_FILE
 from ..rules import NT, TYPES
 
 RANDOM, HONEST, BLUFFER = 0, 1, 2
-LEARNED = 4  # the learned bot (sim.kit.learned; 3 is the kernel's STEP): its plays by weights, calls and pushes as HONEST
+CALL_OPTIONS = ({"call": False}, {"call": True})  # the legal options of a call question (D3)
+LEARNED = 4  # the learned bot (sim.kit.learned; 3 is the kernel's STEP): plays and calls by weights, pushes as HONEST
 SEEING = 10  # the all-seeing search seat (sim.kit.search_params.SEEING): the search dealt the true hidden cards
 WEIGHTED = 11  # the search with weighted worlds (sim.kit.search_params.WEIGHTED; kernel.search.likelihood)
 SEARCH = 9  # a search seat (sim.kit.search); its rollouts are played by policy ``rollout`` with its call/bluff values
@@ -66,9 +69,9 @@ BOTS["search"] = BotSpec(
                        "horizon": 16.0, **_CALL, "bluff_max": 0.9, "bluff_k": 2.0, **WEIGHTS},
     "determinized Monte Carlo search (sim.kit.search): each option played out by the rollout bot in re-dealt worlds",
 )
-BOTS["learned"] = BotSpec("learned", LEARNED, {**_CALL, **WEIGHTS},
-                          "plays the option with the highest weighted sum of features (weights fitted to the "
-                          "search's choices); calls and pushes as honest")
+BOTS["learned"] = BotSpec("learned", LEARNED, dict(WEIGHTS),
+                          "plays and calls by the option with the highest weighted sum of features (weights fitted "
+                          "to the search's choices); pushes as honest")
 BOTS["seeing"] = BotSpec("seeing", SEEING, dict(BOTS["search"].params), SEEING_DOC)
 BOTS["weighted"] = BotSpec("weighted", WEIGHTED, dict(BOTS["search"].params), WEIGHTED_DOC)
 DEFAULT_BOTS = ("bluffer", "caller", "honest", "random")
@@ -164,18 +167,28 @@ def _option(plays: list[dict], t: int) -> dict:
     return next(o for o in plays if o["card"] == TYPES[t])
 
 
-def wants_call(g, q: int, policy: int, bp: dict, s: int, t: int) -> bool:
-    """D3 for the bundled policies (bots.py docstring)."""
-    if policy == RANDOM:
-        return g.rng.uniform() < bp["call_prob"]
+def ban_estimate(g, q: int, s: int, t: int) -> float:
+    """The call model's estimate, as seen by q, that s's played type t is banned for s
+    (``ban_probability``)."""
     pool = g.p["banned_pool"]
     own = [x for x in g.slots[q] if x is not None]
     safe = g.hand_size(s) == 0 and g.p["banned_last_card"] == "illegal"
     p_slots = sum(1 for x in g.slots[s] if x is not None)
-    p = ban_probability(
+    return ban_probability(
         (pool[t], sum(pool)), (own.count(t), len(own)), (g.revealed_count[t], sum(g.revealed_count)),
         p_slots, g.cleared[s][t], safe,
     )
+
+
+def wants_call(g, q: int, policy: int, bp: dict, s: int, t: int) -> bool:
+    """D3 for the bundled policies (bots.py docstring)."""
+    if policy == RANDOM:
+        return g.rng.uniform() < bp["call_prob"]
+    if policy == LEARNED:
+        weights = [bp["w_" + f] for f in FEATURES]
+        ctx = {"target": s, "played": t}
+        return best_option(weights, [learned.reference_features(g, q, "call", o, ctx) for o in CALL_OPTIONS]) == 1
+    p = ban_estimate(g, q, s, t)
     th = call_threshold(bp, g.hand_size(s), g.hand_size(q), g.p["push_count"])
     return p > 0.0 and p > th
 

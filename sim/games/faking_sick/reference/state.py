@@ -8,13 +8,13 @@ from itertools import combinations_with_replacement
 from sim.kit.lead import Lead
 from sim.kit.rng import Rng
 from ..rules import FEV, NT, SNZ, TYPES, VIR
+from .bots import CALL_OPTIONS, ban_estimate
 from ..tables import CALL_SUMS, GAME_STATS, PLAY_SUMS, SEAT_STATS, P
 
 
 KINDS = ("turn", "attack", "after_draw", "call", "push")  # decision kinds asked of agents
 
 
-CALL_OPTIONS = ({"call": False}, {"call": True})  # the legal options of a call question (D3)
 
 
 class GameOver(Exception):
@@ -68,6 +68,10 @@ class State:
 
     def hand_size(self, s: int) -> int:
         return sum(self.hands[s])
+
+    def ban_estimate(self, q: int, s: int, t: int) -> float:
+        """The call model's estimate, as seen by q, that s's played type t is banned for s."""
+        return ban_estimate(self, q, s, t)
 
     def top(self) -> int | None:
         return self.discard[-1] if self.discard else None
