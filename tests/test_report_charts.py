@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 from reports import build as B  # noqa: E402
 from reports import pdf  # noqa: E402
-from sim import runner  # noqa: E402
+from sim.run import runner  # noqa: E402
 from sim.games import MODULES, get_game  # noqa: E402
 from reportlab.platypus import Table  # noqa: E402
 

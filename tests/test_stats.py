@@ -10,7 +10,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-from sim import stats as S
+from sim.run import stats as S
 
 
 def test_wilson_is_statsmodels_wilson_and_empty_groups_are_nan():

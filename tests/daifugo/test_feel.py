@@ -73,7 +73,7 @@ def test_feel_columns_agree_in_variants(params):
 # ---------------------------------------------------------------- the report section
 from analysis.games.daifugo_feel import feel_section, has_feel, law_table, overall_table  # noqa: E402
 from analysis.load import Run  # noqa: E402
-from sim import runner  # noqa: E402
+from sim.run import runner  # noqa: E402
 
 
 @pytest.fixture(scope="module")

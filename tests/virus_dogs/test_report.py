@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 from analysis.games.virus_dogs import CARDS, sections  # noqa: E402
 from analysis.load import Run  # noqa: E402
 from sim.run.stats import wilson  # noqa: E402
-from sim import runner  # noqa: E402
+from sim.run import runner  # noqa: E402
 from sim.games.virus_dogs import GAME  # noqa: E402
 
 

@@ -187,7 +187,7 @@ def wants_call(b, pol, q, p, t, safe, p_slots):
     if pol == RANDOM:
         return uniform_at(b, RNG) < bot_param(b, q, BP_CALL_PROB)
     if pol == LEARNED:
-        return learned_call(b, q, p, t, safe, p_slots)
+        return learned_call(b, q, p, t)
     pr = ban_probability(b, q, p, t, p_slots, safe)
     return pr > 0.0 and pr > call_threshold(b, p, q)
 
@@ -205,12 +205,13 @@ def call_context(b, p):
 
 
 @fn
-def call_features(b, q, p, t, safe, p_slots, option, out, at):
+def call_features(b, q, p, t, option, out, at):
     """The features of q's call option ``option`` (0 no call, 1 call; reference
     ``learned.call_features``) on p's play of t into ``out[at:at + NFEAT]``; no call has none."""
     for k in range(NFEAT):
         out[ix(at + k)] = 0
     if option == 1:
+        safe, p_slots = call_context(b, p)
         out[ix(at + F_CALL)] = 1
         out[ix(at + F_CALL_BAN_PCT)] = np.int64(100.0 * ban_probability(b, q, p, t, p_slots, safe))
         out[ix(at + F_CALL_URGENT)] = 1 if b[size_at(p)] <= 2 else 0
@@ -218,9 +219,9 @@ def call_features(b, q, p, t, safe, p_slots, option, out, at):
 
 
 @fn
-def learned_call(b, q, p, t, safe, p_slots):
+def learned_call(b, q, p, t):
     """The learned bot's D3: call when the call option weighs more than no call (score 0)."""
-    call_features(b, q, p, t, safe, p_slots, 1, b, LFEAT)
+    call_features(b, q, p, t, 1, b, LFEAT)
     s = 0.0
     for k in range(NFEAT):
         s += bot_param(b, q, BP_W0 + k) * b[ix(LFEAT + k)]
@@ -278,14 +279,13 @@ def choose_push(b, pol, caller):
 @njit(cache=True, error_model="numpy")
 def features_of(b, seat, kind, options, n):
     """The features of the ``n`` options ``options`` of ``seat``'s pending play or call decision
-    ``kind`` (int64[n, NFEAT], ``kernel.learned``, ``call_features``; ``sim.kit.learned`` records them
+    ``kind`` (int64[n, NFEAT], ``kernel.learned``, ``call_features``; ``sim.run.training`` records them
     at the search's decisions)."""
     out = np.zeros(n * NFEAT, dtype=np.int64)
     if kind == CALL:
         p = b[LIMBO_SEAT]
-        safe, p_slots = call_context(b, p)
         for j in range(n):
-            call_features(b, seat, p, b[LIMBO], safe, p_slots, options[j], out, j * NFEAT)
+            call_features(b, seat, p, b[LIMBO], options[j], out, j * NFEAT)
         return out.reshape(n, NFEAT)
     bm = banned_mask(b, seat)
     for j in range(n):
