@@ -18,6 +18,7 @@ import typer
 from typer.exceptions import TyperException
 
 from cardlab import api
+from sim.games import MODULES
 from sim.kit.config import ConfigError, RunOptions, Table
 from sim.run.training import Training
 
@@ -45,7 +46,7 @@ def _game(name: str):
 
 
 # the options several commands share, declared once
-Game = Annotated[str, typer.Argument(help="Game id: virus-dogs, faking-sick or daifugo.")]
+Game = Annotated[str, typer.Argument(help="Game id: " + ", ".join(MODULES) + " (`cardlab games`).")]
 Players = Annotated[Optional[int], typer.Option("--players", "-p", help="Number of players (game default if omitted).")]
 Bots = Annotated[Optional[str], typer.Option(
     "--bots", "-b", help="Comma-separated bots of the table, one a seat, e.g. cautious,random; rotated over the "

@@ -1,6 +1,6 @@
 """sim.run.precompile: each game's engine compiled in its own process; failures named, not raised."""
 
-from sim.kit import precompile
+from sim.run import precompile
 from sim.games import MODULES
 
 

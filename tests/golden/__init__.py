@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.kit.config import RunConfig
-from sim.search_params import SEARCH, SEARCH_BOTS
+from sim.kit.search_params import SEARCH, SEARCH_BOTS
 
 ROOT = Path(__file__).parent
 REGENERATE = "python -m tests.golden.regenerate"
