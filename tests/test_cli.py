@@ -352,3 +352,11 @@ def test_simulate_takes_games_and_workers_from_the_config_file(tmp_path):
     (tmp_path / "other.toml").write_text("rounds = 3\n")
     assert "unknown config section(s): rounds" in one_line_error(
         cardlab("simulate", "toy", "--config", tmp_path / "other.toml", "--out", tmp_path / "d"))
+
+
+def test_the_cli_starts_without_pandas_or_numba():
+    """cardlab/__init__.py: importing the CLI imports neither numba nor pandas (they load when a
+    command plays or reads a run)."""
+    code = "import sys, cardlab.cli; print(sorted(m for m in ('pandas', 'numba') if m in sys.modules))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0 and res.stdout.strip() == "[]", res.stdout + res.stderr

@@ -29,7 +29,6 @@ import numpy as np
 
 from sim.kit.config import ConfigError, RunConfig
 from sim.kit.learned import FORMAT, LEARNED, VERSION, WEIGHT_BOUND, policy_overrides
-from sim.run import stats
 
 TRAINER = "expert-iteration"
 TRAINER_VERSION = 1
@@ -310,6 +309,8 @@ def fit_policy(game, data: dict[str, np.ndarray], training: dict) -> dict:
     features = list(game.learned.FEATURES)
     if len(np.unique(data["group"])) < 2:
         raise ConfigError("too few search decisions to fit a policy: play more --games")
+    from sim.run import stats  # pandas: loaded when a fit is made, not when the CLI starts
+
     fit = stats.ridge_conditional_logit(data["x"], data["chosen"], data["group"])
     weights = np.clip(fit["params"], -WEIGHT_BOUND, WEIGHT_BOUND)
     return {"format": FORMAT, "version": VERSION, "game": game.name, "features": features,
