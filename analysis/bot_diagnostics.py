@@ -303,12 +303,17 @@ def fixed_draft(offers: pd.DataFrame, run: str, follows: str, what: str = "draft
         top_lo = float(wilson(int(top["took_first"].sum()), len(top))[0]) if len(top) >= min_decisions else 0.0
         if not (lo >= min_share or top_lo >= min_share):
             continue
-        out.append(_fixed_draft_diagnostic(run, str(bot), what, follows, strength, firsts, k, n, lo, hi, min_share,
-                                           min_decisions))
+        threshold = (f"share taking its fitted order's first card on offer (or its first card whenever offered), 95% "
+                     f"lower bound >= {percent(min_share)} over >= {min_decisions} decisions with two or more cards "
+                     "on offer")
+        out.append(_fixed_draft_diagnostic(run, str(bot), what, follows, strength, firsts, threshold))
     return out
 
 
-def _fixed_draft_diagnostic(run, bot, what, follows, strength, firsts, k, n, lo, hi, min_share, min_decisions):
+def _fixed_draft_diagnostic(run, bot, what, follows, strength, firsts, threshold):
+    """The diagnostic of ``bot``, which drafts by its fitted order ``strength`` (``threshold``: the test)."""
+    n, k = len(firsts), int(firsts["took_first"].sum())
+    lo, hi = (float(v) for v in wilson(k, n))
     top = list(strength.index[:FIRST_CARDS])
     offered = firsts[firsts["first"] == top[0]]  # its strongest card is the first of every decision offering it
     took = int(offered["took_first"].sum())
@@ -321,10 +326,7 @@ def _fixed_draft_diagnostic(run, bot, what, follows, strength, firsts, k, n, lo,
                 f"({_ci(t_lo, t_hi)}; a drafter at random {percent(chance)}). {follows}")
     return Diagnostic(run, bot, f"{what} by one fixed order ({', '.join(top)} first)", k, n, k / n, lo, hi,
                       f"takes {top[0]} when offered", took / len(offered), t_lo, t_hi,
-                      "a drafter at random on the same decisions", chance, chance, chance,
-                      f"share taking its fitted order's first card on offer (or its first card whenever offered), 95% "
-                      f"lower bound >= {percent(min_share)} over >= {min_decisions} decisions with two or more cards "
-                      "on offer", sentence)
+                      "a drafter at random on the same decisions", chance, chance, chance, threshold, sentence)
 
 
 COLUMNS = ("bot", "what it does", "times", "rate (95% CI)", "what it yields", "yield (95% CI)",

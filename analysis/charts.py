@@ -96,10 +96,11 @@ def tail_cut(counts: pd.Series, q: float) -> float:
     return float(cum.index[np.searchsorted(cum.to_numpy(), q - 1e-12)])
 
 
-def band(x, mean, lo, hi, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None,
+def band(x, curve: tuple, title: str, xlabel: str, ylabel: str, label: str | None = None, fig: Figure | None = None,
          marker: str | None = None) -> Figure:
-    """A mean curve with a shaded band (call again with ``fig`` to overlay curves); a single
-    curve (no ``label``) is a small chart."""
+    """A mean curve with a shaded band, ``curve`` = ``(mean, lo, hi)`` over ``x`` (call again with
+    ``fig`` to overlay curves); a single curve (no ``label``) is a small chart."""
+    mean, lo, hi = curve
     if fig is None:
         fig = Figure(figsize=(CHART_W if label else HALF_W, 3.4), layout="constrained")
         fig.add_subplot()

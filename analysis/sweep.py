@@ -272,7 +272,7 @@ def _chart(sweep: Sweep, t: pd.DataFrame, group: str, ylabel: str):
     for metric, m in t.groupby("metric", sort=False):
         xs = np.array([pos[v] for v in m["value"]])
         label = metric.split(", ")[-1].removeprefix("share of games: ")
-        fig = charts.band(xs, m["estimate"], m["lo"], m["hi"], f"{group} across {sweep.param} (95% bands)",
+        fig = charts.band(xs, (m["estimate"], m["lo"], m["hi"]), f"{group} across {sweep.param} (95% bands)",
                           sweep.param, ylabel, label=label, fig=fig, marker="o")
     if ticks is not None or len(x) <= 12:
         fig.axes[0].set_xticks(x, ticks if ticks is not None else sweep.values)

@@ -128,8 +128,7 @@ def suggest(source, out: Path, games: int | None, workers: int, scope: Scope = S
                                                   notify)})
     own_todo = [st for st in extra if st["status"] == "out" and wanted(st["line"])]
     if own_search is not None and own_todo:
-        found += own_search(source, out, size, workers, own_todo, levers, notify, scale=scope.scale,
-                            rounds=scope.rounds)
+        found += own_search(source, out, size, workers, own_todo, levers, notify, scope)
     return {"game": game.name, "source": str(source.path), "source_digest": source.config.digest(),
             "rules_digest": rules_digest(source.config),
             "games": size.confirm, "screen_games": size.screen, "lines": states + extra,

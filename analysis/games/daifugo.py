@@ -668,16 +668,16 @@ def line_states(source) -> list[dict]:
     return own + daifugo_laws.law_lines(source)
 
 
-def prescriptions(source, out, size, workers: int, todo: list[dict], levers, notify, scale: int = 1,
-                  rounds: int = 3) -> list[dict]:
+def prescriptions(source, out, size, workers: int, todo: list[dict], levers, notify, scope) -> list[dict]:
     """Prescriptions for daifugo's own lines ``todo`` (out of their band): the precept VPs
-    (``daifugo_vp.prescription``, when ``levers`` hold a precept VP) and the laws
-    (``daifugo_laws.prescriptions``, with ``levers``)."""
+    (``daifugo_vp.prescription``, when ``levers`` hold a precept VP, with ``scope``'s point
+    ``scale`` and check ``rounds``) and the laws (``daifugo_laws.prescriptions``, with ``levers``)."""
     from analysis.games import daifugo_laws, daifugo_vp
 
     found = []
     vp_levers = any(lv.param.startswith("precept_vp_") for lv in levers)
     if any(st["line"] == daifugo_vp.LINE for st in todo) and vp_levers:
-        found.append(daifugo_vp.prescription(source, out, size.confirm, workers, notify, scale, rounds))
+        found.append(daifugo_vp.prescription(source, out, size.confirm, workers, notify, scope.scale,
+                                              scope.rounds))
     laws = [st for st in todo if st["line"].startswith("law:")]
     return found + daifugo_laws.prescriptions(source, out / "laws", size.confirm, workers, laws, levers, notify)

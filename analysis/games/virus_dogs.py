@@ -107,7 +107,7 @@ def density_section(run) -> Section:
     g = d["density_games"].clip(lower=1)
     mean = d["density_bp"] / g / 1e4
     sd = np.sqrt(np.maximum(d["density_bp_sq"] / g / 1e8 - mean**2, 0))
-    fig = charts.band(d["turn"], mean, (mean - sd).clip(lower=0), (mean + sd).clip(upper=1),
+    fig = charts.band(d["turn"], (mean, (mean - sd).clip(lower=0), (mean + sd).clip(upper=1)),
                       "Virus density in the deck (mean, band = 1 s.d.)", "turn", "viruses in deck / deck size")
     series = []
     for col, label in (("viruses_hidden", "hidden (sum HV)"), ("viruses_open", "open (sum O)"),
@@ -117,7 +117,7 @@ def density_section(run) -> Section:
         series.append((label, m, s))
     fig2 = None
     for label, m, s in series:
-        fig2 = charts.band(d["turn"], m, (m - s).clip(lower=0), m + s, "Viruses by zone (mean, band = 1 s.d.)",
+        fig2 = charts.band(d["turn"], (m, (m - s).clip(lower=0), m + s), "Viruses by zone (mean, band = 1 s.d.)",
                            "turn", "viruses", label=label, fig=fig2)
     table = pd.DataFrame({"turn": d["turn"], "games running": d["games"], "mean density": mean.round(4),
                           "sd": sd.round(4), "mean deck size": (d["deck_size"] / d["games"]).round(2),
@@ -139,8 +139,8 @@ def deck_density_section(run) -> Section:
         FROM deck_density WHERE density_draws > 0 ORDER BY deck_used_pct""")
     if d.empty:
         return Section("Virus density over the deck", "No draw events recorded.")
-    fig = charts.band(d["deck_used_pct"], d["mean"], (d["mean"] - d["sd"]).clip(lower=0),
-                      (d["mean"] + d["sd"]).clip(upper=1), "Virus density after each draw (mean, band = 1 s.d.)",
+    fig = charts.band(d["deck_used_pct"], (d["mean"], (d["mean"] - d["sd"]).clip(lower=0),
+                      (d["mean"] + d["sd"]).clip(upper=1)), "Virus density after each draw (mean, band = 1 s.d.)",
                       "starting deck consumed (%, 5% buckets)", "viruses in deck / deck size")
     table = pd.DataFrame({"deck consumed (%)": d["deck_used_pct"], "draw events": d["draws"],
                           "mean density": d["mean"].round(4), "sd": d["sd"].round(4),
