@@ -189,15 +189,6 @@ def level(c: Candidate | None, min_effect: float) -> str:
     return label(c.q, c.practical(min_effect))
 
 
-def significance_words(q: float, lo: float, hi: float) -> str:
-    """An estimate's significance in words, true to the interval printed beside it (``RULE``)."""
-    if q < ALPHA:
-        return "significant"
-    if lo > 0 or hi < 0:
-        return "not significant after adjusting for the report's tests"
-    return "not significant"
-
-
 def q_value(q: float) -> str:
     """A q- or p-value as a table prints it: "< 0.001", else two significant digits."""
     if not np.isfinite(q):

@@ -21,6 +21,7 @@ import pytest
 
 from sim.run import runner
 from sim.kit.config import ConfigError
+from sim.kit.levers import check_levers
 from sim.games import available, get_game
 from sim.games.base import ENGINES, seat_bots
 from sim.kit.search_params import SEARCH, SEARCH_BOTS
@@ -217,6 +218,22 @@ def test_every_parameter_has_a_source_a_rule_and_a_default_it_accepts(game):
     for p in game.params:
         assert p.source in SOURCES and p.rule and p.doc, p.name
         assert p.coerce(p.default) == p.default == defaults[p.name], p.name
+
+
+def test_every_lever_names_a_parameter_values_it_takes_and_lines_that_exist(game):
+    """``sim.kit.levers.check_levers``: what ``cardlab suggest`` plays is a setting the game accepts."""
+    check_levers(game)
+    assert all(lv.values and lv.lines for lv in game.levers)
+
+
+def test_the_lever_check_names_a_lever_of_unknown_lines(game):
+    if not game.levers:
+        pytest.skip(f"{game.name} has no levers")
+    lv = game.levers[0]
+    broken = type(game)()
+    broken.levers = (type(lv)(lv.param, lv.values, ("no_such_line",), lv.doc),)
+    with pytest.raises(ConfigError, match=f"lever {lv.param} names unknown lines no_such_line"):
+        check_levers(broken)
 
 
 def test_feel_measures_agree_with_the_results(game):
