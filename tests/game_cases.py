@@ -115,7 +115,7 @@ CASES = {
             ({"players": 3, "state": {"deck": ["DOC"], "first": 3}}, "state.first must be a seat below 3"),
         ],
         "batch_rows": lambda raw, k, n: {"games": raw[0][:, k], "seats": raw[1][:, k * n:(k + 1) * n].T},
-        "batch_sums": lambda raw: {"draw_density": raw[3], "deck_density": raw[4]},
+        "batch_sums": lambda raw: {"density": raw[2], "draw_density": raw[3], "deck_density": raw[4]},
         "driver_seat_games": 12,
         "single_options_counted": True,
         "search": {"bots": ["search", "cautious", "aggressive", "cautious"], "overrides": {"bot.search.budget": 24},

@@ -12,6 +12,8 @@ every kernel module imports it (directly or through ``sim.kit.rng`` and ``seat_b
 first ``@njit(cache=True)``.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from sim.kit import jit_cache
@@ -148,46 +150,46 @@ def script_option(b, option, legal, pending_seat, applied, script, max_script):
     return 0
 
 
+# A game's parts of ``step_op``: the offsets of its buffer's ``pending_seat`` and ``driver_seats``
+# fields, its stop code for "the bots play on", and its compiled ``start(b, seed, game_index, run)``,
+# ``apply(b, option)`` and ``resume(b, stop)``
+StepParts = namedtuple("StepParts", "pending_seat driver play_on start apply resume")
+
+
 @njit(inline="always")
-def step_op(b, op, x, seed, run, rest, pending_seat, driver, play_on, start, apply, resume):
+def step_op(b, op, x, seed, run, parts):
     """A game's ``step_go`` (``sim.kit.step.StepFunctions``): the operations, the same in every game,
-    over the game's parts and the offsets of its ``pending_seat`` and ``driver_seats`` fields.
-    ``GO_START``: ``start(b, seed, x, run, rest)`` seats game ``x`` and returns the stop code to
-    go on with (``NOWHERE``: it went on itself); ``GO_SEATS``: the driver's seats become ``x``
-    and, if the pending decision is no longer theirs, on to the driver's next decision;
-    ``GO_APPLY``: ``apply(b, x)``, the game's ``script_option`` with its verdict on option ``x``
-    (its status; 0: on to the next decision); ``GO_PLAY_ON``: while a decision is pending, on
-    with ``play_on`` (the game's stop code for "the bots play on"); ``GO_RESUME``: on with stop
-    code ``x``. Going on is ``resume(b, stop, rest)``, called in one place (numba generates an
-    inlined engine once): the current unit played again from its start (a game that goes on
-    from its state itself: on from there), ``stop`` ``sim.kit.step.STOP_AT_NEXT`` up to the driver's
-    next decision, else as the game reads it. ``rest``: the game's further argument of its
-    parts (virus-dogs' density sums; ``NO_REST``). Returns ``step_apply``'s status (0 for the
-    other operations)."""
+    over the game's ``StepParts``. ``GO_START``: ``parts.start(b, seed, x, run)`` seats game ``x``
+    and returns the stop code to go on with (``NOWHERE``: it went on itself); ``GO_SEATS``: the
+    driver's seats become ``x`` and, if the pending decision is no longer theirs, on to the
+    driver's next decision; ``GO_APPLY``: ``parts.apply(b, x)``, the game's ``script_option`` with
+    its verdict on option ``x`` (its status; 0: on to the next decision); ``GO_PLAY_ON``: while a
+    decision is pending, on with ``parts.play_on``; ``GO_RESUME``: on with stop code ``x``. Going
+    on is ``parts.resume(b, stop)``, called in one place (numba generates an inlined engine once):
+    the current unit played again from its start (a game that goes on from its state itself: on
+    from there), ``stop`` ``sim.kit.step.STOP_AT_NEXT`` up to the driver's next decision, else as
+    the game reads it. Returns ``step_apply``'s status (0 for the other operations)."""
     stop = NOWHERE
     if op == GO_START:
-        stop = start(b, seed, x, run, rest)
+        stop = parts.start(b, seed, x, run)
     elif op == GO_SEATS:
-        b[driver] = x
-        seat = b[pending_seat]
+        b[parts.driver] = x
+        seat = b[parts.pending_seat]
         if seat >= 0 and (x >> seat) & 1 == 0:
             stop = STOP_AT_NEXT
     elif op == GO_APPLY:
-        status = apply(b, x)
+        status = parts.apply(b, x)
         if status != 0:
             return status
         stop = STOP_AT_NEXT
     elif op == GO_PLAY_ON:
-        if b[pending_seat] >= 0:
-            stop = play_on
+        if b[parts.pending_seat] >= 0:
+            stop = parts.play_on
     else:
         stop = x
     if stop != NOWHERE:
-        resume(b, stop, rest)
+        parts.resume(b, stop)
     return 0
-
-
-NO_REST = np.int64(0)  # ``step_op``'s ``rest`` in a game whose parts take no further argument
 
 
 # ---- the step contract's snapshots (sim.kit.step.StepFields): one copy, the same in every game ---------

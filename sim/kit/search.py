@@ -164,9 +164,9 @@ class SearchFields:
         SEARCH_SEATS, SEEING_SEATS, WEIGHTED_SEATS, ROLLOUT_END = SEARCH_FIELDS.scalars
 
     Each field's offset is the attribute of its name; ``scalars`` holds them in this order. The
-    seat masks are set at the game's start (``SearchDriver.mark_search_seats``, or the game's own
-    ``step_start``) and read by the driver (``SearchDriver.world_mode``); ``rollout_end`` is set by
-    the game's ``rollout`` and read by its engine."""
+    seat masks are set at the game's start (``SearchDriver.mark_search_seats``) and read by the
+    driver (``SearchDriver.world_mode``); ``rollout_end`` is set by the game's ``rollout`` and read
+    by its engine."""
 
     SCALARS = ("search_seats", "seeing_seats", "weighted_seats", "rollout_end")
     DOCS = {
@@ -203,36 +203,31 @@ class SearchDriver:
     policy at ``policies + s`` (``players``: the slot of the seat count), ``search_policies``: the
     policy codes of the game's search bots in ``sim.kit.search_params.SEARCH_BOTS`` order (search,
     all-seeing, weighted; a game without the last two stops early); ``mark_search_seats`` marks
-    those seats and makes them their rollout bots. A game whose ``step_start`` does that itself
-    (its search seats play as their rollout bots without a driver) passes no ``policies``.
+    those seats and makes them their rollout bots.
 
     Optional: ``unsearched(b, opts)``, the pending decision's option when the search does not
-    weigh it (``BOT_ANSWER`` included), else ``NOT_FORCED``; ``batch_rest(raw)``, the further
-    ``step_go`` arguments of a batch's own calls."""
+    weigh it (``BOT_ANSWER`` included), else ``NOT_FORCED``."""
 
     def __init__(self, *, steps, search_decide, fields, new_state, run_vector, pending_seat, max_options, bot_param,
-                 param_codes, decision_number, collect, policies=None, players=None, search_policies=(),
-                 unsearched=None, batch_rest=None):
+                 param_codes, decision_number, collect, policies, players, search_policies, unsearched=None):
         self.steps, self.search_decide, self.fields = steps, search_decide, fields
         self.new_state, self.run_vector = new_state, run_vector
         self.pending_seat, self.max_options = pending_seat, max_options
         self.bot_param, self.param_codes, self.decision_number = bot_param, param_codes, decision_number
         self.policies, self.players, self.search_policies = policies, players, tuple(search_policies)
         self.collect, self.unsearched = collect, unsearched
-        self.batch_rest = batch_rest or (lambda raw: ())
 
     def mark_search_seats(self, b) -> int:
         """After ``step_start``: the search seats marked in the search fields (the all-seeing and
         weighted ones apart) and their policies made their rollout bots; their bit mask."""
         f = self.fields
-        if self.policies is not None:
-            marks = (f.search_seats, f.seeing_seats, f.weighted_seats)
-            for s in range(int(b[self.players])):
-                policy = b[self.policies + s]
-                if policy in self.search_policies:
-                    b[f.search_seats] |= 1 << s
-                    b[marks[self.search_policies.index(policy)]] |= 1 << s
-                    b[self.policies + s] = int(self.bot_param(b, s, self.param_codes[2]))
+        marks = (f.search_seats, f.seeing_seats, f.weighted_seats)
+        for s in range(int(b[self.players])):
+            policy = b[self.policies + s]
+            if policy in self.search_policies:
+                b[f.search_seats] |= 1 << s
+                b[marks[self.search_policies.index(policy)]] |= 1 << s
+                b[self.policies + s] = int(self.bot_param(b, s, self.param_codes[2]))
         return int(b[f.search_seats])
 
     def world_mode(self, b, seat) -> int:
@@ -271,13 +266,13 @@ class SearchDriver:
                 return
             self.steps.step_apply(b, x)
 
-    def start_search_game(self, b, seed, game_index, run, *rest) -> int:
+    def start_search_game(self, b, seed, game_index, run) -> int:
         """Game ``game_index`` driven for its search seats: they answer through the step driver,
         their rollouts (and the decisions they do not search) are played by their rollout bots;
         the other seats' bots answer theirs. Returns the search seats' bit mask."""
-        self.steps.step_start(b, seed, game_index, run, *rest)
+        self.steps.step_start(b, seed, game_index, run)
         mask = self.mark_search_seats(b)
-        self.steps.step_seats(b, mask, *rest)
+        self.steps.step_seats(b, mask)
         return mask
 
     def run_search_games(self, seed, start: int, count: int, run, raw, stats) -> None:
@@ -286,18 +281,17 @@ class SearchDriver:
         once a game); its rows into ``raw``."""
         g = self.new_state()
         opts = np.empty(self.max_options, dtype=np.int64)
-        rest = self.batch_rest(raw)
         key_seed, pending, unsearched = np.uint64(seed), self.pending_seat, self.unsearched
         apply = self.steps.step_apply
         for k in range(count):
             index = start + k
-            mask = self.start_search_game(g, seed, index, run, *rest)
+            mask = self.start_search_game(g, seed, index, run)
             searches = [self.seat_search(g, s) if mask >> s & 1 else None for s in range(mask.bit_length())]
             while (seat := g.item(pending)) >= 0:
                 option = NOT_FORCED if unsearched is None else unsearched(g, opts)
                 if option == NOT_FORCED:
                     option = self.decide(g, searches[seat], key_seed, index, stats, opts)
-                status = apply(g, option, *rest)
+                status = apply(g, option)
                 assert status == 0, status
             self.collect(g, k, raw)
 

@@ -44,7 +44,7 @@ STATUS = {OK: "applied", OVER: "the game is over", ILLEGAL: "not a legal option"
 # An option no game lists and no status: applied (where a game accepts it) or answered by a
 # search seat (``sim.kit.search``), the seat's own bot answers the pending decision.
 BOT_ANSWER = -(1 << 31)
-# The operations of a game's compiled ``step_go(b, op, x, seed, run, *rest)`` (see ``StepFunctions``)
+# The operations of a game's compiled ``step_go(b, op, x, seed, run)`` (see ``StepFunctions``)
 GO_START, GO_SEATS, GO_APPLY, GO_PLAY_ON, GO_RESUME = range(5)
 # ``stop`` codes (``StepFields``' ``stop``, ``resume_at``'s): the bots answer; up to the driver's next
 # decision (a game may have further codes); a ``step_go`` part's "the game does not go on"
@@ -127,17 +127,16 @@ class StepFields:
 
 class StepFunctions:
     """The step contract's Python entry points over a game's one compiled ``step_go(b, op, x,
-    seed, run, *rest)`` (``sim.kit.kernel_util.step_op`` with the game's parts): numba
+    seed, run)`` (``sim.kit.kernel_util.step_op`` with the game's parts): numba
     code-generates the whole engine again for each compiled function that reaches it, so every
     call that plays on goes through that one. ``op``: ``GO_START`` game ``x`` of the run seeded
     ``seed`` (``run``: the run vector); ``GO_SEATS`` the driver's seats become the bit mask
     ``x``; ``GO_APPLY`` answer with option ``x`` (returns the status); ``GO_PLAY_ON``;
-    ``GO_RESUME`` the current unit played again from its start (``x``: the stop code). ``rest``:
-    the game's further arguments (default ``default_rest``; a batch passes its own, e.g. the
-    sums the pass adds to). ``fields``: the game's ``StepFields`` (``step_pending`` reads them)."""
+    ``GO_RESUME`` the current unit played again from its start (``x``: the stop code).
+    ``fields``: the game's ``StepFields`` (``step_pending`` reads them)."""
 
-    def __init__(self, step_go, fields: StepFields, *default_rest):
-        self.step_go, self.fields, self.default_rest = step_go, fields, default_rest
+    def __init__(self, step_go, fields: StepFields):
+        self.step_go, self.fields = step_go, fields
         seat, kind = fields.pending_seat, fields.pending_kind
 
         def step_pending(b) -> tuple[int, int]:
@@ -147,36 +146,36 @@ class StepFunctions:
 
         self.step_pending = step_pending
 
-    def go(self, b, op: int, x=0, seed=0, run=NO_RUN, *rest) -> int:
-        """``step_go(b, op, x, seed, run, *rest)`` with the contract's argument types."""
-        return int(self.step_go(b, op, np.int64(x), np.uint64(seed), run, *(rest or self.default_rest)))
+    def go(self, b, op: int, x=0, seed=0, run=NO_RUN) -> int:
+        """``step_go(b, op, x, seed, run)`` with the contract's argument types."""
+        return int(self.step_go(b, op, np.int64(x), np.uint64(seed), run))
 
-    def step_start(self, b, seed, game_index, run, *rest) -> None:
+    def step_start(self, b, seed, game_index, run) -> None:
         """Game ``game_index`` of the run with seed ``seed`` (``run``: ``run_vector``) into ``b``
         (any contents; SIZE slots), up to its first decision."""
-        self.go(b, GO_START, game_index, seed, run, *rest)
+        self.go(b, GO_START, game_index, seed, run)
 
-    def step_seats(self, b, seats, *rest) -> None:
+    def step_seats(self, b, seats) -> None:
         """The step driver answers only the decisions of the seats in the bit mask ``seats``; the
         other seats' bots answer theirs (the game goes on to a driver seat's decision)."""
-        self.go(b, GO_SEATS, seats, 0, NO_RUN, *rest)
+        self.go(b, GO_SEATS, seats)
 
-    def step_apply(self, b, option, *rest) -> int:
+    def step_apply(self, b, option) -> int:
         """Answer the pending decision with ``option`` (one of ``step_legal``'s), up to the next
         decision or the game's end (a game with scored rounds: or the next round's first decision).
         Returns ``STATUS``: 0, or (``b`` unchanged) -1 if the game is over, -2 for an option that is
         not legal, -3 once the game's most options were applied in one unit (not reached)."""
-        return self.go(b, GO_APPLY, option, 0, NO_RUN, *rest)
+        return self.go(b, GO_APPLY, option)
 
-    def step_play_on(self, b, *rest) -> None:
+    def step_play_on(self, b) -> None:
         """The seated bots play on from the pending decision to the end of the game (a game with
         scored rounds: of the round; then the next round's first decision is pending)."""
-        self.go(b, GO_PLAY_ON, 0, 0, NO_RUN, *rest)
+        self.go(b, GO_PLAY_ON)
 
-    def resume_at(self, b, stop=PLAY_ON, *rest) -> None:
+    def resume_at(self, b, stop=PLAY_ON) -> None:
         """The current unit played again from its start with the options applied in it (``stop``:
         the stop code; the search's worlds, the tests)."""
-        self.go(b, GO_RESUME, stop, 0, NO_RUN, *rest)
+        self.go(b, GO_RESUME, stop)
 
     def functions(self) -> tuple:
         """``step_start``, ``step_pending``, ``step_seats``, ``step_apply``, ``step_play_on``,

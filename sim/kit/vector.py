@@ -2,9 +2,9 @@
 stepped at once through its step contract (``sim.kit.step``), one compiled loop over the games.
 
 A game joins with a vector module (``Step.vector_module``) whose one compiled ``vector_go(a, ctl,
-run, table, actions, reset)`` calls ``batch_go`` below with the game's parts (one function, so
-that numba generates the engine once): its ``step_go`` as ``go(b, op, x, seed, run, rest)``,
-``step_legal``, the observation module's ``observe_into``, and its own compiled
+run, table, actions, reset)`` calls ``batch_go`` below with the game's ``VectorParts`` (one
+function, so that numba generates the engine once): its buffer's ``pending_seat`` offset, its
+``step_go``, ``step_legal``, the observation module's ``observe_into``, and its own compiled
 ``action_ids_into(b, options, n, out, table)`` (the observation module's ``action_ids``),
 ``option_of(b, action, table)`` (its inverse) and ``rewards_into(b, out)`` (``rewards``); and
 ``table(cfg)``, the int64 array those read (empty where none is needed).
@@ -33,6 +33,7 @@ from numba import njit
 from sim.kit.step import GO_APPLY, GO_SEATS, GO_START
 
 Arrays = namedtuple("Arrays", "bufs slots obs mask ids rewards ended options option_ids")
+VectorParts = namedtuple("VectorParts", "pending_seat go legal observe action_ids_into option_of rewards_into")
 SLOT_COLUMNS = ("seat", "shown", "state", "game", "count")
 # seat: the pending decision's seat (-1: the game is over); shown: the seat whose observation is
 # in ``obs`` (the pending seat; at the game's end the seat that made its last driven decision);
@@ -54,16 +55,16 @@ def driver_seats(places, players, game):
 
 
 @njit(inline="always")
-def start_next(a, i, ctl, run, rest, go):
+def start_next(a, i, ctl, run, parts):
     """The run's next game into slot ``i``, up to the first decision of a driven seat."""
     b = a.bufs[i]
     game = ctl[NEXT_GAME]
     ctl[NEXT_GAME] = game + 1
-    go(b, np.int64(GO_START), game, np.uint64(ctl[SEED]), run, rest)
+    parts.go(b, np.int64(GO_START), game, np.uint64(ctl[SEED]), run)
     players = ctl[PLAYERS]
     seats = driver_seats(ctl[AGENT_PLACES], players, game)
     if seats != (1 << players) - 1:
-        go(b, np.int64(GO_SEATS), seats, np.uint64(0), run, rest)
+        parts.go(b, np.int64(GO_SEATS), seats, np.uint64(0), run)
     first = 0
     while first < players and not (seats >> first) & 1:
         first += 1
@@ -84,18 +85,18 @@ def clear_mask(a, i):
 
 
 @njit(inline="always")
-def settle(a, i, pseat, table, legal, observe, action_ids_into):
+def settle(a, i, table, parts):
     """After a start or an applied option: slot ``i``'s pending seat, legal action ids, mask and
     observation. Returns whether the game is over."""
     b = a.bufs[i]
     clear_mask(a, i)
-    seat = b[pseat]
+    seat = b[parts.pending_seat]
     a.slots[i, SEAT] = seat
     if seat < 0:
-        observe(b, a.slots[i, SHOWN], a.obs[i])
+        parts.observe(b, a.slots[i, SHOWN], a.obs[i])
         return True
-    n = legal(b, a.options)
-    action_ids_into(b, a.options, n, a.option_ids, table)
+    n = parts.legal(b, a.options)
+    parts.action_ids_into(b, a.options, n, a.option_ids, table)
     keep = a.ids.shape[1]
     for k in range(n):
         x = a.option_ids[k]
@@ -104,25 +105,24 @@ def settle(a, i, pseat, table, legal, observe, action_ids_into):
             a.ids[i, k] = x
     a.slots[i, COUNT] = n
     a.slots[i, SHOWN] = seat
-    observe(b, seat, a.obs[i])
+    parts.observe(b, seat, a.obs[i])
     return False
 
 
 @njit(inline="always")
-def batch_reset(a, ctl, run, table, rest, pseat, go, legal, observe, action_ids_into):
+def batch_reset(a, ctl, run, table, parts):
     """Games ``ctl[NEXT_GAME] ..`` into every slot, in order; a game over before any driven
     decision is ``ENDED_AT_START`` (its end is reported by the next ``batch_step``)."""
     for i in range(a.bufs.shape[0]):
         a.rewards[i, :] = 0.0
         a.ended[i] = False
-        start_next(a, i, ctl, run, rest, go)
-        over = settle(a, i, pseat, table, legal, observe, action_ids_into)
+        start_next(a, i, ctl, run, parts)
+        over = settle(a, i, table, parts)
         a.slots[i, STATE] = ENDED_AT_START if over else PLAYING
 
 
 @njit(inline="always")
-def batch_step(a, ctl, run, table, rest, actions, pseat, go, legal, observe, action_ids_into, option_of,
-               rewards_into):
+def batch_step(a, ctl, run, table, actions, parts):
     """One step of every slot: a playing slot applies its action (an id its mask marks), a slot
     whose game ended in the previous step starts the next game (its action is not read), a game
     over at its start is reported. ``ended`` and ``rewards`` mark the games that ended now.
@@ -137,16 +137,16 @@ def batch_step(a, ctl, run, table, rest, actions, pseat, go, legal, observe, act
         a.rewards[i, :] = 0.0
         state = a.slots[i, STATE]
         if state == ENDED:
-            start_next(a, i, ctl, run, rest, go)
-            over = settle(a, i, pseat, table, legal, observe, action_ids_into)
+            start_next(a, i, ctl, run, parts)
+            over = settle(a, i, table, parts)
         elif state == ENDED_AT_START:
             over = True
         else:
-            go(b, np.int64(GO_APPLY), option_of(b, actions[i], table), np.uint64(0), run, rest)
-            over = settle(a, i, pseat, table, legal, observe, action_ids_into)
+            parts.go(b, np.int64(GO_APPLY), parts.option_of(b, actions[i], table), np.uint64(0), run)
+            over = settle(a, i, table, parts)
         a.ended[i] = over
         if over:
-            rewards_into(b, a.rewards[i])
+            parts.rewards_into(b, a.rewards[i])
             a.slots[i, STATE] = ENDED
         else:
             a.slots[i, STATE] = PLAYING
@@ -154,14 +154,12 @@ def batch_step(a, ctl, run, table, rest, actions, pseat, go, legal, observe, act
 
 
 @njit(inline="always")
-def batch_go(a, ctl, run, table, rest, actions, reset, pseat, go, legal, observe, action_ids_into, option_of,
-             rewards_into):
-    """``batch_reset`` (``reset``: returns -1) or ``batch_step``."""
+def batch_go(a, ctl, run, table, actions, reset, parts):
+    """``batch_reset`` (``reset``: returns -1) or ``batch_step``, over the game's ``VectorParts``."""
     if reset:
-        batch_reset(a, ctl, run, table, rest, pseat, go, legal, observe, action_ids_into)
+        batch_reset(a, ctl, run, table, parts)
         return -1
-    return batch_step(a, ctl, run, table, rest, actions, pseat, go, legal, observe, action_ids_into, option_of,
-                      rewards_into)
+    return batch_step(a, ctl, run, table, actions, parts)
 
 
 def new_arrays(n: int, buf_size: int, obs_size: int, action_count: int, players: int, max_options: int,

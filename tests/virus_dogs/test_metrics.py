@@ -155,6 +155,18 @@ def test_deck_bucket():
     assert [tb.deck_bucket(d, 48) for d in (48, 50, 46, 45, 24, 1, 0)] == [0, 0, 0, 1, 10, 19, 20]
 
 
+def test_turns_past_the_last_density_row_are_summed_into_it():
+    """M-2: the per-turn sums have TURN_ROWS rows (>= the default max_turns); a later turn's end is
+    added to the last row, as a later draw to draw_density's."""
+    acc = tb.new_sums()[0]
+    assert acc.shape == (tb.TURN_ROWS, tb.ND) and tb.TURN_ROWS >= GAME.param("max_turns").default
+    for turn in (3, tb.TURN_ROWS - 1, tb.TURN_ROWS, 5000):
+        tb.density_row(acc, turn, 10, 2, 1, 4)
+    assert acc[3].tolist() == [1, 10, 100, 2, 4, 1, 1, 4, 16, 1, 2000, 4_000_000]
+    assert acc[tb.TURN_ROWS - 1].tolist() == [3, 30, 300, 6, 12, 3, 3, 12, 48, 3, 6000, 12_000_000]
+    assert acc.sum(axis=0)[tb.D_GAMES] == 4
+
+
 # ---- sums over seeded batches (both engines: test_differential compares them row by row) ---------
 def test_new_columns_add_up_to_the_game_totals():
     """M-2/M-3: per-seat bats and antiseptics by context, ambulance cures and draw observations sum

@@ -7,6 +7,7 @@ import numpy as np
 
 from sim.games.virus_dogs import GAME
 from sim.games.virus_dogs import kernel as K
+from sim.games.virus_dogs import tables as tb
 
 STEP = GAME.step
 
@@ -48,3 +49,21 @@ def test_a_copy_goes_on_alone():
     K.step_play_on(a)
     K.step_play_on(fresh)
     assert np.array_equal(a, fresh)
+
+
+def test_a_driven_game_sums_its_own_turns_whatever_the_buffer_held():
+    """``step_start`` does not clear the per-turn sums (``turn_sums``, after the rest of the
+    buffer): a driven game zeroes each turn's row as the turn starts, so a buffer full of another
+    game's numbers (or garbage) ends with the same outcome, the per-turn rows included."""
+    cfg = GAME.make_config(seed=6)
+    run = STEP.run_vector(cfg)
+    clean, dirty = np.zeros(K.SIZE, dtype=np.int64), np.full(K.SIZE, 7, dtype=np.int64)
+    for b in (clean, dirty):
+        K.step_start(b, np.int64(cfg.seed), np.int64(2), run)
+        K.step_play_on(b)
+    assert K.LAYOUT.fields["turn_sums"].stop == K.SIZE  # last: step_start clears only what is before it
+    got, want = STEP.outcome(cfg, dirty), STEP.outcome(cfg, clean)
+    assert set(got) == set(want) and all(np.array_equal(got[n], want[n]) for n in want)
+    games = want["density"][:, tb.D_GAMES]  # one observation per turn end (the last turn may end the game)
+    turns = int(want["games"][tb.G_TURNS])
+    assert turns > 1 and (games[:turns - 1] == 1).all() and games[turns - 1] in (0, 1) and not games[turns:].any()

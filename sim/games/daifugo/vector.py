@@ -13,7 +13,7 @@ from sim.games.daifugo.kernel.state import K_PULL_BACK, K_TEN_DISCARD, K_TRIM, N
 from sim.games.daifugo.kernel.step import step_go, step_legal
 from sim.games.daifugo.observe import observe_into
 from sim.kit.kernel_util import ix
-from sim.kit.vector import batch_go
+from sim.kit.vector import VectorParts, batch_go
 
 
 def table(cfg) -> np.ndarray:
@@ -72,13 +72,7 @@ def rewards_into(b, out):
 
 
 @njit(cache=True, error_model="numpy")
-def go(b, op, x, seed, run, rest):
-    """``step_go`` with ``sim.kit.vector``'s further argument (none here)."""
-    return step_go(b, op, x, seed, run)
-
-
-@njit(cache=True, error_model="numpy")
 def vector_go(a, ctl, run, table, actions, reset):
     """``sim.kit.vector.batch_go`` over daifugo's parts."""
-    return batch_go(a, ctl, run, table, 0, actions, reset, PSEAT, go, step_legal, observe_into, action_ids_into,
-                    option_of, rewards_into)
+    return batch_go(a, ctl, run, table, actions, reset, VectorParts(PSEAT, step_go, step_legal, observe_into,
+                                                                     action_ids_into, option_of, rewards_into))

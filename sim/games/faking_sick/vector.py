@@ -14,7 +14,7 @@ from sim.games.faking_sick.kernel.state import GAME_ROW, PKIND, PSEAT, PUSH
 from sim.games.faking_sick.observe import PUSHES, observe_into, push_ids
 from sim.games.faking_sick.rules import K_N
 from sim.kit.kernel_util import ix
-from sim.kit.vector import batch_go
+from sim.kit.vector import VectorParts, batch_go
 
 WINNER = GAME_ROW + T.G["winner"]
 
@@ -52,13 +52,7 @@ def rewards_into(b, out):
 
 
 @njit(cache=True, error_model="numpy")
-def go(b, op, x, seed, run, rest):
-    """``step_go`` with ``sim.kit.vector``'s further argument (none here)."""
-    return step_go(b, op, x, seed, run)
-
-
-@njit(cache=True, error_model="numpy")
 def vector_go(a, ctl, run, table, actions, reset):
     """``sim.kit.vector.batch_go`` over faking-sick's parts."""
-    return batch_go(a, ctl, run, table, 0, actions, reset, PSEAT, go, step_legal, observe_into, action_ids_into,
-                    option_of, rewards_into)
+    return batch_go(a, ctl, run, table, actions, reset, VectorParts(PSEAT, step_go, step_legal, observe_into,
+                                                                     action_ids_into, option_of, rewards_into))

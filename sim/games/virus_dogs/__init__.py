@@ -57,9 +57,9 @@ class VirusDogs(Game):
 
     def new_arrays(self, cfg: RunConfig, count: int):
         """Column-major int32 ``games[col, game]``, ``seats[col, game * n + seat]``, the int64
-        per-turn density sums and the per-draw and per-deck-share sums (``tables``)."""
+        per-turn density sums and the per-draw and per-deck-share sums (``tables.new_sums``)."""
         return (np.zeros((tb.NG, count), dtype=np.int32), np.zeros((tb.NS, count * cfg.players), dtype=np.int32),
-                np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64), *tb.new_draw_sums())
+                *tb.new_sums())
 
     def fast_batch(self, cfg: RunConfig, start: int, count: int):
         if seats_search(cfg.bots):

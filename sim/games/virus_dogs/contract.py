@@ -35,14 +35,19 @@ class VirusDogsStep(Step):
     def outcome(self, cfg, buf: np.ndarray) -> dict[str, np.ndarray]:
         k = self.kernel()
         n = cfg.players
+        games = k.LAYOUT.view(buf, "game_row").copy()
+        density = np.zeros((tb.TURN_ROWS, tb.ND), dtype=np.int64)
+        turns = min(int(games[tb.G_TURNS]), tb.TURN_ROWS)  # the game's rows (the others hold older sums)
+        density[:turns] = k.LAYOUT.view(buf, "turn_sums").reshape(tb.TURN_ROWS, tb.ND)[:turns]
         return {
-            "games": k.LAYOUT.view(buf, "game_row").copy(),
+            "games": games,
             "seats": k.LAYOUT.view(buf, "seat_rows")[:n * tb.NS].reshape(n, tb.NS).copy(),
+            "density": density,
             "draw_density": k.LAYOUT.view(buf, "draw_sums").reshape(tb.DRAW_ROWS, tb.NW).copy(),
             "deck_density": k.LAYOUT.view(buf, "deck_sums").reshape(tb.DECK_BUCKETS + 1, tb.NW).copy(),
         }
 
     def raw_outcome(self, cfg, raw) -> dict[str, np.ndarray]:
-        games, seats, _density, draws, deck = raw
-        return {"games": games[:, 0].astype(np.int64), "seats": seats.T.astype(np.int64),
+        games, seats, density, draws, deck = raw
+        return {"games": games[:, 0].astype(np.int64), "seats": seats.T.astype(np.int64), "density": density,
                 "draw_density": draws.astype(np.int64), "deck_density": deck.astype(np.int64)}

@@ -2,7 +2,8 @@
 
 Both engines fill the same raw layout: column-major int32 matrices, one column per game
 (``GAME_COLS``) and one per seat per game (``SEAT_COLS``), and the int64 per-turn sum matrix
-(``DENSITY_COLS``, row = turn index). ``build`` turns them into DataFrames (int32 metric
+(``DENSITY_COLS``, row = turn index; the last row, ``TURN_ROWS - 1``, also holds every later
+turn, as ``max_turns`` may exceed it). ``build`` turns them into DataFrames (int32 metric
 columns, int64 keys and sums, bool flags), so the two engines produce identical frames
 whenever their raw numbers agree.
 
@@ -103,6 +104,7 @@ DENSITY_COLS = (
     "density_games", "density_bp", "density_bp_sq",
 )
 DRAW_COLS = ("draws", "deck_size", "viruses_in_deck", "density_draws", "density_bp", "density_bp_sq")
+TURN_ROWS = 1024  # rows of density (>= the default max_turns); later turns are summed into the last row
 DRAW_ROWS = 512  # rows of draw_density; later draws are summed into the last row
 DECK_BUCKETS = 20  # deck_density: 5% buckets of the starting deck consumed, plus the empty deck
 NG, NS, ND, NW = len(GAME_COLS), len(SEAT_COLS), len(DENSITY_COLS), len(DRAW_COLS)
@@ -149,7 +151,8 @@ TABLES = {
     "seats": Table("seat", "one row per seat per game: bot, result, elimination, cards played by type, virus handling",
                    columns=SEAT_KEYS + _typed(SEAT_COLS, SEAT_BOOL, "int32")),
     "density": Table("sum", "sums per turn index, recorded at every turn end: deck size, viruses in deck/hidden/open"
-                     " (with squares) and virus density in basis points", ("turn",),
+                     f" (with squares) and virus density in basis points (turn {TURN_ROWS - 1} also holds every"
+                     " later turn)", ("turn",),
                      columns=(("turn", "int64"), *_typed(DENSITY_COLS, (), "int64"))),
     "draw_density": Table("sum", "sums per draw event index in the game, recorded after every draw event: deck size,"
                           " viruses in deck and virus density in basis points (M-2)", ("draw",),
@@ -196,7 +199,8 @@ def draw_row(acc, row: int, deck_size: int, vdeck: int) -> None:
 
 
 def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened: int) -> None:
-    """Add one turn-end observation to the sum matrix ``acc`` (M-2)."""
+    """Add one turn-end observation to the sum matrix ``acc`` (M-2; turns past the last row into it)."""
+    turn = min(turn, TURN_ROWS - 1)
     acc[turn, D_GAMES] += 1
     acc[turn, D_DECK] += deck_size
     acc[turn, D_DECK_SQ] += deck_size * deck_size
@@ -213,9 +217,10 @@ def density_row(acc, turn: int, deck_size: int, vdeck: int, hidden: int, opened:
         acc[turn, D_BP_SQ] += bp * bp
 
 
-def new_draw_sums() -> tuple[np.ndarray, np.ndarray]:
-    """Zeroed int64 sum matrices of ``draw_density`` and ``deck_density`` (row = key)."""
-    return np.zeros((DRAW_ROWS, NW), dtype=np.int64), np.zeros((DECK_BUCKETS + 1, NW), dtype=np.int64)
+def new_sums() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Zeroed int64 sum matrices of ``density``, ``draw_density`` and ``deck_density`` (row = key)."""
+    return (np.zeros((TURN_ROWS, ND), dtype=np.int64), np.zeros((DRAW_ROWS, NW), dtype=np.int64),
+            np.zeros((DECK_BUCKETS + 1, NW), dtype=np.int64))
 
 
 def build(cfg, start: int, count: int, games: np.ndarray, seats: np.ndarray, density: np.ndarray,

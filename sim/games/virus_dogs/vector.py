@@ -12,7 +12,7 @@ from sim.games.virus_dogs.kernel import step_go, step_legal
 from sim.games.virus_dogs.kernel.state import NS, O_SM, S_N, S_PSEAT
 from sim.games.virus_dogs.observe import observe_into
 from sim.kit.kernel_util import ix
-from sim.kit.vector import batch_go
+from sim.kit.vector import VectorParts, batch_go
 
 WIN = tb.SI["win"]
 
@@ -48,6 +48,5 @@ def rewards_into(b, out):
 @njit(cache=True, error_model="numpy")
 def vector_go(a, ctl, run, table, actions, reset):
     """``sim.kit.vector.batch_go`` over virus-dogs' parts."""
-    rest = np.zeros((0, tb.ND), dtype=np.int64)  # step_go's density sums: none
-    return batch_go(a, ctl, run, table, rest, actions, reset, S_PSEAT, step_go, step_legal, observe_into,
-                    action_ids_into, option_of, rewards_into)
+    return batch_go(a, ctl, run, table, actions, reset, VectorParts(S_PSEAT, step_go, step_legal, observe_into,
+                                                                     action_ids_into, option_of, rewards_into))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kit.kernel_util import NO_REST, bot_param_words, param_float, script_option, step_op
+from sim.kit.kernel_util import StepParts, bot_param_words, param_float, script_option, step_op
 from sim.kit.layout import Layout
 from sim.kit.rng import derive, randbelow_at
 from sim.kit.search import SearchFields
@@ -68,7 +68,7 @@ def bot_option(b, s):
 
 
 @njit(cache=True)
-def resume(b, stop, rest):
+def resume(b, stop):
     """On from the state itself (nothing is replayed): the bots answer in turn, up to a driver
     seat's decision (then pending) or the game's end; with ``stop`` PLAY_ON no seat is the driver's."""
     if stop == PLAY_ON:
@@ -85,7 +85,7 @@ def resume(b, stop, rest):
 
 
 @njit(cache=True)
-def start(b, seed, g, run, rest):
+def start(b, seed, g, run):
     """Game ``g`` seated by rotation (``seat_bot``) and dealt; every seat the driver's."""
     b[:] = 0
     n = run[R_N]
@@ -113,7 +113,7 @@ def apply_option(b, option):
 @njit(cache=True)
 def step_go(b, op, x, seed, run):
     """Every step-contract call that plays on: ``sim.kit.kernel_util.step_op`` over the toy's parts."""
-    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ON, start, apply_option, resume)
+    return step_op(b, op, x, seed, run, StepParts(PSEAT, DRIVER, PLAY_ON, start, apply_option, resume))
 
 
 STEPS = StepFunctions(step_go, STEP_FIELDS)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kit.kernel_util import NO_REST, ir_inline, ix, listed, restore_snapshot, script_option, step_op
+from sim.kit.kernel_util import StepParts, ir_inline, ix, listed, restore_snapshot, script_option, step_op
 from sim.kit.step import STOP_AT_NEXT, StepFunctions
 
 from .. import rules as R
@@ -32,11 +32,11 @@ MAX_OPTIONS = max(MAX_MOVES + 1, 1 << MAX_SUBSET_CARDS)  # ``out`` length for st
 
 
 @ir_inline
-def resume(b, stop, rest):
+def resume(b, stop):
     """Back to the current unit's start (none before the first) and on from there, the applied
     options answering its first decisions; then (``stop``) up to the pending decision
     (STOP_AT_NEXT), or the bots play the round out (PLAY_ROUND) and the next round's first
-    decision is pending (``rest``: none)."""
+    decision is pending."""
     if b[SNAP_UNIT] > 0:
         restore_snapshot(b, SNAP, 0, STATE_SIZE)
     b[SEEN] = 0
@@ -52,7 +52,7 @@ def resume(b, stop, rest):
 
 
 @ir_inline
-def start_driven(b, seed, game_index, run, rest):
+def start_driven(b, seed, game_index, run):
     """``step_start``: the game seated, every seat the driver's; ``resume`` goes on to its first decision."""
     b[:] = 0
     begin_game(b, seed, game_index, run)
@@ -77,7 +77,7 @@ def new_state():
 def step_go(b, op, x, seed, run):
     """Every step-contract call that plays on: ``sim.kit.kernel_util.step_op`` over daifugo's
     parts; ``resume_at``'s ``stop``: STOP_AT_NEXT or PLAY_ROUND (0: the bots play on)."""
-    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ROUND, start_driven, apply_option, resume)
+    return step_op(b, op, x, seed, run, StepParts(PSEAT, DRIVER, PLAY_ROUND, start_driven, apply_option, resume))
 
 
 STEPS = StepFunctions(step_go, STEP_FIELDS)

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kit.kernel_util import NO_REST, bot_param_words, ir_inline, ix, script_option, step_op
+from sim.kit.kernel_util import StepParts, bot_param_words, ir_inline, ix, script_option, step_op
 from sim.kit.step import NOWHERE, PLAY_ON, StepFunctions
 
 from . import state as KS
@@ -71,11 +71,10 @@ __all__ = ["LAYOUT", "SIZE", "RUN", "KINDS", "NS", "step_start", "step_pending",
 
 # ---- the step contract (sim.kit.step, docs/adding-a-game.md) ---------------------------------------
 @ir_inline
-def resume(b, stop, rest):
+def resume(b, stop):
     """Back to the current turn's start (``restore_turn``) and on from there: the applied
     options answer the turn's first decisions; then the pending decision or the bots (``STOP``).
-    ``stop`` (``STOP``): STOP_AT_NEXT, up to the driver's next decision; PLAY_ON, the bots play on.
-    ``rest``: none."""
+    ``stop`` (``STOP``): STOP_AT_NEXT, up to the driver's next decision; PLAY_ON, the bots play on."""
     b[STOP] = stop
     restore_turn(b)
     b[PSEAT] = -1
@@ -84,7 +83,7 @@ def resume(b, stop, rest):
 
 
 @ir_inline
-def start_driven(b, seed, game_index, run, rest):
+def start_driven(b, seed, game_index, run):
     """``step_start``: the game seated, every seat the driver's, and played up to its first
     decision (``play_game``; no turn to go on from yet)."""
     b[:] = 0
@@ -108,7 +107,7 @@ def apply_option(b, option):
 def step_go(b, op, x, seed, run):
     """Every step-contract call that plays on: ``sim.kit.kernel_util.step_op`` over faking-sick's
     parts; ``resume_at``'s ``stop``: STOP_AT_NEXT or PLAY_ON."""
-    return step_op(b, op, x, seed, run, NO_REST, PSEAT, DRIVER, PLAY_ON, start_driven, apply_option, resume)
+    return step_op(b, op, x, seed, run, StepParts(PSEAT, DRIVER, PLAY_ON, start_driven, apply_option, resume))
 
 
 STEPS = StepFunctions(step_go, STEP_FIELDS)

@@ -64,20 +64,19 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
-from sim.games.virus_dogs.reference.bots import SEARCH, SEEING, WEIGHTED
 from sim.games.virus_dogs.kernel.state import (
-    BOT_PARAM_NAMES, B_ROLLOUT, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
+    BOT_PARAM_NAMES, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
-    O_SCRIPT, O_SM, O_SPOL, O_SSEAT, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
+    O_SCRIPT, O_SM, O_SPOL, O_SSEAT, O_TURNSUM, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
     S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
-    S_SEARCH, S_SEEING, S_STEPPED, S_STOP, S_UDRV, S_WEIGHTED, STEP_FIELDS, V, ZERO, restore_unit,
+    S_STEPPED, S_STOP, S_UDRV, STEP_FIELDS, TURN_SUMS, V, ZERO, restore_unit,
 )
 # The buffer's layout, the decision kinds and the pending-options size, read from here by the
 # step wrapper (step.py) and the tests:
 from sim.games.virus_dogs.kernel.state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel.turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kit.kernel_util import bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option, step_op
+from sim.kit.kernel_util import StepParts, bot_param_words, fn, ix, listed, restore_snapshot, script_option, step_op
 from sim.kit.rng import derive
 from sim.kit.step import NOWHERE, PLAY_ON, StepFunctions
 
@@ -91,14 +90,13 @@ from sim.kit.step import NOWHERE, PLAY_ON, StepFunctions
 # and legal options. The engine is written as nested calls (a decision is asked in the middle
 # of a rule), so ``step_apply`` and ``step_play_on`` go on by restoring that snapshot and
 # playing the unit again, the applied options answering the driver's decisions in it: the same
-# draws, so the same unit. ``dens`` (the per-turn density sums, not part of the buffer) gets the
-# turns the pass ends; the step entry points give an empty one (``Step.outcome`` has no
-# density), ``kernel.search.run_search_games`` the batch's.
+# draws, so the same unit. A driven game's turn ends are summed into its own rows of the
+# ``turn_sums`` block (``turn.fresh_turn_row``), which ``step_start`` does not clear.
 @fn
 def begin_game(b, seed, game_index, run):
     """Seat game ``game_index`` of a run (``run``: ``run_vector``): players, rules, deck counts,
     the rotated bots and their parameters (``seat_bot``), the generator's counter. The engine
-    state itself is made fresh by ``setup``; the batch sums are left as they are."""
+    state itself is made fresh by ``setup``; the sums are left as they are."""
     n = run[R_N]
     b[S_N] = n
     for i in range(N_PARAMS):
@@ -113,11 +111,8 @@ def begin_game(b, seed, game_index, run):
             b[ix(O_BP + s * NB + q)] = run[ix(R_BP + j * NB + q)]
 
 
-NO_DENSITY = np.zeros((0, tb.ND), dtype=np.int64)  # the ``dens`` of a pass whose turn ends are not summed
-
-
 @fn
-def resume(b, stop, dens):
+def resume(b, stop):
     """Back to the current unit's start and on from there, the applied options answering the
     driver's decisions; with ``stop``, up to the driver's next decision (the state restored to
     it), else the bots play to the end."""
@@ -133,7 +128,7 @@ def resume(b, stop, dens):
         hq_steps(b)
         finalize(b)
     else:
-        play(b, dens)
+        play(b)
     stopped(b)
 
 
@@ -147,33 +142,20 @@ def stopped(b):
 
 
 @fn
-def start_game(b, seed, game_index, run, dens):
-    """``step_start``: every seat's policy reads STEP (a search seat's bot is its rollout bot
-    unless a search driver takes the seat), all seats driven, up to the first decision."""
-    b[:] = 0
+def start_game(b, seed, game_index, run):
+    """``step_start``: every seat's policy in ``step_policies``, the policies block reading STEP,
+    all seats driven, up to the first decision. The buffer is cleared up to the ``turn_sums``
+    block (the game clears its rows as it goes)."""
+    b[:TURN_SUMS] = 0
     begin_game(b, seed, game_index, run)
-    search = 0
-    seeing = 0
-    weighted = 0
     for s in range(b[S_N]):
-        pol = b[ix(O_POL + s)]
-        if pol == SEEING:
-            seeing |= 1 << s
-        if pol == WEIGHTED:
-            weighted |= 1 << s
-        if pol == SEARCH or pol == SEEING or pol == WEIGHTED:  # played by its rollout bot unless a search driver takes the seat
-            search |= 1 << s
-            pol = param_int(b[ix(O_BP + s * NB + B_ROLLOUT)])
-        b[ix(O_SPOL + s)] = pol
+        b[ix(O_SPOL + s)] = b[ix(O_POL + s)]
         b[ix(O_POL + s)] = STEP
-    b[S_SEARCH] = search
-    b[S_SEEING] = seeing
-    b[S_WEIGHTED] = weighted
     b[S_STEPPED] = 1
     b[S_STOP] = 1
     b[S_DRIVER] = (1 << b[S_N]) - 1
     setup(b)
-    play(b, dens)
+    play(b)
     stopped(b)
     return NOWHERE
 
@@ -190,15 +172,14 @@ def apply_option(b, option):
 
 
 @njit(cache=True, error_model="numpy")
-def step_go(b, op, x, seed, run, dens):
+def step_go(b, op, x, seed, run):
     """Every step-contract call that plays on (``sim.kit.kernel_util.step_op`` over virus-dogs'
     parts), the search's batches included; ``resume_at``'s ``stop``: 0 the bots play on, else
-    up to the driver's next decision. The turn ends of the pass are summed into ``dens``
-    (``NO_DENSITY``: none). Returns ``step_apply``'s status (0 for the others)."""
-    return step_op(b, op, x, seed, run, dens, S_PSEAT, S_DRIVER, PLAY_ON, start_game, apply_option, resume)
+    up to the driver's next decision. Returns ``step_apply``'s status (0 for the others)."""
+    return step_op(b, op, x, seed, run, StepParts(S_PSEAT, S_DRIVER, PLAY_ON, start_game, apply_option, resume))
 
 
-STEPS = StepFunctions(step_go, STEP_FIELDS, NO_DENSITY)
+STEPS = StepFunctions(step_go, STEP_FIELDS)
 step_start, step_pending, step_seats, step_apply, step_play_on, resume_at = STEPS.functions()
 
 
@@ -217,25 +198,33 @@ def step_legal(b, out):
 
 
 @njit(cache=True, error_model="numpy")
-def run_games(seed, start, count, run, games, seats, dens, draws, deck):
-    """Play games ``start .. start+count-1`` into ``games``/``seats``/``dens`` (zeroed by the caller);
-    the draw-series sums into ``draws`` and ``deck``. Each game is ``step_start`` and
-    ``step_play_on`` with nothing applied: ``begin_game`` and ``play_game``, with no replay."""
+def run_games(seed, start, count, run, raw):
+    """Play games ``start .. start+count-1`` into the raw matrices ``raw`` (``run_fast``'s): their
+    rows into ``games`` and ``seats``, the batch's sums into ``density``, ``draws`` and ``deck``.
+    Each game is ``step_start`` and ``step_play_on`` with nothing applied: ``begin_game`` and
+    ``play_game``, with no replay."""
+    games, seats, density, draws, deck = raw
     b = np.zeros(SIZE, dtype=np.int64)
     for k in range(count):
         begin_game(b, seed, start + k, run)
-        play_game(b, dens)
+        play_game(b)
         for j in range(tb.NG):
             games[j, k] = b[ix(O_GM + j)]
         for j in range(NS):  # each column's n cells are adjacent in ``seats``
             for s in range(run[R_N]):
                 seats[j, k * run[R_N] + s] = b[ix(O_SM + s * NS + j)]
-    for r in range(draws.shape[0]):
-        for j in range(tb.NW):
-            draws[r, j] = b[ix(O_DRAWSUM + r * tb.NW + j)]
-    for r in range(deck.shape[0]):
-        for j in range(tb.NW):
-            deck[r, j] = b[ix(O_DECKSUM + r * tb.NW + j)]
+    copy_sums(b, O_TURNSUM, density)
+    copy_sums(b, O_DRAWSUM, draws)
+    copy_sums(b, O_DECKSUM, deck)
+
+
+@fn
+def copy_sums(b, at, out):
+    """The sum block of ``b`` from ``at`` into the matrix ``out`` (row by row)."""
+    width = out.shape[1]
+    for r in range(out.shape[0]):
+        for j in range(width):
+            out[r, j] = b[ix(at + r * width + j)]
 
 
 def run_vector(game, cfg) -> np.ndarray:
@@ -266,7 +255,6 @@ def run_fast(game, cfg, start: int, count: int):
     n = cfg.players
     games = np.empty((tb.NG, count), dtype=np.int32)  # column-major; every cell is written
     seats = np.empty((tb.NS, count * n), dtype=np.int32)
-    dens = np.zeros((cfg.params["max_turns"], tb.ND), dtype=np.int64)
-    draws, deck = tb.new_draw_sums()
-    run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), run, games, seats, dens, draws, deck)
-    return games, seats, dens, draws, deck
+    raw = (games, seats, *tb.new_sums())
+    run_games(np.int64(cfg.seed), np.int64(start), np.int64(count), run, raw)
+    return raw

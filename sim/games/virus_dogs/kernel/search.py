@@ -59,11 +59,13 @@ from sim.kit.search import SearchDriver, decide
 from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import tables as tb
+from ..reference.bots import SEARCH, SEEING, WEIGHTED
 from . import STEPS, new_state, run_vector, step_go, step_legal
 from .state import (
     AMB, ANT, B_BUDGET, B_HORIZON, B_OBJECTIVE, B_ROLLOUT, B_WORLDS, DOC, FRESH_STOP, F_HS, F_LIVE, F_O, F_SUS,
     K_GIVE, K_MARKET, K_MASK, K_REFUSE_EXC, MAX_CARDS, MAX_PENDING, MAX_SCRIPT, MAX_SEATS, NB, NF, NS, NT, O_BP,
-    O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT, O_SCRIPT, O_SM, O_SSEAT,
+    O_DECK, O_DECKSUM, O_DRAWSUM, O_GIVEN, O_GM, O_H, O_LIMBO, O_P, O_PEEK, O_PL, O_POPT, O_SCRIPT, O_SM, O_SPOL,
+    O_SSEAT, O_TURNSUM,
     O_USNAP, O_U_GIFT, O_U_SEEN, O_W_CARDS, P_PREFIX, P_THR, SEARCH_FIELDS, STEP_STOP, S_BAD, S_CARDS, S_CUR,
     S_DOCS, S_DSIZE, S_FIRST, S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE, S_PEND, S_PKIND, S_PN,
     S_PSEAT, S_REND, S_RES, S_ROUNDS, S_SCRIPTED, S_STOP, S_TURN, S_UNITS, S_U_D0, S_U_GIFTS, S_U_INTACT,
@@ -198,7 +200,7 @@ def determinize(w, b, seat, key):
     w[snap(S_VDECK)] = viruses
     see_after_shuffles(w, b, seat)
     w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
-    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_view(w, b, seat)
 
 
@@ -221,7 +223,7 @@ def reveal(w, b, seat, key):
             w[ix(O_W_CARDS + 3 * i + f)] = b[ix(O_U_SEEN + 4 * i + f)]
     w[S_W_FIX] = b[S_U_SEEN]
     w[U_RNG] = mixed_counter(np.uint64(key) ^ WORLD_SALT)
-    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))  # ``run`` is not read
+    step_go(w, GO_RESUME, STOP_AT_NEXT, np.uint64(0), w)  # ``run`` is not read
     return same_hands(w, b) and same_view(w, b, seat)
 
 
@@ -343,7 +345,7 @@ def rollout(w, option):
     w[ix(O_SCRIPT + k)] = option
     w[ix(O_SSEAT + k)] = seat
     w[S_SCRIPTED] = k + 1
-    step_go(w, GO_RESUME, PLAY_ON, np.uint64(0), w, np.zeros((0, tb.ND), dtype=np.int64))
+    step_go(w, GO_RESUME, PLAY_ON, np.uint64(0), w)
     return w[O_GM + tb.G_DECISIONS] - w[snap(O_GM + tb.G_DECISIONS)]
 
 
@@ -425,12 +427,14 @@ def decision_number(b, seat):
 
 
 def collect(g, k, raw):
-    """Game ``k``'s rows and its draw-series sums into ``kernel.run_fast``'s raw matrices ``raw``
-    (its turn ends were summed into the densities as it was played: ``batch_rest``)."""
-    games, seats, _, draws, deck = raw
+    """Game ``k``'s rows and its sums into ``kernel.run_fast``'s raw matrices ``raw`` (its per-turn
+    sums: the rows of its turns, ``turn.fresh_turn_row``)."""
+    games, seats, density, draws, deck = raw
     n = int(g[S_N])
     games[:, k] = g[O_GM:O_GM + tb.NG]
     seats[:, k * n:(k + 1) * n] = g[O_SM:O_SM + n * tb.NS].reshape(n, tb.NS).T
+    turns = min(int(g[O_GM + tb.G_TURNS]), tb.TURN_ROWS)
+    density[:turns] += g[O_TURNSUM:O_TURNSUM + turns * tb.ND].reshape(turns, tb.ND)
     draws += g[O_DRAWSUM:O_DRAWSUM + draws.size].reshape(draws.shape)
     deck += g[O_DECKSUM:O_DECKSUM + deck.size].reshape(deck.shape)
 
@@ -439,5 +443,5 @@ DRIVER = SearchDriver(
     steps=STEPS, search_decide=search_decide, fields=SEARCH_FIELDS, new_state=new_state, run_vector=run_vector,
     pending_seat=S_PSEAT, max_options=MAX_PENDING, bot_param=bot_param,
     param_codes=(B_BUDGET, B_WORLDS, B_ROLLOUT, B_OBJECTIVE), decision_number=decision_number, collect=collect,
-    batch_rest=lambda raw: (raw[2],))  # no ``policies``: step_start marks the search seats (kernel.start_game)
+    policies=O_SPOL, players=S_N, search_policies=(SEARCH, SEEING, WEIGHTED))
 search_option, advance, start_search_game, run_search_games, search_batch, world_mode = DRIVER.functions()

@@ -237,6 +237,12 @@ O_W_CARDS = LAYOUT.block("world_cards", 3 * MAX_SEEN, "a re-dealt world: the shu
                          "code of each card the seat saw after a shuffle of the unit (unit_seen_cards)")
 O_LOPT = LAYOUT.block("learned_options", MAX_PENDING, "the learned bot's legal options (kernel.learned)")
 O_LFEAT = LAYOUT.block("learned_features", NFEAT, "the features of one option (kernel.learned)")
+# The per-turn density sums (copied out by ``kernel.run_games``), last: ``step_start`` clears the
+# buffer before them, and a driven game clears each row as its turn starts (``turn.fresh_turn_row``).
+TURN_SUMS = LAYOUT.size
+O_TURNSUM = LAYOUT.block("turn_sums", tb.TURN_ROWS * tb.ND,
+                         "density sums, row t at turn_sums + t*ND (the last row also every later turn): a batch's "
+                         "over its games; a driven game's own in rows 0 .. turns - 1")
 SIZE = LAYOUT.size
 NS = tb.NS
 

@@ -18,7 +18,7 @@ from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_MARKET, A_MASK, A_QRN, A_SHF,
     A_SKIP, BAT, BM, CGH, CTL, C_DECLARE, C_HQ, DOC, EXC, FRESH_STOP, F_HS, F_LIVE, F_O,
     HQ_FIRST_ELIM, HQ_STALEMATE, K_MORE, MSK, NF, NO, NOX, NS, NT, N_TYPES, ONE, O_COUNTS, O_DECK,
-    O_GM, O_H, O_LEAD, O_LIMBO, O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST,
+    O_GM, O_H, O_LEAD, O_LIMBO, O_OPT, O_P, O_PEEK, O_PL, O_RNG, O_SM, O_TURNSUM, P_BATCOUNT, P_DMAX, P_DMIN, P_FIRST,
     P_HQALL, P_HQCHOICE, P_HQFIRST, P_HQMAX, P_IMMEDIATE, P_LOOK, P_MAXTURNS, P_NVD, P_NVT, P_PEEK,
     P_UPFRONT, QRN, R_ANT, R_DECLARE, SHF, S_CARDS, S_CUR, S_DECK0, S_DOCS, S_DSIZE, S_FIRST,
     S_HQ_D, S_HQ_STEPS, S_INHQ, S_KTOP, S_LIMBO, S_N, S_NLIVE,
@@ -34,10 +34,10 @@ from sim.kit.rng import randbelow_at, shuffle_at
 # setup (VD-3) and the game loop (VD-4, VD-20.1)
 # ============================================================================================
 @fn
-def play_game(b, dens):
+def play_game(b):
     """One game from setup (VD-3) to its end; results in the game_row/seat_rows blocks."""
     setup(b)
-    play(b, dens)
+    play(b)
 
 
 @fn
@@ -78,14 +78,15 @@ def setup(b):
 
 
 @fn
-def play(b, dens):
+def play(b):
     """Turns until the game ends (VD-4, VD-20, VD-21) or the turn cap (a search rollout's end,
-    ``rollout_end``, ends it the same way); M-2 sums in ``dens`` (a driven game's turns whose
-    row ``dens`` lacks are not summed). Each pass of the loop is a unit of a driven game."""
+    ``rollout_end``, ends it the same way); M-2 sums in the ``turn_sums`` block. Each pass of the
+    loop is a unit of a driven game."""
     n = b[S_N]
     while True:
         if b[S_STEPPED]:
             unit_start(b)
+            fresh_turn_row(b)
         if b[S_TURN] >= b[O_P + P_MAXTURNS] or (b[S_REND] > 0 and b[S_TURN] >= b[S_REND]):
             b[O_GM + tb.G_TURN_CAP] = 1
             b[O_GM + tb.G_OUTCOME] = TURN_CAP
@@ -95,7 +96,7 @@ def play(b, dens):
         take_turn(b, cur)
         if b[S_OVER]:
             break
-        record_density(b, dens)
+        record_density(b)
         observe(b, b[S_TURN] - 1)
         if b[S_SHQ] or (b[S_DSIZE] == 0 and b[S_NLIVE] >= 2):
             hard_quarantine(b, left_of(b, n, cur))
@@ -117,8 +118,19 @@ def advance(b, n, cur):
 
 
 @inl
-def record_density(b, dens):
-    """M-2 series at a turn end (the sums of tables.density_row)."""
+def fresh_turn_row(b):
+    """In a driven game, the ``turn_sums`` row of the coming turn zeroed (the last row, which
+    also holds every later turn, as its own turn starts): rows 0 .. turns - 1 then hold the
+    game's own sums, whatever the buffer held (``step_start`` does not clear the block)."""
+    t = b[S_TURN]
+    if t < tb.TURN_ROWS:
+        for j in range(tb.ND):
+            b[ix(O_TURNSUM + t * tb.ND + j)] = 0
+
+
+@inl
+def record_density(b):
+    """M-2 series at a turn end (the sums of tables.density_row) into ``turn_sums``."""
     n = b[S_N]
     t = b[S_TURN] - 1
     ds = b[S_DSIZE]
@@ -126,27 +138,26 @@ def record_density(b, dens):
     bp = vd * 10000 // ds if ds > 0 else ZERO
     if bp > b[O_GM + tb.G_PEAK]:
         b[O_GM + tb.G_PEAK] = bp
-    if t >= dens.shape[0]:
-        return
     hid = 0
     opn = 0
     for s in range(n):
         if b[ix(O_PL + s * NF + F_LIVE)]:
             hid += b[ix(O_H + s * NT + V)]
             opn += b[ix(O_PL + s * NF + F_O)]
-    dens[t, tb.D_GAMES] += 1
-    dens[t, tb.D_DECK] += ds
-    dens[t, tb.D_DECK_SQ] += ds * ds
-    dens[t, tb.D_VDECK] += vd
-    dens[t, tb.D_VDECK_SQ] += vd * vd
-    dens[t, tb.D_HID] += hid
-    dens[t, tb.D_HID_SQ] += hid * hid
-    dens[t, tb.D_OPEN] += opn
-    dens[t, tb.D_OPEN_SQ] += opn * opn
+    row = O_TURNSUM + min(t, tb.TURN_ROWS - 1) * tb.ND
+    b[ix(row + tb.D_GAMES)] += 1
+    b[ix(row + tb.D_DECK)] += ds
+    b[ix(row + tb.D_DECK_SQ)] += ds * ds
+    b[ix(row + tb.D_VDECK)] += vd
+    b[ix(row + tb.D_VDECK_SQ)] += vd * vd
+    b[ix(row + tb.D_HID)] += hid
+    b[ix(row + tb.D_HID_SQ)] += hid * hid
+    b[ix(row + tb.D_OPEN)] += opn
+    b[ix(row + tb.D_OPEN_SQ)] += opn * opn
     if ds > 0:
-        dens[t, tb.D_DGAMES] += 1
-        dens[t, tb.D_BP] += bp
-        dens[t, tb.D_BP_SQ] += bp * bp
+        b[ix(row + tb.D_DGAMES)] += 1
+        b[ix(row + tb.D_BP)] += bp
+        b[ix(row + tb.D_BP_SQ)] += bp * bp
 
 
 @inl
