@@ -64,8 +64,9 @@ import numpy as np
 from numba import njit
 
 from sim.games.virus_dogs import tables as tb
+from sim.games.virus_dogs.reference.bots import SEARCH, SEEING, WEIGHTED
 from sim.games.virus_dogs.kernel.state import (
-    BOT_PARAM_NAMES, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
+    BOT_PARAM_NAMES, B_ROLLOUT, MAX_CARDS, MAX_SCRIPT, MAX_SEATS, NB, NOX, NS, N_PARAMS, N_TYPES,
     O_BP, O_COUNTS, O_DECK, O_DECKSUM, O_DRAWSUM, O_GM, O_P, O_POL, O_POPT, O_PSNAP, O_RNG,
     O_SCRIPT, O_SM, O_SPOL, O_SSEAT, O_TURNSUM, RUN, R_BP, R_COUNTS, R_N, R_P, R_POL, SIZE, STEP, S_BAD,
     S_COUNTED, S_DRIVER, S_DSIZE, S_INHQ, S_N, S_PKIND, S_PN, S_PSEAT, S_RESUMING, S_SCRIPTED,
@@ -76,7 +77,9 @@ from sim.games.virus_dogs.kernel.state import (
 from sim.games.virus_dogs.kernel.state import FRESH_STOP, KINDS, LAYOUT, MAX_PENDING, SEAT  # noqa: F401
 from sim.games.virus_dogs.kernel.turn import finalize, hq_steps, play, play_game, setup
 from sim.games.virus_dogs.rules import deck_counts, param_vector
-from sim.kit.kernel_util import StepParts, bot_param_words, fn, ix, listed, restore_snapshot, script_option, step_op
+from sim.kit.kernel_util import (
+    StepParts, bot_param_words, fn, ix, listed, param_int, restore_snapshot, script_option, step_op,
+)
 from sim.kit.rng import derive
 from sim.kit.step import NOWHERE, PLAY_ON, StepFunctions
 
@@ -116,6 +119,7 @@ def resume(b, stop):
     """Back to the current unit's start and on from there, the applied options answering the
     driver's decisions; with ``stop``, up to the driver's next decision (the state restored to
     it), else the bots play to the end."""
+    untaken_search_seats(b)
     restore_unit(b)
     b[S_STOP] = 1 if stop else 0
     b[S_RESUMING] = 1
@@ -142,10 +146,23 @@ def stopped(b):
 
 
 @fn
+def untaken_search_seats(b):
+    """A search seat that no search driver took (``SearchDriver.mark_search_seats`` makes its
+    policy its rollout bot) plays as its rollout bot, as in the reference engine: its step
+    policy becomes that bot before any bot decides (``resume``; up to the first decision, which
+    ``step_start`` stops at, every decision is the driver's)."""
+    for s in range(b[S_N]):
+        pol = b[ix(O_SPOL + s)]
+        if pol == SEARCH or pol == SEEING or pol == WEIGHTED:
+            b[ix(O_SPOL + s)] = param_int(b[ix(O_BP + s * NB + B_ROLLOUT)])
+
+
+@fn
 def start_game(b, seed, game_index, run):
-    """``step_start``: every seat's policy in ``step_policies``, the policies block reading STEP,
-    all seats driven, up to the first decision. The buffer is cleared up to the ``turn_sums``
-    block (the game clears its rows as it goes)."""
+    """``step_start``: every seat's policy in ``step_policies`` (a search seat's is its rollout bot
+    unless a search driver takes the seat: ``untaken_search_seats``), the policies block reading
+    STEP, all seats driven, up to the first decision. The buffer is cleared up to the
+    ``turn_sums`` block (the game clears its rows as it goes)."""
     b[:TURN_SUMS] = 0
     begin_game(b, seed, game_index, run)
     for s in range(b[S_N]):
