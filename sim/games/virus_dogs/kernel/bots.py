@@ -18,17 +18,17 @@ import numpy as np
 
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.reference.bots import AGGRESSIVE, CAUTIOUS, LEARNED, RANDOM
-from sim.games.virus_dogs.kernel.learned import learned_option
+from sim.games.virus_dogs.kernel.learned import learned_option, unseen_viruses
 from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN,
     A_SHF, A_SKIP, BAT, BM, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP,
     B_SUICIDE, CGH, COUNTED_ALL, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION,
     K_COUGH, K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_VIRUS, MSK, NB, NF, NO, NOX,
     NT, N_TYPES, ONE, O_BP, O_DECK, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_PSNAP,
-    O_LOPT, O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX,
+    O_LOPT, O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_PREFIX,
     P_SKIPSCOPE, P_THR, P_UPFRONT, QRN, R_ANT, R_DECLARE, R_HIDE, SHF, STEP, S_BAD, S_CARDS,
-    S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
-    S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
+    S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PKIND, S_PN, S_PSEAT,
+    S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
 )
 from sim.kit.kernel_util import fn, inl, ix, listed, param_float, save_snapshot
 from sim.kit.rng import randbelow_at, uniform_at
@@ -226,7 +226,7 @@ def action_options(b, p, phase_a):
     if b[ix(O_H + p * NT + BM)] > 0 and b[S_DSIZE] > 0:
         b[ix(O_OPT + nopt)] = A_MARKET
         nopt += 1
-    if b[ix(O_H + p * NT + TP)] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
+    if skip_legal(b, O_H + p * NT):
         b[ix(O_OPT + nopt)] = A_SKIP
         nopt += 1
     return nopt
@@ -262,16 +262,9 @@ def allows_suicide(b, seat):
 
 
 @inl
-def density_at_least(b, n, seat, ppm):
+def density_at_least(b, seat, ppm):
     """Estimated virus density (see bots.py) >= ppm / 1e6, in exact integer arithmetic."""
-    opened = 0
-    pool = b[S_DSIZE]
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)]:
-            opened += b[ix(O_PL + s * NF + F_O)]
-            if s != seat:
-                pool += b[ix(O_PL + s * NF + F_HS)]
-    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND]
+    unknown, pool = unseen_viruses(b, seat)
     if pool <= 0:
         return ppm <= 0
     return unknown * 1000000 >= ppm * pool
@@ -335,7 +328,7 @@ def bot_action(b, n, seat, phase_a, pol):
             return A_MASK
         if b[ix(h + BM)] > 0 and deck:
             return A_MARKET
-        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, bot_ppm(b, seat, B_SKIP))):
+        if skip_legal(b, h) and (topv or density_at_least(b, seat, bot_ppm(b, seat, B_SKIP))):
             return A_SKIP
         return A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0)
     # aggressive
@@ -447,7 +440,7 @@ def refuses_cough(b, seat, p):
     """DP-11, heuristic bot ``p``: answer a cough with TP."""
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
     if p == CAUTIOUS:
-        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, bot_ppm(b, seat, B_REFUSE))
+        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, seat, bot_ppm(b, seat, B_REFUSE))
     return refuse
 
 
@@ -520,23 +513,15 @@ def give_card(b, seat):
     p = ask(b, seat)
     if p == STEP or p == LEARNED:
         return answer(b, seat, p, K_GIVE, give_options(b, option_list(p), seat))
-    h = O_H + seat * NT
     if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
-            if b[ix(h + c)] > 0:
+            if b[ix(O_H + seat * NT + c)] > 0:
                 return c
-    nopt = ZERO
-    for c in range(N_TYPES):
-        if b[ix(h + c)] > 0:
-            nopt += 1
-    i = pick(b, nopt, NOX) if p == RANDOM else ZERO
-    for c in range(N_TYPES):
-        if b[ix(h + c)] > 0:
-            if i == 0:
-                return np.int64(c)
-            i -= 1
-    return ZERO
+    nopt = give_options(b, O_OPT, seat)
+    if nopt == 0:
+        return ZERO
+    return b[ix(O_OPT + (pick(b, nopt, NOX) if p == RANDOM else ZERO))]
 
 
 @fn

@@ -27,6 +27,14 @@ def density_pct(b, seat):
     """``learned.density_pct``: the estimated virus share of the unseen cards in whole percent."""
     if b[S_KTOP] > 0:
         return 100
+    unknown, pool = unseen_viruses(b, seat)
+    return unknown * 100 // pool if pool > 0 else 0
+
+
+@inl
+def unseen_viruses(b, seat):
+    """The estimated virus density's parts (the bots' and ``learned.density_pct``'s): the
+    viruses ``seat`` has not seen, and the unseen cards (deck and the other live hands)."""
     opened = 0
     pool = b[S_DSIZE]
     for s in range(b[S_N]):
@@ -34,8 +42,7 @@ def density_pct(b, seat):
             opened += b[ix(O_PL + s * NF + F_O)]
             if s != seat:
                 pool += b[ix(O_PL + s * NF + F_HS)]
-    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND]
-    return unknown * 100 // pool if pool > 0 else 0
+    return b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND], pool
 
 
 @fn
