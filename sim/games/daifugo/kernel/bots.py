@@ -17,10 +17,10 @@ from sim.kit.kernel_util import fn, inl, ix
 from sim.kit.rng import randbelow_at
 
 from .. import rules as R
-from ..reference.bots import DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, GREEDY_RECYCLE_HAND, LEARNED, RANDOM, STRATEGIST
+from ..reference.bots import DRAFT_FIT_RANK, DRAFT_PREF, GREEDY, GREEDY_RECYCLE_HAND, LEARNED, RANDOM
 from .state import (A0, B_BOSS_HAND, B_DRAFT_CARD, B_DRAFT_FIT, B_DRAFT_VP, B_FLUX_MARGIN, B_PASS_CONTROL_ABOVE,
                     B_PULLBACK_MARGIN, B_RECYCLE_HAND, B_REVOLT_BELOW, DECISIONS, DISC, FIELD, H0, JOKERK, JOKER_BITS,
-                    K_COLLUSION, K_COLLUSION_GIVE, K_DOBON, K_DRAFT, K_FLUX, K_GIVE, K_LOOPHOLE, K_PLAY, K_PULL_BACK,
+                    K_COLLUSION, K_DOBON, K_DRAFT, K_FLUX, K_LOOPHOLE, K_PLAY, K_PULL_BACK,
                     K_RECYCLE, K_REVOLT, K_START, K_TEN_DISCARD, K_TRIM, MC, MH, MJK, MK, ML, MMASK, ORDER0, PV, REV,
                     REVEAL0, RNG, SETK, T5DONE, TK, applies, bot_param, finish_forbidden, forbidden_finish_cards,
                     move_revolts, mv, mvalue, nth_card, policy, popcount, reversed_, strength, taboo)
@@ -46,6 +46,18 @@ def ask(b, q):
 @inl
 def random_index(b, n):
     return randbelow_at(b, RNG, n)
+
+
+@inl
+def yes_no_answer(b, p, kind):
+    """A yes/no decision's answer from outside (``driven_yes_no``) or the random bot's (1 yes,
+    0 no), or ASK_BOT when the seat's heuristic bot answers (its policy: ``policy(b, p)``)."""
+    x = driven_yes_no(b, p, kind)
+    if x != ASK_BOT:
+        return x
+    if ask(b, p) == RANDOM:
+        return random_index(b, 2)
+    return ASK_BOT
 
 
 @inl
@@ -241,13 +253,10 @@ def decide_play(b, n, p, nm, can_pass):
 @inl
 def decide_revolt(b, p):
     """``revolt`` (card 07, DEC-35): random either way, greedy always, strategist when weak."""
-    x = driven_yes_no(b, p, K_REVOLT)
+    x = yes_no_answer(b, p, K_REVOLT)
     if x != ASK_BOT:
         return x == 1
-    pol = ask(b, p)
-    if pol == RANDOM:
-        return random_index(b, 2) == 1
-    if pol == GREEDY:
+    if policy(b, p) == GREEDY:
         return True
     return weak_hand(b[ix(H0 + p)], reversed_(b), bot_param(b, p, B_REVOLT_BELOW))
 
@@ -256,13 +265,10 @@ def decide_revolt(b, p):
 def decide_flux(b, p, source):
     """D13 ``flux`` (card 18 precept): random either way; greedy always; strategist when the hand
     of ``source`` it would receive is at least ``flux_margin`` cards smaller than its own."""
-    x = driven_yes_no(b, p, K_FLUX)
+    x = yes_no_answer(b, p, K_FLUX)
     if x != ASK_BOT:
         return x == 1
-    pol = ask(b, p)
-    if pol == RANDOM:
-        return random_index(b, 2) == 1
-    if pol == GREEDY:
+    if policy(b, p) == GREEDY:
         return True
     got = popcount(b[ix(H0 + source)])
     return float(got) + bot_param(b, p, B_FLUX_MARGIN) <= float(popcount(b[ix(H0 + p)]))
@@ -378,41 +384,23 @@ def decide_draft(b, q, nrev):
 
 
 @inl
-def decide_give(b, c, opts, free):
-    """D2 ``give``: the card commoner c gives the king among ``opts`` (the tied strongest cards,
-    or with card 08 ``free`` the whole hand): random uniform, else the first; under card 08 the
-    strategist (and the learned bot) gives its weakest unpaired card."""
-    x = driven_cards(b, c, K_GIVE, opts, False)
+def decide_card(b, q, kind, opts, weakest):
+    """A card of ``opts`` q gives away (``kind``: D2 ``give``, D3 ``king_give``, D4 ``collude``,
+    D5 ``collusion_give`` and ``collusion_return``): random uniform; with ``weakest`` (``opts``
+    is then q's hand: D3, D4, D5's return, and D2 under card 08) the strategist (and the learned
+    bot) its weakest unpaired card; else the first, greedy's weakest."""
+    x = driven_cards(b, q, kind, opts, False)
     if x != ASK_BOT:
         return x
-    nt = popcount(opts)
-    if nt == 1:
-        return nth_card(opts, 0)
-    pol = ask(b, c)
-    if pol == RANDOM:
-        return nth_card(opts, random_index(b, nt))
-    if free and (pol == STRATEGIST or pol == LEARNED):
-        return unpaired_order_pick(b[ix(H0 + c)], 0)
-    return nth_card(opts, 0)
-
-
-@inl
-def decide_card(b, q, hand, kind):
-    """A card of ``hand`` to give away (``kind``: D3 ``king_give``, D4 ``collude``, D5
-    ``collusion_return``): random uniform, greedy the weakest card, strategist the weakest
-    unpaired card."""
-    x = driven_cards(b, q, kind, hand, False)
-    if x != ASK_BOT:
-        return x
-    cnt = popcount(hand)
+    cnt = popcount(opts)
     if cnt == 1:
-        return nth_card(hand, 0)
+        return nth_card(opts, 0)
     pol = ask(b, q)
     if pol == RANDOM:
-        return nth_card(hand, random_index(b, cnt))
-    if pol == GREEDY:
-        return nth_card(hand, 0)
-    return unpaired_order_pick(hand, 0)
+        return nth_card(opts, random_index(b, cnt))
+    if weakest and pol != GREEDY:
+        return unpaired_order_pick(opts, 0)
+    return nth_card(opts, 0)
 
 
 @inl
@@ -437,20 +425,6 @@ def decide_collusion(b, h, nt):
             most = c
             q = b[ix(ORDER0 + j)]
     return q
-
-
-@inl
-def decide_tied_gift(b, q, ties):
-    """D5 ``collusion_give``: the target's strongest card among ``ties``: random uniform, else the first."""
-    x = driven_cards(b, q, K_COLLUSION_GIVE, ties, False)
-    if x != ASK_BOT:
-        return x
-    k = popcount(ties)
-    if k == 1:
-        return nth_card(ties, 0)
-    if ask(b, q) == RANDOM:
-        return nth_card(ties, random_index(b, k))
-    return nth_card(ties, 0)
 
 
 @inl
@@ -515,21 +489,15 @@ def decide_recycle(b, q):
 def decide_loophole(b, p):
     """D15 ``loophole`` (card 24): random uniform; greedy and strategist whenever the discard
     pile holds a card that is not a forbidden-finish card for them."""
-    x = driven_yes_no(b, p, K_LOOPHOLE)
+    x = yes_no_answer(b, p, K_LOOPHOLE)
     if x != ASK_BOT:
         return x == 1
-    if ask(b, p) == RANDOM:
-        return random_index(b, 2) == 1
     return (b[DISC] & ~forbidden_finish_cards(b, p)) != 0
 
 
 @inl
 def decide_dobon(b, q):
     """D16 ``dobon`` (card 25): random uniform, greedy and strategist always."""
-    x = driven_yes_no(b, q, K_DOBON)
-    if x != ASK_BOT:
-        return x == 1
-    if ask(b, q) == RANDOM:
-        return random_index(b, 2) == 1
-    return True
+    x = yes_no_answer(b, q, K_DOBON)
+    return x == 1 or x == ASK_BOT
 

@@ -14,15 +14,15 @@ from sim.kit.rng import randbelow_at, shuffle_at
 
 from .. import rules as R
 from .. import tables as T
-from .bots import decide_card, decide_collusion, decide_draft, decide_give, decide_start, decide_tied_gift, decide_trim
+from .bots import decide_card, decide_collusion, decide_draft, decide_start, decide_trim
 from .driven import driven_subset
-from .state import (A0, AF_CLAIM, BEHIND0, BOT0, BP0, DECISIONS, DECK0, DECK_0, DECK_LEN, DECK_PTR, DISC,
-                    FEEL_CHANGES, FEEL_LEADER, FF0, FINAL0, FIRSTS0, GIFT0, H0, JOKER_BITS, KING, K_COLLUDE,
-                    K_COLLUSION_RETURN, K_KING_GIVE, K_TRIM, LAWS, NBOT, NOTSOLE0, NREV, NTOP, ORDER0, OWN0, O_GROW,
-                    O_RROWS, O_SROWS, PICK0, PICKR0, PREV0, PV, RB0, RC_COLLUSION_SWAPS, RC_COLLUSION_TAKES,
-                    RC_FREE_GIFTS, RC_KEPT, RC_KING, RC_LAW, RC_PENDING, RC_SECOND_JOKER, RC_START, RC_TRIMMED,
-                    RC_USED, REMOVED, REV, REVEAL0, REVS0, RNG, ROUND, RP0, RS0, START, T5DONE, TJ, TK, TO, TOP0,
-                    TOTAL, TURN, UNDEALT, VP0, WIN0, WORST0, applies, bit, popcount)
+from .state import (A0, AF_CLAIM, BEHIND0, BOT0, BP0, DECISIONS, DECK0, DECK_0, DECK_LEN, DECK_PTR, DISC, FEEL_CHANGES,
+                    FEEL_LEADER, FF0, FINAL0, FIRSTS0, GIFT0, H0, JOKER_BITS, KING, K_COLLUDE, K_COLLUSION_GIVE,
+                    K_COLLUSION_RETURN, K_GIVE, K_KING_GIVE, K_TRIM, LAWS, NBOT, NOTSOLE0, NREV, NTOP, ORDER0, OWN0,
+                    O_GROW, O_RROWS, O_SROWS, PICK0, PICKR0, PREV0, PV, RB0, RC_COLLUSION_SWAPS, RC_COLLUSION_TAKES,
+                    RC_FREE_GIFTS, RC_KEPT, RC_KING, RC_LAW, RC_PENDING, RC_SECOND_JOKER, RC_START, RC_TRIMMED, RC_USED,
+                    REMOVED, REV, REVEAL0, REVS0, RNG, ROUND, RP0, RS0, START, T5DONE, TJ, TK, TO, TOP0, TOTAL, TURN,
+                    UNDEALT, VP0, WIN0, WORST0, applies, bit, popcount)
 
 _GAME_COLS = ("plays", "rounds", "laws_mask", "winner", "n_winners", "top_points", "margin", "revolutions",
               "forbidden", "capital_falls", "guard_hits", "kings_kept", "decisions")
@@ -173,7 +173,7 @@ def phase_exchange(b, n):
         hand = b[ix(H0 + c)]
         ties = strongest_cards(hand)
         free = applies(b, R.C08_METAMORPHOSIS, c)
-        x = decide_give(b, c, hand if free else ties, free)
+        x = decide_card(b, c, K_GIVE, hand if free else ties, free)
         if free and ((ties >> np.int64(x)) & 1) == 0:
             b[RC_FREE_GIFTS] += 1
         b[ix(H0 + c)] &= ~bit(x)
@@ -186,7 +186,7 @@ def phase_king_give(b, n):
     k = b[KING]
     for i in range(1, n):
         c = (k + i) % n
-        x = decide_card(b, k, b[ix(H0 + k)], K_KING_GIVE)
+        x = decide_card(b, k, K_KING_GIVE, b[ix(H0 + k)], True)
         b[ix(H0 + k)] &= ~bit(x)
         b[ix(H0 + c)] |= bit(x)
 
@@ -231,7 +231,7 @@ def collusion_law(b, n):
         return
     for i in range(m):
         g = b[ix(ORDER0 + i)]
-        b[ix(GIFT0 + i)] = decide_card(b, g, b[ix(H0 + g)], K_COLLUDE)
+        b[ix(GIFT0 + i)] = decide_card(b, g, K_COLLUDE, b[ix(H0 + g)], True)
     for i in range(m):
         rcv = b[ix(ORDER0 + (i ^ 1))] if m % 2 == 0 else b[ix(ORDER0 + (i + 1) % m)]
         x = bit(b[ix(GIFT0 + i)])
@@ -258,9 +258,9 @@ def collusion_precept(b, n):
     q = decide_collusion(b, h, nt)
     if q < 0:
         return
-    x = bit(decide_tied_gift(b, q, strongest_cards(b[ix(H0 + q)])))
+    x = bit(decide_card(b, q, K_COLLUSION_GIVE, strongest_cards(b[ix(H0 + q)]), False))
     newhand = b[ix(H0 + h)] | x
-    y = bit(decide_card(b, h, newhand, K_COLLUSION_RETURN))
+    y = bit(decide_card(b, h, K_COLLUSION_RETURN, newhand, True))
     b[ix(H0 + q)] = (b[ix(H0 + q)] & ~x) | y
     b[ix(H0 + h)] = newhand & ~y
     b[RC_COLLUSION_TAKES] += 1

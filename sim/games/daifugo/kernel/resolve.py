@@ -1,7 +1,8 @@
 """Fast engine, a play and what follows it: the on-play resolution order S1-S11 of §4.26
 (``make_play``, one ``step_*`` function per step, named as the reference engine's), passes,
 the next turn and the field flow (§2.11), placements and the capital fall (§2.12, §3.8), card
-13's claim and card 18's exchange. The reference engine's twin: ``reference/resolve.py``.
+13's claim and card 18's exchange. The reference engine's twins: ``reference/resolve.py``,
+``reference/placement.py``.
 """
 
 from __future__ import annotations

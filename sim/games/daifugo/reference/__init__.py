@@ -29,8 +29,9 @@ Rule cards: ``applies(c, p)`` is the §4.0 predicate ``A(c, p)``.
 The engine is one class, ``driver.Engine``, put together from one mixin per part of the rules,
 each in the module named like its fast-engine twin in ``kernel/``: ``state`` (the state and
 the rule predicates), ``movegen`` (legal plays), ``resolve`` (a play's resolution, S1-S11),
-``outturn`` (cards 01, 24, 25), ``phases`` (round setup, scoring, game end), ``driver`` (the
-phases in order, the turns).
+``placement`` (passes, the field flow, placements, card 13's claim; its twin is also
+``kernel/resolve``), ``outturn`` (cards 01, 24, 25), ``phases`` (round setup, scoring, game
+end), ``driver`` (the phases in order, the turns).
 """
 
 from .driver import Engine

@@ -171,9 +171,13 @@ def _random_index(eng, n):
     return eng.rng.randbelow(n) if n >= 2 else 0
 
 
+def _random_option(eng, options):
+    return options[_random_index(eng, len(options))]
+
+
 def decide_play(eng, p, options, pol, prm):
     if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
+        return _random_option(eng, options)
     if pol == LEARNED:
         weights = [prm["w_" + f] for f in learned.FEATURES]
         return options[best_option(weights, [learned.reference_features(eng, p, "play", m) for m in options])]
@@ -305,7 +309,7 @@ def _is_boss(m, rv, unseen_n, jk_unseen):
 
 def decide_draft(eng, p, options, pol, prm):
     if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
+        return _random_option(eng, options)
     if pol == GREEDY:
         return options[0]
     hand = eng.hands[p]
@@ -348,21 +352,25 @@ def draft_fit(hand, c: int) -> int:
 
 
 def decide_give(eng, p, options, pol, prm):
-    """D2: among tied strongest cards the first; under card 08 (any card) greedy gives its
-    weakest card, strategist its weakest unpaired card."""
-    if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
-    if pol in (STRATEGIST, LEARNED) and eng.applies(R.C08_METAMORPHOSIS, p):
-        return min(options, key=unpaired_key(eng.hands[p]))
-    return options[0]
+    """D2: the tied strongest cards as ``decide_first``; under card 08 (any card: the whole hand)
+    as ``decide_weakest_card``."""
+    decide = decide_weakest_card if eng.applies(R.C08_METAMORPHOSIS, p) else decide_first
+    return decide(eng, p, options, pol, prm)
 
 
-def decide_king_give(eng, p, options, pol, prm):
+def decide_weakest_card(eng, p, options, pol, prm):
+    """A card of p's hand (``options``, ascending) to give away: D3 ``king_give``, D4 ``collude``
+    (card 12 law: to the partner), D5 ``collusion_return`` (from the new hand), D2 under card 08:
+    random uniform; greedy its weakest card, strategist its weakest unpaired card."""
     if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
-    if pol == GREEDY:
-        return min(options, key=weakest_key)
-    return min(options, key=unpaired_key(eng.hands[p]))
+        return _random_option(eng, options)
+    return min(options, key=weakest_key if pol == GREEDY else unpaired_key(options))
+
+
+def decide_first(eng, p, options, pol, prm):
+    """D5 ``collusion_give``, the target's strongest card among ties (the giver chooses, DEC-38),
+    and D2 without card 08: random uniform, else the first."""
+    return _random_option(eng, options) if pol == RANDOM else options[0]
 
 
 def decide_trim(eng, p, options, pol, prm):
@@ -380,7 +388,7 @@ def decide_trim(eng, p, options, pol, prm):
 
 
 def decide_start(eng, p, options, pol, prm):
-    return options[_random_index(eng, len(options))] if pol == RANDOM else p
+    return _random_option(eng, options) if pol == RANDOM else p
 
 
 def decide_revolt(eng, p, options, pol, prm):
@@ -444,7 +452,7 @@ def decide_recycle(eng, p, options, pol, prm):
     strategist (hand <= ``recycle_hand``) take the strongest card under the current order
     (a joker first; lowest id among equals), else decline."""
     if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
+        return _random_option(eng, options)
     bar = GREEDY_RECYCLE_HAND if pol == GREEDY else prm["recycle_hand"]
     if float(len(eng.hands[p])) > bar:
         return None
@@ -466,44 +474,22 @@ def decide_loophole(eng, p, options, pol, prm):
     return any(not eng.forbidden_finish_card(p, c) for c in eng.discard)
 
 
-def decide_collude(eng, p, options, pol, prm):
-    """D4 (card 12 law): the card given to the partner: random uniform; greedy its weakest card,
-    strategist its weakest unpaired card."""
-    if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
-    key = weakest_key if pol == GREEDY else unpaired_key(eng.hands[p])
-    return min(options, key=key)
-
-
 def decide_collusion(eng, p, options, pol, prm):
     """D5 (card 12 precept): the target ([None] = decline, then the seats clockwise): random
     uniform; greedy the first seat; strategist the player holding the most cards (first of ties)."""
     if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
+        return _random_option(eng, options)
     if pol == GREEDY:
         return options[1]
     seats = options[1:]
     return max(seats, key=lambda q: (len(eng.hands[q]), -seats.index(q)))
 
 
-def decide_tied_gift(eng, p, options, pol, prm):
-    """D5: the target's strongest card among ties (the giver chooses, DEC-38): random uniform, else the first."""
-    return options[_random_index(eng, len(options))] if pol == RANDOM else options[0]
-
-
-def decide_collusion_return(eng, p, options, pol, prm):
-    """D5: the card the holder gives back from its new hand (``options``): as D4."""
-    if pol == RANDOM:
-        return options[_random_index(eng, len(options))]
-    key = weakest_key if pol == GREEDY else unpaired_key(set(options))
-    return min(options, key=key)
-
-
 DECIDERS = {
-    "collude": decide_collude,
+    "collude": decide_weakest_card,
     "collusion": decide_collusion,
-    "collusion_give": decide_tied_gift,
-    "collusion_return": decide_collusion_return,
+    "collusion_give": decide_first,
+    "collusion_return": decide_weakest_card,
     "recycle": decide_recycle,
     "loophole": decide_loophole,
     "dobon": decide_yes,
@@ -512,7 +498,7 @@ DECIDERS = {
     "play": decide_play,
     "draft": decide_draft,
     "give": decide_give,
-    "king_give": decide_king_give,
+    "king_give": decide_weakest_card,
     "trim": decide_trim,
     "start": decide_start,
     "revolt": decide_revolt,

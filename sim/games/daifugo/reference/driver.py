@@ -1,6 +1,6 @@
 """Reference engine, the driver (``Engine``): the game's phases in order (§2.3), the play of a
 round turn by turn (§2.11-§2.13) and its end; the rules it applies come from the mixins
-(``state``, ``movegen``, ``resolve``, ``outturn``, ``phases``). The fast engine's twin:
+(``state``, ``movegen``, ``resolve``, ``placement``, ``outturn``, ``phases``). The fast engine's twin:
 ``kernel/driver.py``.
 """
 
@@ -11,11 +11,12 @@ from ..plays import JOKER_SINGLE
 from .movegen import MoveGen
 from .outturn import OutOfTurnRules
 from .phases import Phases
+from .placement import Placements
 from .resolve import Resolution
 from .state import GameState
 
 
-class Engine(GameState, MoveGen, Resolution, OutOfTurnRules, Phases):
+class Engine(GameState, MoveGen, Resolution, Placements, OutOfTurnRules, Phases):
     """Game state plus the rules; ``run()`` plays from the current phase to the end."""
 
     PHASES = ("deal", "draft", "exchange", "king_give", "post_exchange", "collusion", "collusion_precept", "trim",

@@ -7,8 +7,9 @@ canonical order of the reference engine (docs/scenarios/virus-dogs.md) and maps 
 only its action choice and the hard-quarantine target choice need an option list. Every
 decision starts with ``ask``, which counts it in the ``decisions`` column (tables.py) as
 the reference engine's ``ask`` does and says who answers it: the seat's bot policy, or STEP
-when the step driver does; the decision then lists its legal options (``step_*``, codes per
-kind as in ``kernel.step_legal``) and takes ``step_answer``'s.
+when the step driver does. The step driver and the learned bot answer from the decision's
+legal options (``*_options``, codes per kind as in ``kernel.step_legal``): ``answer`` takes
+``step_answer``'s or ``learned_option``'s.
 """
 
 from __future__ import annotations
@@ -17,17 +18,17 @@ import numpy as np
 
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.reference.bots import AGGRESSIVE, CAUTIOUS, LEARNED, RANDOM
-from sim.games.virus_dogs.kernel.learned import learned_option
+from sim.games.virus_dogs.kernel.learned import learned_option, unseen_viruses
 from sim.games.virus_dogs.kernel.state import (
     AMB, ANT, A_AMB, A_CGH, A_CTL0, A_DECLARE, A_DOC, A_DRAW, A_END, A_EXC, A_MARKET, A_MASK, A_QRN,
     A_SHF, A_SKIP, BAT, BM, B_BLUFF, B_CTLSUS, B_DRAW2, B_EXSUS, B_QRNSUS, B_REFUSE, B_SKIP,
     B_SUICIDE, CGH, COUNTED_ALL, CTL, DOC, EXC, F_HS, F_LIVE, F_O, F_SUS, F_T, GIVE_SEQ, K_ACTION,
     K_COUGH, K_COUGH_VIRUS, K_GIVE, K_HQ, K_MARKET, K_MASK, K_MORE, K_VIRUS, MSK, NB, NF, NO, NOX,
     NT, N_TYPES, ONE, O_BP, O_DECK, O_GM, O_H, O_OPT, O_P, O_PEEK, O_PL, O_POL, O_POPT, O_PSNAP,
-    O_LOPT, O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_NVT, P_PREFIX,
+    O_LOPT, O_RNG, O_SCRIPT, O_SPOL, O_SSEAT, PENDING, P_DMAX, P_DMIN, P_DPC, P_DPT, P_PREFIX,
     P_SKIPSCOPE, P_THR, P_UPFRONT, QRN, R_ANT, R_DECLARE, R_HIDE, SHF, STEP, S_BAD, S_CARDS,
-    S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PEND, S_PKIND, S_PN,
-    S_PSEAT, S_RES, S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
+    S_COUNTED, S_DOCS, S_DRIVEN, S_DRIVER, S_DSIZE, S_KTOP, S_N, S_OVER, S_PKIND, S_PN, S_PSEAT,
+    S_SCRIPTED, S_STOP, S_UDRV, TP, TWO, V, YES, ZERO,
 )
 from sim.kit.kernel_util import fn, inl, ix, listed, param_float, save_snapshot
 from sim.kit.rng import randbelow_at, uniform_at
@@ -97,64 +98,82 @@ def step_answer(b, seat, kind, nopt):
 
 
 @fn
-def step_listed(b, seat, kind, nopt):
-    """``step_answer`` for a decision whose options the engine listed at ``options``."""
-    for j in range(nopt):
-        b[ix(O_POPT + j)] = b[ix(O_OPT + j)]
-    return step_answer(b, seat, kind, nopt)
+def answer(b, seat, p, kind, nopt):
+    """The answer of the step driver (``p`` STEP: ``step_answer``) or of the learned bot (``p``
+    LEARNED: ``learned_option``) to a decision whose ``nopt`` options are listed at
+    ``option_list(p)``."""
+    if p == STEP:
+        return step_answer(b, seat, kind, nopt)
+    return learned_option(b, seat, kind, O_LOPT, nopt)
 
 
 @fn
-def step_action(b, p, phase_a):
-    """``step_answer`` for the phase-A/C ``action`` decision (options: ``action_options``)."""
-    return step_listed(b, p, K_ACTION, action_options(b, p, phase_a))
+def listed_answer(b, seat, p, kind, nopt):
+    """``answer`` for a decision whose options the engine listed at ``options``."""
+    if p == STEP:
+        for j in range(nopt):
+            b[ix(O_POPT + j)] = b[ix(O_OPT + j)]
+        return step_answer(b, seat, kind, nopt)
+    return learned_option(b, seat, kind, O_OPT, nopt)
+
+
+# ============================================================================================
+# the option lists for ``answer`` (codes per kind as in ``kernel.step_legal``): each writes
+# them at ``at`` and returns their count
+# ============================================================================================
+@inl
+def option_list(p):
+    """Where ``answer`` reads the options of policy ``p``: the step driver's pending options,
+    or the learned bot's own list (kept apart, so a learned bot answering on the way to a
+    game end leaves the pending options alone)."""
+    return O_POPT if p == STEP else O_LOPT
 
 
 @fn
-def step_virus(b, seat, has_ant):
-    """``step_answer`` for a private virus: [R_ANT,] R_DECLARE, R_HIDE."""
+def virus_options(b, at, has_ant):
+    """A private virus: [R_ANT,] R_DECLARE, R_HIDE."""
     k = ZERO
     if has_ant:
-        b[O_POPT] = R_ANT
+        b[ix(at)] = R_ANT
         k = ONE
-    b[ix(O_POPT + k)] = R_DECLARE
-    b[ix(O_POPT + k + 1)] = R_HIDE
-    return step_answer(b, seat, K_VIRUS, k + 2)
+    b[ix(at + k)] = R_DECLARE
+    b[ix(at + k + 1)] = R_HIDE
+    return k + 2
 
 
 @fn
-def step_mask(b, seat, nopt, prefix):
-    """``step_answer`` for a mask take: the bit sets in order, or (prefix) the prefixes by length."""
+def yes_no_options(b, at):
+    """A yes/no decision, listed as the reference lists it: 1 (yes), 0 (no)."""
+    b[ix(at)] = 1
+    b[ix(at + 1)] = 0
+    return TWO
+
+
+@fn
+def mask_options(b, at, nopt, prefix):
+    """A mask take: the bit sets in order, or (prefix) the prefixes by length."""
     for i in range(nopt):
-        b[ix(O_POPT + i)] = (ONE << i) - ONE if prefix else i
-    return step_answer(b, seat, K_MASK, nopt)
+        b[ix(at + i)] = (ONE << i) - ONE if prefix else i
+    return nopt
 
 
 @fn
-def step_market(b, seat, m):
-    """``step_answer`` for a black-market take: the peeked indices."""
+def market_options(b, at, m):
+    """A black-market take: the peeked indices."""
     for i in range(m):
-        b[ix(O_POPT + i)] = i
-    return step_answer(b, seat, K_MARKET, m)
+        b[ix(at + i)] = i
+    return m
 
 
 @fn
-def step_give(b, seat):
-    """``step_answer`` for an exchange gift: the held card codes in code order."""
+def give_options(b, at, seat):
+    """An exchange gift: the held card codes in code order."""
     k = ZERO
     for c in range(N_TYPES):
         if b[ix(O_H + seat * NT + c)] > 0:
-            b[ix(O_POPT + k)] = c
+            b[ix(at + k)] = c
             k += 1
-    return step_answer(b, seat, K_GIVE, k)
-
-
-@fn
-def step_yes_no(b, seat, kind):
-    """``step_answer`` for a yes/no decision, listed as the reference lists it: 1 (yes), 0 (no)."""
-    b[O_POPT] = 1
-    b[O_POPT + 1] = 0
-    return step_answer(b, seat, kind, TWO) == 1
+    return k
 
 
 # ============================================================================================
@@ -207,7 +226,7 @@ def action_options(b, p, phase_a):
     if b[ix(O_H + p * NT + BM)] > 0 and b[S_DSIZE] > 0:
         b[ix(O_OPT + nopt)] = A_MARKET
         nopt += 1
-    if b[ix(O_H + p * NT + TP)] > 0 and (b[O_P + P_SKIPSCOPE] == 1 or b[S_CARDS] == 0):
+    if skip_legal(b, O_H + p * NT):
         b[ix(O_OPT + nopt)] = A_SKIP
         nopt += 1
     return nopt
@@ -220,10 +239,8 @@ def action_options(b, p, phase_a):
 def choose_action(b, p, phase_a):
     """The phase-A/C ``action`` decision (DP-1, DP-2, DP-8)."""
     pol = ask(b, p)
-    if pol == STEP:
-        return step_action(b, p, phase_a)
-    if pol == LEARNED:
-        return learned_option(b, p, K_ACTION, O_OPT, action_options(b, p, phase_a))
+    if pol == STEP or pol == LEARNED:
+        return listed_answer(b, p, pol, K_ACTION, action_options(b, p, phase_a))
     if pol == RANDOM:
         nopt = action_options(b, p, phase_a)
         suicide = b[O_OPT + 0] == A_DECLARE and b[ix(O_PL + p * NF + F_O)] + 1 >= b[O_P + P_THR]
@@ -245,16 +262,9 @@ def allows_suicide(b, seat):
 
 
 @inl
-def density_at_least(b, n, seat, ppm):
+def density_at_least(b, seat, ppm):
     """Estimated virus density (see bots.py) >= ppm / 1e6, in exact integer arithmetic."""
-    opened = 0
-    pool = b[S_DSIZE]
-    for s in range(n):
-        if b[ix(O_PL + s * NF + F_LIVE)]:
-            opened += b[ix(O_PL + s * NF + F_O)]
-            if s != seat:
-                pool += b[ix(O_PL + s * NF + F_HS)]
-    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND]
+    unknown, pool = unseen_viruses(b, seat)
     if pool <= 0:
         return ppm <= 0
     return unknown * 1000000 >= ppm * pool
@@ -318,7 +328,7 @@ def bot_action(b, n, seat, phase_a, pol):
             return A_MASK
         if b[ix(h + BM)] > 0 and deck:
             return A_MARKET
-        if skip_legal(b, h) and (topv or density_at_least(b, n, seat, bot_ppm(b, seat, B_SKIP))):
+        if skip_legal(b, h) and (topv or density_at_least(b, seat, bot_ppm(b, seat, B_SKIP))):
             return A_SKIP
         return A_DRAW + (b[O_P + P_DMIN] if b[O_P + P_UPFRONT] else 0)
     # aggressive
@@ -383,12 +393,10 @@ def pick(b, nopt, excl):
 def virus_response(b, seat):
     """DP-4, private virus: R_ANT / R_DECLARE / R_HIDE (options: [antiseptic,] declare, hide)."""
     p = ask(b, seat)
-    if p == STEP:
-        return step_virus(b, seat, b[ix(O_H + seat * NT + ANT)] > 0)
-    if p == LEARNED:
-        return learned_virus(b, seat)
     h = O_H + seat * NT
     has_ant = b[ix(h + ANT)] > 0
+    if p == STEP or p == LEARNED:
+        return answer(b, seat, p, K_VIRUS, virus_options(b, option_list(p), has_ant))
     safe = b[ix(O_PL + seat * NF + F_O)] + 1 < b[O_P + P_THR]
     if p == RANDOM:
         first = R_ANT if has_ant else R_DECLARE
@@ -408,10 +416,8 @@ def yes_no(b, seat, kind, giver):
     -1 for the others). ``kind`` is a constant at every call, so the inlined code keeps
     only its own rule."""
     p = ask(b, seat)
-    if p == STEP:
-        return step_yes_no(b, seat, kind)
-    if p == LEARNED:
-        return learned_yes_no(b, seat, kind)
+    if p == STEP or p == LEARNED:
+        return answer(b, seat, p, kind, yes_no_options(b, option_list(p))) == 1
     if p == RANDOM:
         return pick(b, TWO, NOX) == 0
     if kind == K_MORE:
@@ -434,7 +440,7 @@ def refuses_cough(b, seat, p):
     """DP-11, heuristic bot ``p``: answer a cough with TP."""
     refuse = b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] and b[ix(O_H + seat * NT + ANT)] == 0
     if p == CAUTIOUS:
-        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, b[S_N], seat, bot_ppm(b, seat, B_REFUSE))
+        refuse = refuse or b[S_KTOP] > 0 or density_at_least(b, seat, bot_ppm(b, seat, B_REFUSE))
     return refuse
 
 
@@ -456,13 +462,11 @@ def mask_take(b, seat, m):
     every subset in bit order, or (prefix mode) the prefixes by length."""
     p = ask(b, seat)
     prefix = b[O_P + P_PREFIX]
-    if p == STEP:
-        return step_mask(b, seat, m + 1 if prefix else ONE << m, prefix)
     nopt = m + 1 if prefix else ONE << m
+    if p == STEP or (p == LEARNED and nopt > 1):  # the step driver answers a single option too
+        return answer(b, seat, p, K_MASK, mask_options(b, option_list(p), nopt, prefix))
     if nopt == 1:
         return ZERO
-    if p == LEARNED:
-        return learned_mask(b, seat, nopt, prefix)
     if p == RANDOM:
         i = pick(b, nopt, NOX)
         return (ONE << i) - ONE if prefix else i
@@ -487,12 +491,10 @@ def wanted(p, c):
 def market_take(b, seat, m):
     """DP-7: index of the peeked card a black market takes."""
     p = ask(b, seat)
-    if p == STEP:
-        return step_market(b, seat, m)
+    if p == STEP or (p == LEARNED and m > 1):
+        return answer(b, seat, p, K_MARKET, market_options(b, option_list(p), m))
     if m == 1:
         return ZERO
-    if p == LEARNED:
-        return learned_market(b, seat, m)
     if p == RANDOM:
         return pick(b, m, NOX)
     for i in range(m):
@@ -509,40 +511,25 @@ def market_take(b, seat, m):
 def give_card(b, seat):
     """DP-13: the card code given in an exchange (options: held codes in code order)."""
     p = ask(b, seat)
-    if p == STEP:
-        return step_give(b, seat)
-    if p == LEARNED:
-        return learned_give(b, seat)
-    h = O_H + seat * NT
+    if p == STEP or p == LEARNED:
+        return answer(b, seat, p, K_GIVE, give_options(b, option_list(p), seat))
     if p != RANDOM:
         for j in range(GIVE_SEQ.shape[0]):
             c = GIVE_SEQ[j]
-            if b[ix(h + c)] > 0:
+            if b[ix(O_H + seat * NT + c)] > 0:
                 return c
-    nopt = ZERO
-    for c in range(N_TYPES):
-        if b[ix(h + c)] > 0:
-            nopt += 1
-    i = pick(b, nopt, NOX) if p == RANDOM else ZERO
-    for c in range(N_TYPES):
-        if b[ix(h + c)] > 0:
-            if i == 0:
-                return np.int64(c)
-            i -= 1
-    return ZERO
+    nopt = give_options(b, O_OPT, seat)
+    if nopt == 0:
+        return ZERO
+    return b[ix(O_OPT + (pick(b, nopt, NOX) if p == RANDOM else ZERO))]
 
 
 @fn
 def hq_choice(b, seat, nopt):
     """DP-19: index of the hard-quarantine target among the seats listed at O_OPT."""
     p = ask(b, seat)
-    if p == STEP:
-        t = step_listed(b, seat, K_HQ, nopt)
-        for i in range(nopt):
-            if b[ix(O_OPT + i)] == t:
-                return np.int64(i)
-    if p == LEARNED:
-        t = learned_option(b, seat, K_HQ, O_OPT, nopt)
+    if p == STEP or p == LEARNED:
+        t = listed_answer(b, seat, p, K_HQ, nopt)
         for i in range(nopt):
             if b[ix(O_OPT + i)] == t:
                 return np.int64(i)
@@ -556,53 +543,3 @@ def hq_choice(b, seat, nopt):
         if so > wo or (so == wo and b[ix(O_PL + s * NF + F_HS)] < b[ix(O_PL + w * NF + F_HS)]):
             best = i
     return best
-
-
-# ============================================================================================
-# the learned bot's decisions (``kernel.learned``): each lists its options as ``step_*`` does
-# ============================================================================================
-@fn
-def learned_virus(b, seat):
-    """The learned bot's private-virus response: [R_ANT,] R_DECLARE, R_HIDE."""
-    k = ZERO
-    if b[ix(O_H + seat * NT + ANT)] > 0:
-        b[O_LOPT] = R_ANT
-        k = ONE
-    b[ix(O_LOPT + k)] = R_DECLARE
-    b[ix(O_LOPT + k + 1)] = R_HIDE
-    return learned_option(b, seat, K_VIRUS, O_LOPT, k + 2)
-
-
-@fn
-def learned_yes_no(b, seat, kind):
-    """The learned bot's yes/no decision: 1 (yes), 0 (no)."""
-    b[O_LOPT] = 1
-    b[O_LOPT + 1] = 0
-    return learned_option(b, seat, kind, O_LOPT, TWO) == 1
-
-
-@fn
-def learned_mask(b, seat, nopt, prefix):
-    """The learned bot's mask take: the bit sets in order, or (prefix) the prefixes by length."""
-    for i in range(nopt):
-        b[ix(O_LOPT + i)] = (ONE << i) - ONE if prefix else i
-    return learned_option(b, seat, K_MASK, O_LOPT, nopt)
-
-
-@fn
-def learned_market(b, seat, m):
-    """The learned bot's black-market take: a peeked index."""
-    for i in range(m):
-        b[ix(O_LOPT + i)] = i
-    return learned_option(b, seat, K_MARKET, O_LOPT, m)
-
-
-@fn
-def learned_give(b, seat):
-    """The learned bot's exchange gift: a held card code."""
-    k = ZERO
-    for c in range(N_TYPES):
-        if b[ix(O_H + seat * NT + c)] > 0:
-            b[ix(O_LOPT + k)] = c
-            k += 1
-    return learned_option(b, seat, K_GIVE, O_LOPT, k)

@@ -19,7 +19,7 @@ from sim.games.virus_dogs.reference.learned import (
     F_VIRUSES_TAKEN, F_DECLARE_CURABLE, F_CURE_OPEN, F_CONTROL_KILL, F_QUARANTINE_CLEAN, F_EXCHANGE_VIRUS,
     F_SKIP_RISK, F_REFUSE_AT_RISK, NFEAT,
 )
-from sim.kit.kernel_util import fn, ix, param_float
+from sim.kit.kernel_util import fn, inl, ix, param_float
 
 
 @fn
@@ -27,6 +27,14 @@ def density_pct(b, seat):
     """``learned.density_pct``: the estimated virus share of the unseen cards in whole percent."""
     if b[S_KTOP] > 0:
         return 100
+    unknown, pool = unseen_viruses(b, seat)
+    return unknown * 100 // pool if pool > 0 else 0
+
+
+@inl
+def unseen_viruses(b, seat):
+    """The estimated virus density's parts (the bots' and ``learned.density_pct``'s): the
+    viruses ``seat`` has not seen, and the unseen cards (deck and the other live hands)."""
     opened = 0
     pool = b[S_DSIZE]
     for s in range(b[S_N]):
@@ -34,8 +42,7 @@ def density_pct(b, seat):
             opened += b[ix(O_PL + s * NF + F_O)]
             if s != seat:
                 pool += b[ix(O_PL + s * NF + F_HS)]
-    unknown = b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND]
-    return unknown * 100 // pool if pool > 0 else 0
+    return b[O_P + P_NVT] - b[S_RES] - opened - b[ix(O_H + seat * NT + V)] - b[S_PEND], pool
 
 
 @fn
@@ -46,8 +53,7 @@ def option_features(b, seat, kind, option, out, at):
         out[ix(at + k)] = 0
     if kind == K_ACTION:
         if option == A_DECLARE:
-            out[ix(at + F_DECLARE)] = 1
-            out[ix(at + F_SELF_ELIM)] = 1 if b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] else 0
+            declare_features(b, seat, out, at)
         elif option >= A_CTL0 and option < A_QRN:
             out[ix(at + F_CONTROL)] = 1
             out[ix(at + F_TARGET_OPEN)] = b[ix(O_PL + (option - A_CTL0) * NF + F_O)]
@@ -71,8 +77,7 @@ def option_features(b, seat, kind, option, out, at):
             out[ix(at + F_DRAW)] = option - A_DRAW if b[O_P + P_UPFRONT] else 1
     elif kind == K_VIRUS:
         if option == R_DECLARE:
-            out[ix(at + F_DECLARE)] = 1
-            out[ix(at + F_SELF_ELIM)] = 1 if b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] else 0
+            declare_features(b, seat, out, at)
         out[ix(at + F_ANTISEPTIC)] = 1 if option == R_ANT else 0
         out[ix(at + F_VIRUSES_TAKEN)] = 1 if option == R_HIDE else 0
     elif kind == K_MORE:
@@ -101,6 +106,13 @@ def option_features(b, seat, kind, option, out, at):
     if out[ix(at + F_DRAW)] != 0:
         out[ix(at + F_DRAW_RISK)] = out[ix(at + F_DRAW)] * density_pct(b, seat)
     state_features(b, seat, option, out, at)
+
+
+@inl
+def declare_features(b, seat, out, at):
+    """A declared virus: ``F_DECLARE``, and ``F_SELF_ELIM`` when it reaches the threshold."""
+    out[ix(at + F_DECLARE)] = 1
+    out[ix(at + F_SELF_ELIM)] = 1 if b[ix(O_PL + seat * NF + F_O)] + 1 >= b[O_P + P_THR] else 0
 
 
 @fn
