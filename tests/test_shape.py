@@ -13,13 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("cardlab", "sim", "analysis", "reports")
 MAX_PARAMS = 8
 NOT_YET = {
-    ("sim/kit/search.py", "decide"), ("sim/kit/search.py", "__init__"), ("sim/kit/kernel_util.py", "step_op"),
+    ("sim/kit/kernel_util.py", "step_op"),
     ("analysis/bot_diagnostics.py", "_fixed_draft_diagnostic"), ("analysis/charts.py", "band"),
     ("analysis/games/daifugo.py", "prescriptions"), ("sim/games/virus_dogs/kernel/__init__.py", "run_games"),
-    ("sim/games/virus_dogs/kernel/search.py", "search_decide"),
-    ("sim/games/faking_sick/kernel/search.py", "search_decide"),
     ("sim/kit/vector.py", "batch_reset"), ("sim/kit/vector.py", "batch_step"), ("sim/kit/vector.py", "batch_go"),
-    ("sim/games/daifugo/kernel/search.py", "search_decide"),
 }
 
 
