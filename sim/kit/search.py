@@ -36,7 +36,8 @@ import numpy as np
 from numba import njit
 
 from sim.kit.rng_compiled import derive, mix64
-from sim.kit.step import BOT_ANSWER, StepFunctions  # noqa: F401  (a game's ``unsearched`` may answer it: the seat's rollout bot decides)
+from sim.kit.step import BOT_ANSWER  # noqa: F401  (a game's ``unsearched`` may answer it: the seat's rollout bot decides)
+from sim.kit.step import StepFunctions
 
 SEARCH_SALT = np.uint64(0x5EA4C4B075EA4C4B)
 NOT_FORCED = -(1 << 62)  # a game's ``unsearched``: the search weighs the pending decision
