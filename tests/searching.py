@@ -7,7 +7,7 @@ from importlib import import_module
 
 import numpy as np
 
-from sim.kit.search import MODE_HONEST, MODE_WEIGHTED, N_STATS, decide, search_key, unit_weight
+from sim.kit.search import MODE_HONEST, MODE_WEIGHTED, N_STATS, SearchParts, SearchPlan, decide, search_key, unit_weight
 from tests.game_cases import case
 
 GAMES_DRIVEN = 24  # the most games ``search_states`` drives
@@ -89,16 +89,15 @@ def search_choice(game, b: np.ndarray, key: int, budget: int, mode: int = MODE_H
     Python over the game's compiled parts and these, nothing compiled anew."""
     search, k = game.step.search(), game.step.kernel()
     seat = int(k.step_pending(b)[0])
-    head = (b, np.int64(seat), np.uint64(key), np.int64(budget), np.int64(0), np.int64(1),
-            np.empty(game.step.max_options, dtype=np.int64))
-    stats = np.zeros(N_STATS, dtype=np.int64)
+    opts, stats = np.empty(game.step.max_options, dtype=np.int64), np.zeros(N_STATS, dtype=np.int64)
     if determinize is None and likelihood is None:
-        return int(search.search_decide(*head, np.int64(mode), stats))
+        return int(search.search_decide(b, seat, np.uint64(key), SearchPlan(budget, 0, 1, mode), opts, stats))
 
     def redeal(w, b, seat, key):  # a compiled uint64 comes back to Python as an int
         return search.determinize.py_func(w, b, seat, np.uint64(key))
 
     redeal = determinize or redeal
-    mode = MODE_WEIGHTED if likelihood is not None else mode
-    return int(decide.py_func(*head, np.int64(mode), k.step_legal, search.resume_copy, redeal, redeal,
-                              likelihood or unit_weight, search.rollout.py_func, search.score, stats))
+    plan = SearchPlan(budget, 0, 1, MODE_WEIGHTED if likelihood is not None else mode)
+    parts = SearchParts(k.step_legal, search.resume_copy, redeal, redeal, likelihood or unit_weight,
+                        search.rollout.py_func, search.score)
+    return int(decide.py_func(b, seat, np.uint64(key), plan, opts, parts, stats))

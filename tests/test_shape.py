@@ -12,12 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("cardlab", "sim", "analysis", "reports")
 MAX_PARAMS = 8
-NOT_YET = {
-    ("sim/kit/search.py", "decide"), ("sim/kit/search.py", "__init__"),
-    ("sim/games/virus_dogs/kernel/search.py", "search_decide"),
-    ("sim/games/faking_sick/kernel/search.py", "search_decide"),
-    ("sim/games/daifugo/kernel/search.py", "search_decide"),
-}
+NOT_YET: set[tuple[str, str]] = set()
 
 
 def parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from sim.kit.config import BotParam, BotSpec, ConfigError, Param, RunConfig
+from sim.kit.search_params import seats_search
 
 ENGINES = ("fast", "reference")
 
@@ -296,13 +297,13 @@ class Game:
         seats' rollout bots: ``rollout``, default ``bots``), given to ``wrap`` when set (the step
         contract's ``Forced.around``: a game driven from outside has no twin, its search seats play
         as their rollout bots in both engines)."""
-        from sim.kit.search_params import seats_search
+        if wrap is not None:
+            return wrap(bots)
+        if not seats_search(cfg.bots):
+            return bots
+        from sim.kit.search_twin import SearchSeats, twin_of
 
-        if wrap is None and seats_search(cfg.bots):
-            from sim.kit.search_twin import SearchSeats, twin_of
-
-            bots = SearchSeats(bots, twin_of(self, cfg, index), self.step.kinds, rollout)
-        return bots if wrap is None else wrap(bots)
+        return SearchSeats(bots, twin_of(self, cfg, index), self.step.kinds, rollout)
 
     def record(self, engine: Any, raw: Any, row: int) -> None:
         """Write a finished reference game into row ``row`` of ``raw`` (and add to its sums)."""

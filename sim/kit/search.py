@@ -13,8 +13,8 @@ determinizations (0: one world per rollout of each option, i.e. ``budget // opti
 option played ``budget // (worlds * options)`` times (at least once) in each world.
 
 The driver (``SearchDriver``) is the same for every game: a game supplies only its parts (the
-compiled ``search_decide``, ``decide`` with its ``determinize``, ``reveal``, ``likelihood``,
-``resume_copy``, ``rollout`` and ``score``; its step functions, its buffer's search fields
+compiled ``search_decide``, ``decide`` with its ``SearchParts``: ``determinize``, ``reveal``,
+``likelihood``, ``resume_copy``, ``rollout`` and ``score``; its step functions, its buffer's search fields
 (``SearchFields``) and where it keeps the pending seat, the seats' policies and bot parameters,
 the decision count and the rows). What a search seat searches with (its budget, worlds,
 objective and mode) is read once a game.
@@ -27,11 +27,17 @@ worker count and batch size, and the game's own draws follow its protocol unchan
 
 from __future__ import annotations
 
+from collections import namedtuple
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable
+
 import numpy as np
 from numba import njit
 
 from sim.kit.rng_compiled import derive, mix64
 from sim.kit.step import BOT_ANSWER  # noqa: F401  (a game's ``unsearched`` may answer it: the seat's rollout bot decides)
+from sim.kit.step import StepFunctions
 
 SEARCH_SALT = np.uint64(0x5EA4C4B075EA4C4B)
 NOT_FORCED = -(1 << 62)  # a game's ``unsearched``: the search weighs the pending decision
@@ -43,6 +49,22 @@ STAT_NAMES = ("decisions", "worlds", "rejected", "rollouts", "no_world", "rollou
 # a search seat's worlds (``decide``'s ``mode``): re-dealt (the search), the true game (the all-seeing
 # search, ``sim.kit.search_params.SEEING``), re-dealt and weighed (``sim.kit.search_params.WEIGHTED``)
 MODE_HONEST, MODE_SEEING, MODE_WEIGHTED = 0, 1, 2
+# What a search seat searches with (``decide``'s ``plan``, whole numbers), fixed for its game.
+SearchPlan = namedtuple("SearchPlan", "budget worlds objective mode")
+
+
+class SearchParts(ModuleType):
+    """A game's compiled search parts, ``decide``'s ``parts`` (each one described there): a global
+    of the game's search module that its ``search_decide`` passes to ``decide``. It is a module
+    object because numba finds a called function through a module's attributes (not a tuple's):
+    so the parts compiled ``inline="always"`` (a game's ``determinize``, ``rollout``...) are
+    inlined into ``search_decide`` and cached with it, not compiled each on its own with the
+    engine they reach."""
+
+    def __init__(self, legal, copy, determinize, reveal, likelihood, rollout, score):
+        super().__init__("search_parts")
+        self.legal, self.copy, self.determinize, self.reveal = legal, copy, determinize, reveal
+        self.likelihood, self.rollout, self.score = likelihood, rollout, score
 
 
 @njit(cache=True)
@@ -60,57 +82,58 @@ def sub_key(key, i):
 
 
 @njit(inline="always")
-def decide(b, seat, key, budget, worlds, objective, opts, mode, legal, copy, determinize, reveal, likelihood, rollout,
-           score, stats):
-    """The search seat's option for the pending decision of ``b`` (``b`` is not changed), its
-    worlds those of ``mode``: ``MODE_HONEST`` re-dealt by ``determinize``, every world weighing
-    the same; ``MODE_SEEING`` the true game (``reveal``, the all-seeing seat); ``MODE_WEIGHTED``
-    re-dealt, each world's rollouts counting ``likelihood(world, b, seat)``: how likely the world
-    (replayed to the pending decision) makes what the opponents did, read from what the seat
-    sees and the world alone. The option with the best (weighted) mean score is taken. Weighted
-    worlds are still dealt uniformly: importance weighting of the same re-deals.
+def decide(b, seat, key, plan, opts, parts, stats):
+    """The search seat's option for the pending decision of ``b`` (``b`` is not changed) under
+    ``plan`` (a ``SearchPlan``: ``budget``, ``worlds``, ``objective`` and ``mode``), its worlds
+    those of ``mode``: ``MODE_HONEST`` re-dealt by ``determinize``, every world weighing the same;
+    ``MODE_SEEING`` the true game (``reveal``, the all-seeing seat); ``MODE_WEIGHTED`` re-dealt,
+    each world's rollouts counting ``likelihood(world, b, seat)``: how likely the world (replayed
+    to the pending decision) makes what the opponents did, read from what the seat sees and the
+    world alone. The option with the best (weighted) mean score is taken. Weighted worlds are
+    still dealt uniformly: importance weighting of the same re-deals.
 
-    ``opts``: room for the game's most legal options (``Step.max_options``); ``legal(b, out) -> n``:
-    the step contract's ``step_legal``; ``copy(dst, src)``: what play
-    goes on from, from one copy of the game to another; ``determinize(w, b, seat, key)
-    -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and brought back
-    to the same decision, False if the re-deal does not lead there; ``reveal(w, b, seat, key)
-    -> bool``: the same with the hidden cards where they are, only the chance still to come drawn
-    again; ``rollout(w, option)``: answer with ``option`` and play the game to its end,
-    returning the decisions the engine played; ``score(w, seat, objective) -> float``. A game
-    compiles this once, with its parts, as its ``search_decide``: numba generates the engine the
-    parts reach again for every compiled function that reaches it, so one entry for the three
-    modes compiles it once. A game without an all-seeing or weighted seat may pass
-    ``determinize`` and ``unit_weight`` in their places.
+    ``opts``: room for the game's most legal options (``Step.max_options``). ``parts`` (a
+    ``SearchParts``): ``legal(b, out) -> n``, the step contract's ``step_legal``; ``copy(dst,
+    src)``: what play goes on from, from one copy of the game to another; ``determinize(w, b,
+    seat, key) -> bool``: ``w`` (a copy of ``b``) re-dealt from the seat's point of view and
+    brought back to the same decision, False if the re-deal does not lead there; ``reveal(w, b,
+    seat, key) -> bool``: the same with the hidden cards where they are, only the chance still to
+    come drawn again; ``likelihood``; ``rollout(w, option)``: answer with ``option`` and play the
+    game to its end, returning the decisions the engine played; ``score(w, seat, objective) ->
+    float``. A game compiles this once, with its parts (a module global), as its
+    ``search_decide``: numba generates the engine the parts reach again for every compiled
+    function that reaches it, so one entry for the three modes compiles it once. A game without
+    an all-seeing or weighted seat may give ``determinize`` and ``unit_weight`` in their places.
     """
-    n = legal(b, opts)
+    n = parts.legal(b, opts)
     stats[ST_DECISIONS] += 1
     if n <= 1:
         return opts[0]
-    nw = worlds if worlds > 0 else max(1, budget // n)
-    reps = max(1, budget // (nw * n))
+    nw = plan.worlds if plan.worlds > 0 else max(1, plan.budget // n)
+    reps = max(1, plan.budget // (nw * n))
     total = np.zeros(n)
     count = np.zeros(n)
     world = b.copy()
     w = b.copy()
+    seeing = plan.mode == MODE_SEEING
     for d in range(nw):
         ok = False
         for attempt in range(MAX_TRIES):
-            copy(world, b)
+            parts.copy(world, b)
             k = sub_key(key, d * MAX_TRIES + attempt)
-            if reveal(world, b, seat, k) if mode == MODE_SEEING else determinize(world, b, seat, k):
+            if parts.reveal(world, b, seat, k) if seeing else parts.determinize(world, b, seat, k):
                 ok = True
                 break
             stats[ST_REJECTED] += 1
         if not ok:
             continue
         stats[ST_WORLDS] += 1
-        wt = likelihood(world, b, seat) if mode == MODE_WEIGHTED else 1.0
+        wt = parts.likelihood(world, b, seat) if plan.mode == MODE_WEIGHTED else 1.0
         for o in range(n):
             for _ in range(reps):
-                copy(w, world)
-                stats[ST_ROLLOUT_DECISIONS] += rollout(w, opts[o])
-                total[o] += wt * score(w, seat, objective)
+                parts.copy(w, world)
+                stats[ST_ROLLOUT_DECISIONS] += parts.rollout(w, opts[o])
+                total[o] += wt * parts.score(w, seat, plan.objective)
                 count[o] += wt
                 stats[ST_ROLLOUTS] += 1
     best = 0
@@ -185,16 +208,17 @@ class SearchFields:
         self.search_seats, self.seeing_seats, self.weighted_seats, self.rollout_end = self.scalars
 
 
+@dataclass(kw_only=True)
 class SearchDriver:
     """The search players' driver over one game's parts: a table's games driven through the
     step contract, the search seats' decisions by the compiled search (``decide``).
 
-    ``steps``: the game's ``sim.kit.step.StepFunctions``; ``search_decide(b, seat, key, budget,
-    worlds, objective, opts, mode, stats)``: ``decide`` with the game's parts, compiled (and
-    cached) in the game's module; ``fields``: the buffer's ``SearchFields``; ``new_state()``,
-    ``run_vector(game, cfg)``: the kernel's; ``pending_seat``: the buffer's pending-seat slot;
-    ``max_options``: ``Step.max_options``; ``bot_param(b, seat, k)``: the seat's bot parameter
-    ``k``, ``param_codes``: the ``k`` of its budget, determinizations, rollout bot and objective
+    ``steps``: the game's ``sim.kit.step.StepFunctions``; ``search_decide(b, seat, key, plan,
+    opts, stats)``: ``decide`` with the game's ``SearchParts``, compiled (and cached) in the
+    game's module; ``fields``: the buffer's ``SearchFields``; ``new_state()``, ``run_vector(game,
+    cfg)``: the kernel's; ``pending_seat``: the buffer's pending-seat slot; ``max_options``:
+    ``Step.max_options``; ``bot_param(b, seat, k)``: the seat's bot parameter ``k``,
+    ``param_codes``: the ``k`` of its budget, determinizations, rollout bot and objective
     (``sim.kit.search_params.search_params``); ``decision_number(b, seat)``: the pending decision's
     number in the search stream; ``collect(b, k, raw)``: the finished game's rows into game ``k``
     of the batch arrays ``raw`` (``Game.new_arrays``).
@@ -208,14 +232,24 @@ class SearchDriver:
     Optional: ``unsearched(b, opts)``, the pending decision's option when the search does not
     weigh it (``BOT_ANSWER`` included), else ``NOT_FORCED``."""
 
-    def __init__(self, *, steps, search_decide, fields, new_state, run_vector, pending_seat, max_options, bot_param,
-                 param_codes, decision_number, collect, policies, players, search_policies, unsearched=None):
-        self.steps, self.search_decide, self.fields = steps, search_decide, fields
-        self.new_state, self.run_vector = new_state, run_vector
-        self.pending_seat, self.max_options = pending_seat, max_options
-        self.bot_param, self.param_codes, self.decision_number = bot_param, param_codes, decision_number
-        self.policies, self.players, self.search_policies = policies, players, tuple(search_policies)
-        self.collect, self.unsearched = collect, unsearched
+    steps: StepFunctions
+    search_decide: Callable
+    fields: SearchFields
+    new_state: Callable
+    run_vector: Callable
+    pending_seat: int
+    max_options: int
+    bot_param: Callable
+    param_codes: tuple
+    decision_number: Callable
+    collect: Callable
+    policies: int
+    players: int
+    search_policies: tuple
+    unsearched: Callable | None = None
+
+    def __post_init__(self):
+        self.search_policies = tuple(self.search_policies)
 
     def mark_search_seats(self, b) -> int:
         """After ``step_start``: the search seats marked in the search fields (the all-seeing and
@@ -235,17 +269,17 @@ class SearchDriver:
         return seat_mode(int(b[self.fields.seeing_seats]), int(b[self.fields.weighted_seats]), int(seat))
 
     def seat_search(self, b, seat) -> tuple:
-        """What search seat ``seat`` of ``b`` searches with, fixed for its game: ``(seat, budget,
-        determinizations, objective, mode)``, whole numbers as ``search_decide`` takes them."""
+        """What search seat ``seat`` of ``b`` searches with, fixed for its game: ``(seat, plan)``,
+        the ``SearchPlan`` in whole numbers as ``search_decide`` takes them."""
         budget, worlds, _, objective = (int(self.bot_param(b, seat, k)) for k in self.param_codes)
-        return int(seat), budget, worlds, objective, self.world_mode(b, seat)
+        return int(seat), SearchPlan(budget, worlds, objective, self.world_mode(b, seat))
 
     def decide(self, b, search, seed, game_index, stats, opts) -> int:
         """The option ``search`` (``seat_search``'s) chooses at the pending decision of ``b``, the
         pending seat's decision in game ``game_index`` of the run seeded ``seed`` (a uint64)."""
-        seat, budget, worlds, objective, mode = search
+        seat, plan = search
         key = search_key(seed, game_index, seat, self.decision_number(b, seat))
-        return self.search_decide(b, seat, np.uint64(key), budget, worlds, objective, opts, mode, stats)
+        return self.search_decide(b, seat, np.uint64(key), plan, opts, stats)
 
     def search_option(self, b, seed, game_index, stats, opts=None) -> int:
         """The option the pending search seat of ``b`` chooses (``decide``), or ``unsearched``'s."""

@@ -101,6 +101,13 @@ def fill_arrays(eng, g, r, s) -> None:
     s[:eng.n, :T.S_FIXED] = [[values[c] for c in T.SEAT_COLS] for values in seats]
 
 
+def rollout_agent(names, values) -> BotAgent:
+    """The seats' bots with each search seat's rollout bot (the bot whose policy code is its
+    ``rollout`` value): a search seat leaves some decisions to it."""
+    by_code = {code: name for name, code in ROLLOUT_BOTS.items()}
+    return BotAgent([by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)], values)
+
+
 class Daifugo(Game):
     name = "daifugo"
     title = "Daifugō with rule cards (Cthulhu variant)"
@@ -176,9 +183,7 @@ class Daifugo(Game):
         from .reference import Engine
 
         names, values = zip(*self.seat_params(cfg, index))
-        # a search seat leaves some decisions to its rollout bot (the bot whose policy code is its rollout value)
-        by_code = {code: name for name, code in ROLLOUT_BOTS.items()}
-        rollout = seats_search(cfg.bots) and BotAgent([by_code[int(v["rollout"])] if n in SEARCH_BOTS else n for n, v in zip(names, values)], values)
+        rollout = rollout_agent(names, values) if seats_search(cfg.bots) else None
         agent = self.reference_agent(cfg, index, BotAgent(names, values), wrap, rollout)
         eng = Engine(cfg, Rng(cfg.seed, index), agent, log)
         eng.start_game()

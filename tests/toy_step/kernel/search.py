@@ -14,7 +14,7 @@ from numba import njit
 from sim.kit.kernel_util import same_slots
 from sim.kit.rng import randbelow_at
 from sim.kit.rng_compiled import mixed_counter
-from sim.kit.search import SearchDriver, decide, unit_weight
+from sim.kit.search import SearchDriver, SearchParts, decide, unit_weight
 from sim.kit.step import GO_APPLY
 
 from . import (
@@ -71,12 +71,14 @@ def score(w, seat, objective):
     return 1.0 / winners if final_card(w, seat) == best else 0.0
 
 
+PARTS = SearchParts(step_legal, resume_copy, determinize, determinize, unit_weight, rollout, score)
+
+
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
+def search_decide(b, seat, key, plan, opts, stats):
     """``sim.kit.search.decide`` with this game's parts (inlined, so cached with them); the toy has no
     all-seeing or weighted seat: its ``determinize`` and ``unit_weight`` stand in their places."""
-    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize,
-                  determinize, unit_weight, rollout, score, stats)
+    return decide(b, seat, key, plan, opts, PARTS, stats)
 
 
 def bot_param(b, seat, k) -> float:

@@ -49,7 +49,7 @@ from numba import njit
 
 from sim.kit.kernel_util import fn, ir_inline, ix, same_slots
 from sim.kit.rng_compiled import mixed_counter, shuffle_at
-from sim.kit.search import BOT_ANSWER, NOT_FORCED, SearchDriver, decide
+from sim.kit.search import BOT_ANSWER, NOT_FORCED, SearchDriver, SearchParts, decide
 from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import rules as R
@@ -359,11 +359,13 @@ def collect(b, k, raw):
     s[k] = b[O_SROWS:O_SROWS + n * SW].reshape(n, SW)
 
 
+PARTS = SearchParts(step_legal, resume_copy, determinize, reveal, likelihood, rollout, score)
+
+
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.kit.search.decide`` with daifugo's parts, honest, all-seeing or weighted by ``mode``."""
-    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
-                  likelihood, rollout, score, stats)
+def search_decide(b, seat, key, plan, opts, stats):
+    """``sim.kit.search.decide`` with daifugo's parts, honest, all-seeing or weighted by ``plan.mode``."""
+    return decide(b, seat, key, plan, opts, PARTS, stats)
 
 
 DRIVER = SearchDriver(

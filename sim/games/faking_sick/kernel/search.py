@@ -38,7 +38,7 @@ from numba import njit
 
 from sim.kit.kernel_util import fn, ir_inline, ix, same_slots
 from sim.kit.rng_compiled import mixed_counter, shuffle_at
-from sim.kit.search import SearchDriver, decide
+from sim.kit.search import SearchDriver, SearchParts, decide
 from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import tables as T
@@ -282,11 +282,13 @@ def score(w, seat, objective):
     return better / (n - 1)
 
 
+PARTS = SearchParts(step_legal, resume_copy, determinize, reveal, likelihood, rollout, score)
+
+
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.kit.search.decide`` with faking-sick's parts, honest, all-seeing or weighted by ``mode``."""
-    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
-                  likelihood, rollout, score, stats)
+def search_decide(b, seat, key, plan, opts, stats):
+    """``sim.kit.search.decide`` with faking-sick's parts, honest, all-seeing or weighted by ``plan.mode``."""
+    return decide(b, seat, key, plan, opts, PARTS, stats)
 
 
 def collect(g, k, arr):

@@ -55,7 +55,7 @@ from numba import njit
 
 from sim.kit.kernel_util import fn, ir_inline, ix, param_int, same_slots
 from sim.kit.rng_compiled import mixed_counter, shuffle_at
-from sim.kit.search import SearchDriver, decide
+from sim.kit.search import SearchDriver, SearchParts, decide
 from sim.kit.step import GO_RESUME, PLAY_ON, STOP_AT_NEXT
 
 from .. import tables as tb
@@ -386,11 +386,13 @@ def likelihood(w, b, seat):
     return HIDE_EPSILON ** unlikely
 
 
+PARTS = SearchParts(step_legal, resume_copy, determinize, reveal, likelihood, rollout, score)
+
+
 @njit(cache=True)
-def search_decide(b, seat, key, budget, worlds, objective, opts, mode, stats):
-    """``sim.kit.search.decide`` with virus-dogs' parts, honest, all-seeing or weighted by ``mode``."""
-    return decide(b, seat, key, budget, worlds, objective, opts, mode, step_legal, resume_copy, determinize, reveal,
-                  likelihood, rollout, score, stats)
+def search_decide(b, seat, key, plan, opts, stats):
+    """``sim.kit.search.decide`` with virus-dogs' parts, honest, all-seeing or weighted by ``plan.mode``."""
+    return decide(b, seat, key, plan, opts, PARTS, stats)
 
 
 @fn

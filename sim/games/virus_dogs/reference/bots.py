@@ -133,9 +133,10 @@ class Bots:
 
     def __init__(self, seats: list[BotAgent]):
         self.seats = seats
+        self.decides = [bot.decide for bot in seats]  # bound once: asked at every decision
 
     def decide(self, eng, seat: int, kind: str, legal: list[dict]) -> dict:
-        return legal[0] if len(legal) == 1 else legal[self.seats[seat].decide(eng, seat, kind, legal, eng.ctx)]
+        return legal[0] if len(legal) == 1 else legal[self.decides[seat](eng, seat, kind, legal, eng.ctx)]
 
 
 class BotAgent:

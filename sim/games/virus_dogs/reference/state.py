@@ -5,6 +5,7 @@ invariants and the game-feel observations. The fast engine's twin: ``kernel/stat
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from sim.kit.lead import Lead
 from sim.games.virus_dogs import tables as tb
 from sim.games.virus_dogs.rules import (
@@ -12,6 +13,7 @@ from sim.games.virus_dogs.rules import (
 )
 
 
+NO_CONTEXT = MappingProxyType({})  # the context of a decision that has none (read only: one for all)
 SOURCES = {tb.X_NORMAL: "normal", tb.X_MASK: "mask", tb.X_MARKET: "market"}  # draw kinds in a virus decision's context
 
 
@@ -63,7 +65,7 @@ class State:
         # included; ``ctx`` holds the decision's context); a scenario's script also has
         # waived(engine, seat, kind, options), told of a decision that cannot arise (no further draw)
         self.agent = agent
-        self.ctx: dict = {}
+        self.ctx = NO_CONTEXT
         self.log = log
         self.players = [Player(s) for s in range(n)]
         self.deck: list[int] = []  # index 0 = bottom, -1 = top
@@ -153,7 +155,7 @@ class State:
         if self.check_every_step:
             self.check_invariants()
         self.g[tb.G_DECISIONS] += 1
-        self.ctx = ctx or {}
+        self.ctx = ctx or NO_CONTEXT
         return self.agent.decide(self, seat, kind, legal)
 
     def capture_totals(self) -> None:
