@@ -16,7 +16,6 @@ has the details and an example. (This module is ``vector_rl``, not ``vector_env`
 from __future__ import annotations
 
 from dataclasses import replace
-from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -28,9 +27,7 @@ from sim.kit import vector
 from sim.kit.config import ConfigError
 from sim.games import get_game
 from sim.kit.search_params import SEARCH_BOTS
-from sim.kit.step import observe
 
-KEEP_IDS = 2048  # the most legal action ids kept per slot (beyond: random_actions reads the mask)
 
 
 def vector_env(game: str, n: int, players: int | None = None, set: dict[str, Any] | None = None,  # noqa: A002
@@ -56,17 +53,10 @@ class CardGameVectorEnv(VectorEnv):
         if not isinstance(n, (int, np.integer)) or n < 1:
             raise ConfigError(f"n (the number of games at once) must be at least 1, got {n!r}")
         self.cfg = self._config(players, set, seed, bots)
-        self.parts = import_module(contract.vector_module)
-        self.run_vector = contract.run_vector(self.cfg)
-        self.table = self.parts.table(self.cfg)
-        self.ctl = np.zeros(len(vector.CONTROL), dtype=np.int64)
-        self.ctl[vector.SEED], self.ctl[vector.PLAYERS] = self.cfg.seed, self.cfg.players
-        self.ctl[vector.AGENT_PLACES] = sum(1 << p for p, b in enumerate(self.agent_places) if b)
         self.num_envs = int(n)
-        obs_size = len(observe(contract.observation(), contract.start(self.cfg, 0), 0))
-        actions = contract.observation().action_count(self.cfg)
-        self.arrays = vector.new_arrays(self.num_envs, contract.kernel().SIZE, obs_size, actions,
-                                        self.cfg.players, contract.max_options, min(KEEP_IDS, contract.max_options))
+        self.batch = vector.Batch(contract, self.cfg, self.num_envs, self.agent_places)
+        self.arrays = self.batch.arrays
+        obs_size, actions = self.batch.obs_size, self.batch.action_count
         big = np.iinfo(np.int64)
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(big.min, big.max, (obs_size,), dtype=np.int64),
@@ -77,7 +67,6 @@ class CardGameVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.metadata = {**self.metadata, "name": f"cardlab_{self.game.name}"}
         self._all = np.ones(self.num_envs, dtype=np.bool_)
-        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
         self._started = False
 
     def _config(self, players, overrides, seed, bots):
@@ -101,13 +90,11 @@ class CardGameVectorEnv(VectorEnv):
         a seed, the run's next ``n`` games (the first reset: games 0 .. n-1 of the env's seed)."""
         if seed is not None:
             self.cfg = replace(self.cfg, seed=int(seed))
-            self.ctl[vector.SEED] = int(seed)
+            self.batch.ctl[vector.SEED] = int(seed)
         if seed is not None or not self._started:
-            self.ctl[vector.NEXT_GAME] = 0
+            self.batch.ctl[vector.NEXT_GAME] = 0
         self._started = True
-        self.arrays.mask[:] = 0
-        self.arrays.slots[:, vector.COUNT] = 0
-        self.parts.vector_go(self.arrays, self.ctl, self.run_vector, self.table, self._no_actions, True)
+        self.batch.reset()
         return self._observation(), self._infos()
 
     def step(self, actions):
@@ -118,7 +105,7 @@ class CardGameVectorEnv(VectorEnv):
         actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         if len(actions) != self.num_envs:
             raise ValueError(f"step takes {self.num_envs} actions, got {len(actions)}")
-        bad = self.parts.vector_go(self.arrays, self.ctl, self.run_vector, self.table, actions, False)
+        bad = self.batch.step(actions)
         if bad >= 0:
             seat = int(self.arrays.slots[bad, vector.SEAT])
             raise ValueError(f"action {actions[bad]} of game slot {bad} is not legal for player_{seat} now "

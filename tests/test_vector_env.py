@@ -91,7 +91,7 @@ def test_compiled_action_ids_are_the_observation_module_s_and_map_back_to_the_op
                 n = k.step_legal(b, out)
                 ids = np.asarray(view.action_ids(b, out[:n].copy()), dtype=np.int64)
                 assert np.array_equal(np.sort(ids), np.flatnonzero(obs["action_mask"][i]))
-                assert [venv.parts.option_of(b, x, venv.table) for x in ids] == out[:n].tolist()
+                assert [venv.batch.parts.option_of(b, x, venv.batch.table) for x in ids] == out[:n].tolist()
                 kinds.add(step.kinds[k.step_pending(b)[1]])
             obs, _, terminated, _, infos = venv.step(venv.random_actions(rng))
             ended += int(terminated.sum())

@@ -26,11 +26,12 @@ place ``(s + i) mod players``); the places in ``ctl[AGENT_PLACES]`` are driven (
 from __future__ import annotations
 
 from collections import namedtuple
+from importlib import import_module
 
 import numpy as np
 from numba import njit
 
-from sim.kit.step import GO_APPLY, GO_SEATS, GO_START
+from sim.kit.step import GO_APPLY, GO_SEATS, GO_START, observe
 
 Arrays = namedtuple("Arrays", "bufs slots obs mask ids rewards ended options option_ids")
 VectorParts = namedtuple("VectorParts", "pending_seat go legal observe action_ids_into option_of rewards_into")
@@ -160,6 +161,38 @@ def batch_go(a, ctl, run, table, actions, reset, parts):
         batch_reset(a, ctl, run, table, parts)
         return -1
     return batch_step(a, ctl, run, table, actions, parts)
+
+
+KEEP_IDS = 2048  # the most legal action ids kept per slot (beyond: random_actions reads the mask)
+
+
+class Batch:
+    """``n`` games of the run ``cfg`` of a game with a step ``contract`` and a vector module, one
+    ``go`` a step of every game (the engine side of ``cardlab.vector_env``); ``agent_places``: a
+    flag per table place, True where the actions answer it."""
+
+    def __init__(self, contract, cfg, n: int, agent_places: list[bool]):
+        self.parts = import_module(contract.vector_module)
+        self.run_vector, self.table = contract.run_vector(cfg), self.parts.table(cfg)
+        self.ctl = np.zeros(len(CONTROL), dtype=np.int64)
+        self.ctl[SEED], self.ctl[PLAYERS] = cfg.seed, cfg.players
+        self.ctl[AGENT_PLACES] = sum(1 << p for p, agent in enumerate(agent_places) if agent)
+        self.obs_size = len(observe(contract.observation(), contract.start(cfg, 0), 0))
+        self.action_count = contract.observation().action_count(cfg)
+        self.arrays = new_arrays(n, contract.kernel().SIZE, self.obs_size, self.action_count, cfg.players,
+                                 contract.max_options, min(KEEP_IDS, contract.max_options))
+        self.no_actions = np.zeros(n, dtype=np.int64)
+
+    def reset(self) -> None:
+        """The run's next ``n`` games from ``ctl[NEXT_GAME]`` on, up to their first driven decisions."""
+        self.arrays.mask[:] = 0
+        self.arrays.slots[:, COUNT] = 0
+        self.parts.vector_go(self.arrays, self.ctl, self.run_vector, self.table, self.no_actions, True)
+
+    def step(self, actions: np.ndarray) -> int:
+        """Every game's pending decision answered by ``actions``: the first slot whose action is
+        not legal, else -1."""
+        return int(self.parts.vector_go(self.arrays, self.ctl, self.run_vector, self.table, actions, False))
 
 
 def new_arrays(n: int, buf_size: int, obs_size: int, action_count: int, players: int, max_options: int,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.games import _modules
+from sim.kit import vector
 from sim.kit.step import observe
 
 PLAY_ONE_GAME = "from sim.run.precompile import warm; warm({name!r}, batch_only={batch_only!r}, search={search!r})"
@@ -33,7 +34,8 @@ class Compiled:
 def warm(name: str, batch_only: bool = False, search: bool = True) -> None:
     """Play one game of ``name`` in the batch kernel and, where the game has the step contract
     (unless ``batch_only``: a run of scripted and learned bots needs the batch kernel alone),
-    one decision through each of its entry points, its observation where it has one (and, if
+    one decision through each of its entry points, its observation and batched environment where it
+    has them (and, if
     ``search``, one game with a search seat where it has a search bot): compiles (or loads)
     everything a run or a driver calls."""
     import numpy as np
@@ -53,6 +55,10 @@ def warm(name: str, batch_only: bool = False, search: bool = True) -> None:
     if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
         observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
+    if step.vector_module:  # the batched environment's one compiled loop (cardlab.vector_env)
+        batch = vector.Batch(step, cfg, 1, [True] * cfg.players)
+        batch.reset()
+        batch.step(vector.random_actions(batch.arrays, np.random.default_rng(0)))
     if search and step.search_module:  # the search: each game's one search_decide, every world mode (sim.kit.search.decide)
         bots = ["search", *step.search_opponents]
         search_cfg = game.make_config(players=len(bots), bots=bots, overrides={"bot.search.budget": 2})
