@@ -34,10 +34,9 @@ class Compiled:
 def warm(name: str, batch_only: bool = False, search: bool = True) -> None:
     """Play one game of ``name`` in the batch kernel and, where the game has the step contract
     (unless ``batch_only``: a run of scripted and learned bots needs the batch kernel alone),
-    one decision through each of its entry points, its observation and batched environment where it
-    has them (and, if
-    ``search``, one game with a search seat where it has a search bot): compiles (or loads)
-    everything a run or a driver calls."""
+    one decision through each of its entry points and its observation where it has one (and, if
+    ``search``, its batched environment and one game with a search seat where it has them; the
+    bounds-checked pass plays neither): compiles (or loads) everything a run or a driver calls."""
     import numpy as np
 
     from sim.games import get_game
@@ -55,7 +54,7 @@ def warm(name: str, batch_only: bool = False, search: bool = True) -> None:
     if step.observation_module:  # the reinforcement-learning environment's observation (cardlab.env)
         observe(step.observation(), buf, 0)
     kernel.step_play_on(buf)
-    if step.vector_module:  # the batched environment's one compiled loop (cardlab.vector_env)
+    if search and step.vector_module:  # the batched environment's one compiled loop (cardlab.vector_env)
         batch = vector.Batch(step, cfg, 1, [True] * cfg.players)
         batch.reset()
         batch.step(vector.random_actions(batch.arrays, np.random.default_rng(0)))
