@@ -565,7 +565,7 @@ def train(
     budget: int = typer.Option(64, "--budget", help="expert: the search's rollouts a decision."),
     rollout: str = typer.Option("learned", "--rollout", help="expert: the bot that plays the search's rollouts "
                                 "(learned: the current policy)."),
-    sigma: float = typer.Option(0.3, "--sigma", help="cmaes: the first steps, as a share of each weight's size."),
+    sigma: float = typer.Option(0.1, "--sigma", help="cmaes: the first steps, as a share of each weight's size."),
     eval_games: Optional[int] = typer.Option(None, "--eval-games", help="Games of one learned seat against the "
                                              "reference that judge a policy on held-out deals (default: expert "
                                              "400, cmaes 10,000)."),

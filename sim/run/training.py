@@ -61,7 +61,7 @@ class Training:
     start: str | Path | None = None
     method: str = "expert"
     trials: int = 200
-    sigma: float = 0.3
+    sigma: float = 0.1
 
     def counts(self) -> tuple[int, int]:
         """The games an iteration or trial and the evaluation's, the method's defaults filled in."""
