@@ -77,7 +77,15 @@ def tune(game, plan: CmaPlan, make: MakeConfig, start: dict, trials: int, work: 
     plan.check()
     if trials < 1:
         raise ConfigError(f"--trials must be at least 1, got {trials}")
+    from sim.run.store import writer_lock
+
     work = Path(work)
+    with writer_lock(work, f"{plan.game} training", "work folder"):
+        return _tune(game, plan, make, start, trials, work, notify, objective, evaluate)
+
+
+def _tune(game, plan: CmaPlan, make: MakeConfig, start: dict, trials: int, work: Path, notify, objective,
+          evaluate) -> dict:
     _open_work(work, plan)
     features = list(start["features"])
     objective = objective or (lambda w: win_share(game, make, plan, w, plan.seed + TRAIN_SEED_OFFSET, plan.games))
