@@ -151,6 +151,7 @@ def train(game: str, out: str | Path, schedule: Training = Training(), table: Ta
                     budget=schedule.budget, rollout=schedule.rollout, seed=base.seed, eval_games=eval_games,
                     config_hash=config_hash)
         doc = expert_iteration(g, plan, make, start_doc, schedule.iterations, work, notify)
+    doc = {k: v for k, v in doc.items() if k != "release"}  # a shipped policy's number, not a trained one's
     save_policy(out, doc)
     return doc
 

@@ -593,11 +593,12 @@ def train(
         for name, w in zip(doc["features"], doc["weights"]):
             typer.echo(f"  {name:<20} {w:+9.3f}")
         return
-    fit = doc["fit"]
+    fit = doc.get("fit", {})  # a start tuned by CMA-ES has no fit
     best = next(h for h in reversed(record["history"]) if h["kept"])
+    repeats = (f"; it repeats the search's option at {fit['agreement']:.1%} of its {fit.get('decisions', 0):,} "
+               "training decisions") if "agreement" in fit else ""
     typer.echo(f"{doc['game']}: the policy of iteration {best['iteration']} wins {best['share']:.3f} against "
-               f"{record.get('reference', 'the reference')}; it repeats the search's option at "
-               f"{fit['agreement']:.1%} of its {fit.get('decisions', 0):,} training decisions -> {out}")
+               f"{record.get('reference', 'the reference')}{repeats} -> {out}")
     for name, w, se in zip(doc["features"], doc["weights"], fit.get("std_errors", [None] * len(doc["weights"]))):
         typer.echo(f"  {name:<20} {w:+9.3f}" + ("" if se is None else f"  (se {se:.3f})"))
 

@@ -128,6 +128,7 @@ def test_a_tiny_run_writes_a_policy_no_worse_than_the_start(tmp_path):
         assert record["eval_share"] > record["eval_share_start"] and doc["weights"] != start["weights"]
     else:
         assert doc["weights"] == start["weights"]
+    assert "release" in start and "release" not in doc  # a shipped policy's number stays with it
     assert "best trial" in res.stdout and "-> " + str(out) in res.stdout
     study = tmp_path / "p-training" / "study.log"
     assert study.exists() and json.loads((tmp_path / "p-training" / "plan.json").read_text())["games"] == 12
