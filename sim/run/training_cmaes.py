@@ -3,16 +3,18 @@ from a starting policy, resumable from a work folder.
 
 Each trial plays one learned seat with the trial's weights against the reference bots in the other
 seats on the training deals (seed + ``TRAIN_SEED_OFFSET``, games 0 .. games-1, the same deals every
-trial, seats rotated game by game) and scores its win share. The search starts at the policy's
-weights (``x0``); each weight ranges over its start value plus or minus ``SPAN`` times its scale
+trial, seats rotated game by game) and scores its win share (a shared win split between its
+winners, as the ladder counts it). The search starts at the policy's weights (``x0``; the first
+trial plays them); each weight ranges over its start value plus or minus ``SPAN`` times its scale
 (its own size, at least a quarter of the mean size), and the first steps are ``sigma`` times that
 scale. At the end the best trial is played on the held-out evaluation deals (seed + 1, as
 expert iteration's) and kept only when it wins more often there than the start.
 
 The work folder holds ``plan.json`` (the settings; a rerun with others is refused) and the Optuna
-study ``study.log`` (Optuna's journal file). Every trial's sampler is seeded from the plan's seed and the number of
-finished trials, and a trial stopped mid-way is finished on the rerun with the weights it was
-given, so a stopped run resumes to the policy an uninterrupted one ends with.
+study ``study.log`` (its journal file), one writer at a time. Every trial's sampler is seeded from
+the plan's seed and the number of finished trials, and a trial stopped mid-way is finished on the
+rerun with the weights it was given, so a stopped run resumes to the policy an uninterrupted one
+ends with.
 """
 
 from __future__ import annotations
@@ -166,7 +168,8 @@ def _sampler(plan: CmaPlan, features: list[str], finished: int):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # x0 and sigma0 are marked deprecated, still supported
         return optuna.samplers.CmaEsSampler(x0=dict(zip(features, plan.start)), sigma0=plan.sigma / (2 * SPAN),
-                                            seed=(plan.seed * 1_000_003 + finished) % 2**31, warn_independent_sampling=False)
+                                            seed=(plan.seed * 1_000_003 + finished) % 2**31,
+                                            warn_independent_sampling=False)
 
 
 def _space(plan: CmaPlan, features: list[str]) -> dict:
