@@ -33,7 +33,7 @@ def plan(**changes) -> CmaPlan:
 def toy_tune(work, trials, notify=lambda line: None, objective=share, evaluate=share, **changes):
     start = {"format": learned.FORMAT, "version": learned.VERSION, "game": "toy", "features": FEATURES,
              "weights": START, "training": {"trainer": "before"}, "fit": {"agreement": 0.5}}
-    return tune(None, plan(**changes), None, start, trials, work, notify, objective, evaluate)
+    return tune(None, plan(**changes), None, start, trials, work, notify, (objective, evaluate))
 
 
 def test_scales_follow_each_weight_with_a_floor_of_a_quarter_of_the_mean():

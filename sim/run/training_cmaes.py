@@ -70,28 +70,28 @@ def scales(weights) -> list[float]:
 
 
 def tune(game, plan: CmaPlan, make: MakeConfig, start: dict, trials: int, work: str | Path,
-         notify: Callable[[str], None] = lambda line: None, objective=None, evaluate=None) -> dict:
+         notify: Callable[[str], None] = lambda line: None, scores=None) -> dict:
     """Run (or resume) CMA-ES up to ``trials`` finished trials (the first plays the start) from the
     policy ``start`` in the work folder ``work``; returns the best trial's policy file contents when
     it beats the start on the evaluation deals, else the start's weights (with a training record
-    either way). ``objective`` and ``evaluate`` (weights -> win share) replace the training and
+    either way). ``scores``: two functions (weights -> win share) that replace the training and
     the evaluation games (tests)."""
     plan.check()
     if trials < 1:
         raise ConfigError(f"--trials must be at least 1, got {trials}")
     from sim.run.store import writer_lock
 
+    scores = scores or (lambda w: win_share(game, make, plan, w, plan.seed + TRAIN_SEED_OFFSET, plan.games),
+                        lambda w: win_share(game, make, plan, w, plan.seed + EVAL_SEED_OFFSET, plan.eval_games))
     work = Path(work)
     with writer_lock(work, f"{plan.game} training", "work folder"):
-        return _tune(game, plan, make, start, trials, work, notify, objective, evaluate)
+        return _tune(plan, start, trials, work, notify, scores)
 
 
-def _tune(game, plan: CmaPlan, make: MakeConfig, start: dict, trials: int, work: Path, notify, objective,
-          evaluate) -> dict:
+def _tune(plan: CmaPlan, start: dict, trials: int, work: Path, notify, scores) -> dict:
     _open_work(work, plan)
     features = list(start["features"])
-    objective = objective or (lambda w: win_share(game, make, plan, w, plan.seed + TRAIN_SEED_OFFSET, plan.games))
-    evaluate = evaluate or (lambda w: win_share(game, make, plan, w, plan.seed + EVAL_SEED_OFFSET, plan.eval_games))
+    objective, evaluate = scores
     study = _open_study(work, dict(zip(features, plan.start)))
     began = time.monotonic()
     _finish_stopped(study, features, objective, notify)
