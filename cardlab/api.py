@@ -112,33 +112,46 @@ def simulate(game: str, games: int, out: str | Path, table: Table = Table(),
 
 def train(game: str, out: str | Path, schedule: Training = Training(), table: Table = Table(),
           notify: Notify = _quiet) -> dict[str, Any]:
-    """The ``cardlab train`` command: expert iteration (``sim.run.training``) on ``schedule`` from
-    its ``start`` policy file (default: the game's own), with search seats (default table: one
-    search seat against the game's search bench opponents, which are also the reference of the
-    evaluation games); resumes from the work folder (default: beside ``out``) and writes the best
-    policy file ``out``; returns its contents."""
-    from sim.kit.learned import policy_overrides, save_policy
-    from sim.run.training import Plan, train as expert_iteration
+    """The ``cardlab train`` command from ``schedule``'s ``start`` policy file (default: the game's
+    own): expert iteration (``sim.run.training``; default table: one search seat against the
+    game's search bench opponents, which are also the reference of the evaluation games) or CMA-ES
+    on the win share (``sim.run.training_cmaes``; default table: one learned seat against them);
+    resumes from the work folder (default: beside ``out``) and writes the best policy file
+    ``out``; returns its contents."""
+    from sim.kit.learned import LEARNED, policy_overrides, save_policy
 
     g = get_game(game)
     if getattr(g, "learned", None) is None or "search" not in g.bots:
         raise ConfigError(f"{g.name} has no learned bot to train")
+    games, eval_games = schedule.counts()
     out = Path(out)
     if out.is_dir():
         raise ConfigError(f"--out {out} is a folder, not a policy file")
     _check_writable(out.parent)
-    table = dataclasses.replace(table, bots=table.bot_list() or ["search", *g.step.search_opponents])
+    first = "search" if schedule.method == "expert" else LEARNED
+    table = dataclasses.replace(table, bots=table.bot_list() or [first, *g.step.search_opponents])
     base = table.config(g)
     start_doc = _start_policy(g, schedule.start)
 
     def make(bots: list, extra: dict, at_seed: int):
         return dataclasses.replace(table, bots=bots, seed=at_seed).config(g, extra)
 
-    plan = Plan(game=g.name, bots=tuple(base.bots), reference=g.step.search_opponents[0], games=schedule.games,
-                budget=schedule.budget, rollout=schedule.rollout, seed=base.seed, eval_games=schedule.eval_games,
-                config_hash=make(base.bots, policy_overrides(g, start_doc), base.seed).digest())
+    config_hash = make(base.bots, policy_overrides(g, start_doc), base.seed).digest()
     work = Path(schedule.work) if schedule.work is not None else out.with_name(out.stem + "-training")
-    doc = expert_iteration(g, plan, make, start_doc, schedule.iterations, work, notify)
+    if schedule.method == "cmaes":
+        from sim.run.training_cmaes import CmaPlan, tune
+
+        plan = CmaPlan(game=g.name, bots=tuple(base.bots), games=games, eval_games=eval_games, sigma=schedule.sigma,
+                       seed=base.seed, start=tuple(float(w) for w in start_doc["weights"]), config_hash=config_hash)
+        doc = tune(g, plan, make, start_doc, schedule.trials, work, notify)
+    else:
+        from sim.run.training import Plan, train as expert_iteration
+
+        plan = Plan(game=g.name, bots=tuple(base.bots), reference=g.step.search_opponents[0], games=games,
+                    budget=schedule.budget, rollout=schedule.rollout, seed=base.seed, eval_games=eval_games,
+                    config_hash=config_hash)
+        doc = expert_iteration(g, plan, make, start_doc, schedule.iterations, work, notify)
+    doc = {k: v for k, v in doc.items() if k != "release"}  # a shipped policy's number, not a trained one's
     save_policy(out, doc)
     return doc
 

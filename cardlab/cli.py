@@ -554,33 +554,51 @@ def ladder(
 def train(
     game: Game,
     out: Path = typer.Option(..., "--out", "-o", help="Policy file to write (JSON): the best policy found."),
-    iterations: int = typer.Option(4, "--iterations", "-i", help="Iterations of expert iteration (a rerun with "
+    method: str = typer.Option("expert", "--method", help="expert: expert iteration (imitate the search); "
+                               "cmaes: CMA-ES on the learned seat's win share against the reference."),
+    iterations: int = typer.Option(4, "--iterations", "-i", help="expert: iterations (a rerun with "
                                    "more continues the work folder)."),
-    games: int = typer.Option(200, "--games", "-n", help="Games with search seats an iteration."),
-    budget: int = typer.Option(64, "--budget", help="The search's rollouts a decision."),
-    rollout: str = typer.Option("learned", "--rollout", help="The bot that plays the search's rollouts "
+    trials: int = typer.Option(200, "--trials", help="cmaes: trials in all, each playing one set of weights "
+                               "(a rerun with more continues the work folder)."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="expert: games with search seats an iteration "
+                                        "(default 200); cmaes: training games a trial (default 10,000)."),
+    budget: int = typer.Option(64, "--budget", help="expert: the search's rollouts a decision."),
+    rollout: str = typer.Option("learned", "--rollout", help="expert: the bot that plays the search's rollouts "
                                 "(learned: the current policy)."),
-    eval_games: int = typer.Option(400, "--eval-games", help="Games of one learned seat against the reference "
-                                   "that judge each iteration's policy (the same deals every iteration)."),
-    work: Optional[Path] = typer.Option(None, "--work", help="Work folder: each iteration's decisions, policy "
-                                        "and result; a rerun resumes it (default: OUT's name + -training)."),
+    sigma: float = typer.Option(0.1, "--sigma", help="cmaes: the first steps, as a share of each weight's size."),
+    eval_games: Optional[int] = typer.Option(None, "--eval-games", help="Games of one learned seat against the "
+                                             "reference that judge a policy on held-out deals (default: expert "
+                                             "400, cmaes 10,000)."),
+    work: Optional[Path] = typer.Option(None, "--work", help="Work folder: the iterations or the trials; a rerun "
+                                        "resumes it (default: OUT's name + -training)."),
     start: Optional[Path] = typer.Option(None, "--start", help="Policy file to start from (default: the game's own)."),
     players: Players = None,
-    bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Table with one or more search seats (default: "
-                                       "search against the game's search bench opponents, the reference)."),
+    bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Table (default: one search seat, or for cmaes "
+                                       "one learned seat, against the game's search bench opponents, the reference)."),
     seed: Seed = None,
     sets: Sets = None,
     config: Config = None,
 ):
-    """Train the learned bot by expert iteration: search with the current policy, refit on every
-    search decision so far, keep the fit when it beats the reference more often; resumable."""
-    schedule = Training(iterations, games, budget, rollout, eval_games, work, start)
+    """Train the learned bot, resumable. expert (default): search with the current policy, refit on
+    every search decision so far, keep the fit when it beats the reference more often. cmaes: tune
+    the weights on the win share against the reference (training deals: seed + 2), keep the best
+    when it wins more on the held-out deals (seed + 1)."""
+    schedule = Training(iterations, games, budget, rollout, eval_games, work, start, method, trials, sigma)
     doc = api.train(game, out, schedule, Table(players, bots, seed, sets, config), notify=typer.echo)
-    fit, record = doc["fit"], doc["training"]
+    record = doc["training"]
+    if record["trainer"] == "cmaes":
+        typer.echo(f"{doc['game']}: " + (f"trial {record['best_trial']}'s weights win" if record["kept"] else
+                   "no trial beat the start; its weights win") + f" {max(record['eval_share'], record['eval_share_start']):.3f} "
+                   f"against {record['reference']} on the evaluation deals -> {out}")
+        for name, w in zip(doc["features"], doc["weights"]):
+            typer.echo(f"  {name:<20} {w:+9.3f}")
+        return
+    fit = doc.get("fit", {})  # a start tuned by CMA-ES has no fit
     best = next(h for h in reversed(record["history"]) if h["kept"])
+    repeats = (f"; it repeats the search's option at {fit['agreement']:.1%} of its {fit.get('decisions', 0):,} "
+               "training decisions") if "agreement" in fit else ""
     typer.echo(f"{doc['game']}: the policy of iteration {best['iteration']} wins {best['share']:.3f} against "
-               f"{record.get('reference', 'the reference')}; it repeats the search's option at "
-               f"{fit['agreement']:.1%} of its {fit.get('decisions', 0):,} training decisions -> {out}")
+               f"{record.get('reference', 'the reference')}{repeats} -> {out}")
     for name, w, se in zip(doc["features"], doc["weights"], fit.get("std_errors", [None] * len(doc["weights"]))):
         typer.echo(f"  {name:<20} {w:+9.3f}" + ("" if se is None else f"  (se {se:.3f})"))
 

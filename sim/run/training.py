@@ -38,20 +38,37 @@ EVAL_SEED_OFFSET = 1  # the evaluation deals: seed + 1, games 0 .. eval_games-1
 MakeConfig = Callable[[list, dict, int], RunConfig]
 
 
+METHODS = ("expert", "cmaes")
+# the games an iteration (expert) or a trial (cmaes), and the evaluation's, when not given
+DEFAULT_GAMES = {"expert": (200, 400), "cmaes": (10_000, 10_000)}
+
+
 @dataclass(frozen=True)
 class Training:
-    """``cardlab train``'s schedule: ``iterations`` of ``games`` games with search seats at
-    ``budget`` rollouts a decision played by ``rollout``, judged on ``eval_games`` games; the work
-    folder ``work`` (None: beside the policy file) and the policy file ``start`` it starts from
-    (None: the game's own)."""
+    """``cardlab train``'s schedule. ``method`` "expert": ``iterations`` of ``games`` games with
+    search seats at ``budget`` rollouts a decision played by ``rollout``; "cmaes"
+    (``sim.run.training_cmaes``): ``trials`` trials of ``games`` games each, first steps ``sigma``.
+    Both judge on ``eval_games`` games, keep their work in the folder ``work`` (None: beside the
+    policy file) and start from the policy file ``start`` (None: the game's own). ``games`` and
+    ``eval_games`` default by method (``DEFAULT_GAMES``)."""
 
     iterations: int = 4
-    games: int = 200
+    games: int | None = None
     budget: int = 64
     rollout: str = "learned"
-    eval_games: int = 400
+    eval_games: int | None = None
     work: str | Path | None = None
     start: str | Path | None = None
+    method: str = "expert"
+    trials: int = 200
+    sigma: float = 0.1
+
+    def counts(self) -> tuple[int, int]:
+        """The games an iteration or trial and the evaluation's, the method's defaults filled in."""
+        if self.method not in METHODS:
+            raise ConfigError(f"unknown training method {self.method!r}; known: {', '.join(METHODS)}")
+        games, eval_games = DEFAULT_GAMES[self.method]
+        return (games if self.games is None else self.games, eval_games if self.eval_games is None else self.eval_games)
 
 
 @dataclass(frozen=True)
