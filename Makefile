@@ -104,7 +104,7 @@ test-boundscheck: $(STAMP)
 	    tests/test_game_contract.py::test_engines_agree_on_the_default_table_in_odd_batches \
 	    tests/test_step_contract.py::test_step_contract_random_games_against_the_reference
 
-# rewrite tests/golden/ from the reference engines (after an intended change; review the diff)
+# rewrite the golden playthroughs (tests/<game>/golden/) from the reference engines (after an intended change; review the diff)
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regenerate
 

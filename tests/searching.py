@@ -14,7 +14,7 @@ GAMES_DRIVEN = 24  # the most games ``search_states`` drives
 
 
 def search_config(game):
-    """The table with a search seat of the game's contract data (``search`` in tests/game_cases.py)."""
+    """The table with a search seat of the game's contract data (``search`` in tests/<game>/cases.py)."""
     table = case(game.name, "search")
     assert "search" in table["bots"], f"{game.name}: the search data's table has no search seat"
     return game.make_config(players=len(table["bots"]), bots=table["bots"], seed=5, overrides=table["overrides"])
@@ -55,7 +55,7 @@ def search_states(game, cfg, every: int, also=None, least_options: int = 1, game
 
 
 def hidden_rules(game):
-    """The game's module of what a seat cannot see (``hidden``'s ``cards`` in tests/game_cases.py)."""
+    """The game's module of what a seat cannot see (``hidden``'s ``cards`` in tests/<game>/cases.py)."""
     return import_module(case(game.name, "hidden")["cards"])
 
 

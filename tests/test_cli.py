@@ -99,7 +99,7 @@ def test_the_console_command_runs_as_a_process(tmp_path):
     res = cardlab_subprocess("simulate", "chess", "--out", tmp_path / "a")
     assert "unknown game 'chess'" in one_line_error(res) and not (tmp_path / "a").exists()
     res = cardlab_subprocess("games")
-    assert res.returncode == 0 and res.stdout.startswith("virus-dogs: ") and "toy: " in res.stdout
+    assert res.returncode == 0 and res.stdout.startswith("daifugo: ") and "toy: " in res.stdout
 
 
 def result_times(path):

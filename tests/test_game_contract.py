@@ -8,7 +8,7 @@ one-line errors; every rule parameter is documented; the game-feel measures agre
 results, and the report's Game feel section with the run's tables; golden reference playthroughs
 (tests/golden, regenerate with ``python -m tests.golden.regenerate``). The step and search
 contracts: tests/test_step_contract.py, tests/test_search_contract.py.
-The per-game data of these tests: tests/game_cases.py.
+The per-game data of these tests: tests/<game>/cases.py (the keys: tests/game_cases.py).
 """
 
 from __future__ import annotations
@@ -242,7 +242,7 @@ def test_feel_measures_agree_with_the_results(game):
     are -1 exactly without a sole winner; that deficit is the winner's seat's ``max_behind``."""
     feel = case(game.name, "feel")
     if feel is None:
-        pytest.skip(f"{game.name}'s feel measures are checked in its own tests (feel: None in tests/game_cases.py)")
+        pytest.skip(f"{game.name}'s feel measures are checked in its own tests (feel: None in tests/<game>/cases.py)")
     lead = feel["leader_from"]
     for players, bots in feel["tables"]:
         t = engines_agree(game, game.make_config(players=players, bots=bots, seed=21), 0, 150)
@@ -263,7 +263,7 @@ def test_feel_section_figures_match_the_tables(game, tmp_path):
     the tenth of the game in which the winner took the lead for good."""
     feel = case(game.name, "feel")
     if feel is None:
-        pytest.skip(f"{game.name}'s feel measures are checked in its own tests (feel: None in tests/game_cases.py)")
+        pytest.skip(f"{game.name}'s feel measures are checked in its own tests (feel: None in tests/<game>/cases.py)")
     import matplotlib
 
     matplotlib.use("Agg")

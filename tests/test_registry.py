@@ -1,18 +1,17 @@
-"""The game registry (``sim.games.MODULES``) is the one list of the built-in games: every other
-place that names them all is derived from it or checked against it here, each failure naming
-the place to edit."""
+"""The game registry (``sim.games.MODULES``, the packages under sim/games/) is the one list of the
+built-in games: every other place that names them all is derived from it or checked against it
+here, each failure naming the place to edit."""
 
 from __future__ import annotations
 
 import importlib
-import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from sim.games import MODULES, available, get_game
-from tests.game_cases import CASES, SPEC_FILE
+from tests.game_cases import CASES, case_file
 
 ROOT = Path(__file__).resolve().parents[1]
 # import-linter contracts of pyproject.toml that cover every game package by pattern, the key and the pattern
@@ -29,8 +28,15 @@ def contracts() -> dict[str, dict]:
 
 @pytest.mark.parametrize("game", list(MODULES))
 def test_every_registered_game_is_found_under_its_id(game):
+    """A package under sim/games/ is a game whose id is the package name, hyphens for underscores."""
     assert importlib.import_module(MODULES[game]).GAME is get_game(game)
     assert get_game(game).name == game and game in available()
+    assert MODULES[game] == "sim.games." + game.replace("-", "_")
+
+
+def test_the_registry_is_every_package_under_sim_games():
+    packages = {p.parent.name for p in (ROOT / "sim" / "games").glob("*/__init__.py")}
+    assert {m.rsplit(".", 1)[1] for m in MODULES.values()} == packages
 
 
 @pytest.mark.parametrize("name", list(GAME_CONTRACTS))
@@ -47,19 +53,25 @@ def test_import_contracts_cover_every_registered_game_by_pattern(name):
 
 
 def test_every_registered_game_has_contract_test_data():
-    """tests/game_cases.py has an entry for every registered game and none for a game that is gone."""
+    """Every registered game has its contract-test data (a built-in game's tests/<package>/cases.py)
+    and no game that is gone has any."""
     games = set(available())
-    assert not games - set(CASES), f"add {sorted(games - set(CASES))} to CASES in {SPEC_FILE}"
-    assert not set(CASES) - games, f"remove {sorted(set(CASES) - games)} from CASES in {SPEC_FILE}"
+    assert not games - set(CASES), f"add the contract-test data of {sorted(games - set(CASES))}: " + \
+        ", ".join(case_file(g) for g in sorted(games - set(CASES)))
+    assert not set(CASES) - games, f"remove {sorted(set(CASES) - games)} from tests/game_cases.py"
 
 
 @pytest.mark.parametrize("game", list(MODULES))
 def test_every_built_in_game_has_its_test_folder(game):
-    """tests/<package>/ holds a game's own tests; its test_differential.py is what
-    `make test-boundscheck` runs again with bounds checks (tests/*/test_differential.py)."""
+    """tests/<package>/ holds a game's own tests and test data: its contract-test data cases.py,
+    its golden playthroughs golden/, and test_differential.py, which `make test-boundscheck` runs
+    again with bounds checks (tests/*/test_differential.py)."""
     folder = ROOT / "tests" / MODULES[game].rsplit(".", 1)[1]
     assert (folder / "__init__.py").exists(), f"create {folder.relative_to(ROOT)}/ (a package) for {game}'s tests"
-    assert (folder / "test_differential.py").exists(), f"add {folder.relative_to(ROOT)}/test_differential.py"
+    for name in ("cases.py", "test_differential.py", "hidden.py"):
+        assert (folder / name).exists(), f"add {folder.relative_to(ROOT)}/{name}"
+    assert list((folder / "golden").glob("case-*.txt")), \
+        f"create {folder.relative_to(ROOT)}/golden/: python -m tests.golden.regenerate {game}"
     assert "tests/*/test_differential.py" in (ROOT / "Makefile").read_text()
 
 

@@ -17,7 +17,7 @@ from tests.test_analysis_sql import assert_tables_fit  # noqa: E402
 from tests.test_sweep_compare import _sweep  # noqa: E402
 
 # run directory: (game, games, overrides); reference engines, so no kernel compiles. Every
-# built-in game (its games: ``chart_games`` in tests/game_cases.py), and daifugo's madness mode.
+# built-in game (its games: ``chart_games`` in tests/<game>/cases.py), and daifugo's madness mode.
 RUNS = {**{g: (g, case(g, "chart_games"), {}) for g in MODULES}, "daifugo-madness": ("daifugo", 20, {"mode": "madness"})}
 
 

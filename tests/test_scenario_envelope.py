@@ -20,7 +20,7 @@ GAMES = list(MODULES)  # the built-in games (sim/games/__init__.py)
 
 def base(game: str) -> dict:
     """A small valid scenario of ``game`` that stops with ``waiting`` after its first decision
-    (``waiting_scenario`` in tests/game_cases.py)."""
+    (``waiting_scenario`` in tests/<game>/cases.py)."""
     return copy.deepcopy(case(game, "waiting_scenario"))
 
 

@@ -6,7 +6,7 @@ unchanged, and the same check fails a search that peeks; so for the weighted sea
 that reads the true hidden cards is caught; with every weight 1 the weighted search is the search;
 the all-seeing search's worlds are the true game; the driver marks the variants' seats. What a seat
 of the game cannot see is the game's own (``tests/<game>/hidden.py``, by rule ID); the per-game data
-(``hidden``) is in tests/game_cases.py. The search's runs, its reference-engine play and its copies:
+(``hidden``) is in tests/<game>/cases.py. The search's runs, its reference-engine play and its copies:
 tests/test_step_contract.py.
 """
 

@@ -4,7 +4,7 @@ search seat cannot see: tests/test_search_contract.py.
 
 Each game's ``Step.variants`` are rule overrides under which every decision kind comes up. The
 per-game data (how a fast batch's raw arrays read as ``Step.outcome``, a table with a search
-seat) is in tests/game_cases.py.
+seat) is in tests/<game>/cases.py.
 """
 
 from __future__ import annotations

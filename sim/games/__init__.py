@@ -1,8 +1,10 @@
 """Game registry: game id -> plug-in module (imported on first use).
 
-This is the one place a game is registered. Everything else about it, its report module and
-the prefixes of its rule IDs included, its plug-in (``GAME``, a ``sim.games.base.Game``)
-declares. A game kept outside this package registers through ``CARDLAB_GAMES``.
+A built-in game is a package directly under ``sim/games/`` (every one but ``base``): its id is
+the package name with hyphens for underscores (``virus_dogs`` is ``virus-dogs``), so adding the
+package registers it. Everything else about a game, its report module and the prefixes of its
+rule IDs included, its plug-in (``GAME``, a ``sim.games.base.Game``) declares. A game kept
+outside this package registers through ``CARDLAB_GAMES``.
 """
 
 from __future__ import annotations
@@ -10,14 +12,18 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import pkgutil
 
 from sim.kit.config import ConfigError
 
-MODULES = {
-    "virus-dogs": "sim.games.virus_dogs",
-    "faking-sick": "sim.games.faking_sick",
-    "daifugo": "sim.games.daifugo",
-}
+
+def _built_in() -> dict[str, str]:
+    """Every package under sim/games/ by its game id, found without importing any."""
+    return {info.name.replace("_", "-"): f"{__name__}.{info.name}"
+            for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name) if info.ispkg}
+
+
+MODULES = _built_in()
 
 
 def _modules() -> dict[str, str]:

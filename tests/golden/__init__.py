@@ -1,9 +1,10 @@
 """Golden playthroughs: three seeded games per registered game, replayed in the reference engine.
 
-``tests/golden/<game>/case-<k>.txt`` holds a header line and the exact play-by-play of
-``Game.replay``; ``tests/test_game_contract.py`` compares them character by character. After
-an intended change of a reference engine or its log, regenerate them on purpose with
-``python -m tests.golden.regenerate`` (or ``make golden``) and review the diff.
+``tests/<package>/golden/case-<k>.txt`` (the game id with underscores for hyphens) holds a
+header line and the exact play-by-play of ``Game.replay``; ``tests/test_game_contract.py``
+compares them character by character. After an intended change of a reference engine or its
+log, regenerate them on purpose with ``python -m tests.golden.regenerate`` (or ``make golden``)
+and review the diff.
 """
 
 from __future__ import annotations
@@ -39,4 +40,5 @@ def render(game, cfg: RunConfig, index: int) -> str:
 
 
 def path(game, file_name: str) -> Path:
-    return ROOT / game.name / file_name
+    """The golden file ``file_name`` of ``game``, in the game's test folder."""
+    return ROOT.parent / game.name.replace("-", "_") / "golden" / file_name

@@ -1,4 +1,4 @@
-"""Rewrite every golden playthrough (tests/golden/<game>/case-<k>.txt) from the reference engines.
+"""Rewrite every golden playthrough (tests/<package>/golden/case-<k>.txt) from the reference engines.
 
 Run on purpose after an intended change of a reference engine or its log, then review the diff:
     python -m tests.golden.regenerate            # every registered game

@@ -1,0 +1,60 @@
+"""The contract-test data of daifugo (tests/game_cases.py lists the keys)."""
+
+from __future__ import annotations
+
+CASE = {
+    "scenario": {"game": "daifugo", "players": 4, "seed": 4, "state": {"phase": "deal", "hands": [[], [], [], []]},
+                 "decisions": [{"player": 0, "trim": []}, {"player": 1, "trim": []}, {"player": 2, "trim": []},
+                               {"player": 3, "trim": []}, {"play": ["D4"]}, {"play": ["D5"]}, {"play": ["D6"]},
+                               {"play": ["S7"]}, {"play": ["H8"]}, {"play": ["D10"]},
+                               {"play": ["Jk"], "as": ["SJ"]}]},
+    "recounted": {},
+    "waiting_scenario": {
+        "game": "daifugo", "players": 3, "params": {"rounds": 1},
+        "state": {"turn": 0, "hands": [["S2", "S3"], ["H4", "H5"], ["D4", "D6"]]},
+        "decisions": [{"play": ["S2"]}]},
+    "bad_configs": [
+        (dict(players=7), "3 to 6 players"),
+        (dict(players=2), "3 to 6 players"),
+        (dict(bots=["search", "greedy", "greedy", "greedy"], overrides={"bot.search.rollout": 3}),
+         "bot.search.rollout 3 is no rollout bot"),
+        (dict(overrides={"rule_deck": "07,26"}), "bad item '26' in 'rule_deck'"),
+        (dict(overrides={"rule_deck": "7x"}), "bad item '7x' in 'rule_deck'"),
+        (dict(overrides={"rounds": 0}), "bad value 0 for 'rounds'"),
+        (dict(overrides={"madness_rounds": 0}), "bad value 0 for 'madness_rounds'"),
+        (dict(overrides={"mode": "crazy"}), "bad value 'crazy' for 'mode'"),
+        (dict(overrides={"laws": "none"}), "bad value 'none' for 'laws'"),
+        (dict(overrides={"max_plays_per_round": 0}), "bad value 0 for 'max_plays_per_round'"),
+        (dict(overrides={"no_such_rule": 1}), "unknown parameter 'no_such_rule'"),
+        (dict(players=6, overrides={"hand_size_six": 9}), "bad value 9 for 'hand_size_six'"),
+        (dict(players=5, overrides={"hand_size": 11}), "hand size 11 x 5 players needs more than 53 cards"),
+    ],
+    "bad_scenarios": [
+        ({"state": {"hands": [["Z9"], [], [], []]}}, "unknown card code 'Z9'"),
+        ({"state": {"hands": [["S9"], ["S9"], ["H3"], ["H4"]]}}, "card(s) in more than one place: S9"),
+        ({"state": {"hands": [["S9"], [], []]}}, "P1 holds no cards but is not placed"),
+        ({"players": 7, "state": {"hands": [[]] * 7}}, "3 to 6 players"),
+        ({"state": {"hands": [["S5"], [], ["S9"], []]}}, "not placed"),
+        ({"state": {"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "suit_lock": ["X"]}}, "unknown suit"),
+        ({"state": {"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "laws": [14], "precepts": {"14": 1}}}, "both a law"),
+        ({"state": {"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "top": ["H3"]}}, "'top'"),
+        ({"state": {"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "rev": "yes"}}, "'rev'"),
+        ({"state": {"hands": [["S5"], ["S6"], ["S9"], ["S5"]]}}, "S5"),
+        ({"state": {"hands": [["S5"], ["S6"], ["S9"], ["S8"]], "top_list": [1, 1]}}, "twice"),
+    ],
+    "batch_rows": lambda raw, k, n: {"games": raw[0][k], "rounds": raw[1][k], "seats": raw[2][k]},
+    "batch_sums": lambda raw: {},
+    "driver_seat_games": 4,
+    "single_options_counted": False,  # games.decisions: the decisions of two options or more
+    "search": {"bots": ["search", "strategist", "greedy", "strategist"],
+               "overrides": {"mode": "madness", "bot.search.budget": 24, "bot.search.horizon": 12},
+               "games": 6, "reference_games": 4},
+    "learned": {"bots": ["learned", "strategist", "learned", "random"], "games": 40,
+                "overrides": {"mode": "madness"},
+                "search_bots": ["search", "learned", "greedy"], "search_games": 2},
+    "hidden": {"cards": "tests.daifugo.hidden", "every": 2,
+               "pairs": {"search": (40, 30), "weighted": (40, 30)}, "kinds": {"search": {"play"}},
+               "seeing": {"states": 30, "tries": 2, "reordered": None}},
+    "feel": None,  # rounds scored by points: tests/daifugo/test_feel.py
+    "chart_games": 20,
+}
