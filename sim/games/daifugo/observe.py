@@ -59,9 +59,11 @@ def observe_into(b, seat, out):
         out[j + i] = b[ix(POPT + i)] if listed and i < b[PN] else -2
     j += MAX_LISTED
     plays = b[PN] if own and kind == K_PLAY else 0
-    for m in range(MAX_MOVES):
-        out[j + m] = b[ix(MV0 + m * MOVE_COLS + MMASK)] if m < plays else 0
-        out[j + MAX_MOVES + m] = b[ix(MV0 + m * MOVE_COLS + MJR)] if m < plays else 0
+    for m in range(plays):
+        out[ix(j + m)] = b[ix(MV0 + m * MOVE_COLS + MMASK)]
+        out[ix(j + MAX_MOVES + m)] = b[ix(MV0 + m * MOVE_COLS + MJR)]
+    out[j + plays:j + MAX_MOVES] = 0
+    out[j + MAX_MOVES + plays:j + 2 * MAX_MOVES] = 0
     j += 2 * MAX_MOVES
     for x in PUBLIC:
         out[j] = b[ix(x)]
