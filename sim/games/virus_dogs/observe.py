@@ -38,17 +38,19 @@ def observe_into(b, seat, out):
     for x in PUBLIC:
         out[j] = b[ix(x)]
         j += 1
-    for s in range(MAX_SEATS):
-        live = s < b[S_N]
+    live = b[S_N]
+    for s in range(live):
         for f in range(NF):
-            out[j] = b[ix(O_PL + s * NF + f)] if live else 0
-            j += 1
-        for c in PUBLIC_SEAT:
-            out[j] = b[ix(O_SM + s * NS + c)] if live else 0
-            j += 1
-    for c in OWN_SEAT:
-        out[j] = b[ix(O_SM + seat * NS + c)]
-        j += 1
+            out[ix(j + f)] = b[ix(O_PL + s * NF + f)]
+        j += NF
+        for k in range(len(PUBLIC_SEAT)):
+            out[ix(j + k)] = b[ix(O_SM + s * NS + PUBLIC_SEAT[k])]
+        j += len(PUBLIC_SEAT)
+    out[j:j + (MAX_SEATS - live) * (NF + len(PUBLIC_SEAT))] = 0
+    j += (MAX_SEATS - live) * (NF + len(PUBLIC_SEAT))
+    for k in range(len(OWN_SEAT)):
+        out[ix(j + k)] = b[ix(O_SM + seat * NS + OWN_SEAT[k])]
+    j += len(OWN_SEAT)
     for c in range(NT):
         out[j + c] = b[ix(O_H + seat * NT + c)]
     hidden_counts_into(b, seat, out[j + NT:j + 2 * NT])
