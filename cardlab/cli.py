@@ -430,8 +430,10 @@ def _print_bench(r) -> None:
             f"reference {f.reference:,.1f} games/s, ratio {f.ratio:,.0f}x"
         )
     if r.vector:
-        typer.echo(f"{r.game} vector env: {r.vector['vector_env_steps_per_s']:,.0f} steps/s "
-                   f"(random agent, {r.vector['vector_env_slots']:,} games at once, best of {r.repeat})")
+        v = r.vector
+        typer.echo(f"{r.game} vector env: {v['vector_env_steps_per_s']:,.0f} steps/s "
+                   f"(random agent, {v['vector_env_slots']:,} games at once, best of {r.repeat}), "
+                   f"{v['vector_env_steps_per_cpu_s']:,.0f} steps per CPU second")
 
 
 @app.command("compile")

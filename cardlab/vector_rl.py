@@ -115,7 +115,8 @@ class CardGameVectorEnv(VectorEnv):
                 self._infos())
 
     def _observation(self) -> dict[str, np.ndarray]:
-        """The batch's observation: the engine's arrays themselves (the next step overwrites them)."""
+        """The batch's observation: the engine's arrays themselves (read them, do not write them;
+        the next step overwrites them)."""
         return {"observation": self.arrays.obs, "action_mask": self.arrays.mask}
 
     def _infos(self) -> dict[str, np.ndarray]:

@@ -216,5 +216,5 @@ def test_the_bench_line_times_random_steps_and_is_empty_for_a_game_without_the_e
     from cardlab.vector_bench import vector_bench
 
     r = vector_bench("virus-dogs", 1, n=4, steps=8)
-    assert r["vector_env_slots"] == 4 and r["vector_env_steps_per_s"] > 0
+    assert r["vector_env_slots"] == 4 and r["vector_env_steps_per_s"] > 0 and r["vector_env_steps_per_cpu_s"] > 0
     assert vector_bench("toy", 1) == {}

@@ -300,7 +300,7 @@ class Forced:
 
 def observe(view: ModuleType, buf: np.ndarray, seat: int) -> np.ndarray:
     """``seat``'s observation of the game in ``buf``, from a game's observation module ``view``
-    (its length: ``view.size(buf)``, or ``view.SIZE`` in a module without ``size``)."""
-    out = np.empty(view.size(buf) if hasattr(view, "size") else view.SIZE, dtype=np.int64)
+    (its length: ``view.size(buf)``, or ``view.SIZE`` in a module without ``size``), filled from zeros."""
+    out = np.zeros(view.size(buf) if hasattr(view, "size") else view.SIZE, dtype=np.int64)
     view.observe_into(buf, np.int64(seat), out)
     return out

@@ -45,7 +45,9 @@ def action_ids(buf: np.ndarray, options: np.ndarray) -> np.ndarray:
 
 @njit(cache=True, error_model="numpy")
 def observe_into(b, seat, out):
-    """``seat``'s observation into ``out`` (``SIZE`` slots), in the order of docs/reinforcement-learning.md."""
+    """``seat``'s observation into ``out`` (``SIZE`` slots), in the order of docs/reinforcement-learning.md.
+    ``out`` holds zeros or an earlier observation: of the move table's rows past the legal plays,
+    only those it lists are set back to 0."""
     own = b[PSEAT] == seat
     kind = b[PKIND]
     out[0] = seat
@@ -59,9 +61,14 @@ def observe_into(b, seat, out):
         out[j + i] = b[ix(POPT + i)] if listed and i < b[PN] else -2
     j += MAX_LISTED
     plays = b[PN] if own and kind == K_PLAY else 0
-    for m in range(MAX_MOVES):
-        out[j + m] = b[ix(MV0 + m * MOVE_COLS + MMASK)] if m < plays else 0
-        out[j + MAX_MOVES + m] = b[ix(MV0 + m * MOVE_COLS + MJR)] if m < plays else 0
+    for m in range(plays):
+        out[ix(j + m)] = b[ix(MV0 + m * MOVE_COLS + MMASK)]
+        out[ix(j + MAX_MOVES + m)] = b[ix(MV0 + m * MOVE_COLS + MJR)]
+    m = plays  # on to the rows ``out`` still lists (a play's card mask is never 0)
+    while m < MAX_MOVES and out[ix(j + m)] != 0:
+        out[ix(j + m)] = 0
+        out[ix(j + MAX_MOVES + m)] = 0
+        m += 1
     j += 2 * MAX_MOVES
     for x in PUBLIC:
         out[j] = b[ix(x)]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.daifugo import rules as R
 from sim.games.daifugo.kernel.state import K_PULL_BACK, K_TEN_DISCARD, K_TRIM, NP, PCARDS, PKIND, PSEAT, WIN0
 from sim.games.daifugo.kernel.step import step_go, step_legal
 from sim.games.daifugo.observe import observe_into
@@ -36,13 +35,14 @@ def action_ids_into(b, options, n, out, table):
         for k in range(n):
             out[k] = options[k] + 1
         return
-    cards = b[PCARDS]
     for k in range(n):
-        x, j = 0, 0
-        for c in range(R.N_CARD_IDS):
-            if (cards >> c) & 1:
-                x |= ((options[k] >> c) & 1) << j
-                j += 1
+        x, j, rest = 0, 0, b[PCARDS]
+        while rest:  # bit j of the id: the j-th card chosen from, the lowest bit of ``rest``
+            low = rest & -rest
+            if options[k] & low:
+                x |= 1 << j
+            rest ^= low
+            j += 1
         out[k] = x
 
 
@@ -51,12 +51,13 @@ def option_of(b, action, table):
     """The option of a legal action id."""
     if not subset_decision(b):
         return action - 1
-    cards = b[PCARDS]
-    option, j = 0, 0
-    for c in range(R.N_CARD_IDS):
-        if (cards >> c) & 1:
-            option |= ((action >> j) & 1) << c
-            j += 1
+    option, j, rest = 0, 0, b[PCARDS]
+    while rest:
+        low = rest & -rest
+        if (action >> j) & 1:
+            option |= low
+        rest ^= low
+        j += 1
     return option
 
 
