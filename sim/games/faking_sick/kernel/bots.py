@@ -18,17 +18,16 @@ from sim.kit.kernel_util import fn, inl, ix
 from sim.kit.rng import randbelow_at, uniform_at
 
 from ..reference.bots import BLUFFER, LEARNED, RANDOM
-from .callmodel import ban_probability, call_context
 from .learned import learned_play, option_features
 from ..reference.learned import F_CALL, F_CALL_BAN_PCT, F_CALL_URGENT, F_CALL_WINNING, NFEAT
 from .state import (
     ALL_TYPES, APPLIED, ATK, ATTACK, BAN, BOT_ANSWER, BP_BK, BP_BMAX, BP_CALL_PROB, BP_TH, BP_URG, BP_WIN, DRIVEN,
-    DRIVER, FALLBACK, G_DECISIONS, LFEAT, LIMBO, LIMBO_SEAT, MAX_SCRIPT, PENDING, PKIND, POLICY, PSEAT, RNG,
+    DRIVER, FALLBACK, G_DECISIONS, LFEAT, LIMBO, LIMBO_SEAT, MAX_SCRIPT, PENDING, PKIND, POLICY, POOL_SIZE, PSEAT, REVEALED, REV_ALL, RNG,
     SCRIPT, STEP, STEP_POLICY, STOP,
-    BP_W0, CALL, TURN, TURN_DEC, bot_param, game_col, hand_at, next_seat, size_at, slot_at, top,
+    BP_W0, CALL, TURN, TURN_DEC, bot_param, cleared_at, game_col, hand_at, next_seat, size_at, slot_at, top,
 )
 from ..rules import (
-    FEV, K_BAN_NEXT, K_BPP, K_FEV_CTR, K_LAST_FORBID, K_PUSH, K_SNZ_CTR, K_VOID, K_VOLUNTARY, NT, VIR,
+    FEV, K_BAN_NEXT, K_BPP, K_FEV_CTR, K_LAST_FORBID, K_POOL, K_PUSH, K_SNZ_CTR, K_VOID, K_VOLUNTARY, NT, VIR,
 )
 
 
@@ -193,6 +192,18 @@ def wants_call(b, pol, q, p, t, safe, p_slots):
     return pr > 0.0 and pr > call_threshold(b, p, q)
 
 
+@inl
+def call_context(b, p):
+    """Of p's play under call: ``safe`` (p goes out on it and may not bluff doing so) and the
+    banned slots p has filled (the call model's ``p_slots``)."""
+    safe = b[size_at(p)] == 0 and b[K_VOID] == 0
+    p_slots = np.int64(0)
+    for i in range(b[K_BPP]):
+        if b[slot_at(b, p, i)] >= 0:
+            p_slots += 1
+    return safe, p_slots
+
+
 @fn
 def call_features(b, q, p, t, option, out, at):
     """The features of q's call option ``option`` (0 no call, 1 call; reference
@@ -215,6 +226,26 @@ def learned_call(b, q, p, t):
     for k in range(NFEAT):
         s += bot_param(b, q, BP_W0 + k) * b[ix(LFEAT + k)]
     return s > 0.0
+
+
+@inl
+def ban_probability(b, q, p, t, p_slots, safe):
+    """The call model's estimate (as seen by q) that t is banned for p."""
+    if safe or b[cleared_at(p, t)]:
+        return 0.0
+    own_t = 0
+    own_all = 0
+    for i in range(b[K_BPP]):
+        y = b[slot_at(b, q, i)]
+        own_all += y >= 0
+        own_t += y == t
+    unseen_t = max(0, b[ix(K_POOL + t)] - own_t - b[ix(REVEALED + t)])
+    unseen_all = max(1, b[POOL_SIZE] - own_all - b[REV_ALL])
+    ratio = min(1.0, unseen_t / unseen_all)
+    miss = 1.0
+    for _ in range(p_slots):
+        miss *= 1.0 - ratio
+    return 1.0 - miss
 
 
 @inl

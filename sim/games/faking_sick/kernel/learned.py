@@ -9,11 +9,8 @@ import numpy as np
 
 from sim.kit.kernel_util import fn, ix
 
-from .callmodel import ban_probability, call_context
 from .state import BP_W0, FALLBACK, LEARNED_FEATURES, LFEAT, bot_param, hand_at, size_at
-from ..reference.learned import (
-    F_BLUFF, F_BLUFF_SUSPECT, F_FALLBACK, F_FALLBACK_HAND, F_GOING_OUT, F_HELD, F_SUSPECT, F_TYPE0, NFEAT,
-)
+from ..reference.learned import F_BLUFF, F_FALLBACK, F_FALLBACK_HAND, F_GOING_OUT, F_HELD, F_TYPE0, NFEAT
 from ..rules import NT
 
 
@@ -27,15 +24,10 @@ def option_features(b, p, option, bm, out, at):
         out[ix(at + F_FALLBACK)] = 1
         out[ix(at + F_FALLBACK_HAND)] = b[size_at(p)]
         return
-    bluff = (bm >> option) & 1
-    out[ix(at + F_BLUFF)] = bluff
+    out[ix(at + F_BLUFF)] = (bm >> option) & 1
     out[ix(at + F_HELD)] = b[hand_at(p, option)]
     out[ix(at + F_GOING_OUT)] = 1 if b[size_at(p)] == 1 else 0
     out[ix(at + F_TYPE0 + option)] = 1
-    safe, p_slots = call_context(b, p)
-    suspect = np.int64(100.0 * ban_probability(b, p, p, option, p_slots, safe))
-    out[ix(at + F_SUSPECT)] = suspect
-    out[ix(at + F_BLUFF_SUSPECT)] = bluff * suspect
 
 
 @fn

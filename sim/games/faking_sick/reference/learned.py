@@ -22,12 +22,10 @@ FEATURES = (
     "call_ban_pct",    # call * the call model's chance that the type is banned, whole percent (bots.ban_probability)
     "call_urgent",     # call * the player holds 2 cards or fewer after the play
     "call_winning",    # call * the caller holds no more cards than a push moves
-    "suspect_pct",     # a play: the call model's chance, as the player estimates it, that the type is banned for it, whole percent
-    "bluff_suspect",   # bluff * suspect_pct: how likely the callers are to catch the bluff
 )
 NFEAT = len(FEATURES)
 F_FALLBACK, F_BLUFF, F_HELD, F_GOING_OUT, F_FALLBACK_HAND, F_TYPE0 = range(6)
-F_CALL, F_CALL_BAN_PCT, F_CALL_URGENT, F_CALL_WINNING, F_SUSPECT, F_BLUFF_SUSPECT = range(F_TYPE0 + NT, F_TYPE0 + NT + 6)
+F_CALL, F_CALL_BAN_PCT, F_CALL_URGENT, F_CALL_WINNING = range(F_TYPE0 + NT, F_TYPE0 + NT + 4)
 KINDS = ("turn", "attack", "after_draw", "call")  # the decisions the learned bot weighs (pushes: bots.py's rules)
 POLICY_FILE = Path(__file__).parents[1] / "learned_policy.json"  # the learned bot's default weights
 KERNEL_MODULE = "sim.games.faking_sick.kernel.bots"  # features_of: the features at a pending decision
@@ -54,9 +52,7 @@ def reference_features(g, s: int, kind: str, o: dict, ctx: dict) -> list[int]:
     f[F_HELD] = g.hands[s][t]
     f[F_GOING_OUT] = int(size == 1)
     f[F_TYPE0 + t] = 1
-    f[F_SUSPECT] = int(100.0 * g.ban_estimate(s, s, t))
-    f[F_BLUFF_SUSPECT] = f[F_BLUFF] * f[F_SUSPECT]
     return f
 
 
-assert NFEAT == F_BLUFF_SUSPECT + 1
+assert NFEAT == F_CALL_WINNING + 1
