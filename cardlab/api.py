@@ -139,10 +139,13 @@ def train(game: str, out: str | Path, schedule: Training = Training(), table: Ta
     config_hash = make(base.bots, policy_overrides(g, start_doc), base.seed).digest()
     work = Path(schedule.work) if schedule.work is not None else out.with_name(out.stem + "-training")
     if schedule.method == "cmaes":
-        from sim.run.training_cmaes import CmaPlan, tune
+        from sim.run.training_cmaes import TRAIN_SEED_OFFSET, CmaPlan, feature_sizes, tune
 
+        sizes = () if schedule.scale == "weight" else \
+            feature_sizes(g, make(base.bots, {}, base.seed + TRAIN_SEED_OFFSET), start_doc["weights"])
         plan = CmaPlan(game=g.name, bots=tuple(base.bots), games=games, eval_games=eval_games, sigma=schedule.sigma,
-                       seed=base.seed, start=tuple(float(w) for w in start_doc["weights"]), config_hash=config_hash)
+                       seed=base.seed, start=tuple(float(w) for w in start_doc["weights"]), config_hash=config_hash,
+                       sizes=sizes)
         doc = tune(g, plan, make, start_doc, schedule.trials, work, notify)
     else:
         from sim.run.training import Plan, train as expert_iteration

@@ -567,7 +567,10 @@ def train(
     budget: int = typer.Option(64, "--budget", help="expert: the search's rollouts a decision."),
     rollout: str = typer.Option("learned", "--rollout", help="expert: the bot that plays the search's rollouts "
                                 "(learned: the current policy)."),
-    sigma: float = typer.Option(0.1, "--sigma", help="cmaes: the first steps, as a share of each weight's size."),
+    sigma: float = typer.Option(0.1, "--sigma", help="cmaes: the first steps, as a share of each weight's scale."),
+    scale: str = typer.Option("weight", "--scale", help="cmaes: each weight's scale, weight: its own size; feature: "
+                              "its size in score units (times its feature's typical size), for features on "
+                              "different scales."),
     eval_games: Optional[int] = typer.Option(None, "--eval-games", help="Games of one learned seat against the "
                                              "reference that judge a policy on held-out deals (default: expert "
                                              "400, cmaes 10,000)."),
@@ -585,7 +588,8 @@ def train(
     every search decision so far, keep the fit when it beats the reference more often. cmaes: tune
     the weights on the win share against the reference (training deals: seed + 2), keep the best
     when it wins more on the held-out deals (seed + 1)."""
-    schedule = Training(iterations, games, budget, rollout, eval_games, work, start, method, trials, sigma)
+    schedule = Training(iterations, games, budget, rollout, eval_games, work, start, method, trials, sigma,
+                        scale)
     doc = api.train(game, out, schedule, Table(players, bots, seed, sets, config), notify=typer.echo)
     record = doc["training"]
     if record["trainer"] == "cmaes":

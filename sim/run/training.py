@@ -39,6 +39,7 @@ MakeConfig = Callable[[list, dict, int], RunConfig]
 
 
 METHODS = ("expert", "cmaes")
+SCALES = ("weight", "feature")  # cmaes: each weight's scale, its own size or its size in score units
 # the games an iteration (expert) or a trial (cmaes), and the evaluation's, when not given
 DEFAULT_GAMES = {"expert": (200, 400), "cmaes": (10_000, 10_000)}
 
@@ -47,7 +48,8 @@ DEFAULT_GAMES = {"expert": (200, 400), "cmaes": (10_000, 10_000)}
 class Training:
     """``cardlab train``'s schedule. ``method`` "expert": ``iterations`` of ``games`` games with
     search seats at ``budget`` rollouts a decision played by ``rollout``; "cmaes"
-    (``sim.run.training_cmaes``): ``trials`` trials of ``games`` games each, first steps ``sigma``.
+    (``sim.run.training_cmaes``): ``trials`` trials of ``games`` games each, first steps ``sigma``
+    times each weight's scale (``scale``: "weight" its own size, "feature" its size in score units).
     Both judge on ``eval_games`` games, keep their work in the folder ``work`` (None: beside the
     policy file) and start from the policy file ``start`` (None: the game's own). ``games`` and
     ``eval_games`` default by method (``DEFAULT_GAMES``)."""
@@ -62,11 +64,14 @@ class Training:
     method: str = "expert"
     trials: int = 200
     sigma: float = 0.1
+    scale: str = "weight"
 
     def counts(self) -> tuple[int, int]:
         """The games an iteration or trial and the evaluation's, the method's defaults filled in."""
         if self.method not in METHODS:
             raise ConfigError(f"unknown training method {self.method!r}; known: {', '.join(METHODS)}")
+        if self.scale not in SCALES:
+            raise ConfigError(f"unknown --scale {self.scale!r}; known: {', '.join(SCALES)}")
         games, eval_games = DEFAULT_GAMES[self.method]
         return (games if self.games is None else self.games, eval_games if self.eval_games is None else self.eval_games)
 
@@ -84,6 +89,10 @@ class Plan:
     seed: int
     eval_games: int
     config_hash: str  # the starting table's configuration (rules, bot parameters, start weights)
+
+    def stored(self) -> dict:
+        """The settings as ``plan.json`` holds them."""
+        return asdict(self)
 
     def check(self) -> None:
         if self.games < 1 or self.budget < 1 or self.eval_games < 1:
@@ -184,7 +193,7 @@ def _progress(plan: Plan, result: dict, decisions: int, best: float, resumed: bo
 def _open_work(work: Path, plan: Plan) -> None:
     """Start the work folder with ``plan.json``, or check that it holds the same plan."""
     path = work / "plan.json"
-    mine = json.loads(json.dumps(asdict(plan)))
+    mine = json.loads(json.dumps(plan.stored()))
     if path.exists():
         try:
             theirs = json.loads(path.read_text())
@@ -290,7 +299,7 @@ def record_search_choices(game, cfg, games: int, first: int = 0) -> dict[str, np
     kernel, search = step.kernel(), step.search()
     features_of = _learned_kernel(game).features_of
     run = kernel.run_vector(game, cfg)
-    weighed = [step.kinds.index(k) for k in getattr(game.learned, "KINDS", step.kinds)]
+    weighed = weighed_kinds(game)
     opts = np.zeros(step.max_options, dtype=np.int64)
     counts = np.zeros(N_STATS, dtype=np.int64)
     xs, chosen, group = [], [], []
@@ -312,6 +321,12 @@ def record_search_choices(game, cfg, games: int, first: int = 0) -> dict[str, np
     return {"x": np.concatenate(xs) if xs else np.zeros((0, width), dtype=np.int64),
             "chosen": np.concatenate(chosen).astype(np.int64) if chosen else np.zeros(0, dtype=np.int64),
             "group": np.concatenate(group) if group else np.zeros(0, dtype=np.int64)}
+
+
+def weighed_kinds(game) -> list[int]:
+    """The kind codes of the decisions the game's learned bot weighs (its ``KINDS``, default all)."""
+    kinds = game.step.kinds
+    return [kinds.index(k) for k in getattr(game.learned, "KINDS", kinds)]
 
 
 def _learned_kernel(game):

@@ -7,7 +7,9 @@ trial, seats rotated game by game) and scores its win share (a shared win split 
 winners, as the ladder counts it). The search starts at the policy's weights (``x0``; the first
 trial plays them); each weight ranges over its start value plus or minus ``SPAN`` times its scale
 (its own size, at least a quarter of the mean size), and the first steps are ``sigma`` times that
-scale. At the end the best trial is played on the held-out evaluation deals (seed + 1, as
+scale. With ``scale`` "feature" the sizes are measured in score units, each weight times its
+feature's typical size (``feature_sizes``), so a weight of a feature counted in tens (a
+percentage, a hand size) steps as far in score as one of a yes-or-no feature. At the end the best trial is played on the held-out evaluation deals (seed + 1, as
 expert iteration's) and kept only when it wins more often there than the start.
 
 The work folder holds ``plan.json`` (the settings; a rerun with others is refused) and the Optuna
@@ -21,7 +23,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from importlib import import_module
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -34,6 +37,7 @@ TRAINER_VERSION = 1
 TRAIN_SEED_OFFSET = 2  # the training deals: seed + 2, games 0 .. games-1 (never the evaluation's)
 SPAN = 3.0  # each weight's range: its start value +- SPAN scales
 STUDY = "cmaes"
+SIZE_GAMES = 200  # the games whose decisions measure the features' typical sizes
 
 
 @dataclass(frozen=True)
@@ -48,10 +52,17 @@ class CmaPlan:
     seed: int
     start: tuple[float, ...]  # the starting policy's weights
     config_hash: str
+    sizes: tuple[float, ...] = ()  # scale "feature": each feature's typical size (none: "weight")
+
+    def stored(self) -> dict:
+        """The settings as ``plan.json`` holds them (no sizes with scale "weight", as before the option)."""
+        return {k: v for k, v in asdict(self).items() if k != "sizes" or v}
 
     def check(self) -> None:
         if self.games < 1 or self.eval_games < 1:
             raise ConfigError("--games and --eval-games must be at least 1")
+        if self.sizes and (len(self.sizes) != len(self.start) or min(self.sizes) <= 0):
+            raise ConfigError("the features' sizes must be one positive number a weight")
         if not 0 < self.sigma <= SPAN:
             raise ConfigError(f"--sigma must be above 0 and at most {SPAN:g}, got {self.sigma:g}")
         if self.bots.count(LEARNED) != 1:
@@ -62,11 +73,52 @@ class CmaPlan:
         return ",".join(dict.fromkeys(b for b in self.bots if b != LEARNED))
 
 
-def scales(weights) -> list[float]:
-    """Each weight's scale: its own size, at least a quarter of the mean size (1 for all zeros)."""
-    sizes = [abs(w) for w in weights]
-    floor = sum(sizes) / len(sizes) / 4 if any(sizes) else 1.0
-    return [max(s, floor) for s in sizes]
+    @property
+    def scale(self) -> str:
+        return "feature" if self.sizes else "weight"
+
+
+def scales(weights, sizes=()) -> list[float]:
+    """Each weight's scale: its own size, at least a quarter of the mean size (1 for all zeros);
+    with ``sizes`` (each feature's typical size) the same in score units, weight times size, divided
+    back by the size."""
+    sizes = sizes or [1.0] * len(weights)
+    parts = [abs(w) * m for w, m in zip(weights, sizes)]
+    floor = sum(parts) / len(parts) / 4 if any(parts) else 1.0
+    return [max(p, floor) / m for p, m in zip(parts, sizes)]
+
+
+def feature_sizes(game, cfg, weights, games: int = SIZE_GAMES) -> tuple[float, ...]:
+    """Each learned feature's typical size: the root mean square of its nonzero values over the
+    options of every decision with two or more options that the learned bot weighs, in games 0 ..
+    games-1 of ``cfg`` driven through the step contract, every seat playing ``weights`` at those
+    decisions and a random option (seeded by ``cfg.seed``) at the others (1 for a feature that is
+    never nonzero there)."""
+    import numpy as np
+
+    from sim.kit.learned import best_option
+    from sim.run.training import weighed_kinds
+
+    step, k = game.step, game.step.kernel()
+    features_of = import_module(game.learned.KERNEL_MODULE).features_of
+    run, weighed = step.run_vector(cfg), weighed_kinds(game)
+    rng = np.random.default_rng(cfg.seed)
+    opts = np.zeros(step.max_options, dtype=np.int64)
+    squares = np.zeros(len(game.learned.FEATURES))
+    counts = np.zeros(len(game.learned.FEATURES))
+    for index in range(games):
+        buf = np.zeros(k.SIZE, dtype=np.int64)
+        k.step_start(buf, np.int64(cfg.seed), np.int64(index), run)
+        while (pending := k.step_pending(buf))[0] >= 0:
+            n = int(k.step_legal(buf, opts))
+            choice = int(rng.integers(n))
+            if n >= 2 and pending[1] in weighed:
+                x = features_of(buf, np.int64(pending[0]), np.int64(pending[1]), opts, np.int64(n))
+                choice = best_option(weights, x.tolist())
+                squares += (x.astype(float) ** 2).sum(axis=0)
+                counts += (x != 0).sum(axis=0)
+            k.step_apply(buf, opts[choice])
+    return tuple(float(math.sqrt(q / c)) if c else 1.0 for q, c in zip(squares, counts))
 
 
 def tune(game, plan: CmaPlan, make: MakeConfig, start: dict, trials: int, work: str | Path,
@@ -110,6 +162,7 @@ def _tune(plan: CmaPlan, start: dict, trials: int, work: Path, notify, scores) -
     record = {"trainer": TRAINER, "trainer_version": TRAINER_VERSION, "trials": _complete(study),
               "best_trial": best.number, "games_per_trial": plan.games, "players": len(plan.bots),
               "bots": list(plan.bots), "reference": plan.reference, "sigma": plan.sigma, "span": SPAN,
+              "scale": plan.scale, **({"feature_sizes": list(plan.sizes)} if plan.sizes else {}),
               "seed": plan.seed, "train_seed": plan.seed + TRAIN_SEED_OFFSET, "train_share": best.value,
               "eval_games": plan.eval_games, "eval_seed": plan.seed + EVAL_SEED_OFFSET,
               "eval_share": best_share, "eval_share_start": start_share, "kept": kept,
@@ -176,7 +229,7 @@ def _space(plan: CmaPlan, features: list[str]) -> dict:
     import optuna
 
     return {f: optuna.distributions.FloatDistribution(max(-WEIGHT_BOUND, w - SPAN * s), min(WEIGHT_BOUND, w + SPAN * s))
-            for f, w, s in zip(features, plan.start, scales(plan.start))}
+            for f, w, s in zip(features, plan.start, scales(plan.start, plan.sizes))}
 
 
 def _play_trial(study, plan: CmaPlan, features: list[str], objective) -> None:
