@@ -48,11 +48,14 @@ def _text(v) -> str:
 
 
 def populations(p: dict) -> str:
-    """Each population's before -> after, and whether it holds for all."""
-    line = p["line"]
+    """Each population's before -> after, whether it holds for all, and which populations it
+    helps but leaves outside the line's band."""
+    line, pops = p["line"], p.get("populations", {})
     parts = [f"{name}: {value(line, d['before']['value'])} -> {value(line, d['after']['value'])} (change "
-             f"{_signed(line, d['change'])})" for name, d in p.get("populations", {}).items()]
-    return f"{HOLDS[p.get('holds_for', 'none')]} ({'; '.join(parts)})" if parts else ""
+             f"{_signed(line, d['change'])})" for name, d in pops.items()]
+    outside = [name for name, d in pops.items() if d.get("better") and not d.get("in_band")]
+    still = f"; it stays outside its band for {' and '.join(outside)}" if outside else ""
+    return f"{HOLDS[p.get('holds_for', 'none')]}{still} ({'; '.join(parts)})" if parts else ""
 
 
 def _signed(line: str, d: dict) -> str:

@@ -48,6 +48,10 @@ def test_populations_that_disagree_make_no_recommendation_and_closest_is_said_as
     assert "the populations disagree: not a recommendation (scripted: 1.6 pp -> -0.05 pp" in sentence(split)
     closest = {**SEAT, "status": "closest"}
     assert sentence(closest).startswith("No lever in range brings it into its band; closest: --set first_player")
+    short = {**SEAT, "populations": {**SEAT["populations"], "learned": _pop(0.076, 0.049, -0.034, -0.021, in_band=False)}}
+    assert ("holds for every population played; it stays outside its band for learned (scripted: 1.6 pp -> "
+            "-0.05 pp") in sentence(short)
+    assert "stays outside" not in sentence(SEAT)
     quiet = {**SEAT, "status": "not advised", "holds_for": "none", "reason": "no population gained beyond noise"}
     assert sentence(quiet).startswith("Not advised (no population gained beyond noise): --set first_player=random")
     near = {**SEAT, "status": "closest", "reason": "it leaves seat order just out of its band (within noise)"}
