@@ -297,7 +297,7 @@ def record_search_choices(game, cfg, games: int, first: int = 0) -> dict[str, np
 
     step = game.step
     kernel, search = step.kernel(), step.search()
-    features_of = _learned_kernel(game).features_of
+    features_of = learned_kernel(game).features_of
     run = kernel.run_vector(game, cfg)
     weighed = weighed_kinds(game)
     opts = np.zeros(step.max_options, dtype=np.int64)
@@ -329,7 +329,8 @@ def weighed_kinds(game) -> list[int]:
     return [kinds.index(k) for k in getattr(game.learned, "KINDS", kinds)]
 
 
-def _learned_kernel(game):
+def learned_kernel(game):
+    """The game's compiled learned-feature module."""
     from importlib import import_module
 
     return import_module(game.learned.KERNEL_MODULE)

@@ -9,8 +9,9 @@ trial plays them); each weight ranges over its start value plus or minus ``SPAN`
 (its own size, at least a quarter of the mean size), and the first steps are ``sigma`` times that
 scale. With ``scale`` "feature" the sizes are measured in score units, each weight times its
 feature's typical size (``feature_sizes``), so a weight of a feature counted in tens (a
-percentage, a hand size) steps as far in score as one of a yes-or-no feature. At the end the best trial is played on the held-out evaluation deals (seed + 1, as
-expert iteration's) and kept only when it wins more often there than the start.
+percentage, a hand size) steps as far in score as one of a yes-or-no feature. At the end the best
+trial is played on the held-out evaluation deals (seed + 1, as expert iteration's) and kept only
+when it wins more often there than the start.
 
 The work folder holds ``plan.json`` (the settings; a rerun with others is refused) and the Optuna
 study ``study.log`` (its journal file), one writer at a time. Every trial's sampler is seeded from
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import math
 import time
-from importlib import import_module
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
@@ -97,18 +97,16 @@ def feature_sizes(game, cfg, weights, games: int = SIZE_GAMES) -> tuple[float, .
     import numpy as np
 
     from sim.kit.learned import best_option
-    from sim.run.training import weighed_kinds
+    from sim.run.training import learned_kernel, weighed_kinds
 
     step, k = game.step, game.step.kernel()
-    features_of = import_module(game.learned.KERNEL_MODULE).features_of
-    run, weighed = step.run_vector(cfg), weighed_kinds(game)
+    features_of, weighed = learned_kernel(game).features_of, weighed_kinds(game)
     rng = np.random.default_rng(cfg.seed)
     opts = np.zeros(step.max_options, dtype=np.int64)
     squares = np.zeros(len(game.learned.FEATURES))
     counts = np.zeros(len(game.learned.FEATURES))
     for index in range(games):
-        buf = np.zeros(k.SIZE, dtype=np.int64)
-        k.step_start(buf, np.int64(cfg.seed), np.int64(index), run)
+        buf = step.start(cfg, index)
         while (pending := k.step_pending(buf))[0] >= 0:
             n = int(k.step_legal(buf, opts))
             choice = int(rng.integers(n))
